@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// RaceKit: a thin `racekit` executable over libraries split along dependency lines.
+//
+//   RaceKitCore     models, time parsing, geodesy, track repair, run summaries (Foundation only)
+//   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz)
+//   RaceKitStore    the embedded SQLite store (GRDB): migrations, athletes, runs, samples
+//   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
+//   racekit         argument parsing, output formatting, exit codes
+//   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
+let package = Package(
+    name: "RaceKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "racekit", targets: ["racekit"]),
+        .library(name: "RaceKitCore", targets: ["RaceKitCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "RaceKitCore"),
+        .target(
+            name: "RaceKitFormats",
+            dependencies: [
+                "RaceKitCore", "CLibXML2", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "RaceKitStore",
+            dependencies: ["RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "RaceKitImport",
+            dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitStore"]
+        ),
+        .executableTarget(
+            name: "racekit",
+            dependencies: [
+                "RaceKitCore", "RaceKitStore", "RaceKitImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore"]),
+        .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
+        .testTarget(
+            name: "RaceKitFormatsTests",
+            dependencies: ["RaceKitFormats", "RaceKitCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "RaceKitStoreTests", dependencies: ["RaceKitStore", "RaceKitCore"]),
+        .testTarget(
+            name: "RaceKitImportTests",
+            dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore"]
+        ),
+        .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,105 @@
+/// Where a run's distance comes from.
+public enum DistanceSource: String, Sendable, Codable {
+    /// Cumulative distance recorded by the device (TCX `DistanceMeters`, gpxdata `distance`).
+    case device
+    /// Great-circle distance over the cleaned positions, summed within segments.
+    case gps
+    /// The sum of the laps' `DistanceMeters` (the points carry neither distance nor position).
+    case laps
+    /// Unknown.
+    case none
+}
+
+/// What the repair step changed, by rule (see the README's "Real-world repairs").
+public struct RepairReport: Sendable, Equatable, Codable {
+    /// Points dropped for missing, non-numeric or out-of-range coordinates (GPX).
+    public var droppedInvalidPosition = 0
+    /// Points dropped (GPX) or stripped of their position (TCX) for lying at 0°/0°.
+    public var nullIslandPositions = 0
+    /// Points dropped because they had no usable timestamp.
+    public var droppedUntimed = 0
+    /// Points dropped because their time was earlier than the previous point's.
+    public var droppedBackwardTime = 0
+    /// Points merged into the previous one because they had the same time.
+    public var mergedDuplicateTime = 0
+    /// Heart-rate values outside 25...250 bpm removed.
+    public var droppedHeartRate = 0
+    /// Device distance values that went backwards, held at the previous value.
+    public var clampedDistance = 0
+    /// Device distance values filled in by interpolation.
+    public var interpolatedDistance = 0
+    /// Device distance did not start at 0: the offset subtracted, in metres.
+    public var distanceOffsetMeters = 0.0
+    /// Elevation was 0 on every point (a placeholder), so it was taken as unknown.
+    public var zeroElevationDiscarded = false
+    /// Segments reordered by time.
+    public var reorderedSegments = 0
+    /// Timestamps without a zone designator, taken as UTC.
+    public var timesWithoutZone = 0
+    /// Lap totals ignored because they describe more than the points hold (an excerpt).
+    public var lapTotalsIgnored = false
+    /// Running cadence doubled from per-leg (strides) to steps per minute.
+    public var cadenceDoubled = false
+
+    public init() {}
+
+    /// Short human descriptions of the non-zero entries.
+    public var descriptions: [String] {
+        var out: [String] = []
+        if droppedInvalidPosition > 0 { out.append("\(droppedInvalidPosition) points with missing or invalid coordinates dropped") }
+        if nullIslandPositions > 0 { out.append("\(nullIslandPositions) points at 0°/0° treated as having no position") }
+        if droppedUntimed > 0 { out.append("\(droppedUntimed) points without a timestamp dropped") }
+        if droppedBackwardTime > 0 { out.append("\(droppedBackwardTime) points with a backward timestamp dropped") }
+        if mergedDuplicateTime > 0 { out.append("\(mergedDuplicateTime) points with a duplicate timestamp merged") }
+        if droppedHeartRate > 0 { out.append("\(droppedHeartRate) impossible heart-rate values removed") }
+        if clampedDistance > 0 { out.append("\(clampedDistance) backward distance values held") }
+        if interpolatedDistance > 0 { out.append("\(interpolatedDistance) missing distance values interpolated") }
+        if distanceOffsetMeters > 0 { out.append(String(format1: distanceOffsetMeters) + " m distance offset removed") }
+        if zeroElevationDiscarded { out.append("all-zero elevation taken as unknown") }
+        if reorderedSegments > 0 { out.append("segments reordered by time") }
+        if timesWithoutZone > 0 { out.append("\(timesWithoutZone) timestamps without a zone taken as UTC") }
+        if lapTotalsIgnored { out.append("lap totals describe a longer activity: trackpoints trusted") }
+        if cadenceDoubled { out.append("running cadence doubled to steps per minute") }
+        return out
+    }
+}
+
+extension String {
+    init(format1 value: Double) {
+        let r = (value * 10).rounded() / 10
+        self = r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}
+
+/// A cleaned activity, ready to summarise and store.
+public struct Activity: Sendable {
+    /// Normalised sport.
+    public var sport: Sport
+    /// True when the file declared the sport; false when `running` was assumed.
+    public var sportDeclared: Bool
+    public var name: String?
+    public var creator: String?
+    public var format: SourceFormat
+    /// Cleaned points: every point has a time, times strictly increase, and
+    /// `distance` holds cumulative metres from 0 when `distanceSource` is device or gps.
+    public var samples: SampleSeries
+    /// Index of the first point of each segment.
+    public var segmentStarts: [Int]
+    public var distanceSource: DistanceSource
+    /// Total distance in metres, nil when unknown.
+    public var distanceMeters: Double?
+    /// Laps as the file summarised them.
+    public var laps: [Lap]
+    /// True when the activity has no positions but a device or lap distance (treadmill, indoor).
+    public var isIndoor: Bool
+    public var repairs: RepairReport
+
+    public init(sport: Sport, sportDeclared: Bool, name: String?, creator: String?, format: SourceFormat,
+                samples: SampleSeries, segmentStarts: [Int], distanceSource: DistanceSource,
+                distanceMeters: Double?, laps: [Lap], isIndoor: Bool, repairs: RepairReport) {
+        self.sport = sport; self.sportDeclared = sportDeclared; self.name = name; self.creator = creator
+        self.format = format; self.samples = samples; self.segmentStarts = segmentStarts
+        self.distanceSource = distanceSource; self.distanceMeters = distanceMeters; self.laps = laps
+        self.isIndoor = isIndoor; self.repairs = repairs
+    }
+}

@@ -1,0 +1,80 @@
+/// The file formats RaceKit reads.
+public enum SourceFormat: String, Sendable, Codable, CaseIterable {
+    case gpx, tcx
+}
+
+/// A lap as a TCX file summarises it (start, timer time and distance).
+public struct Lap: Sendable, Equatable {
+    /// Lap start, seconds since the epoch.
+    public var startTime: Double?
+    /// Timer time in seconds.
+    public var totalTimeSeconds: Double?
+    /// Lap distance in metres.
+    public var distanceMeters: Double?
+    public init(startTime: Double? = nil, totalTimeSeconds: Double? = nil, distanceMeters: Double? = nil) {
+        self.startTime = startTime; self.totalTimeSeconds = totalTimeSeconds; self.distanceMeters = distanceMeters
+    }
+}
+
+/// Counts of the problems a reader met and worked around, by kind.
+public struct ReadIssues: Sendable, Equatable {
+    /// Points whose position attributes or elements were missing.
+    public var missingPosition = 0
+    /// Numbers that could not be parsed (e.g. `lat="abc"`, `<ele>n/a</ele>`).
+    public var nonNumericValues = 0
+    /// Timestamps that could not be parsed.
+    public var unparseableTimes = 0
+    /// Timestamps without a zone designator, taken as UTC.
+    public var timesWithoutZone = 0
+    public init() {}
+}
+
+/// An activity exactly as read from a file, before any repair.
+public struct RawActivity: Sendable {
+    /// Sport as written (`Running`, `running`, `9`, `Biking`, ...), nil when absent.
+    public var sport: String?
+    /// Activity or track name.
+    public var name: String?
+    /// Device or app that wrote the file.
+    public var creator: String?
+    /// Start declared by the file (TCX `Id`, GPX metadata time), seconds since the epoch.
+    public var declaredStart: Double?
+    /// Laps (TCX only).
+    public var laps: [Lap] = []
+    /// The points in file order.
+    public var samples = SampleSeries()
+    /// Index of the first point of each segment (GPX `trkseg`, TCX `Track`).
+    public var segmentStarts: [Int] = []
+    /// Problems met while reading.
+    public var issues = ReadIssues()
+    /// True when cadence came from a per-leg source (TCX `RunCadence`).
+    public var cadenceIsPerLeg = false
+
+    public init() {}
+}
+
+/// A course or route: a path meant to be followed, not an activity.
+public struct RawCourse: Sendable {
+    public enum Kind: String, Sendable { case gpxRoute = "route", untimedTrack = "track without timestamps", tcxCourse = "course" }
+    public var kind: Kind
+    public var name: String?
+    public var samples = SampleSeries()
+    public init(kind: Kind, name: String? = nil) { self.kind = kind; self.name = name }
+}
+
+/// Everything a reader found in one document.
+public struct ParsedDocument: Sendable {
+    public var format: SourceFormat
+    /// Creator attribute (GPX) or Author/Creator name (TCX).
+    public var creator: String?
+    /// Timed activities, in file order.
+    public var activities: [RawActivity] = []
+    /// Routes, courses and untimed tracks.
+    public var courses: [RawCourse] = []
+    /// Number of waypoints (GPX `wpt`, TCX `CoursePoint`).
+    public var waypointCount = 0
+    /// Heart rate kept once per document keyed by time (a-rival SpoQ `heartRateTrack`).
+    public var documentHeartRate: [(time: Double, bpm: Double)] = []
+
+    public init(format: SourceFormat) { self.format = format }
+}

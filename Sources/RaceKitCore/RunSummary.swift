@@ -1,0 +1,68 @@
+/// The numbers stored with every run.
+public struct RunSummary: Sendable, Equatable, Codable {
+    /// First point, seconds since the epoch (UTC).
+    public var startedAt: Double
+    /// Last point, seconds since the epoch (UTC).
+    public var endedAt: Double
+    /// Seconds from the first to the last point.
+    public var elapsedSeconds: Double
+    /// Total distance in metres, nil when unknown.
+    public var distanceMeters: Double?
+    /// Time-weighted average heart rate in bpm, nil without heart rate.
+    public var avgHeartRate: Double?
+    /// Highest heart rate in bpm, nil without heart rate.
+    public var maxHeartRate: Double?
+    /// Share of the recorded time covered by heart-rate samples, in percent.
+    public var heartRateCoveragePercent: Double?
+    /// Time-weighted average cadence over non-zero values (steps per minute for running).
+    public var avgCadence: Double?
+    /// Number of stored points.
+    public var pointCount: Int
+
+    /// Longest time step, in seconds, that counts at full weight in averages; a
+    /// longer step (a pause, a dropout) counts as this long. The same cap is used
+    /// for heart-rate zones (issue: analytics).
+    public static let stepCapSeconds = 25.0
+
+    /// Summarises a cleaned activity.
+    public init(_ activity: Activity) {
+        let s = activity.samples
+        startedAt = s.time[0]
+        endedAt = s.time[s.count - 1]
+        elapsedSeconds = endedAt - startedAt
+        distanceMeters = activity.distanceMeters
+        pointCount = s.count
+        let hr = Self.weightedAverage(s.heartRate, time: s.time) { _ in true }
+        avgHeartRate = hr.average
+        heartRateCoveragePercent = hr.average == nil ? nil : hr.coverage * 100
+        maxHeartRate = s.heartRate.filter { !$0.isNaN }.max()
+        avgCadence = Self.weightedAverage(s.cadence, time: s.time) { $0 > 0 }.average
+    }
+
+    /// Time-weighted mean, sample-and-hold: each valid value holds until the next
+    /// valid value, for at most `stepCapSeconds`. Falls back to the plain mean when
+    /// no step has positive length. `coverage` is the held time over all (capped) steps.
+    static func weightedAverage(_ values: ContiguousArray<Double>, time: ContiguousArray<Double>,
+                                include: (Double) -> Bool) -> (average: Double?, coverage: Double) {
+        var area = 0.0, weight = 0.0, count = 0, plainSum = 0.0
+        var allWeight = 0.0
+        var lastIndex = -1
+        for i in 0..<values.count {
+            if i > 0 { allWeight += min(time[i] - time[i - 1], stepCapSeconds) }
+            let v = values[i]
+            guard !v.isNaN, include(v) else { continue }
+            count += 1
+            plainSum += v
+            if lastIndex >= 0 {
+                let dt = min(time[i] - time[lastIndex], stepCapSeconds)
+                area += values[lastIndex] * dt
+                weight += dt
+            }
+            lastIndex = i
+        }
+        guard count > 0 else { return (nil, 0) }
+        let average = weight > 0 ? area / weight : plainSum / Double(count)
+        let coverage = allWeight > 0 ? min(1, weight / allWeight) : 1
+        return (average, coverage)
+    }
+}

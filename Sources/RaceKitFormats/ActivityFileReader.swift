@@ -1,0 +1,135 @@
+import RaceKitCore
+
+/// What reading a file gave.
+public enum ReadOutcome: Sendable {
+    /// The document, with its activities, courses and waypoints.
+    case document(ParsedDocument)
+    /// The file holds no bytes, or only blanks.
+    case empty
+}
+
+/// A read file: what it held, the SHA-256 of its bytes and their count.
+public struct ReadResult: Sendable {
+    public var outcome: ReadOutcome
+    /// Hex SHA-256 of the document bytes (after gzip decompression).
+    public var sha256: String
+    /// Document bytes (after gzip decompression).
+    public var byteCount: Int
+}
+
+/// Reads GPX 1.0/1.1 and TCX v2 files (plain or gzip) with libxml2's streaming
+/// `xmlTextReader`: memory stays bounded by the samples kept, never the file size,
+/// and no DOM is ever built.
+public enum ActivityFileReader {
+    /// Reads the file at `path`; throws `FormatError` naming the file (and line).
+    public static func read(path: String) throws -> ReadResult {
+        let stream = try XMLStream(path: path)
+        let outcome = try read(stream)
+        let digest = try stream.finishDigest()
+        return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
+    }
+
+    private static func read(_ stream: XMLStream) throws -> ReadOutcome {
+        let path = stream.path
+        if stream.isBlank { return .empty }
+        let vocabulary = Vocabulary(stream: stream)
+        // Find the root element; refuse any DTD before it.
+        while try stream.next() {
+            switch XMLNodeType(rawValue: stream.nodeType) {
+            case .documentType:
+                throw FormatError.doctypeRefused(file: path, line: stream.currentLine)
+            case .element:
+                let root = vocabulary.local(stream.localName)
+                switch root {
+                case .gpx:
+                    let handler = GPXHandler(vocabulary: vocabulary)
+                    try drive(stream, handler, vocabulary)
+                    return .document(handler.finish())
+                case .trainingCenterDatabase:
+                    let handler = TCXHandler(vocabulary: vocabulary)
+                    try drive(stream, handler, vocabulary)
+                    return .document(handler.finish())
+                default:
+                    throw FormatError.notAnActivityFile(file: path, root: stream.localNameString)
+                }
+            default:
+                continue
+            }
+        }
+        return .empty
+    }
+
+    /// Feeds every node from the root element (the current node) to the end.
+    private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary) throws {
+        var atCurrent = true
+        while true {
+            if !atCurrent { guard try stream.next() else { break } }
+            atCurrent = false
+            switch XMLNodeType(rawValue: stream.nodeType) {
+            case .element:
+                let empty = stream.isEmptyElement
+                handler.start(vocabulary.local(stream.localName), vocabulary.namespace(stream.namespaceURI), stream)
+                if empty { handler.end() }
+            case .endElement:
+                handler.end()
+            case .text, .cdata, .significantWhitespace:
+                if handler.wantsText { stream.withValue { handler.text($0) } }
+            case .documentType:
+                throw FormatError.doctypeRefused(file: stream.path, line: stream.currentLine)
+            default:
+                continue
+            }
+        }
+    }
+}
+
+/// Receives the element events of one document.
+protocol ElementHandler: AnyObject {
+    func start(_ local: Local, _ namespace: Namespace, _ stream: XMLStream)
+    func end()
+    var wantsText: Bool { get }
+    func text(_ bytes: UnsafeRawBufferPointer)
+}
+
+/// Text collection and value parsing shared by the GPX and TCX handlers.
+struct TextCollector {
+    private(set) var bytes: [UInt8] = []
+    init() { bytes.reserveCapacity(64) }
+
+    mutating func append(_ more: UnsafeRawBufferPointer) { bytes.append(contentsOf: more) }
+    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    /// The collected text as a number; counts a non-empty, non-numeric value.
+    func number(_ issues: inout ReadIssues) -> Double {
+        bytes.withUnsafeBytes { buf in
+            if let v = NumberParser.parseDouble(buf) { return v }
+            if buf.contains(where: { !TimestampParser.isBlankByte($0) }) { issues.nonNumericValues += 1 }
+            return .nan
+        }
+    }
+
+    /// The collected text as a timestamp; counts unparseable and zone-less values.
+    func time(_ issues: inout ReadIssues) -> Double {
+        bytes.withUnsafeBytes { buf in
+            guard let t = TimestampParser.parse(buf) else {
+                if buf.contains(where: { !TimestampParser.isBlankByte($0) }) { issues.unparseableTimes += 1 }
+                return .nan
+            }
+            if t.hadNoZone { issues.timesWithoutZone += 1 }
+            return t.secondsSinceEpoch
+        }
+    }
+
+    /// The collected text as a trimmed string, nil when blank.
+    var string: String? {
+        let s = String(decoding: bytes, as: UTF8.self).trimmingBlanks()
+        return s.isEmpty ? nil : s
+    }
+}
+
+/// Parses an attribute value as a number, counting non-numeric values.
+func parseNumber(_ bytes: UnsafeRawBufferPointer, _ issues: inout ReadIssues) -> Double {
+    if let v = NumberParser.parseDouble(bytes) { return v }
+    issues.nonNumericValues += 1
+    return .nan
+}

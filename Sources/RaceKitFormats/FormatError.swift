@@ -1,0 +1,44 @@
+/// Why a file could not be read. Every case names the file; the message is for runners.
+public enum FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    case cannotOpen(file: String, reason: String)
+    case corruptGzip(file: String, message: String)
+    case malformedXML(file: String, line: Int?, message: String)
+    case notAnActivityFile(file: String, root: String)
+    case doctypeRefused(file: String, line: Int?)
+    case tooLarge(file: String, limit: String)
+
+    public var file: String {
+        switch self {
+        case .cannotOpen(let f, _), .corruptGzip(let f, _), .malformedXML(let f, _, _),
+             .notAnActivityFile(let f, _), .doctypeRefused(let f, _), .tooLarge(let f, _):
+            return f
+        }
+    }
+
+    /// The line the problem was found on, when known.
+    public var line: Int? {
+        switch self {
+        case .malformedXML(_, let line, _), .doctypeRefused(_, let line): return line
+        default: return nil
+        }
+    }
+
+    /// The message without the file and line prefix.
+    public var message: String {
+        switch self {
+        case .cannotOpen(_, let reason): return "cannot open: \(reason)"
+        case .corruptGzip(_, let message): return "corrupt gzip data: \(message)"
+        case .malformedXML(_, _, let message): return message
+        case .notAnActivityFile(_, let root):
+            return "not a GPX or TCX file: the root element is <\(root)>, expected <gpx> or <TrainingCenterDatabase>"
+        case .doctypeRefused:
+            return "document type declarations (DTD) are refused: activity files never need one, and they are how entity-expansion and external-entity attacks work"
+        case .tooLarge(_, let limit): return "too large: \(limit)"
+        }
+    }
+
+    public var description: String {
+        if let line { return "\(file):\(line): \(message)" }
+        return "\(file): \(message)"
+    }
+}

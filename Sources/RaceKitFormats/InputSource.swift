@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@preconcurrency internal import CZlib
+import Crypto
+
+/// Bytes of one activity file for libxml2's reader: plain or gzip (detected by its
+/// magic bytes, whatever the extension), with two safe repairs at the start:
+/// a UTF-8 byte-order mark followed by blanks before `<?xml`, and blanks before
+/// `<?xml` (real Polar exports have them; XML forbids anything before the
+/// declaration). Lines removed that way are added back to reported line numbers.
+final class InputSource {
+    private enum Backend {
+        case plain(UnsafeMutablePointer<FILE>)
+        case gzip(gzFile)
+    }
+
+    let path: String
+    private var backend: Backend?
+    private var prefix: [UInt8] = []
+    private var prefixOffset = 0
+    /// Newlines dropped from the start of the document.
+    private(set) var strippedNewlines = 0
+    /// A read error (e.g. corrupt gzip data), reported after the parse stops.
+    private(set) var readError: String?
+    private(set) var isGzip = false
+    /// Decompressed bytes handed to the parser so far.
+    private(set) var bytesDelivered = 0
+    /// True when the document holds nothing but blanks (or nothing at all).
+    private(set) var isBlank = false
+    private var hasher = SHA256()
+    /// Document bytes read from the file so far (after gzip decompression).
+    private(set) var totalBytes = 0
+
+    init(path: String) throws {
+        self.path = path
+        guard let file = fopen(path, "rb") else {
+            throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno)))
+        }
+        var magic = [UInt8](repeating: 0, count: 2)
+        let n = fread(&magic, 1, 2, file)
+        if n == 2, magic[0] == 0x1f, magic[1] == 0x8b {
+            fclose(file)
+            guard let gz = gzopen(path, "rb") else {
+                throw FormatError.cannotOpen(file: path, reason: "cannot open gzip stream")
+            }
+            gzbuffer(gz, 128 * 1024)
+            backend = .gzip(gz)
+            isGzip = true
+        } else {
+            rewind(file)
+            backend = .plain(file)
+        }
+        try readPrefix()
+    }
+
+    deinit { close() }
+
+    func close() {
+        switch backend {
+        case .plain(let f): fclose(f)
+        case .gzip(let gz): gzclose(gz)
+        case nil: break
+        }
+        backend = nil
+    }
+
+    private func rawRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        let n = backendRead(buffer, count)
+        if n > 0 {
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
+            totalBytes += n
+        }
+        return n
+    }
+
+    /// Reads whatever the parser left unread, then returns the SHA-256 (hex) of all
+    /// the document's bytes (after gzip decompression, before any repair).
+    func finishDigest() throws -> String {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
+            if n < 0 {
+                if isGzip { throw FormatError.corruptGzip(file: path, message: readError ?? "unreadable") }
+                throw FormatError.cannotOpen(file: path, reason: readError ?? "read error")
+            }
+            if n == 0 { break }
+        }
+        return hasher.finalize().map { String(format2: $0) }.joined()
+    }
+
+    private func backendRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        switch backend {
+        case .plain(let f):
+            let n = fread(buffer, 1, count, f)
+            if n < count, ferror(f) != 0 { readError = String(cString: strerror(errno)); return -1 }
+            return n
+        case .gzip(let gz):
+            let n = Int(gzread(gz, buffer, UInt32(count)))
+            var code: Int32 = 0
+            let message = gzerror(gz, &code)
+            if n < 0 || (code != Z_OK && code != Z_STREAM_END) {
+                readError = message.map { String(cString: $0) } ?? "zlib error \(code)"
+                if readError?.isEmpty ?? true { readError = "zlib error \(code)" }
+                return -1
+            }
+            return n
+        case nil:
+            return 0
+        }
+    }
+
+    private func readPrefix() throws {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
+        if n < 0 {
+            if isGzip { throw FormatError.corruptGzip(file: path, message: readError ?? "unreadable") }
+            throw FormatError.cannotOpen(file: path, reason: readError ?? "read error")
+        }
+        buffer.removeSubrange(n...)
+        var start = 0
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3 }
+        var k = start
+        var newlines = 0
+        while k < buffer.count, buffer[k] == 32 || buffer[k] == 9 || buffer[k] == 10 || buffer[k] == 13 {
+            if buffer[k] == 10 { newlines += 1 }
+            k += 1
+        }
+        if k == buffer.count {
+            isBlank = true
+        } else if k > start, buffer[k...].starts(with: Array("<?xml".utf8)) {
+            strippedNewlines = newlines
+            start = k
+        }
+        prefix = Array(buffer[start...])
+    }
+
+    /// Fills `buffer` with up to `count` bytes; 0 at the end, -1 on error.
+    func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int32 {
+        if prefixOffset < prefix.count {
+            let n = min(count, prefix.count - prefixOffset)
+            prefix.withUnsafeBytes { src in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: src.baseAddress! + prefixOffset, byteCount: n)
+            }
+            prefixOffset += n
+            if prefixOffset == prefix.count { prefix = []; prefixOffset = 0 }
+            bytesDelivered += n
+            return Int32(n)
+        }
+        let n = rawRead(UnsafeMutableRawPointer(buffer), count)
+        if n > 0 { bytesDelivered += n }
+        return Int32(n)
+    }
+}
+
+extension String {
+    init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}

@@ -1,0 +1,161 @@
+import RaceKitCore
+
+/// Builds a `ParsedDocument` from TCX (Training Center Database v2) element events.
+///
+/// Each `Activity` (under `Activities`, or `FirstSport`/`NextSport` of a
+/// `MultiSportSession`) is one activity with its own sport; each `Track` is a
+/// segment. `Courses/Course` are kept as courses. `ActivityExtension` values
+/// (`Speed`, `RunCadence`, `Watts`) are matched by namespace URI, under any prefix
+/// or as the default namespace.
+final class TCXHandler: ElementHandler {
+    private enum Capture: UInt8 {
+        case none, time, latitude, longitude, altitude, distance, heartRate, cadence, runCadence, speed, watts
+        case activityId, lapTime, lapDistance, creatorName, authorName, courseName
+    }
+    private struct Frame { var local: Local; var capture: Capture }
+
+    private var document = ParsedDocument(format: .tcx)
+    private var activity: RawActivity?
+    private var course: RawCourse?
+    private var lap: Lap?
+    private var stack: [Frame] = []
+    private var collector = TextCollector()
+    private var capture = Capture.none
+    private var point = SamplePoint()
+    private var inPoint = false
+    private var inCreator = false
+    private var inAuthor = false
+    private var scratchIssues = ReadIssues()
+    private let vocabulary: Vocabulary
+
+    init(vocabulary: Vocabulary) {
+        self.vocabulary = vocabulary
+        stack.reserveCapacity(16)
+    }
+
+    var wantsText: Bool { capture != .none }
+
+    func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
+
+    func start(_ local: Local, _ ns: Namespace, _ stream: XMLStream) {
+        let parent = stack.last?.local ?? .other
+        var next = Capture.none
+        if inPoint {
+            switch local {
+            case .timeTCX: next = .time
+            case .latitudeDegrees: next = .latitude
+            case .longitudeDegrees: next = .longitude
+            case .altitudeMeters: next = .altitude
+            case .distanceMeters where parent == .trackpoint: next = .distance
+            case .value where parent == .heartRateBpm: next = .heartRate
+            case .cadenceTCX where parent == .trackpoint: next = .cadence
+            case .runCadence where ns == .activityExtension || ns.isTCX: next = .runCadence
+            case .speedTCX where ns == .activityExtension || ns.isTCX: next = .speed
+            case .watts where ns == .activityExtension || ns.isTCX: next = .watts
+            default: break
+            }
+        } else {
+            switch local {
+            case .activity where activity == nil && course == nil:
+                var a = RawActivity()
+                stream.forEachAttribute { name, value in
+                    if vocabulary.local(name) == .sport {
+                        let s = String(decoding: value, as: UTF8.self).trimmingBlanks()
+                        a.sport = s.isEmpty ? nil : s
+                    }
+                }
+                activity = a
+            case .course where parent == .courses:
+                course = RawCourse(kind: .tcxCourse)
+            case .id where parent == .activity: next = .activityId
+            case .lap where activity != nil:
+                var l = Lap()
+                stream.forEachAttribute { name, value in
+                    if vocabulary.local(name) == .startTime { l.startTime = TimestampParser.parse(value)?.secondsSinceEpoch }
+                }
+                lap = l
+            case .totalTimeSeconds where parent == .lap: next = .lapTime
+            case .distanceMeters where parent == .lap: next = .lapDistance
+            case .track:
+                if activity != nil { activity!.segmentStarts.append(activity!.samples.count) }
+            case .trackpoint where activity != nil || course != nil:
+                point = SamplePoint()
+                inPoint = true
+            case .coursePoint:
+                document.waypointCount += 1
+            case .creatorTCX where activity != nil: inCreator = true
+            case .author where parent == .trainingCenterDatabase: inAuthor = true
+            case .nameTCX:
+                if inCreator, parent == .creatorTCX { next = .creatorName }
+                else if inAuthor, parent == .author { next = .authorName }
+                else if course != nil, parent == .course { next = .courseName }
+            default: break
+            }
+        }
+        stack.append(Frame(local: local, capture: next))
+        capture = next
+    }
+
+    func end() {
+        guard let frame = stack.popLast() else { return }
+        if frame.capture != .none {
+            store(frame.capture)
+            collector.reset()
+        }
+        capture = .none
+        switch frame.local {
+        case .trackpoint where inPoint:
+            inPoint = false
+            if activity != nil { activity!.samples.append(point) } else { course?.samples.append(point) }
+        case .lap:
+            if let l = lap { activity?.laps.append(l) }
+            lap = nil
+        case .activity where activity != nil:
+            document.activities.append(activity!)
+            activity = nil
+        case .course where course != nil:
+            document.courses.append(course!)
+            course = nil
+        case .creatorTCX: inCreator = false
+        case .author: inAuthor = false
+        default: break
+        }
+    }
+
+    private func store(_ capture: Capture) {
+        var issues = activity?.issues ?? scratchIssues
+        defer { if activity != nil { activity!.issues = issues } else { scratchIssues = issues } }
+        switch capture {
+        case .none: break
+        case .time: point.time = collector.time(&issues)
+        case .latitude: point.latitude = collector.number(&issues)
+        case .longitude: point.longitude = collector.number(&issues)
+        case .altitude: point.elevation = collector.number(&issues)
+        case .distance: point.distance = collector.number(&issues)
+        case .heartRate: point.heartRate = collector.number(&issues)
+        case .cadence: if point.cadence.isNaN { point.cadence = collector.number(&issues) }
+        case .runCadence:
+            point.cadence = collector.number(&issues)
+            activity?.cadenceIsPerLeg = true
+        case .speed: point.speed = collector.number(&issues)
+        case .watts: point.power = collector.number(&issues)
+        case .activityId:
+            let t = collector.time(&issues)
+            if t.isFinite { activity?.declaredStart = t }
+        case .lapTime: lap?.totalTimeSeconds = finite(collector.number(&issues))
+        case .lapDistance: lap?.distanceMeters = finite(collector.number(&issues))
+        case .creatorName: activity?.creator = collector.string
+        case .authorName: if document.creator == nil { document.creator = collector.string }
+        case .courseName: course?.name = collector.string
+        }
+    }
+
+    private func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
+
+    func finish() -> ParsedDocument {
+        for i in document.activities.indices where document.activities[i].creator == nil {
+            document.activities[i].creator = document.creator
+        }
+        return document
+    }
+}

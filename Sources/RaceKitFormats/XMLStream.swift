@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@preconcurrency internal import CLibXML2
+
+/// One-time libxml2 set-up: `xmlInitParser` before any thread parses, and an
+/// external-entity loader that refuses everything, so no file or URL named in a
+/// document is ever read (no XXE), whatever the parse options.
+enum LibXML {
+    static let ready: Bool = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+        return true
+    }()
+}
+
+/// The node types of libxml2's xmlTextReader that RaceKit handles.
+enum XMLNodeType: Int32 {
+    case element = 1, text = 3, cdata = 4, entityReference = 5, documentType = 10
+    case whitespace = 13, significantWhitespace = 14, endElement = 15
+}
+
+/// A thin, allocation-free wrapper over one `xmlTextReader`.
+///
+/// Element and namespace names come back as pointers into the reader's
+/// dictionary; they are compared against interned pointers (`interned`), so the
+/// per-node cost is a dictionary lookup, never a String.
+final class XMLStream {
+    /// Parse options: no network, CDATA as text, drop blank-only text nodes. Never
+    /// NOENT (entity substitution), DTDLOAD or HUGE.
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
+
+    let path: String
+    private let input: InputSource
+    private let reader: xmlTextReaderPtr
+    private var firstError: (line: Int, message: String)?
+
+    init(path: String) throws {
+        _ = LibXML.ready
+        self.path = path
+        input = try InputSource(path: path)
+        let context = Unmanaged.passUnretained(input).toOpaque()
+        guard let r = xmlReaderForIO({ ctx, buffer, len in
+            guard let ctx, let buffer else { return -1 }
+            return Unmanaged<InputSource>.fromOpaque(ctx).takeUnretainedValue().read(into: buffer, count: Int(len))
+        }, nil, context, path, nil, XMLStream.options) else {
+            throw FormatError.cannotOpen(file: path, reason: "libxml2 could not create a reader")
+        }
+        reader = r
+        xmlTextReaderSetStructuredErrorHandler(reader, { ctx, error in
+            guard let ctx, let error else { return }
+            let stream = Unmanaged<XMLStream>.fromOpaque(ctx).takeUnretainedValue()
+            stream.record(error.pointee)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+        input.close()
+    }
+
+    /// True when the document is empty or blank.
+    var isBlank: Bool { input.isBlank }
+    /// SHA-256 (hex) of the whole document; reads what the parser left.
+    func finishDigest() throws -> String { try input.finishDigest() }
+
+    /// Decompressed bytes read so far.
+    var bytesRead: Int { input.totalBytes }
+
+    private func record(_ error: xmlError) {
+        guard firstError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        firstError = (Int(error.line), message)
+    }
+
+    /// An interned copy of `name` in this reader's dictionary.
+    func intern(_ name: String) -> UnsafeRawPointer {
+        UnsafeRawPointer(xmlTextReaderConstString(reader, name)!)
+    }
+
+    /// Advances to the next node; false at the end of the document.
+    func next() throws -> Bool {
+        let result = xmlTextReaderRead(reader)
+        if result == 1 { return true }
+        if result == 0, firstError == nil, input.readError == nil { return false }
+        throw currentError()
+    }
+
+    /// Skips the current element's subtree.
+    func skipSubtree() throws {
+        if xmlTextReaderNext(reader) == -1 { throw currentError() }
+    }
+
+    private func currentError() -> FormatError {
+        if let message = input.readError {
+            return input.isGzip ? .corruptGzip(file: path, message: message)
+                : .cannotOpen(file: path, reason: message)
+        }
+        if let firstError {
+            let line = firstError.line > 0 ? firstError.line + input.strippedNewlines : nil
+            return .malformedXML(file: path, line: line, message: firstError.message)
+        }
+        return .malformedXML(file: path, line: currentLine, message: "the XML could not be parsed")
+    }
+
+    var nodeType: Int32 { xmlTextReaderNodeType(reader) }
+    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    var localName: UnsafeRawPointer? { xmlTextReaderConstLocalName(reader).map { UnsafeRawPointer($0) } }
+    var namespaceURI: UnsafeRawPointer? { xmlTextReaderConstNamespaceUri(reader).map { UnsafeRawPointer($0) } }
+    var currentLine: Int? {
+        let line = Int(xmlTextReaderGetParserLineNumber(reader))
+        return line > 0 ? line + input.strippedNewlines : nil
+    }
+
+    /// The local name of the current node as a String (for messages).
+    var localNameString: String {
+        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? "?"
+    }
+
+    /// The current text node's bytes, without copying.
+    @inline(__always)
+    func withValue<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        guard let value = xmlTextReaderConstValue(reader) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+    }
+
+    /// Calls `body` with each attribute's interned local name and value bytes.
+    func forEachAttribute(_ body: (UnsafeRawPointer, UnsafeRawBufferPointer) -> Void) {
+        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
+        var more = xmlTextReaderMoveToFirstAttribute(reader)
+        while more == 1 {
+            if let name = xmlTextReaderConstLocalName(reader) {
+                withValue { body(UnsafeRawPointer(name), $0) }
+            }
+            more = xmlTextReaderMoveToNextAttribute(reader)
+        }
+        xmlTextReaderMoveToElement(reader)
+    }
+}
+
+@inline(__always)
+private func strlen(_ p: UnsafePointer<xmlChar>) -> Int {
+    Glibc.strlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))
+}

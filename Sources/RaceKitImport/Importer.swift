@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import RaceKitCore
+import RaceKitFormats
+import RaceKitStore
+import Synchronization
+
+/// Options of one import.
+public struct ImportOptions: Sendable {
+    public var athleteID = Athlete.defaultID
+    /// Files parsed at once; defaults to the number of cores.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Store the same activity again when it comes from another file.
+    public var allowDuplicates = false
+    public init() {}
+}
+
+/// The import job: each file is read, repaired, summarised and stored in one
+/// transaction, on `jobs` worker threads; a failure never stops the other files.
+public struct Importer: Sendable {
+    public let store: RunStore
+    public let options: ImportOptions
+
+    public init(store: RunStore, options: ImportOptions) {
+        self.store = store
+        self.options = options
+    }
+
+    /// Imports `files` in parallel; results come back in the order of `files`.
+    /// `progress` is called after each file (serialised).
+    public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) -> [FileResult] {
+        let results = Mutex([FileResult?](repeating: nil, count: files.count))
+        let next = Atomic<Int>(0)
+        let done = Mutex<(count: Int, summary: [FileResult])>((0, []))
+        let workers = max(1, min(options.jobs, files.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                let result = importFile(files[index])
+                results.withLock { $0[index] = result }
+                if let progress {
+                    done.withLock { state in
+                        state.count += 1
+                        state.summary.append(result)
+                        progress(ImportProgress(done: state.count, total: files.count, summary: ImportSummary(state.summary)))
+                    }
+                }
+            }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+
+    /// Imports one file; never throws: every problem becomes a `failed` result.
+    public func importFile(_ path: String) -> FileResult {
+        do {
+            let read = try ActivityFileReader.read(path: path)
+            guard case .document(let document) = read.outcome else {
+                return FileResult(file: path, status: .skipped, reason: "empty file: no XML content")
+            }
+            if document.activities.isEmpty {
+                return FileResult(file: path, status: .skipped, reason: Self.whyNoActivity(document))
+            }
+            var newRuns: [NewRun] = []
+            var notes: [String] = []
+            for (index, raw) in document.activities.enumerated() {
+                switch TrackRepair.repair(raw, format: document.format, documentHeartRate: document.documentHeartRate) {
+                case .activity(let activity):
+                    newRuns.append(NewRun(activity: activity, summary: RunSummary(activity), activityIndex: index))
+                case .notAnActivity(let reason):
+                    notes.append(document.activities.count > 1 ? "activity \(index + 1): \(reason)" : reason)
+                }
+            }
+            if newRuns.isEmpty {
+                return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
+            }
+            let outcomes = try store.insert(newRuns, athleteID: options.athleteID,
+                                            sourceFile: (path as NSString).lastPathComponent,
+                                            format: document.format, sha256: read.sha256,
+                                            allowDuplicates: options.allowDuplicates)
+            return Self.result(path, outcomes, notes: notes)
+        } catch let error as FormatError {
+            return FileResult(file: path, status: .failed, reason: error.description)
+        } catch {
+            return FileResult(file: path, status: .failed, reason: "\(path): \(error)")
+        }
+    }
+
+    static func result(_ path: String, _ outcomes: [InsertOutcome], notes: [String]) -> FileResult {
+        var inserted: [String] = []
+        var existing: [String] = []
+        var sameBytes = true
+        for outcome in outcomes {
+            switch outcome {
+            case .inserted(let id): inserted.append(id)
+            case .duplicate(let id, let same): existing.append(id); sameBytes = sameBytes && same
+            }
+        }
+        var notes = notes
+        if inserted.isEmpty {
+            let why = sameBytes ? "already imported as \(existing.joined(separator: ", "))"
+                : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, distance within 2%); use --allow-duplicates to store it again"
+            notes.insert(why, at: 0)
+            return FileResult(file: path, status: .duplicate, runIds: existing, reason: notes.joined(separator: "; "))
+        }
+        if !existing.isEmpty { notes.append("\(existing.count) activities already stored as \(existing.joined(separator: ", "))") }
+        return FileResult(file: path, status: .imported, runIds: inserted, reason: notes.isEmpty ? nil : notes.joined(separator: "; "))
+    }
+
+    /// Why a valid file holds no activity.
+    static func whyNoActivity(_ d: ParsedDocument) -> String {
+        let routes = d.courses.filter { $0.kind == .gpxRoute }.count
+        let untimed = d.courses.filter { $0.kind == .untimedTrack }.count
+        let courses = d.courses.filter { $0.kind == .tcxCourse }.count
+        if courses > 0 { return "a TCX course (\(courses) course\(courses == 1 ? "" : "s")), not an activity" }
+        if untimed > 0 { return "a track without timestamps: a planned route, not an activity" }
+        if routes > 0 { return "routes only (\(routes)): a planned route, not an activity" }
+        if d.waypointCount > 0 { return "waypoints only (\(d.waypointCount)): no activity" }
+        if d.format == .tcx { return "no activity with trackpoints" }
+        return "no tracks, routes or waypoints: no activity"
+    }
+}

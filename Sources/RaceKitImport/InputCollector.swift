@@ -1,0 +1,40 @@
+import Foundation
+
+/// Expands the paths given to `import` into the files to read.
+public enum InputCollector {
+    /// Extensions read inside folders (case-insensitive).
+    public static let extensions = [".gpx", ".tcx", ".gpx.gz", ".tcx.gz"]
+
+    /// True when a file name has one of `extensions`.
+    public static func isActivityFile(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return extensions.contains { lower.hasSuffix($0) }
+    }
+
+    /// Files to import (folders walked recursively, sorted) and the paths that do not exist.
+    public static func collect(_ paths: [String]) -> (files: [String], missing: [String]) {
+        var files: [String] = []
+        var missing: [String] = []
+        var seen = Set<String>()
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { missing.append(path); continue }
+            if !isDirectory.boolValue {
+                if seen.insert(path).inserted { files.append(path) }
+                continue
+            }
+            var found: [String] = []
+            if let walker = fm.enumerator(atPath: path) {
+                while let relative = walker.nextObject() as? String {
+                    guard isActivityFile(relative) else { continue }
+                    let full = (path as NSString).appendingPathComponent(relative)
+                    var dir: ObjCBool = false
+                    if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(full) }
+                }
+            }
+            for f in found.sorted() where seen.insert(f).inserted { files.append(f) }
+        }
+        return (files, missing)
+    }
+}

@@ -1,0 +1,65 @@
+import GRDB
+
+/// The store's schema, as named, append-only migrations.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-athletes-runs-samples") { db in
+            try db.create(table: "athlete") { t in
+                t.column("id", .text).primaryKey()
+                t.column("name", .text).notNull()
+                t.column("max_hr", .double)
+                t.column("resting_hr", .double)
+                t.column("threshold_hr", .double)
+                t.column("threshold_pace_s_per_km", .double)
+                t.column("sex", .text)
+                t.column("time_zone", .text).notNull().defaults(to: "UTC")
+                t.column("zone_model", .text).notNull().defaults(to: "hrmax5")
+                t.column("created_at", .double).notNull()
+            }
+            try db.execute(sql: "INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0)")
+            try db.create(table: "run") { t in
+                t.column("id", .text).primaryKey()
+                t.column("athlete_id", .text).notNull().references("athlete", onDelete: .cascade)
+                t.column("sport", .text).notNull()
+                t.column("sport_declared", .boolean).notNull()
+                t.column("name", .text)
+                t.column("source_file", .text).notNull()
+                t.column("source_format", .text).notNull()
+                t.column("source_sha256", .text).notNull()
+                t.column("activity_index", .integer).notNull()
+                t.column("creator", .text)
+                t.column("started_at", .double).notNull()
+                t.column("ended_at", .double).notNull()
+                t.column("elapsed_s", .double).notNull()
+                t.column("moving_s", .double)
+                t.column("distance_m", .double)
+                t.column("distance_source", .text).notNull()
+                t.column("ascent_m", .double)
+                t.column("descent_m", .double)
+                t.column("avg_hr", .double)
+                t.column("max_hr", .double)
+                t.column("hr_coverage_pct", .double)
+                t.column("avg_cadence", .double)
+                t.column("load", .double)
+                t.column("load_source", .text)
+                t.column("label", .text)
+                t.column("mode", .text).notNull().defaults(to: "free")
+                t.column("run_type", .text).notNull().defaults(to: "outdoor")
+                t.column("perceived_effort", .integer)
+                t.column("notes", .text)
+                t.column("point_count", .integer).notNull()
+                t.column("repairs", .text).notNull()
+                t.column("analysis_version", .integer).notNull()
+                t.column("imported_at", .double).notNull()
+                t.uniqueKey(["athlete_id", "source_sha256", "activity_index"])
+            }
+            try db.create(index: "run_by_athlete_start", on: "run", columns: ["athlete_id", "started_at"])
+            try db.create(table: "run_samples") { t in
+                t.column("run_id", .text).primaryKey().references("run", onDelete: .cascade)
+                t.column("data", .blob).notNull()
+            }
+        }
+        return migrator
+    }
+}

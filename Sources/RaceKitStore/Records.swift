@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import RaceKitCore
+
+/// An athlete: the physiology that zones and load need, and the time zone weeks use.
+public struct Athlete: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "athlete"
+    /// The athlete a solo runner gets without creating one.
+    public static let defaultID = "default"
+
+    public var id: String
+    public var name: String
+    public var maxHeartRate: Double?
+    public var restingHeartRate: Double?
+    public var thresholdHeartRate: Double?
+    /// Threshold pace in seconds per km.
+    public var thresholdPaceSecondsPerKm: Double?
+    /// `female`, `male` or nil.
+    public var sex: String?
+    /// IANA time-zone name.
+    public var timeZone: String
+    public var zoneModel: String
+    /// Seconds since the epoch.
+    public var createdAt: Double
+
+    public init(id: String, name: String, timeZone: String = "UTC", zoneModel: String = "hrmax5", createdAt: Double) {
+        self.id = id; self.name = name; self.timeZone = timeZone; self.zoneModel = zoneModel; self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, sex
+        case maxHeartRate = "max_hr", restingHeartRate = "resting_hr", thresholdHeartRate = "threshold_hr"
+        case thresholdPaceSecondsPerKm = "threshold_pace_s_per_km", timeZone = "time_zone"
+        case zoneModel = "zone_model", createdAt = "created_at"
+    }
+}
+
+/// A stored run: where it came from and its summary.
+public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "run"
+
+    public var id: String
+    public var athleteID: String
+    public var sport: String
+    public var sportDeclared: Bool
+    public var name: String?
+    public var sourceFile: String
+    public var sourceFormat: String
+    public var sourceSHA256: String
+    /// Position of the activity in its file (several TCX activities per file).
+    public var activityIndex: Int
+    public var creator: String?
+    /// Seconds since the epoch (UTC).
+    public var startedAt: Double
+    public var endedAt: Double
+    public var elapsedSeconds: Double
+    public var movingSeconds: Double?
+    public var distanceMeters: Double?
+    public var distanceSource: String
+    public var ascentMeters: Double?
+    public var descentMeters: Double?
+    public var avgHeartRate: Double?
+    public var maxHeartRate: Double?
+    public var heartRateCoveragePercent: Double?
+    public var avgCadence: Double?
+    public var load: Double?
+    public var loadSource: String?
+    public var label: String?
+    /// free, training or race.
+    public var mode: String
+    /// outdoor or treadmill.
+    public var runType: String
+    public var perceivedEffort: Int?
+    public var notes: String?
+    public var pointCount: Int
+    /// What the repair step changed, as JSON.
+    public var repairs: String
+    public var analysisVersion: Int
+    public var importedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, sport, name, creator, load, label, mode, notes, repairs
+        case athleteID = "athlete_id", sportDeclared = "sport_declared", sourceFile = "source_file"
+        case sourceFormat = "source_format", sourceSHA256 = "source_sha256", activityIndex = "activity_index"
+        case startedAt = "started_at", endedAt = "ended_at", elapsedSeconds = "elapsed_s", movingSeconds = "moving_s"
+        case distanceMeters = "distance_m", distanceSource = "distance_source", ascentMeters = "ascent_m"
+        case descentMeters = "descent_m", avgHeartRate = "avg_hr", maxHeartRate = "max_hr"
+        case heartRateCoveragePercent = "hr_coverage_pct", avgCadence = "avg_cadence", loadSource = "load_source"
+        case runType = "run_type", perceivedEffort = "perceived_effort", pointCount = "point_count"
+        case analysisVersion = "analysis_version", importedAt = "imported_at"
+    }
+}
+
+/// The packed samples of one run.
+struct SamplesRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "run_samples"
+    var runID: String
+    var data: Data
+    enum CodingKeys: String, CodingKey { case runID = "run_id", data }
+}

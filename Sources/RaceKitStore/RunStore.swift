@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+import RaceKitCore
+
+/// One activity ready to be stored.
+public struct NewRun: Sendable {
+    public var activity: Activity
+    public var summary: RunSummary
+    public var activityIndex: Int
+    public init(activity: Activity, summary: RunSummary, activityIndex: Int) {
+        self.activity = activity; self.summary = summary; self.activityIndex = activityIndex
+    }
+}
+
+/// What happened to one activity offered to the store.
+public enum InsertOutcome: Sendable, Equatable {
+    case inserted(runID: String)
+    /// Already stored: the same bytes, or the same activity in another file.
+    case duplicate(existingRunID: String, sameBytes: Bool)
+}
+
+/// The embedded SQLite store (GRDB, WAL). Every file's runs go in one transaction.
+public final class RunStore: Sendable {
+    /// Version of the stored analysis; `runs recompute` (analytics issue) redoes older rows.
+    public static let analysisVersion = 1
+    /// Same athlete, start within this many seconds and distance within
+    /// `duplicateDistanceRatio`: the same activity exported twice.
+    public static let duplicateStartToleranceSeconds = 60.0
+    public static let duplicateDistanceRatio = 0.02
+
+    let writer: any DatabaseWriter
+
+    /// Opens (creating when needed) the store at `path`, with WAL and a busy timeout.
+    public init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var config = Configuration()
+            config.busyMode = .timeout(30)
+            config.foreignKeysEnabled = true
+            writer = try DatabasePool(path: path, configuration: config)
+            try Migrations.migrator.migrate(writer)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
+        }
+    }
+
+    /// An in-memory store (tests).
+    public init() throws {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        writer = try DatabaseQueue(configuration: config)
+        try Migrations.migrator.migrate(writer)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let db = error as? DatabaseError { return db.message ?? "\(db.resultCode)" }
+        return "\(error)"
+    }
+
+    func wrap<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as StoreError { throw e } catch { throw StoreError.database(Self.describe(error)) }
+    }
+
+    // MARK: Athletes
+
+    public func athletes() throws -> [Athlete] {
+        try wrap { try writer.read { try Athlete.order(Column("id")).fetchAll($0) } }
+    }
+
+    public func athlete(id: String) throws -> Athlete? {
+        try wrap { try writer.read { try Athlete.fetchOne($0, key: id) } }
+    }
+
+    public func addAthlete(_ athlete: Athlete) throws {
+        try wrap {
+            try writer.write { db in
+                if try Athlete.exists(db, key: athlete.id) { throw StoreError.athleteExists(athlete.id) }
+                try athlete.insert(db)
+            }
+        }
+    }
+
+    // MARK: Runs
+
+    /// Runs already stored from a file with these bytes for this athlete.
+    public func runIDs(sha256: String, athleteID: String) throws -> [String] {
+        try wrap {
+            try writer.read { db in
+                try String.fetchAll(db, sql: "SELECT id FROM run WHERE athlete_id = ? AND source_sha256 = ? ORDER BY activity_index",
+                                    arguments: [athleteID, sha256])
+            }
+        }
+    }
+
+    /// Stores the activities of one file in a single transaction: all or nothing.
+    public func insert(_ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
+                       sha256: String, allowDuplicates: Bool, importedAt: Double = Date().timeIntervalSince1970)
+        throws -> [InsertOutcome] {
+        try wrap {
+            try writer.write { db in
+                guard try Athlete.exists(db, key: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+                var outcomes: [InsertOutcome] = []
+                for run in runs {
+                    if let existing = try String.fetchOne(db, sql: """
+                        SELECT id FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
+                        """, arguments: [athleteID, sha256, run.activityIndex]) {
+                        outcomes.append(.duplicate(existingRunID: existing, sameBytes: true))
+                        continue
+                    }
+                    if !allowDuplicates, let existing = try sameActivity(db, run, athleteID: athleteID) {
+                        outcomes.append(.duplicate(existingRunID: existing, sameBytes: false))
+                        continue
+                    }
+                    let record = makeRecord(run, athleteID: athleteID, sourceFile: sourceFile, format: format,
+                                            sha256: sha256, importedAt: importedAt)
+                    try record.insert(db)
+                    try SamplesRecord(runID: record.id, data: Data(SampleCodec.encode(run.activity.samples))).insert(db)
+                    outcomes.append(.inserted(runID: record.id))
+                }
+                return outcomes
+            }
+        }
+    }
+
+    private func sameActivity(_ db: Database, _ run: NewRun, athleteID: String) throws -> String? {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, distance_m FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
+            ORDER BY abs(started_at - ?)
+            """, arguments: [athleteID, run.summary.startedAt - Self.duplicateStartToleranceSeconds,
+                             run.summary.startedAt + Self.duplicateStartToleranceSeconds, run.summary.startedAt])
+        for row in rows {
+            let other: Double? = row["distance_m"]
+            switch (run.summary.distanceMeters, other) {
+            case (nil, nil):
+                return row["id"]
+            case let (a?, b?):
+                let reference = max(a, b)
+                if reference == 0 || abs(a - b) <= Self.duplicateDistanceRatio * reference { return row["id"] }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    private func makeRecord(_ run: NewRun, athleteID: String, sourceFile: String, format: SourceFormat,
+                            sha256: String, importedAt: Double) -> RunRecord {
+        let s = run.summary, a = run.activity
+        let repairs = (try? JSONEncoder.sorted.encode(a.repairs)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return RunRecord(
+            id: ULID.make(at: s.startedAt), athleteID: athleteID, sport: a.sport.rawValue,
+            sportDeclared: a.sportDeclared, name: a.name, sourceFile: sourceFile, sourceFormat: format.rawValue,
+            sourceSHA256: sha256, activityIndex: run.activityIndex, creator: a.creator,
+            startedAt: s.startedAt, endedAt: s.endedAt, elapsedSeconds: s.elapsedSeconds, movingSeconds: nil,
+            distanceMeters: s.distanceMeters, distanceSource: a.distanceSource.rawValue,
+            ascentMeters: nil, descentMeters: nil, avgHeartRate: s.avgHeartRate, maxHeartRate: s.maxHeartRate,
+            heartRateCoveragePercent: s.heartRateCoveragePercent, avgCadence: s.avgCadence,
+            load: nil, loadSource: nil, label: nil, mode: "free", runType: a.isIndoor ? "treadmill" : "outdoor",
+            perceivedEffort: nil, notes: nil, pointCount: s.pointCount, repairs: repairs,
+            analysisVersion: Self.analysisVersion, importedAt: importedAt)
+    }
+
+    /// Filters for `runs(matching:)`.
+    public struct RunFilter: Sendable {
+        public var athleteID: String?
+        public var sport: String?
+        /// Seconds since the epoch, inclusive.
+        public var since: Double?
+        public var until: Double?
+        public var limit: Int?
+        public var newestFirst = false
+        public init() {}
+    }
+
+    /// Stored runs, oldest first unless `newestFirst`.
+    public func runs(matching filter: RunFilter = RunFilter()) throws -> [RunRecord] {
+        try wrap {
+            try writer.read { db in
+                var request = RunRecord.all()
+                if let a = filter.athleteID { request = request.filter(Column("athlete_id") == a) }
+                if let s = filter.sport { request = request.filter(Column("sport") == s) }
+                if let s = filter.since { request = request.filter(Column("started_at") >= s) }
+                if let u = filter.until { request = request.filter(Column("started_at") <= u) }
+                request = filter.newestFirst ? request.order(Column("started_at").desc, Column("id").desc)
+                                             : request.order(Column("started_at"), Column("id"))
+                if let l = filter.limit { request = request.limit(l) }
+                return try request.fetchAll(db)
+            }
+        }
+    }
+
+    /// Number of stored runs.
+    public func runCount() throws -> Int {
+        try wrap { try writer.read { try RunRecord.fetchCount($0) } }
+    }
+
+    /// The samples of a run.
+    public func samples(runID: String) throws -> SampleSeries? {
+        try wrap {
+            guard let record = try writer.read({ try SamplesRecord.fetchOne($0, key: runID) }) else { return nil }
+            do { return try SampleCodec.decode([UInt8](record.data)) } catch {
+                throw StoreError.corruptSamples(runID: runID, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
+    public func integrityCheck() throws -> String {
+        try wrap { try writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "?" } }
+    }
+}
+
+extension JSONEncoder {
+    static var sorted: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return e
+    }
+}

@@ -1,0 +1,18 @@
+/// Why the store could not do what was asked.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case unknownAthlete(String)
+    case athleteExists(String)
+    case database(String)
+    case corruptSamples(runID: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "\(path): cannot open the store: \(reason)"
+        case .unknownAthlete(let id): return "unknown athlete '\(id)' (create it with: racekit athlete add \(id))"
+        case .athleteExists(let id): return "athlete '\(id)' already exists"
+        case .database(let message): return "store error: \(message)"
+        case .corruptSamples(let id, let reason): return "run \(id): \(reason)"
+        }
+    }
+}

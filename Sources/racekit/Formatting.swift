@@ -1,0 +1,50 @@
+import Foundation
+import RaceKitCore
+
+/// Human formatting of durations, distances, paces; CSV quoting; plain tables.
+enum Format {
+    /// `h:mm:ss`, or `m:ss` under an hour.
+    static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite else { return "-" }
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+            : String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    /// Pace `m:ss` from seconds per km.
+    static func pace(_ secondsPerKm: Double?) -> String {
+        guard let p = secondsPerKm, p.isFinite, p > 0 else { return "-" }
+        let s = Int(p.rounded())
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    static func number(_ v: Double?, digits: Int = 1) -> String {
+        guard let v, v.isFinite else { return "-" }
+        return String(format: "%.\(digits)f", v)
+    }
+
+    /// ISO-8601 UTC, e.g. 2026-03-01T07:12:00Z.
+    static func isoTime(_ seconds: Double) -> String { TimestampParser.format(seconds, fractional: false) }
+
+    /// RFC 4180 field quoting.
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func csvRow(_ fields: [String]) -> String { fields.map(csvField).joined(separator: ",") }
+
+    /// A left/right aligned text table.
+    static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return rightAligned.contains(i) ? pad + cell : cell + pad
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import RaceKitImport
+import RaceKitStore
+import Synchronization
+
+extension RaceKitCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import GPX and TCX files (plain or .gz) into the store.",
+            discussion: """
+            Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files. Each
+            file is stored in one transaction: a broken file leaves nothing behind and the
+            other files still import. Importing the same bytes again changes nothing; the
+            same activity from another file (same athlete, start within 60 s, distance
+            within 2%) is reported as a duplicate unless --allow-duplicates.
+
+            Exit status: 0 when no file failed, 1 when some failed, 64 on usage errors,
+            66 when no input path exists.
+
+              racekit import ~/Downloads/export/
+              racekit import --format json run.gpx ride.tcx.gz
+            """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: ArgumentHelp("Files and folders to import.", valueName: "path"))
+        var paths: [String]
+
+        @Option(help: "Athlete the runs belong to.")
+        var athlete: String = Athlete.defaultID
+
+        @Option(help: "Files parsed at once (default: number of cores).")
+        var jobs: Int?
+
+        @Flag(help: "Print nothing on success (failures still go to stderr).")
+        var quiet = false
+
+        @Option(help: "Output format: text or json.")
+        var format: ImportFormat = .text
+
+        @Flag(help: "Store an activity even when the same one is already stored from another file.")
+        var allowDuplicates = false
+
+        enum ImportFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+        func validate() throws {
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+            if paths.isEmpty { throw ValidationError("give at least one file or folder to import") }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            guard (try? store.athlete(id: athlete)) ?? nil != nil else {
+                Console.error("racekit: unknown athlete '\(athlete)' (create it with: racekit athlete add \(athlete))")
+                throw ExitCode(Exit.usage)
+            }
+            var options = ImportOptions()
+            options.athleteID = athlete
+            options.allowDuplicates = allowDuplicates
+            if let jobs { options.jobs = jobs }
+
+            let (files, missing) = InputCollector.collect(paths)
+            let showProgress = !quiet && format == .text && Console.stderrIsTerminal && files.count > 1
+            let importer = Importer(store: store, options: options)
+            var results = importer.run(files: files, progress: showProgress ? Self.progressLine() : nil)
+            if showProgress { Console.clearProgress() }
+            results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
+
+            report(results)
+            let summary = ImportSummary(results)
+            if files.isEmpty && !missing.isEmpty { throw ExitCode(Exit.noInput) }
+            if summary.failed > 0 { throw ExitCode(Exit.someFailed) }
+        }
+
+        /// A throttled (10 Hz) progress line on stderr.
+        static func progressLine() -> @Sendable (ImportProgress) -> Void {
+            let lastDraw = Mutex<Double>(0)
+            return { p in
+                let now = Date().timeIntervalSince1970
+                let draw = lastDraw.withLock { last -> Bool in
+                    guard now - last >= 0.1 || p.done == p.total else { return false }
+                    last = now
+                    return true
+                }
+                guard draw else { return }
+                let s = p.summary
+                Console.progress("[\(p.done)/\(p.total)] \(s.imported) imported, \(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed")
+            }
+        }
+
+        private func report(_ results: [FileResult]) {
+            if format == .json {
+                Console.out((try? Console.json(results)) ?? "[]")
+                return
+            }
+            for r in results where r.status == .failed { Console.error("failed: \(r.reason ?? r.file)") }
+            guard !quiet else { return }
+            for r in results where r.status == .skipped { Console.out("skipped: \(r.file): \(r.reason ?? "")") }
+            for r in results where r.status == .imported && r.reason != nil { Console.out("note: \(r.file): \(r.reason!)") }
+            let s = ImportSummary(results)
+            if s.total == 0 {
+                Console.out("No GPX or TCX files found.")
+            } else if s.imported == 0 && s.failed == 0 && s.duplicate > 0 {
+                Console.out("Nothing new: \(s.duplicate) of \(s.total) files already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "").")
+            } else {
+                Console.out("\(s.total) files: \(s.imported) imported (\(s.runsStored) runs), \(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed.")
+            }
+        }
+    }
+}
