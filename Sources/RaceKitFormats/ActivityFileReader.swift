@@ -32,6 +32,11 @@ public enum ActivityFileReader {
     private static func read(_ stream: XMLStream) throws -> ReadOutcome {
         let path = stream.path
         if stream.isBlank { return .empty }
+        if let line = stream.doctypeLine { throw FormatError.doctypeRefused(file: path, line: line) }
+        if let start = stream.nonXMLStart {
+            throw FormatError.malformedXML(file: path, line: 1,
+                                           message: "not XML: the file starts with \"\(start)\" where '<' was expected")
+        }
         let vocabulary = Vocabulary(stream: stream)
         // Find the root element; refuse any DTD before it.
         while try stream.next() {

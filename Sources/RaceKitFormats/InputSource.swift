@@ -30,6 +30,10 @@ final class InputSource {
     private(set) var bytesDelivered = 0
     /// True when the document holds nothing but blanks (or nothing at all).
     private(set) var isBlank = false
+    /// Line of a `<!DOCTYPE` found in the first 64 KB, refused before parsing.
+    private(set) var doctypeLine: Int?
+    /// The first characters when the document does not start with `<` (not XML).
+    private(set) var nonXMLStart: String?
     private var hasher = SHA256()
     /// Document bytes read from the file so far (after gzip decompression).
     private(set) var totalBytes = 0
@@ -102,8 +106,9 @@ final class InputSource {
             var code: Int32 = 0
             let message = gzerror(gz, &code)
             if n < 0 || (code != Z_OK && code != Z_STREAM_END) {
-                readError = message.map { String(cString: $0) } ?? "zlib error \(code)"
-                if readError?.isEmpty ?? true { readError = "zlib error \(code)" }
+                var text = message.map { String(cString: $0) } ?? ""
+                if text.hasPrefix(path + ": ") { text.removeFirst(path.count + 2) }
+                readError = text.isEmpty ? "zlib error \(code)" : text
                 return -1
             }
             return n
@@ -130,11 +135,17 @@ final class InputSource {
         }
         if k == buffer.count {
             isBlank = true
+        } else if buffer[k] != UInt8(ascii: "<") {
+            let sample = String(decoding: buffer[k..<min(buffer.count, k + 24)], as: UTF8.self)
+            nonXMLStart = sample.replacingNewlines()
         } else if k > start, buffer[k...].starts(with: Array("<?xml".utf8)) {
             strippedNewlines = newlines
             start = k
         }
         prefix = Array(buffer[start...])
+        if let at = prefix.firstRange(of: Array("<!DOCTYPE".utf8))?.lowerBound {
+            doctypeLine = 1 + strippedNewlines + prefix[..<at].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        }
     }
 
     /// Fills `buffer` with up to `count` bytes; 0 at the end, -1 on error.
@@ -159,5 +170,11 @@ extension String {
     init(format2 byte: UInt8) {
         let digits = Array("0123456789abcdef")
         self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String {
+        String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
     }
 }

@@ -59,6 +59,11 @@ final class XMLStream {
         input.close()
     }
 
+    /// Line of a DOCTYPE declaration seen before parsing, if any.
+    var doctypeLine: Int? { input.doctypeLine }
+    /// The first characters when the document does not start with `<`.
+    var nonXMLStart: String? { input.nonXMLStart }
+
     /// True when the document is empty or blank.
     var isBlank: Bool { input.isBlank }
     /// SHA-256 (hex) of the whole document; reads what the parser left.

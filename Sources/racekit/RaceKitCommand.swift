@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct RaceKitCommand: ParsableCommand {
@@ -16,4 +17,43 @@ struct RaceKitCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [Import.self, Runs.self, AthleteCommand.self]
     )
+
+    /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite
+    /// runs list`) it is moved behind the subcommand path, where every store-using
+    /// command declares it.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var hoisted: [String] = []
+        var i = 0
+        while i < arguments.count, arguments[i].hasPrefix("-") {
+            if arguments[i] == "--store", i + 1 < arguments.count {
+                hoisted += [arguments[i], arguments[i + 1]]
+                arguments.removeSubrange(i...(i + 1))
+            } else if arguments[i].hasPrefix("--store=") {
+                hoisted.append(arguments.remove(at: i))
+            } else {
+                i += 1
+            }
+        }
+        if !hoisted.isEmpty {
+            // Insert after the subcommand path (the leading non-option words).
+            var end = 0
+            while end < arguments.count, !arguments[end].hasPrefix("-") { end += 1 }
+            end = min(end, subcommandDepth(arguments))
+            arguments.insert(contentsOf: hoisted, at: end)
+        }
+        main(arguments)
+    }
+
+    /// How many leading words name subcommands.
+    static func subcommandDepth(_ arguments: [String]) -> Int {
+        var command: ParsableCommand.Type = RaceKitCommand.self
+        var depth = 0
+        while depth < arguments.count,
+              let sub = command.configuration.subcommands.first(where: { $0._commandName == arguments[depth] }) {
+            command = sub
+            depth += 1
+        }
+        return depth
+    }
 }

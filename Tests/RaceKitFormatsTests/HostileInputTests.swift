@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitFormats
+
+@Suite struct HostileInputTests {
+    func write(_ text: String, _ name: String) throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func write(bytes: [UInt8], _ name: String) throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    func gzip(_ text: String) throws -> [UInt8] {
+        let dir = try temporaryDirectory()
+        let plain = dir.appendingPathComponent("x")
+        try Data(text.utf8).write(to: plain)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = ["-n", plain.path]
+        try p.run(); p.waitUntilExit()
+        return [UInt8](try Data(contentsOf: dir.appendingPathComponent("x.gz")))
+    }
+
+    func failure(_ path: String) -> FormatError? {
+        do { _ = try ActivityFileReader.read(path: path); return nil } catch let e as FormatError { return e } catch { return nil }
+    }
+
+    @Test func truncatedFileFailsWithItsLine() throws {
+        let path = try write(String(minimalGPX.prefix(200)), "truncated.gpx")
+        let error = try #require(failure(path))
+        #expect(error.file == path)
+        #expect(error.line == 3)
+    }
+
+    @Test func nonXMLFileSaysSo() throws {
+        let error = try #require(failure(try write("hello, I am a JPEG", "photo.gpx")))
+        #expect(error.description.contains("not XML"))
+        #expect(error.line == 1)
+    }
+
+    @Test func wrongRootElementIsNamed() throws {
+        let error = try #require(failure(try write("<?xml version=\"1.0\"?><kml><Document/></kml>", "map.gpx")))
+        #expect(error == .notAnActivityFile(file: error.file, root: "kml"))
+    }
+
+    @Test(arguments: ["", "   \n\t\n"])
+    func emptyFileIsEmpty(text: String) throws {
+        guard case .empty = try ActivityFileReader.read(path: try write(text, "empty.gpx")).outcome else {
+            Issue.record("expected .empty"); return
+        }
+    }
+
+    @Test func byteOrderMarkIsAccepted() throws {
+        let path = try write(bytes: [0xEF, 0xBB, 0xBF] + Array(minimalGPX.utf8), "bom.gpx")
+        #expect(try onlyActivity(path).samples.count == 2)
+    }
+
+    @Test func whitespaceBeforeTheDeclarationIsRecoveredAndLinesStayTrue() throws {
+        #expect(try onlyActivity(try write("\r\n\n  " + minimalGPX, "ws.gpx")).samples.count == 2)
+        // With the two stripped lines, an error on the document's line 4 is reported as line 6.
+        let broken = minimalGPX.replacingOccurrences(of: "<ele>501</ele>", with: "<ele>501")
+        let error = try #require(failure(try write("\n\n" + broken, "ws-broken.gpx")))
+        #expect(error.line == 6)
+    }
+
+    @Test func unclosedTagInTheMiddleFailsWithItsLine() throws {
+        let broken = minimalGPX.replacingOccurrences(of: "<ele>501</ele>", with: "<ele>501")
+        let error = try #require(failure(try write(broken, "unclosed.gpx")))
+        #expect(error.line == 4)
+        #expect(error.message.contains("mismatch"))
+    }
+
+    @Test func externalEntityIsNeverRead() throws {
+        let secret = try write("TOP-SECRET-\(UUID().uuidString)", "secret.txt")
+        let text = """
+        <?xml version="1.0"?>
+        <!DOCTYPE gpx [ <!ENTITY xxe SYSTEM "file://\(secret)"> ]>
+        <gpx version="1.1" creator="x"><trk><name>&xxe;</name><trkseg>
+        <trkpt lat="1" lon="1"><time>2026-03-01T07:00:00Z</time></trkpt>
+        <trkpt lat="1.001" lon="1"><time>2026-03-01T07:00:05Z</time></trkpt></trkseg></trk></gpx>
+        """
+        let error = try #require(failure(try write(text, "xxe.gpx")))
+        #expect(error == .doctypeRefused(file: error.file, line: 2))
+    }
+
+    @Test func entityExpansionBombIsRefusedQuickly() throws {
+        var entities = ["<!ENTITY a0 \"lollollollollollollollollollol\">"]
+        for i in 1...12 { entities.append("<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">") }
+        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n" + entities.joined(separator: "\n")
+            + "\n]>\n<gpx version=\"1.1\" creator=\"x\"><trk><name>&a12;</name></trk></gpx>\n"
+        let path = try write(text, "bomb.gpx")
+        let clock = ContinuousClock()
+        var error: FormatError?
+        let elapsed = clock.measure { error = failure(path) }
+        #expect(error != nil)
+        #expect(elapsed < .seconds(2))   // a regression here means the bomb was expanded
+    }
+
+    @Test func entityBombHiddenPastTheFirstBlockIsStillRefused() throws {
+        var entities = ["<!ENTITY a0 \"lollollollollollollollollollol\">"]
+        for i in 1...12 { entities.append("<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">") }
+        let padding = "<!--" + String(repeating: "x", count: 70_000) + "-->\n"
+        let text = "<?xml version=\"1.0\"?>\n" + padding + "<!DOCTYPE gpx [\n" + entities.joined(separator: "\n")
+            + "\n]>\n<gpx version=\"1.1\" creator=\"x\"><trk><name>&a12;</name></trk></gpx>\n"
+        #expect(failure(try write(text, "bomb2.gpx")) != nil)
+    }
+
+    @Test func gzipIsReadTransparently() throws {
+        let path = try write(bytes: try gzip(minimalGPX), "run.gpx.gz")
+        #expect(try onlyActivity(path).samples.count == 2)
+        let plain = try ActivityFileReader.read(path: try write(minimalGPX, "run.gpx"))
+        #expect(try ActivityFileReader.read(path: path).sha256 == plain.sha256)
+    }
+
+    @Test func zeroByteGzipIsEmpty() throws {
+        guard case .empty = try ActivityFileReader.read(path: try write("", "zero.gpx.gz")).outcome else {
+            Issue.record("expected .empty"); return
+        }
+    }
+
+    @Test func corruptAndTruncatedGzipFailClearly() throws {
+        var corrupt = try gzip(minimalGPX)
+        for i in 20..<min(60, corrupt.count) { corrupt[i] ^= 0x5A }
+        let e1 = try #require(failure(try write(bytes: corrupt, "corrupt.gpx.gz")))
+        #expect(e1.description.contains("corrupt gzip data"))
+        let truncated = Array(try gzip(minimalGPX).prefix(40))
+        let e2 = try #require(failure(try write(bytes: truncated, "truncated.gpx.gz")))
+        #expect(e2.description.contains("corrupt gzip data"))
+    }
+
+    @Test func missingFileCannotBeOpened() {
+        let error = failure("/nonexistent/run.gpx")
+        #expect(error?.description.contains("cannot open") == true)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitFormats
+
+/// Path of a fixture shipped with these tests.
+func fixture(_ name: String) throws -> String {
+    let dir = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+    return dir.appendingPathComponent(name).path
+}
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("racekit-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Reads a file and returns its document, failing the test when it is empty.
+func document(_ path: String) throws -> ParsedDocument {
+    guard case .document(let d) = try ActivityFileReader.read(path: path).outcome else {
+        Issue.record("\(path) read as empty")
+        throw CancellationError()
+    }
+    return d
+}
+
+/// The single activity of a file, repaired.
+func onlyActivity(_ path: String) throws -> Activity {
+    let d = try document(path)
+    try #require(d.activities.count == 1)
+    guard case .activity(let a) = TrackRepair.repair(d.activities[0], format: d.format,
+                                                     documentHeartRate: d.documentHeartRate) else {
+        Issue.record("not an activity"); throw CancellationError()
+    }
+    return a
+}
+
+let minimalGPX = """
+<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+<trkpt lat="48.1" lon="11.5"><ele>500</ele><time>2026-03-01T07:00:00Z</time></trkpt>
+<trkpt lat="48.1001" lon="11.5001"><ele>501</ele><time>2026-03-01T07:00:05Z</time></trkpt>
+</trkseg></trk></gpx>
+
+"""

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitImport
+@testable import RaceKitStore
+
+/// A folder of small exports: two good GPX, one TCX, a route, a broken file, a .gz.
+func makeExport() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-import-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    func gpx(_ day: Int, _ hr: Int) -> String {
+        """
+        <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"
+          xmlns:g="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><type>running</type><trkseg>
+        <trkpt lat="48.1" lon="11.5"><time>2026-03-\(day)T07:00:00Z</time><extensions><g:TrackPointExtension><g:hr>\(hr)</g:hr></g:TrackPointExtension></extensions></trkpt>
+        <trkpt lat="48.11" lon="11.5"><time>2026-03-\(day)T07:05:00Z</time><extensions><g:TrackPointExtension><g:hr>\(hr + 10)</g:hr></g:TrackPointExtension></extensions></trkpt>
+        </trkseg></trk></gpx>
+        """
+    }
+    let tcx = """
+    <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+    <Activities><Activity Sport="Running"><Id>2026-03-03T07:00:00Z</Id><Lap StartTime="2026-03-03T07:00:00Z"><Track>
+    <Trackpoint><Time>2026-03-03T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+    <Trackpoint><Time>2026-03-03T07:05:00Z</Time><DistanceMeters>1000</DistanceMeters></Trackpoint>
+    </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+    """
+    try gpx(10, 120).write(to: dir.appendingPathComponent("a.gpx"), atomically: true, encoding: .utf8)
+    try gpx(11, 130).write(to: dir.appendingPathComponent("sub/b.GPX"), atomically: true, encoding: .utf8)
+    try tcx.write(to: dir.appendingPathComponent("c.tcx"), atomically: true, encoding: .utf8)
+    try "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><rte><rtept lat=\"1\" lon=\"1\"/></rte></gpx>"
+        .write(to: dir.appendingPathComponent("route.gpx"), atomically: true, encoding: .utf8)
+    try String(gpx(12, 140).prefix(150)).write(to: dir.appendingPathComponent("broken.gpx"), atomically: true, encoding: .utf8)
+    try "ignored".write(to: dir.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    let gz = Process()
+    gz.executableURL = URL(fileURLWithPath: "/bin/sh")
+    gz.arguments = ["-c", "printf '%s' \"$0\" | gzip -n > \"$1\"", gpx(13, 150), dir.appendingPathComponent("d.gpx.gz").path]
+    try gz.run(); gz.waitUntilExit()
+    return dir
+}
+
+@Suite struct ImporterTests {
+    @Test func collectsActivityFilesRecursivelyInOrder() throws {
+        let dir = try makeExport()
+        let (files, missing) = InputCollector.collect([dir.path, "/nonexistent/x.gpx"])
+        #expect(files.map { ($0 as NSString).lastPathComponent } == ["a.gpx", "broken.gpx", "c.tcx", "d.gpx.gz", "route.gpx", "b.GPX"])
+        #expect(missing == ["/nonexistent/x.gpx"])
+    }
+
+    @Test func importsGoodFilesAndReportsTheRest() throws {
+        let dir = try makeExport()
+        let store = try RunStore()
+        let files = InputCollector.collect([dir.path]).files
+        let results = Importer(store: store, options: ImportOptions()).run(files: files)
+        let byName = Dictionary(uniqueKeysWithValues: results.map { (($0.file as NSString).lastPathComponent, $0) })
+        #expect(byName["a.gpx"]?.status == .imported && byName["a.gpx"]?.runIds.count == 1)
+        #expect(byName["d.gpx.gz"]?.status == .imported)
+        #expect(byName["c.tcx"]?.status == .imported)
+        #expect(byName["route.gpx"]?.status == .skipped)
+        #expect(byName["route.gpx"]?.reason?.contains("route") == true)
+        let broken = try #require(byName["broken.gpx"])
+        #expect(broken.status == .failed)
+        #expect(broken.reason?.contains("broken.gpx:") == true)
+        #expect(try store.runCount() == 4)
+    }
+
+    @Test func reimportingChangesNothing() throws {
+        let dir = try makeExport()
+        let store = try RunStore()
+        let files = InputCollector.collect([dir.path]).files
+        let importer = Importer(store: store, options: ImportOptions())
+        let first = importer.run(files: files)
+        let second = importer.run(files: files)
+        #expect(try store.runCount() == 4)
+        for (a, b) in zip(first, second) where a.status == .imported {
+            #expect(b.status == .duplicate)
+            #expect(b.runIds == a.runIds)
+        }
+    }
+
+    @Test func parallelAndSerialImportsAgree() throws {
+        let dir = try makeExport()
+        let files = InputCollector.collect([dir.path]).files
+        var serial = ImportOptions(); serial.jobs = 1
+        var parallel = ImportOptions(); parallel.jobs = 4
+        let a = Importer(store: try RunStore(), options: serial).run(files: files)
+        let b = Importer(store: try RunStore(), options: parallel).run(files: files)
+        #expect(a.map(\.status) == b.map(\.status))
+        #expect(a.map(\.reason) == b.map(\.reason))
+    }
+
+    @Test func importsEachActivityOfAMultiActivityFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-multi-\(UUID().uuidString).tcx")
+        let text = """
+        <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities>
+        <Activity Sport="Running"><Id>2026-03-18T07:00:00Z</Id><Lap><Track>
+          <Trackpoint><Time>2026-03-18T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+          <Trackpoint><Time>2026-03-18T07:01:00Z</Time><DistanceMeters>200</DistanceMeters></Trackpoint></Track></Lap></Activity>
+        <Activity Sport="Biking"><Id>2026-03-17T07:00:00Z</Id><Lap><Track>
+          <Trackpoint><Time>2026-03-17T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+          <Trackpoint><Time>2026-03-17T07:01:00Z</Time><DistanceMeters>600</DistanceMeters></Trackpoint></Track></Lap></Activity>
+        </Activities></TrainingCenterDatabase>
+        """
+        try text.write(to: dir, atomically: true, encoding: .utf8)
+        let store = try RunStore()
+        let result = Importer(store: store, options: ImportOptions()).importFile(dir.path)
+        #expect(result.status == .imported && result.runIds.count == 2)
+        #expect(Set(try store.runs().map(\.sport)) == ["running", "cycling"])
+    }
+}

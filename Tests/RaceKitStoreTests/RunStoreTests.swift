@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitStore
+
+func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -> NewRun {
+    var raw = RawActivity()
+    raw.sport = "running"
+    for i in 0..<points {
+        var p = SamplePoint()
+        p.time = start + Double(i) * 10
+        p.distance = distance * Double(i) / Double(points - 1)
+        p.heartRate = 140 + Double(i)
+        raw.samples.append(p)
+    }
+    raw.segmentStarts = [0]
+    guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { fatalError("test run must repair") }
+    return NewRun(activity: a, summary: RunSummary(a), activityIndex: index)
+}
+
+@Suite struct RunStoreTests {
+    @Test func hasADefaultAthlete() throws {
+        let store = try RunStore()
+        #expect(try store.athletes().map(\.id) == ["default"])
+    }
+
+    @Test func roundTripsARunAndItsSamples() throws {
+        let store = try RunStore()
+        let run = makeRun(start: 1_772_348_400, distance: 1000)
+        let outcomes = try store.insert([run], athleteID: "default", sourceFile: "a.tcx", format: .tcx,
+                                        sha256: "aa", allowDuplicates: false)
+        guard case .inserted(let id) = outcomes[0] else { Issue.record("not inserted"); return }
+        let stored = try #require(try store.runs().first)
+        #expect(stored.id == id && stored.distanceMeters == 1000 && stored.elapsedSeconds == 20)
+        #expect(stored.avgHeartRate == 140.5 && stored.maxHeartRate == 142)
+        #expect(stored.sourceFormat == "tcx" && stored.sourceSHA256 == "aa" && stored.runType == "treadmill")
+        let samples = try #require(try store.samples(runID: id))
+        #expect(Array(samples.time) == Array(run.activity.samples.time))
+        #expect(Array(samples.distance) == [0, 500, 1000])
+    }
+
+    @Test func sameBytesAreADuplicateOfTheStoredRun() throws {
+        let store = try RunStore()
+        let run = makeRun(start: 1_772_348_400, distance: 1000)
+        let first = try store.insert([run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
+        let again = try store.insert([run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: true)
+        guard case .inserted(let id) = first[0] else { Issue.record("not inserted"); return }
+        #expect(again == [.duplicate(existingRunID: id, sameBytes: true)])
+        #expect(try store.runCount() == 1)
+    }
+
+    @Test func sameActivityFromAnotherFileIsADuplicateUnlessAllowed() throws {
+        let store = try RunStore()
+        _ = try store.insert([makeRun(start: 1000, distance: 10_000)], athleteID: "default", sourceFile: "a.gpx",
+                             format: .gpx, sha256: "aa", allowDuplicates: false)
+        let dup = try store.insert([makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
+                                   format: .tcx, sha256: "bb", allowDuplicates: false)
+        guard case .duplicate(_, false) = dup[0] else { Issue.record("expected a cross-format duplicate"); return }
+        // 61 s apart, or 3% longer: another activity.
+        let other = try store.insert([makeRun(start: 1061, distance: 10_000), makeRun(start: 1000, distance: 10_310, index: 1)],
+                                     athleteID: "default", sourceFile: "b.tcx", format: .tcx, sha256: "cc", allowDuplicates: false)
+        #expect(other.allSatisfy { if case .inserted = $0 { true } else { false } })
+        let allowed = try store.insert([makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
+                                       format: .tcx, sha256: "bb", allowDuplicates: true)
+        guard case .inserted = allowed[0] else { Issue.record("--allow-duplicates must store it"); return }
+        #expect(try store.runCount() == 4)
+    }
+
+    @Test func aFailingFileLeavesNothingBehind() throws {
+        let store = try RunStore()
+        #expect(throws: StoreError.self) {
+            try store.insert([makeRun(start: 1000, distance: 10)], athleteID: "nobody", sourceFile: "a.tcx",
+                             format: .tcx, sha256: "aa", allowDuplicates: false)
+        }
+        #expect(try store.runCount() == 0)
+    }
+
+    @Test func storesOnTheFileSystemWithWAL() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-store-\(UUID().uuidString)")
+        let path = dir.appendingPathComponent("nested/racekit.sqlite").path
+        do {
+            let store = try RunStore(path: path)
+            _ = try store.insert([makeRun(start: 1000, distance: 10)], athleteID: "default", sourceFile: "a.tcx",
+                                 format: .tcx, sha256: "aa", allowDuplicates: false)
+            #expect(try store.integrityCheck() == "ok")
+        }
+        let reopened = try RunStore(path: path)
+        #expect(try reopened.runCount() == 1)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func addsAthletesOnce() throws {
+        let store = try RunStore()
+        try store.addAthlete(Athlete(id: "anna", name: "Anna", timeZone: "Europe/Berlin", createdAt: 0))
+        #expect(throws: StoreError.self) { try store.addAthlete(Athlete(id: "anna", name: "A", createdAt: 0)) }
+        #expect(try store.athlete(id: "anna")?.timeZone == "Europe/Berlin")
+    }
+}
