@@ -30,23 +30,30 @@ public enum SampleCodec {
             mask |= 1 << UInt16(c.rawValue)
             size += s.count * (isWide(c) ? 8 : 4)
         }
-        var out = [UInt8]()
-        out.reserveCapacity(size)
-        out.append(contentsOf: magic)
-        append(UInt32(s.count), to: &out)
-        append(mask, to: &out)
-        append(start.bitPattern, to: &out)
-        for c in present {
-            let values = s[c]
-            if c == .time {
-                for v in values { append((v - start).bitPattern, to: &out) }
-            } else if isWide(c) {
-                for v in values { append(v.bitPattern, to: &out) }
-            } else {
-                for v in values { append(Float(v).bitPattern, to: &out) }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            let out = UnsafeMutableRawBufferPointer(buffer)
+            var offset = 0
+            func put<T: FixedWidthInteger>(_ v: T) {
+                out.storeBytes(of: v.littleEndian, toByteOffset: offset, as: T.self)
+                offset += MemoryLayout<T>.size
             }
+            for b in magic { put(b) }
+            put(UInt32(s.count))
+            put(mask)
+            put(start.bitPattern)
+            for c in present {
+                s[c].withUnsafeBufferPointer { values in
+                    if c == .time {
+                        for v in values { put((v - start).bitPattern) }
+                    } else if isWide(c) {
+                        for v in values { put(v.bitPattern) }
+                    } else {
+                        for v in values { put(Float(v).bitPattern) }
+                    }
+                }
+            }
+            initialized = offset
         }
-        return out
     }
 
     /// Decodes a blob written by `encode`.
@@ -77,11 +84,6 @@ public enum SampleCodec {
             s[c] = values
         }
         return s
-    }
-
-    @inline(__always)
-    private static func append<T: FixedWidthInteger>(_ v: T, to out: inout [UInt8]) {
-        withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
     }
 
     @inline(__always)

@@ -34,70 +34,20 @@ public enum TrackRepair {
     /// Document-level heart rate is matched to a point within this many seconds.
     public static let documentHeartRateTolerance = 5.0
 
-    /// Repairs one activity of a document.
-    public static func repair(_ raw: RawActivity, format: SourceFormat,
+    /// Repairs one activity of a document. The samples are compacted in place
+    /// (no copy when the caller hands over its only reference).
+    public static func repair(_ raw: consuming RawActivity, format: SourceFormat,
                               documentHeartRate: [(time: Double, bpm: Double)] = []) -> RepairOutcome {
         var report = RepairReport()
         report.timesWithoutZone = raw.issues.timesWithoutZone
-        let requirePosition = format == .gpx
-
-        // 1-2: filter points segment by segment.
-        var segments: [SampleSeries] = []
-        let bounds = segmentBounds(raw.segmentStarts, count: raw.samples.count)
-        for range in bounds {
-            var seg = SampleSeries()
-            seg.reserveCapacity(range.count)
-            for i in range {
-                var p = raw.samples[point: i]
-                guard p.time.isFinite else { report.droppedUntimed += 1; continue }
-                let hasLat = !p.latitude.isNaN, hasLon = !p.longitude.isNaN
-                if hasLat || hasLon {
-                    let valid = hasLat && hasLon && abs(p.latitude) <= 90 && abs(p.longitude) <= 180
-                    let nullIsland = valid && p.latitude == 0 && p.longitude == 0
-                    if !valid || nullIsland {
-                        if nullIsland { report.nullIslandPositions += 1 } else { report.droppedInvalidPosition += 1 }
-                        if requirePosition { continue }
-                        p.latitude = .nan; p.longitude = .nan
-                    }
-                } else if requirePosition {
-                    report.droppedInvalidPosition += 1
-                    continue
-                }
-                if !p.heartRate.isNaN, !heartRateRange.contains(p.heartRate) {
-                    report.droppedHeartRate += 1
-                    p.heartRate = .nan
-                }
-                seg.append(p)
-            }
-            if !seg.isEmpty { segments.append(seg) }
-        }
-
-        // 3: order segments, then enforce strictly increasing time.
-        let sorted = segments.enumerated().sorted { a, b in
-            a.element.time[0] != b.element.time[0] ? a.element.time[0] < b.element.time[0] : a.offset < b.offset
-        }
-        if sorted.map(\.offset) != Array(segments.indices) { report.reorderedSegments = segments.count }
         var samples = SampleSeries()
-        samples.reserveCapacity(segments.reduce(0) { $0 + $1.count })
-        var segmentStarts: [Int] = []
-        for (_, seg) in sorted {
-            var startedSegment = false
-            for i in 0..<seg.count {
-                let p = seg[point: i]
-                if let last = samples.time.last {
-                    if p.time < last { report.droppedBackwardTime += 1; continue }
-                    if p.time == last {
-                        var merged = samples[point: samples.count - 1]
-                        merged.fillMissing(from: p)
-                        samples[point: samples.count - 1] = merged
-                        report.mergedDuplicateTime += 1
-                        continue
-                    }
-                }
-                if !startedSegment { segmentStarts.append(samples.count); startedSegment = true }
-                samples.append(p)
-            }
+        swap(&samples, &raw.samples)
+        var starts = segmentBounds(raw.segmentStarts, count: samples.count).map(\.lowerBound)
+        if let reordered = orderSegments(&samples, starts: starts) {
+            starts = reordered
+            report.reorderedSegments = starts.count
         }
+        let segmentStarts = compact(&samples, segmentStarts: starts, requirePosition: format == .gpx, report: &report)
         guard samples.count >= minimumPoints else {
             return .notAnActivity(reason: samples.count == 1
                 ? "a track with a single timed point is not an activity"
@@ -121,8 +71,8 @@ public enum TrackRepair {
 
         // 7: cadence in steps per minute for running.
         if sport == .running || sport == .walking || sport == .hiking {
-            let positive = samples.cadence.filter { $0 > 0 }.sorted()
-            if !positive.isEmpty, raw.cadenceIsPerLeg || positive[positive.count / 2] < 120 {
+            if let median = sampledMedian(samples.cadence, where: { $0 > 0 }),
+               raw.cadenceIsPerLeg || median < 120 {
                 for i in samples.cadence.indices { samples.cadence[i] *= 2 }
                 report.cadenceDoubled = true
             }
@@ -156,6 +106,98 @@ public enum TrackRepair {
             distanceMeters: total, laps: raw.laps,
             isIndoor: !hasPositions && (source == .device || source == .laps), repairs: report)
         return .activity(activity)
+    }
+
+    /// Rules 1-4 in one pass: drops or strips points, merges equal times, keeps
+    /// times strictly increasing; returns the new segment starts.
+    static func compact(_ s: inout SampleSeries, segmentStarts: [Int], requirePosition: Bool,
+                        report: inout RepairReport) -> [Int] {
+        var w = 0
+        var newStarts: [Int] = []
+        var nextSegment = 0
+        var pendingStart = false
+        for r in 0..<s.count {
+            if nextSegment < segmentStarts.count, segmentStarts[nextSegment] == r {
+                pendingStart = true
+                nextSegment += 1
+            }
+            let t = s.time[r]
+            guard t.isFinite else { report.droppedUntimed += 1; continue }
+            let lat = s.latitude[r], lon = s.longitude[r]
+            if !lat.isNaN || !lon.isNaN {
+                let valid = !lat.isNaN && !lon.isNaN && abs(lat) <= 90 && abs(lon) <= 180
+                let nullIsland = valid && lat == 0 && lon == 0
+                if !valid || nullIsland {
+                    if nullIsland { report.nullIslandPositions += 1 } else { report.droppedInvalidPosition += 1 }
+                    if requirePosition { continue }
+                    s.latitude[r] = .nan; s.longitude[r] = .nan
+                }
+            } else if requirePosition {
+                report.droppedInvalidPosition += 1
+                continue
+            }
+            let hr = s.heartRate[r]
+            if !hr.isNaN, !heartRateRange.contains(hr) {
+                report.droppedHeartRate += 1
+                s.heartRate[r] = .nan
+            }
+            if w > 0 {
+                let last = s.time[w - 1]
+                if t < last { report.droppedBackwardTime += 1; continue }
+                if t == last {
+                    var merged = s[point: w - 1]
+                    merged.fillMissing(from: s[point: r])
+                    s[point: w - 1] = merged
+                    report.mergedDuplicateTime += 1
+                    continue
+                }
+            }
+            if pendingStart { newStarts.append(w); pendingStart = false }
+            if w != r { s[point: w] = s[point: r] }
+            w += 1
+        }
+        let excess = s.count - w
+        if excess > 0 {
+            for channel in SampleSeries.Channel.allCases { s[channel].removeLast(excess) }
+        }
+        if newStarts.first != 0, w > 0 { newStarts.insert(0, at: 0) }
+        return newStarts
+    }
+
+    /// Puts segments in the order of their first timestamp when they are not;
+    /// returns the new segment starts, or nil when they were already in order.
+    static func orderSegments(_ s: inout SampleSeries, starts: [Int]) -> [Int]? {
+        guard starts.count > 1 else { return nil }
+        let bounds = segmentBounds(starts, count: s.count)
+        let time = s.time
+        let firstTimes = bounds.map { range in range.lazy.map { time[$0] }.first { $0.isFinite } ?? -.infinity }
+        let order = bounds.indices.sorted { firstTimes[$0] != firstTimes[$1] ? firstTimes[$0] < firstTimes[$1] : $0 < $1 }
+        guard order != Array(bounds.indices) else { return nil }
+        var out = SampleSeries()
+        out.reserveCapacity(s.count)
+        var newStarts: [Int] = []
+        for k in order {
+            newStarts.append(out.count)
+            for i in bounds[k] { out.append(s[point: i]) }
+        }
+        s = out
+        return newStarts
+    }
+
+    /// Median of the values passing `include`, from at most ~4,000 evenly spaced
+    /// samples (enough to tell strides from steps, without sorting a whole run).
+    static func sampledMedian(_ values: ContiguousArray<Double>, where include: (Double) -> Bool) -> Double? {
+        let stride = max(1, values.count / 4000)
+        var picked: [Double] = []
+        var i = 0
+        while i < values.count {
+            if include(values[i]) { picked.append(values[i]) }
+            i += stride
+        }
+        if picked.isEmpty { picked = values.filter(include) }
+        guard !picked.isEmpty else { return nil }
+        picked.sort()
+        return picked[picked.count / 2]
     }
 
     static func segmentBounds(_ starts: [Int], count: Int) -> [Range<Int>] {

@@ -24,8 +24,9 @@ public enum ActivityFileReader {
     /// Reads the file at `path`; throws `FormatError` naming the file (and line).
     public static func read(path: String) throws -> ReadResult {
         let stream = try XMLStream(path: path)
+        let parallelDigest = stream.isGzip ? nil : FileDigest(path: path)
         let outcome = try read(stream)
-        let digest = try stream.finishDigest()
+        let digest = try parallelDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
@@ -38,6 +39,7 @@ public enum ActivityFileReader {
                                            message: "not XML: the file starts with \"\(start)\" where '<' was expected")
         }
         let vocabulary = Vocabulary(stream: stream)
+        stream.vocabulary = vocabulary
         // Find the root element; refuse any DTD before it.
         while try stream.next() {
             switch XMLNodeType(rawValue: stream.nodeType) {
@@ -73,7 +75,7 @@ public enum ActivityFileReader {
             switch XMLNodeType(rawValue: stream.nodeType) {
             case .element:
                 let empty = stream.isEmptyElement
-                handler.start(vocabulary.local(stream.localName), vocabulary.namespace(stream.namespaceURI), stream)
+                handler.start(vocabulary.local(stream.localName), stream)
                 if empty { handler.end() }
             case .endElement:
                 handler.end()
@@ -90,7 +92,9 @@ public enum ActivityFileReader {
 
 /// Receives the element events of one document.
 protocol ElementHandler: AnyObject {
-    func start(_ local: Local, _ namespace: Namespace, _ stream: XMLStream)
+    /// An element starts; `stream.namespace` gives its namespace when needed
+    /// (resolving it costs a dictionary lookup inside libxml2).
+    func start(_ local: Local, _ stream: XMLStream)
     func end()
     var wantsText: Bool { get }
     func text(_ bytes: UnsafeRawBufferPointer)

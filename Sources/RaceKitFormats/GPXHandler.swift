@@ -44,10 +44,19 @@ final class GPXHandler: ElementHandler {
 
     func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
 
-    func start(_ local: Local, _ ns: Namespace, _ stream: XMLStream) {
+    func start(_ local: Local, _ stream: XMLStream) {
         var next = Capture.none
         let parent = stack.last?.local ?? .other
         if inPoint {
+            // ele and time as children of the point need no namespace check; only
+            // extension values do, so the namespace is resolved only for them.
+            let direct = parent == .trkpt || parent == .rtept
+            let ns: Namespace
+            switch local {
+            case .other, .extensions: ns = .other
+            case .ele, .time: ns = direct ? .none : stream.namespace
+            default: ns = stream.namespace
+            }
             switch local {
             case .ele where ns.isPlainGPX: next = .ele
             case .time where ns.isPlainGPX: next = .time
@@ -77,6 +86,7 @@ final class GPXHandler: ElementHandler {
             case .trkseg where inTrack:
                 activity.segmentStarts.append(activity.samples.count)
             case .trkpt where inTrack, .rtept where route != nil:
+                if activity.samples.time.capacity == 0 { activity.samples.reserveCapacity(stream.expectedPoints) }
                 beginPoint(stream, isRoute: local == .rtept)
             case .rte:
                 route = RawCourse(kind: .gpxRoute)
@@ -89,7 +99,7 @@ final class GPXHandler: ElementHandler {
                 next = .trackType
             case .time where parent == .metadata || parent == .gpx:
                 next = .docTime
-            case .heartRate where ns == .spoq:
+            case .heartRate where stream.namespace == .spoq:
                 readDocumentHeartRate(stream)
             case .gpx where stack.isEmpty:
                 stream.forEachAttribute { name, value in

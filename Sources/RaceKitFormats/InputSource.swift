@@ -38,8 +38,13 @@ final class InputSource {
     /// Document bytes read from the file so far (after gzip decompression).
     private(set) var totalBytes = 0
 
+    /// Size of the file on disk in bytes.
+    private(set) var fileSize = 0
+
     init(path: String) throws {
         self.path = path
+        var info = stat()
+        if stat(path, &info) == 0 { fileSize = Int(info.st_size) }
         guard let file = fopen(path, "rb") else {
             throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno)))
         }
@@ -74,14 +79,16 @@ final class InputSource {
     private func rawRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         let n = backendRead(buffer, count)
         if n > 0 {
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
+            if isGzip { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n)) }
             totalBytes += n
         }
         return n
     }
 
     /// Reads whatever the parser left unread, then returns the SHA-256 (hex) of all
-    /// the document's bytes (after gzip decompression, before any repair).
+    /// the document's bytes (after gzip decompression, before any repair). Only
+    /// gzip input is hashed here; plain files are hashed by `FileDigest` on
+    /// another thread while they parse.
     func finishDigest() throws -> String {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -92,7 +99,7 @@ final class InputSource {
             }
             if n == 0 { break }
         }
-        return hasher.finalize().map { String(format2: $0) }.joined()
+        return hasher.finalize().hexString
     }
 
     private func backendRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
@@ -166,10 +173,13 @@ final class InputSource {
     }
 }
 
-extension String {
-    init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+extension Sequence where Element == UInt8 {
+    /// Lower-case hexadecimal.
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -37,10 +37,11 @@ final class TCXHandler: ElementHandler {
 
     func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
 
-    func start(_ local: Local, _ ns: Namespace, _ stream: XMLStream) {
+    func start(_ local: Local, _ stream: XMLStream) {
         let parent = stack.last?.local ?? .other
         var next = Capture.none
         if inPoint {
+            let ns = local == .runCadence || local == .speedTCX || local == .watts ? stream.namespace : .other
             switch local {
             case .timeTCX: next = .time
             case .latitudeDegrees: next = .latitude
@@ -79,6 +80,7 @@ final class TCXHandler: ElementHandler {
             case .track:
                 if activity != nil { activity!.segmentStarts.append(activity!.samples.count) }
             case .trackpoint where activity != nil || course != nil:
+                if let a = activity, a.samples.time.capacity == 0 { activity!.samples.reserveCapacity(stream.expectedPoints) }
                 point = SamplePoint()
                 inPoint = true
             case .coursePoint:

@@ -57,25 +57,71 @@ enum Namespace: UInt8 {
     var isTCX: Bool { self == .none || self == .tcx2 || self == .tcx1 }
 }
 
-/// Maps a reader's interned name pointers to `Local` and `Namespace` values.
-struct Vocabulary {
-    private var locals: [UnsafeRawPointer: Local] = [:]
-    private var namespaces: [UnsafeRawPointer: Namespace] = [:]
+/// Maps a reader's interned name pointers to `Local` and `Namespace` values with
+/// small open-addressing tables keyed by pointer: no string hashing and no
+/// reference counting in the per-node path.
+final class Vocabulary {
+    private let locals = PointerTable<Local>(missing: .other)
+    private let namespaces = PointerTable<Namespace>(missing: .other)
 
     init(stream: XMLStream) {
-        for (text, value) in Local.spellings { locals[stream.intern(text)] = value }
-        for (text, value) in Namespace.uris { namespaces[stream.intern(text)] = value }
+        for (text, value) in Local.spellings { locals.insert(stream.intern(text), value) }
+        for (text, value) in Namespace.uris { namespaces.insert(stream.intern(text), value) }
     }
 
     @inline(__always)
     func local(_ p: UnsafeRawPointer?) -> Local {
         guard let p else { return .other }
-        return locals[p] ?? .other
+        return locals[p]
     }
 
     @inline(__always)
     func namespace(_ p: UnsafeRawPointer?) -> Namespace {
         guard let p else { return .none }
-        return namespaces[p] ?? .other
+        return namespaces[p]
+    }
+}
+
+/// A fixed-size (256 slots), linear-probing table from pointers to trivial values.
+final class PointerTable<Value: BitwiseCopyable> {
+    private static var capacity: Int { 256 }
+    private let keys: UnsafeMutablePointer<UInt>
+    private let values: UnsafeMutablePointer<Value>
+    private let missing: Value
+
+    init(missing: Value) {
+        self.missing = missing
+        keys = .allocate(capacity: Self.capacity)
+        keys.initialize(repeating: 0, count: Self.capacity)
+        values = .allocate(capacity: Self.capacity)
+        values.initialize(repeating: missing, count: Self.capacity)
+    }
+
+    deinit {
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    @inline(__always)
+    private static func slot(_ key: UInt) -> Int { Int(truncatingIfNeeded: (key >> 3) ^ (key >> 11)) & (capacity - 1) }
+
+    func insert(_ p: UnsafeRawPointer, _ value: Value) {
+        let key = UInt(bitPattern: p)
+        var i = Self.slot(key)
+        while keys[i] != 0 && keys[i] != key { i = (i + 1) & (Self.capacity - 1) }
+        keys[i] = key
+        values[i] = value
+    }
+
+    @inline(__always)
+    subscript(_ p: UnsafeRawPointer) -> Value {
+        let key = UInt(bitPattern: p)
+        var i = Self.slot(key)
+        while true {
+            let k = keys[i]
+            if k == key { return values[i] }
+            if k == 0 { return missing }
+            i = (i + 1) & (Self.capacity - 1)
+        }
     }
 }

@@ -55,7 +55,7 @@ public struct Importer: Sendable {
     public func importFile(_ path: String) -> FileResult {
         do {
             let read = try ActivityFileReader.read(path: path)
-            guard case .document(let document) = read.outcome else {
+            guard case .document(var document) = read.outcome else {
                 return FileResult(file: path, status: .skipped, reason: "empty file: no XML content")
             }
             if document.activities.isEmpty {
@@ -63,12 +63,19 @@ public struct Importer: Sendable {
             }
             var newRuns: [NewRun] = []
             var notes: [String] = []
-            for (index, raw) in document.activities.enumerated() {
-                switch TrackRepair.repair(raw, format: document.format, documentHeartRate: document.documentHeartRate) {
+            var pending = document.activities
+            document.activities = []
+            let count = pending.count
+            for index in 0..<count {
+                // Take the activity out so the repair step owns the only reference
+                // to its samples and compacts them in place.
+                var raw = RawActivity()
+                swap(&raw, &pending[index])
+                switch TrackRepair.repair(consume raw, format: document.format, documentHeartRate: document.documentHeartRate) {
                 case .activity(let activity):
                     newRuns.append(NewRun(activity: activity, summary: RunSummary(activity), activityIndex: index))
                 case .notAnActivity(let reason):
-                    notes.append(document.activities.count > 1 ? "activity \(index + 1): \(reason)" : reason)
+                    notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
                 }
             }
             if newRuns.isEmpty {

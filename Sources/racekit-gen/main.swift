@@ -1,1 +1,123 @@
-print("x")
+import Foundation
+import RaceKitCore
+
+// racekit-gen: developer tool that writes synthetic watch exports.
+//
+//   racekit-gen sample-export DIR              10 weeks of running in 9 vendor dialects (make demo)
+//   racekit-gen bench-big FILE [--megabytes N] one long 1 Hz GPX with HR (make bench)
+//   racekit-gen bench-folder DIR [--count N]   N ordinary files (make bench)
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("racekit-gen: \(message)\n".utf8))
+    exit(64)
+}
+
+func option(_ name: String, in args: [String], default value: Int) -> Int {
+    guard let i = args.firstIndex(of: name) else { return value }
+    guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { fail("\(name) needs a positive number") }
+    return v
+}
+
+func write(_ text: String, to path: String, gzip: Bool = false) {
+    let url = URL(fileURLWithPath: gzip ? String(path.dropLast(3)) : path)
+    try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    do { try Data(text.utf8).write(to: url) } catch { fail("cannot write \(url.path): \(error)") }
+    if gzip {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = ["-n", "-f", url.path]
+        do { try p.run() } catch { fail("cannot run gzip: \(error)") }
+        p.waitUntilExit()
+    }
+}
+
+/// Ten weeks (2026-09-07 to 2026-11-15) of a runner training for a half marathon.
+func sampleExport(_ dir: String) {
+    var rng = SeededRandom(seed: 2026)
+    let firstMonday = TimestampParser.parse("2026-09-07T00:00:00Z")!.secondsSinceEpoch
+    let dialects = Dialect.allCases.filter { $0 != .treadmillTCX }
+    var n = 0
+    for week in 0..<10 {
+        // (day offset, workout, minutes, UTC hour)
+        var sessions: [(Int, Workout, Double, Double)] = [
+            (1, week % 2 == 0 ? .intervals : .tempo, 50, 16.5), (3, .easy, 45, 5.5),
+            (5, .recovery, 35, 7.5), (6, .long, 70 + Double(min(week, 6)) * 8, 7.0),
+        ]
+        if week % 3 == 1 { sessions.append((2, .easy, 40, 16.75)) }
+        if week == 9 { sessions = [(1, .easy, 40, 16.5), (3, .tempo, 35, 5.5), (6, .race, 0, 7.0)] }
+        for (day, workout, minutes, hour) in sessions.sorted(by: { $0.0 < $1.0 }) {
+            let start = firstMonday + Double(week * 7 + day) * 86_400 + hour * 3600 + rng.uniform(0...600).rounded()
+            let treadmill = workout == .easy && week >= 8
+            let easyPace = 345 - Double(week) * 2 + rng.uniform(-5...5)
+            var plan = RunPlan(start: start, workout: workout, durationSeconds: minutes * 60, easyPace: easyPace,
+                               sampleInterval: workout == .race ? 1 : [1, 2, 3][n % 3], treadmill: treadmill)
+            if workout == .race { plan.durationSeconds = 21_097.5 / 1000 * easyPace * 0.84 }
+            if workout == .long { plan.pauses = [(minutes * 60 * 0.45, 95 + rng.uniform(0...60).rounded())] }
+            if workout == .easy, !treadmill, n % 4 == 0 { plan.pauses = [(minutes * 60 * 0.6, 40)] }
+            let points = Simulator.simulate(plan, rng: &rng)
+            let dialect: Dialect = treadmill ? .treadmillTCX : (workout == .race ? .garminTCX : dialects[n % dialects.count])
+            let date = String(TimestampParser.format(start).prefix(10))
+            let name = workout == .race ? "Munich Half Marathon" : "\(workout.rawValue.capitalized) run"
+            let gz = n % 5 == 2
+            let file = "\(dir)/\(dialect.rawValue)/\(date)-\(workout.rawValue).\(dialect.fileExtension)\(gz ? ".gz" : "")"
+            write(dialect.render(points, name: name), to: file, gzip: gz)
+            if week == 2, workout == .long {
+                // The same long run exported twice: the importer must store it once.
+                write(Dialect.garminTCX.render(points, name: name), to: "\(dir)/garminTCX/\(date)-long-copy.tcx")
+            }
+            n += 1
+        }
+    }
+    // A planned course (no timestamps) and a TCX course: skipped, not imported.
+    var rngCourse = SeededRandom(seed: 7)
+    let course = Simulator.simulate(RunPlan(start: 0, workout: .easy, durationSeconds: 600, easyPace: 300, sampleInterval: 5),
+                                    rng: &rngCourse)
+    var route = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StravaGPX\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n <trk>\n  <name>Munich Half course</name>\n  <type>Run</type>\n  <trkseg>\n"
+    for p in course { route += "   <trkpt lat=\"\(Dialect.f(p.lat, 7))\" lon=\"\(Dialect.f(p.lon, 7))\"><ele>\(Dialect.f(p.ele, 1))</ele></trkpt>\n" }
+    route += "  </trkseg>\n </trk>\n</gpx>\n"
+    write(route, to: "\(dir)/courses/munich-half-route.gpx")
+    print("wrote \(n + 2) activity files and 1 route to \(dir)")
+}
+
+/// One GPX of about `megabytes` MB at 1 Hz with HR and cadence (Strava dialect).
+func benchBig(_ path: String, megabytes: Int) {
+    var rng = SeededRandom(seed: 42)
+    let bytesPerPoint = 237.0
+    let seconds = Double(megabytes) * 1_048_576 / bytesPerPoint
+    let plan = RunPlan(start: 1_767_250_800, workout: .easy, durationSeconds: seconds, easyPace: 330, sampleInterval: 1)
+    let points = Simulator.simulate(plan, rng: &rng)
+    write(Dialect.stravaGPX.render(points, name: "Bench"), to: path)
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    print("wrote \(path): \(points.count) points, \(size / 1_048_576) MB")
+}
+
+/// `count` ordinary files, 20-70 minutes each, in rotating dialects (all
+/// well-formed XML, so that `xmllint --stream` reads the same files as the floor).
+func benchFolder(_ dir: String, count: Int) {
+    var rng = SeededRandom(seed: 99)
+    let dialects = Dialect.allCases.filter { $0 != .polarGPX }
+    let start = TimestampParser.parse("2020-01-01T06:00:00Z")!.secondsSinceEpoch
+    for i in 0..<count {
+        let dialect = dialects[i % dialects.count]
+        let plan = RunPlan(start: start + Double(i) * 86_400, workout: .easy, durationSeconds: rng.uniform(1200...4200),
+                           easyPace: rng.uniform(300...380), sampleInterval: [1, 2, 3][i % 3], treadmill: dialect == .treadmillTCX)
+        let points = Simulator.simulate(plan, rng: &rng)
+        write(dialect.render(points, name: "Run \(i)"), to: String(format: "%@/%04d.%@", dir, i, dialect.fileExtension))
+    }
+    print("wrote \(count) files to \(dir)")
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+switch args.first {
+case "sample-export":
+    guard args.count >= 2 else { fail("usage: racekit-gen sample-export DIR") }
+    sampleExport(args[1])
+case "bench-big":
+    guard args.count >= 2 else { fail("usage: racekit-gen bench-big FILE [--megabytes N]") }
+    benchBig(args[1], megabytes: option("--megabytes", in: args, default: 100))
+case "bench-folder":
+    guard args.count >= 2 else { fail("usage: racekit-gen bench-folder DIR [--count N]") }
+    benchFolder(args[1], count: option("--count", in: args, default: 1000))
+default:
+    fail("usage: racekit-gen sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N]")
+}

@@ -22,6 +22,9 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         Issue.record("expected an activity")
         throw CancellationError()
     }
+    for channel in SampleSeries.Channel.allCases {
+        #expect(a.samples[channel].count == a.samples.count, "channel \(channel) has another length")
+    }
     return a
 }
 

@@ -1,0 +1,84 @@
+# RaceKit: `make demo` and `make test` are all a fresh Debian/Ubuntu machine with
+# Swift needs. Other targets: build, release, conformance, bench, clean.
+
+SWIFT       ?= swift
+BIN         := .build/debug/racekit
+GEN         := .build/debug/racekit-gen
+DEMO_DIR    := .build/demo
+DEMO_STORE  := $(DEMO_DIR)/racekit.sqlite
+CORPUS      ?= ../shared/corpus
+
+# System packages the build needs: pkg-config module -> Debian package.
+SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev
+
+.PHONY: all deps bench-deps build release test demo conformance bench clean help
+
+all: build
+
+help:
+	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), list the runs"
+	@echo "make test         run the test suite (Swift Testing)"
+	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl (skipped when absent)"
+	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
+
+# Installs missing -dev packages with apt-get when it may (root, or sudo without a
+# password); otherwise prints the exact command and stops.
+deps:
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	for pair in $(SYSTEM_PKGS); do \
+	  mod=$${pair%%:*}; pkg=$${pair##*:}; \
+	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing system packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "Please run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	fi
+
+# Tools only the benchmark needs.
+bench-deps:
+	@missing=""; \
+	command -v xmllint >/dev/null 2>&1 || missing="libxml2-utils"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "Please run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) test
+
+demo: build
+	@rm -rf $(DEMO_DIR)
+	@$(GEN) sample-export $(DEMO_DIR)/export
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) import $(DEMO_DIR)/export"
+	@$(BIN) --store $(DEMO_STORE) import $(DEMO_DIR)/export
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) import $(DEMO_DIR)/export   # again: nothing changes"
+	@$(BIN) --store $(DEMO_STORE) import $(DEMO_DIR)/export
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) runs list"
+	@$(BIN) --store $(DEMO_STORE) runs list
+
+conformance: build
+	@if [ -d "$(CORPUS)/public" ]; then \
+	  python3 scripts/conformance.py $(BIN) $(CORPUS); \
+	else \
+	  echo "conformance skipped: $(CORPUS)/public not found"; \
+	fi
+
+bench: deps bench-deps
+	$(SWIFT) build -c release
+	python3 scripts/bench.py .build/release
+
+clean:
+	rm -rf .build

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Import benchmark (make bench): release build, medians over repeated runs, and
+ratios to `xmllint --stream --noout` measured in the same run on the same input.
+
+  1. one GPX of about 100 MB, 1 Hz with HR: racekit import vs xmllint --stream
+  2. a folder of 1,000 ordinary files: wall time, CPU time (both cores busy?)
+
+Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N]
+"""
+import os, shutil, statistics, subprocess, sys, tempfile
+
+def arg(name, default):
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+BUILD = sys.argv[1]
+RUNS = arg("--runs", 5)
+MEGABYTES = arg("--megabytes", 100)
+FILES = arg("--files", 1000)
+RACEKIT = os.path.join(BUILD, "racekit")
+GEN = os.path.join(BUILD, "racekit-gen")
+WORK = os.path.join(".build", "bench")
+
+def timed(cmd, env=None):
+    """Runs cmd under /usr/bin/time; returns (wall s, peak RSS MB, cpu s)."""
+    with tempfile.NamedTemporaryFile("r") as out:
+        r = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", out.name] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        if r.returncode != 0:
+            sys.exit(f"failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr.decode()[-2000:]}")
+        wall, rss, user, sys_ = out.read().split()[-4:]
+        return float(wall), int(rss) / 1024, float(user) + float(sys_)
+
+def import_once(path):
+    with tempfile.TemporaryDirectory() as tmp:
+        return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet", path])
+
+def medians(samples):
+    return tuple(statistics.median(s[i] for s in samples) for i in range(3))
+
+def size_mb(path):
+    if os.path.isfile(path):
+        return os.path.getsize(path) / 1048576
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs) / 1048576
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    big = os.path.join(WORK, f"big-{MEGABYTES}mb.gpx")
+    folder = os.path.join(WORK, f"folder-{FILES}")
+    if not os.path.exists(big):
+        subprocess.run([GEN, "bench-big", big, "--megabytes", str(MEGABYTES)], check=True)
+    if not os.path.isdir(folder):
+        subprocess.run([GEN, "bench-folder", folder, "--count", str(FILES)], check=True)
+
+    mb = size_mb(big)
+    print(f"\n== one large GPX: {mb:.1f} MB, median of {RUNS} runs")
+    floor = medians([timed(["xmllint", "--stream", "--noout", big]) for _ in range(RUNS)])
+    ours = medians([import_once(big) for _ in range(RUNS)])
+    print(f"xmllint --stream --noout   {floor[0]:6.2f} s  {mb / floor[0]:7.1f} MB/s  peak RSS {floor[1]:6.1f} MB")
+    print(f"racekit import             {ours[0]:6.2f} s  {mb / ours[0]:7.1f} MB/s  peak RSS {ours[1]:6.1f} MB")
+    print(f"ratio racekit / xmllint    {ours[0] / floor[0]:6.2f}x  (target <= 2.0x; peak RSS target < 200 MB)")
+
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
+    fmb = size_mb(folder)
+    runs = max(3, RUNS // 2)
+    print(f"\n== folder: {len(files)} files, {fmb:.1f} MB, median of {runs} runs, {os.cpu_count()} cores")
+    floor = medians([timed(["xmllint", "--stream", "--noout"] + files) for _ in range(runs)])
+    ours = medians([import_once(folder) for _ in range(runs)])
+    print(f"xmllint --stream --noout   {floor[0]:6.2f} s wall  {floor[2]:6.2f} s CPU  {fmb / floor[0]:7.1f} MB/s (one core)")
+    print(f"racekit import             {ours[0]:6.2f} s wall  {ours[2]:6.2f} s CPU  {fmb / ours[0]:7.1f} MB/s  "
+          f"{len(files) / ours[0]:6.0f} files/s  peak RSS {ours[1]:.1f} MB")
+    print(f"CPU / wall                 {ours[2] / ours[0]:6.2f}  (above 1 means more than one core busy)")
+    print(f"ratio racekit / xmllint    {ours[0] / floor[0]:6.2f}x wall")
+
+if __name__ == "__main__":
+    main()
