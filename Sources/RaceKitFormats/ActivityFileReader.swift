@@ -68,6 +68,19 @@ public enum ActivityFileReader {
 
     /// Feeds every node from the root element (the current node) to the end.
     private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary) throws {
+        do {
+            try feed(stream, handler, vocabulary)
+        } catch FormatError.malformedXML(let file, let line, let message)
+                    where stream.reachedEnd && handler.openElements > 0 {
+            // libxml2's reader reports a cut-off file as "Extra content at the end of
+            // the document"; say what happened instead.
+            throw FormatError.malformedXML(
+                file: file, line: line,
+                message: "the file ends inside an open element (truncated download or copy?); libxml2: \(message)")
+        }
+    }
+
+    private static func feed<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary) throws {
         var atCurrent = true
         while true {
             if !atCurrent { guard try stream.next() else { break } }
@@ -98,6 +111,8 @@ protocol ElementHandler: AnyObject {
     func end()
     var wantsText: Bool { get }
     func text(_ bytes: UnsafeRawBufferPointer)
+    /// Elements started and not yet ended.
+    var openElements: Int { get }
 }
 
 /// Text collection and value parsing shared by the GPX and TCX handlers.

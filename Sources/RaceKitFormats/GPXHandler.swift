@@ -41,6 +41,7 @@ final class GPXHandler: ElementHandler {
     }
 
     var wantsText: Bool { capture != .none }
+    var openElements: Int { stack.count }
 
     func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
 

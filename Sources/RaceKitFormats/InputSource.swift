@@ -76,8 +76,12 @@ final class InputSource {
         backend = nil
     }
 
+    /// True once the end of the file was reached.
+    private(set) var reachedEnd = false
+
     private func rawRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         let n = backendRead(buffer, count)
+        if n == 0 { reachedEnd = true }
         if n > 0 {
             if isGzip { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n)) }
             totalBytes += n

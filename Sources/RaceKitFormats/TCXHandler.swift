@@ -34,6 +34,7 @@ final class TCXHandler: ElementHandler {
     }
 
     var wantsText: Bool { capture != .none }
+    var openElements: Int { stack.count }
 
     func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
 

@@ -76,6 +76,9 @@ final class XMLStream {
 
     /// True when the document is empty or blank.
     var isBlank: Bool { input.isBlank }
+    /// True once the whole input was read.
+    var reachedEnd: Bool { input.reachedEnd && input.readError == nil }
+
     /// True when the input is gzip data.
     var isGzip: Bool { input.isGzip }
 

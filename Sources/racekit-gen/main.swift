@@ -63,7 +63,7 @@ func sampleExport(_ dir: String) {
             write(dialect.render(points, name: name), to: file, gzip: gz)
             if week == 2, workout == .long {
                 // The same long run exported twice: the importer must store it once.
-                write(Dialect.garminTCX.render(points, name: name), to: "\(dir)/garminTCX/\(date)-long-copy.tcx")
+                write(Dialect.garminTCX.render(points, name: name), to: "\(dir)/garminTCX/\(date)-long.tcx")
             }
             n += 1
         }

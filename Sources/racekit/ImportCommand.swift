@@ -98,6 +98,9 @@ extension RaceKitCommand {
             for r in results where r.status == .failed { Console.error("failed: \(r.reason ?? r.file)") }
             guard !quiet else { return }
             for r in results where r.status == .skipped { Console.out("skipped: \(r.file): \(r.reason ?? "")") }
+            for r in results where r.status == .duplicate && r.reason?.hasPrefix("already imported") == false {
+                Console.out("duplicate: \(r.file): \(r.reason ?? "")")
+            }
             for r in results where r.status == .imported && r.reason != nil { Console.out("note: \(r.file): \(r.reason!)") }
             let s = ImportSummary(results)
             if s.total == 0 {

@@ -185,10 +185,23 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         let decoded = try SampleCodec.decode(SampleCodec.encode(s))
         #expect(decoded.count == 2)
         #expect(decoded.time[1] == 1_772_348_401.25)
-        #expect(decoded.latitude[0] == 48.137154321)
+        #expect(abs(decoded.latitude[0] - 48.137154321) <= 0.5e-7)     // 1e-7 degree steps
+        #expect(abs(decoded.longitude[1] - 11.576224) <= 0.5e-7)
+        #expect(abs(decoded.distance[1] - 11.5) < 1e-6)
         #expect(abs(decoded.elevation[0] - 519.2) < 1e-4 && decoded.elevation[1].isNaN)
         #expect(decoded.heartRate[1].isNaN && decoded.cadence[1] == 170)
         #expect(!decoded.has(.power))
+    }
+
+    @Test func keepsMillisecondsAndSwitchesToWideTimeForVeryLongSpans() throws {
+        var s = SampleSeries()
+        s.append(point(1_772_348_400.0))
+        s.append(point(1_772_348_400.2))
+        let short = try SampleCodec.decode(SampleCodec.encode(s))
+        #expect(abs(short.time[1] - 1_772_348_400.2) < 1e-6)
+        s.append(point(1_772_348_400 + 60 * 86_400 + 0.25))   // 60 days: past UInt32 milliseconds
+        let long = try SampleCodec.decode(SampleCodec.encode(s))
+        #expect(long.time[2] == 1_772_348_400 + 60 * 86_400 + 0.25)
     }
 
     @Test func rejectsForeignBlobs() {

@@ -36,6 +36,7 @@ import Testing
         let error = try #require(failure(path))
         #expect(error.file == path)
         #expect(error.line == 3)
+        #expect(error.message.contains("truncated"))
     }
 
     @Test func nonXMLFileSaysSo() throws {
