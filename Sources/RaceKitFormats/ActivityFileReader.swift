@@ -157,3 +157,42 @@ func parseNumber(_ bytes: UnsafeRawBufferPointer, _ issues: inout ReadIssues) ->
     issues.nonNumericValues += 1
     return .nan
 }
+
+/// The open elements of a document with what each one captures, and the text
+/// collected for the innermost capture: the bookkeeping both handlers share.
+struct ElementStack<Capture: Equatable> {
+    private struct Frame { var local: Local; var capture: Capture }
+    private var frames: [Frame] = []
+    private let none: Capture
+    /// What the innermost open element captures.
+    private(set) var capture: Capture
+    /// Text collected for it.
+    private(set) var text = TextCollector()
+
+    init(none: Capture) {
+        self.none = none
+        capture = none
+        frames.reserveCapacity(16)
+    }
+
+    /// The innermost open element.
+    var parent: Local { frames.last?.local ?? .other }
+    var depth: Int { frames.count }
+    var wantsText: Bool { capture != none }
+
+    mutating func push(_ local: Local, capture: Capture) {
+        frames.append(Frame(local: local, capture: capture))
+        self.capture = capture
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) { text.append(bytes) }
+
+    /// Closes the innermost element; its capture is what `text` holds until `clearText()`.
+    mutating func pop() -> (local: Local, capture: Capture)? {
+        guard let frame = frames.popLast() else { return nil }
+        capture = none
+        return (frame.local, frame.capture)
+    }
+
+    mutating func clearText() { text.reset() }
+}

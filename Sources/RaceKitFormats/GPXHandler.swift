@@ -12,13 +12,10 @@ final class GPXHandler: ElementHandler {
         case none, ele, time, hr, cadence, speed, power, temperature, distance
         case docName, docTime, trackName, trackType, routeName
     }
-    private struct Frame { var local: Local; var capture: Capture }
 
     private var document = ParsedDocument(format: .gpx)
     private var activity = RawActivity()
-    private var stack: [Frame] = []
-    private var collector = TextCollector()
-    private var capture = Capture.none
+    private var elements = ElementStack<Capture>(none: .none)
 
     private var point = SamplePoint()
     private var pointIsRoute = false
@@ -37,17 +34,16 @@ final class GPXHandler: ElementHandler {
 
     init(vocabulary: Vocabulary) {
         self.vocabulary = vocabulary
-        stack.reserveCapacity(16)
     }
 
-    var wantsText: Bool { capture != .none }
-    var openElements: Int { stack.count }
+    var wantsText: Bool { elements.wantsText }
+    var openElements: Int { elements.depth }
 
-    func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
+    func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
     func start(_ local: Local, _ stream: XMLStream) {
         var next = Capture.none
-        let parent = stack.last?.local ?? .other
+        let parent = elements.parent
         if inPoint {
             // ele and time as children of the point need no namespace check; only
             // extension values do, so the namespace is resolved only for them.
@@ -102,7 +98,7 @@ final class GPXHandler: ElementHandler {
                 next = .docTime
             case .heartRate where stream.namespace == .spoq:
                 readDocumentHeartRate(stream)
-            case .gpx where stack.isEmpty:
+            case .gpx where elements.depth == 0:
                 stream.forEachAttribute { name, value in
                     if vocabulary.local(name) == .creator {
                         let s = String(decoding: value, as: UTF8.self).trimmingBlanks()
@@ -113,17 +109,15 @@ final class GPXHandler: ElementHandler {
                 break
             }
         }
-        stack.append(Frame(local: local, capture: next))
-        capture = next
+        elements.push(local, capture: next)
     }
 
     func end() {
-        guard let frame = stack.popLast() else { return }
+        guard let frame = elements.pop() else { return }
         if frame.capture != .none {
             store(frame.capture)
-            collector.reset()
+            elements.clearText()
         }
-        capture = .none
         switch frame.local {
         case .trkpt where inPoint && !pointIsRoute:
             inPoint = false
@@ -161,21 +155,21 @@ final class GPXHandler: ElementHandler {
     private func store(_ capture: Capture) {
         switch capture {
         case .none: break
-        case .ele: point.elevation = collector.number(&activity.issues)
-        case .time: point.time = collector.time(&activity.issues)
-        case .hr: if point.heartRate.isNaN { point.heartRate = collector.number(&activity.issues) }
-        case .cadence: if point.cadence.isNaN { point.cadence = collector.number(&activity.issues) }
-        case .speed: if point.speed.isNaN { point.speed = collector.number(&activity.issues) }
-        case .power: if point.power.isNaN { point.power = collector.number(&activity.issues) }
-        case .temperature: if point.temperature.isNaN { point.temperature = collector.number(&activity.issues) }
-        case .distance: if point.distance.isNaN { point.distance = collector.number(&activity.issues) }
-        case .docName: documentName = collector.string
+        case .ele: point.elevation = elements.text.number(&activity.issues)
+        case .time: point.time = elements.text.time(&activity.issues)
+        case .hr: if point.heartRate.isNaN { point.heartRate = elements.text.number(&activity.issues) }
+        case .cadence: if point.cadence.isNaN { point.cadence = elements.text.number(&activity.issues) }
+        case .speed: if point.speed.isNaN { point.speed = elements.text.number(&activity.issues) }
+        case .power: if point.power.isNaN { point.power = elements.text.number(&activity.issues) }
+        case .temperature: if point.temperature.isNaN { point.temperature = elements.text.number(&activity.issues) }
+        case .distance: if point.distance.isNaN { point.distance = elements.text.number(&activity.issues) }
+        case .docName: documentName = elements.text.string
         case .docTime:
-            let t = collector.time(&activity.issues)
+            let t = elements.text.time(&activity.issues)
             if t.isFinite { documentTime = t }
-        case .trackName: trackName = collector.string
-        case .trackType: trackType = collector.string
-        case .routeName: route?.name = collector.string
+        case .trackName: trackName = elements.text.string
+        case .trackType: trackType = elements.text.string
+        case .routeName: route?.name = elements.text.string
         }
     }
 

@@ -12,15 +12,12 @@ final class TCXHandler: ElementHandler {
         case none, time, latitude, longitude, altitude, distance, heartRate, cadence, runCadence, speed, watts
         case activityId, lapTime, lapDistance, creatorName, authorName, courseName
     }
-    private struct Frame { var local: Local; var capture: Capture }
 
     private var document = ParsedDocument(format: .tcx)
     private var activity: RawActivity?
     private var course: RawCourse?
     private var lap: Lap?
-    private var stack: [Frame] = []
-    private var collector = TextCollector()
-    private var capture = Capture.none
+    private var elements = ElementStack<Capture>(none: .none)
     private var point = SamplePoint()
     private var inPoint = false
     private var inCreator = false
@@ -30,16 +27,15 @@ final class TCXHandler: ElementHandler {
 
     init(vocabulary: Vocabulary) {
         self.vocabulary = vocabulary
-        stack.reserveCapacity(16)
     }
 
-    var wantsText: Bool { capture != .none }
-    var openElements: Int { stack.count }
+    var wantsText: Bool { elements.wantsText }
+    var openElements: Int { elements.depth }
 
-    func text(_ bytes: UnsafeRawBufferPointer) { collector.append(bytes) }
+    func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
     func start(_ local: Local, _ stream: XMLStream) {
-        let parent = stack.last?.local ?? .other
+        let parent = elements.parent
         var next = Capture.none
         if inPoint {
             let ns = local == .runCadence || local == .speedTCX || local == .watts ? stream.namespace : .other
@@ -95,17 +91,15 @@ final class TCXHandler: ElementHandler {
             default: break
             }
         }
-        stack.append(Frame(local: local, capture: next))
-        capture = next
+        elements.push(local, capture: next)
     }
 
     func end() {
-        guard let frame = stack.popLast() else { return }
+        guard let frame = elements.pop() else { return }
         if frame.capture != .none {
             store(frame.capture)
-            collector.reset()
+            elements.clearText()
         }
-        capture = .none
         switch frame.local {
         case .trackpoint where inPoint:
             inPoint = false
@@ -130,26 +124,26 @@ final class TCXHandler: ElementHandler {
         defer { if activity != nil { activity!.issues = issues } else { scratchIssues = issues } }
         switch capture {
         case .none: break
-        case .time: point.time = collector.time(&issues)
-        case .latitude: point.latitude = collector.number(&issues)
-        case .longitude: point.longitude = collector.number(&issues)
-        case .altitude: point.elevation = collector.number(&issues)
-        case .distance: point.distance = collector.number(&issues)
-        case .heartRate: point.heartRate = collector.number(&issues)
-        case .cadence: if point.cadence.isNaN { point.cadence = collector.number(&issues) }
+        case .time: point.time = elements.text.time(&issues)
+        case .latitude: point.latitude = elements.text.number(&issues)
+        case .longitude: point.longitude = elements.text.number(&issues)
+        case .altitude: point.elevation = elements.text.number(&issues)
+        case .distance: point.distance = elements.text.number(&issues)
+        case .heartRate: point.heartRate = elements.text.number(&issues)
+        case .cadence: if point.cadence.isNaN { point.cadence = elements.text.number(&issues) }
         case .runCadence:
-            point.cadence = collector.number(&issues)
+            point.cadence = elements.text.number(&issues)
             activity?.cadenceIsPerLeg = true
-        case .speed: point.speed = collector.number(&issues)
-        case .watts: point.power = collector.number(&issues)
+        case .speed: point.speed = elements.text.number(&issues)
+        case .watts: point.power = elements.text.number(&issues)
         case .activityId:
-            let t = collector.time(&issues)
+            let t = elements.text.time(&issues)
             if t.isFinite { activity?.declaredStart = t }
-        case .lapTime: lap?.totalTimeSeconds = finite(collector.number(&issues))
-        case .lapDistance: lap?.distanceMeters = finite(collector.number(&issues))
-        case .creatorName: activity?.creator = collector.string
-        case .authorName: if document.creator == nil { document.creator = collector.string }
-        case .courseName: course?.name = collector.string
+        case .lapTime: lap?.totalTimeSeconds = finite(elements.text.number(&issues))
+        case .lapDistance: lap?.distanceMeters = finite(elements.text.number(&issues))
+        case .creatorName: activity?.creator = elements.text.string
+        case .authorName: if document.creator == nil { document.creator = elements.text.string }
+        case .courseName: course?.name = elements.text.string
         }
     }
 
