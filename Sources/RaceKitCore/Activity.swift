@@ -32,6 +32,10 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var distanceOffsetMeters = 0.0
     /// Elevation was 0 on every point (a placeholder), so it was taken as unknown.
     public var zeroElevationDiscarded = false
+    /// GPS fixes left out of the distance as jumps (faster than the sport allows).
+    public var gpsJumpPoints = 0
+    /// Jumps after which the track resumed from a new place.
+    public var gpsJumps = 0
     /// Segments reordered by time.
     public var reorderedSegments = 0
     /// Timestamps without a zone designator, taken as UTC.
@@ -56,6 +60,8 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if interpolatedDistance > 0 { out.append("\(interpolatedDistance) missing distance values interpolated") }
         if distanceOffsetMeters > 0 { out.append(String(format1: distanceOffsetMeters) + " m distance offset removed") }
         if zeroElevationDiscarded { out.append("all-zero elevation taken as unknown") }
+        if gpsJumpPoints > 0 { out.append("\(gpsJumpPoints) GPS fixes left out of the distance as jumps") }
+        if gpsJumps > 0 { out.append("\(gpsJumps) GPS jumps after which the track resumed elsewhere") }
         if reorderedSegments > 0 { out.append("segments reordered by time") }
         if timesWithoutZone > 0 { out.append("\(timesWithoutZone) timestamps without a zone taken as UTC") }
         if lapTotalsIgnored { out.append("lap totals describe a longer activity: trackpoints trusted") }

@@ -10,8 +10,15 @@ public struct RunSummary: Sendable, Equatable, Codable {
     public var distanceMeters: Double?
     /// Time-weighted average heart rate in bpm, nil without heart rate.
     public var avgHeartRate: Double?
-    /// Highest heart rate in bpm, nil without heart rate.
+    /// Highest heart rate in bpm ignoring isolated spikes, nil without heart rate.
     public var maxHeartRate: Double?
+    /// 2nd percentile of the heart-rate samples (for estimating resting HR).
+    public var lowHeartRate: Double?
+    /// Seconds in motion (see `MovingTime`), nil for a single point.
+    public var movingSeconds: Double?
+    /// Elevation gain and loss in metres (see `ElevationProfile`), nil without elevation.
+    public var ascentMeters: Double?
+    public var descentMeters: Double?
     /// Share of the recorded time covered by heart-rate samples, in percent.
     public var heartRateCoveragePercent: Double?
     /// Time-weighted average cadence over non-zero values (steps per minute for running).
@@ -35,8 +42,34 @@ public struct RunSummary: Sendable, Equatable, Codable {
         let hr = Self.weightedAverage(s.heartRate, time: s.time) { _ in true }
         avgHeartRate = hr.average
         heartRateCoveragePercent = hr.average == nil ? nil : hr.coverage * 100
-        maxHeartRate = s.heartRate.filter { !$0.isNaN }.max()
+        let heartRates = s.heartRate.filter { !$0.isNaN }
+        maxHeartRate = Self.robustMaximum(s.heartRate, time: s.time)
+        if !heartRates.isEmpty {
+            let sorted = heartRates.sorted()
+            lowHeartRate = sorted[Int(Double(sorted.count - 1) * 0.02)]
+        }
         avgCadence = Self.weightedAverage(s.cadence, time: s.time) { $0 > 0 }.average
+    }
+
+    /// A heart-rate sample this much above both its neighbours, each within
+    /// `spikeNeighbourSeconds`, is an isolated spike (an optical sensor locking onto
+    /// cadence, a strap losing contact) and cannot set the maximum.
+    public static let spikeBpm = 10.0
+    public static let spikeNeighbourSeconds = 10.0
+
+    /// The highest heart rate that is not an isolated spike.
+    static func robustMaximum(_ hr: ContiguousArray<Double>, time: ContiguousArray<Double>) -> Double? {
+        let valid = hr.indices.filter { !hr[$0].isNaN }
+        var best: Double?
+        for (k, i) in valid.enumerated() {
+            let v = hr[i]
+            var neighbours: [Double] = []
+            if k > 0, time[i] - time[valid[k - 1]] <= spikeNeighbourSeconds { neighbours.append(hr[valid[k - 1]]) }
+            if k + 1 < valid.count, time[valid[k + 1]] - time[i] <= spikeNeighbourSeconds { neighbours.append(hr[valid[k + 1]]) }
+            if neighbours.count == 2, neighbours.allSatisfy({ v - $0 > spikeBpm }) { continue }
+            best = max(best ?? v, v)
+        }
+        return best
     }
 
     /// Time-weighted mean, sample-and-hold: each valid value holds until the next

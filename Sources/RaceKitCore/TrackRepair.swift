@@ -86,7 +86,8 @@ public enum TrackRepair {
             source = .device
             total = deviceTotal
         } else if hasPositions {
-            total = computeGPSDistance(&samples, segmentStarts: segmentStarts)
+            let limit = SportLimits.of(sport, declared: declared != nil).maxPlausibleSpeed
+            total = computeGPSDistance(&samples, segmentStarts: segmentStarts, maxSpeed: limit, report: &report)
             source = .gps
         } else {
             samples.distance = ContiguousArray(repeating: .nan, count: samples.count)
@@ -246,26 +247,55 @@ public enum TrackRepair {
         return running
     }
 
-    /// Fills `distance` with cumulative great-circle metres, summed within segments.
-    static func computeGPSDistance(_ s: inout SampleSeries, segmentStarts: [Int]) -> Double {
+    /// Fills `distance` with cumulative great-circle metres, summed within
+    /// segments, leaving out GPS jumps: a fix reached from the last accepted one
+    /// faster than `maxSpeed` (m/s; steps under 1 s count as 1 s) is not
+    /// movement. When three rejected fixes in a row agree with each other, the
+    /// receiver really is there (a lost fix regained elsewhere): the track resumes
+    /// from them without counting the jump.
+    public static func computeGPSDistance(_ s: inout SampleSeries, segmentStarts: [Int], maxSpeed: Double,
+                                          report: inout RepairReport) -> Double {
         var d = ContiguousArray<Double>(repeating: 0, count: s.count)
         var total = 0.0
-        var lastLat = Double.nan, lastLon = Double.nan
+        var last = -1
+        var rejected: [Int] = []
         var nextSegment = 0
+        func step(_ a: Int, _ b: Int) -> (meters: Double, speed: Double) {
+            let m = Geodesy.distance(lat1: s.latitude[a], lon1: s.longitude[a], lat2: s.latitude[b], lon2: s.longitude[b])
+            return (m, m / max(1, s.time[b] - s.time[a]))
+        }
         for i in 0..<s.count {
             if nextSegment < segmentStarts.count, segmentStarts[nextSegment] == i {
-                lastLat = .nan; lastLon = .nan
+                last = -1
+                rejected.removeAll()
                 nextSegment += 1
             }
-            let lat = s.latitude[i], lon = s.longitude[i]
-            if !lat.isNaN {
-                if !lastLat.isNaN {
-                    total += Geodesy.distance(lat1: lastLat, lon1: lastLon, lat2: lat, lon2: lon)
+            if !s.latitude[i].isNaN {
+                if last < 0 {
+                    last = i
+                } else {
+                    let (meters, speed) = step(last, i)
+                    if speed <= maxSpeed {
+                        total += meters
+                        last = i
+                        rejected.removeAll()
+                    } else {
+                        rejected.append(i)
+                        let n = rejected.count
+                        if n >= 3, step(rejected[n - 3], rejected[n - 2]).speed <= maxSpeed,
+                           step(rejected[n - 2], rejected[n - 1]).speed <= maxSpeed {
+                            total += step(rejected[n - 3], rejected[n - 2]).meters + step(rejected[n - 2], rejected[n - 1]).meters
+                            report.gpsJumps += 1
+                            report.gpsJumpPoints += n - 3
+                            last = i
+                            rejected.removeAll()
+                        }
+                    }
                 }
-                lastLat = lat; lastLon = lon
             }
             d[i] = total
         }
+        report.gpsJumpPoints += rejected.count
         s.distance = d
         return total
     }

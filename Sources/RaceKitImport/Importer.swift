@@ -27,8 +27,11 @@ public struct Importer: Sendable {
     }
 
     /// Imports `files` in parallel; results come back in the order of `files`.
-    /// `progress` is called after each file (serialised).
+    /// `progress` is called after each file (serialised). When runs were stored,
+    /// the athlete's runs analysed with other physiology estimates than the
+    /// history now gives are analysed again (see `Recompute`).
     public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) -> [FileResult] {
+        let physiology = (try? store.physiology(athleteID: options.athleteID)) ?? Physiology()
         let results = Mutex([FileResult?](repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let done = Mutex<(count: Int, summary: [FileResult])>((0, []))
@@ -37,7 +40,7 @@ public struct Importer: Sendable {
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                let result = importFile(files[index])
+                let result = importFile(files[index], physiology: physiology)
                 results.withLock { $0[index] = result }
                 if let progress {
                     done.withLock { state in
@@ -48,11 +51,17 @@ public struct Importer: Sendable {
                 }
             }
         }
-        return results.withLock { $0.map { $0! } }
+        let final = results.withLock { $0.map { $0! } }
+        if final.contains(where: { $0.status == .imported }) {
+            _ = try? Recompute(store: store).run(athleteID: options.athleteID, force: false)
+        }
+        return final
     }
 
     /// Imports one file; never throws: every problem becomes a `failed` result.
-    public func importFile(_ path: String) -> FileResult {
+    /// `physiology` defaults to the athlete's current one.
+    public func importFile(_ path: String, physiology: Physiology? = nil) -> FileResult {
+        let physiology = physiology ?? (try? store.physiology(athleteID: options.athleteID)) ?? Physiology()
         do {
             let read = try ActivityFileReader.read(path: path)
             guard case .document(var document) = read.outcome else {
@@ -73,7 +82,8 @@ public struct Importer: Sendable {
                 swap(&raw, &pending[index])
                 switch TrackRepair.repair(consume raw, format: document.format, documentHeartRate: document.documentHeartRate) {
                 case .activity(let activity):
-                    newRuns.append(NewRun(activity: activity, summary: RunSummary(activity), activityIndex: index))
+                    let analysis = RunAnalyzer.analyse(activity, physiology: physiology)
+                    newRuns.append(NewRun(activity: activity, analysis: analysis, activityIndex: index))
                 case .notAnActivity(let reason):
                     notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
                 }

@@ -60,6 +60,35 @@ enum Migrations {
                 t.column("data", .blob).notNull()
             }
         }
+        migrator.registerMigration("v2-analysis") { db in
+            try db.alter(table: "run") { t in
+                t.add(column: "low_hr", .double)
+                t.add(column: "zone_model", .text)
+                t.add(column: "load_estimated", .text)
+                t.add(column: "analysis_profile", .text)
+            }
+            try db.alter(table: "run_samples") { t in
+                t.add(column: "segments", .text).notNull().defaults(to: "[0]")
+            }
+            try db.create(table: "run_zone") { t in
+                t.column("run_id", .text).notNull().references("run", onDelete: .cascade)
+                t.column("zone", .integer).notNull()
+                t.column("name", .text).notNull()
+                t.column("low_bpm", .double).notNull()
+                t.column("high_bpm", .double)
+                t.column("seconds", .double).notNull()
+                t.primaryKey(["run_id", "zone"])
+            }
+            try db.create(table: "best_effort") { t in
+                t.column("run_id", .text).notNull().references("run", onDelete: .cascade)
+                t.column("distance_m", .double).notNull()
+                t.column("elapsed_s", .double).notNull()
+                t.column("start_offset_s", .double).notNull()
+                t.primaryKey(["run_id", "distance_m"])
+            }
+            try db.create(index: "best_effort_by_distance", on: "best_effort", columns: ["distance_m", "elapsed_s"])
+            try db.execute(sql: "UPDATE athlete SET zone_model = 'auto' WHERE zone_model = 'hrmax5'")
+        }
         return migrator
     }
 }

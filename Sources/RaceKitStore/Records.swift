@@ -23,7 +23,7 @@ public struct Athlete: Codable, Sendable, Equatable, FetchableRecord, Persistabl
     /// Seconds since the epoch.
     public var createdAt: Double
 
-    public init(id: String, name: String, timeZone: String = "UTC", zoneModel: String = "hrmax5", createdAt: Double) {
+    public init(id: String, name: String, timeZone: String = "UTC", zoneModel: String = "auto", createdAt: Double) {
         self.id = id; self.name = name; self.timeZone = timeZone; self.zoneModel = zoneModel; self.createdAt = createdAt
     }
 
@@ -77,6 +77,14 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var repairs: String
     public var analysisVersion: Int
     public var importedAt: Double
+    /// 2nd-percentile HR of the run (for resting-HR estimates).
+    public var lowHeartRate: Double?
+    /// Zone model used for `run_zone`.
+    public var zoneModel: String?
+    /// JSON array of the load inputs that were estimated.
+    public var loadEstimated: String?
+    /// JSON of the physiology the analysis used.
+    public var analysisProfile: String?
 
     enum CodingKeys: String, CodingKey {
         case id, sport, name, creator, load, label, mode, notes, repairs
@@ -88,6 +96,8 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
         case heartRateCoveragePercent = "hr_coverage_pct", avgCadence = "avg_cadence", loadSource = "load_source"
         case runType = "run_type", perceivedEffort = "perceived_effort", pointCount = "point_count"
         case analysisVersion = "analysis_version", importedAt = "imported_at"
+        case lowHeartRate = "low_hr", zoneModel = "zone_model", loadEstimated = "load_estimated"
+        case analysisProfile = "analysis_profile"
     }
 }
 
@@ -96,5 +106,34 @@ struct SamplesRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "run_samples"
     var runID: String
     var data: Data
-    enum CodingKeys: String, CodingKey { case runID = "run_id", data }
+    /// JSON array of segment start indices.
+    var segments: String
+    enum CodingKeys: String, CodingKey { case runID = "run_id", data, segments }
+}
+
+/// Time in one heart-rate zone of a run.
+struct ZoneRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "run_zone"
+    var runID: String
+    var zone: Int
+    var name: String
+    var lowBpm: Double
+    var highBpm: Double?
+    var seconds: Double
+    enum CodingKeys: String, CodingKey {
+        case runID = "run_id", zone, name, lowBpm = "low_bpm", highBpm = "high_bpm", seconds
+    }
+}
+
+/// A best effort of a run.
+struct BestEffortRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "best_effort"
+    var runID: String
+    var distanceMeters: Double
+    var elapsedSeconds: Double
+    var startOffsetSeconds: Double
+    enum CodingKeys: String, CodingKey {
+        case runID = "run_id", distanceMeters = "distance_m", elapsedSeconds = "elapsed_s"
+        case startOffsetSeconds = "start_offset_s"
+    }
 }

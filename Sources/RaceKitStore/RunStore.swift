@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import RaceKitCore
 
-/// One activity ready to be stored.
+/// One activity ready to be stored, with its analysis.
 public struct NewRun: Sendable {
     public var activity: Activity
-    public var summary: RunSummary
+    public var analysis: RunAnalysis
     public var activityIndex: Int
-    public init(activity: Activity, summary: RunSummary, activityIndex: Int) {
-        self.activity = activity; self.summary = summary; self.activityIndex = activityIndex
+    public var summary: RunSummary { analysis.summary }
+    public init(activity: Activity, analysis: RunAnalysis, activityIndex: Int) {
+        self.activity = activity; self.analysis = analysis; self.activityIndex = activityIndex
     }
 }
 
@@ -21,8 +22,8 @@ public enum InsertOutcome: Sendable, Equatable {
 
 /// The embedded SQLite store (GRDB, WAL). Every file's runs go in one transaction.
 public final class RunStore: Sendable {
-    /// Version of the stored analysis; `runs recompute` (analytics issue) redoes older rows.
-    public static let analysisVersion = 1
+    /// Version of the stored analysis; `runs recompute` redoes older rows.
+    public static var analysisVersion: Int { RunAnalyzer.version }
     /// Same athlete, start within this many seconds and distance within
     /// `duplicateDistanceRatio`: the same activity exported twice.
     public static let duplicateStartToleranceSeconds = 60.0
@@ -112,10 +113,13 @@ public final class RunStore: Sendable {
                         outcomes.append(.duplicate(existingRunID: existing, sameBytes: false))
                         continue
                     }
-                    let record = makeRecord(run, athleteID: athleteID, sourceFile: sourceFile, format: format,
+                    var record = makeRecord(run, athleteID: athleteID, sourceFile: sourceFile, format: format,
                                             sha256: sha256, importedAt: importedAt)
+                    Self.apply(run.analysis, to: &record)
                     try record.insert(db)
-                    try SamplesRecord(runID: record.id, data: Data(SampleCodec.encode(run.activity.samples))).insert(db)
+                    try SamplesRecord(runID: record.id, data: Data(SampleCodec.encode(run.activity.samples)),
+                                      segments: Self.json(run.activity.segmentStarts)).insert(db)
+                    try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
                     outcomes.append(.inserted(runID: record.id))
                 }
                 return outcomes

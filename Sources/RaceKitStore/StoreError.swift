@@ -2,6 +2,7 @@
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case unknownAthlete(String)
+    case unknownRun(String)
     case athleteExists(String)
     case database(String)
     case corruptSamples(runID: String, reason: String)
@@ -11,6 +12,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): return "\(path): cannot open the store: \(reason)"
         case .unknownAthlete(let id): return "unknown athlete '\(id)' (create it with: racekit athlete add \(id))"
         case .athleteExists(let id): return "athlete '\(id)' already exists"
+        case .unknownRun(let id): return "no run with id \(id) (see racekit runs list)"
         case .database(let message): return "store error: \(message)"
         case .corruptSamples(let id, let reason): return "run \(id): \(reason)"
         }

@@ -15,7 +15,7 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     }
     raw.segmentStarts = [0]
     guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { fatalError("test run must repair") }
-    return NewRun(activity: a, summary: RunSummary(a), activityIndex: index)
+    return NewRun(activity: a, analysis: RunAnalyzer.analyse(a, physiology: Physiology()), activityIndex: index)
 }
 
 @Suite struct RunStoreTests {

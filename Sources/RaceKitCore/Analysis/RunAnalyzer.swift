@@ -1,0 +1,60 @@
+/// Everything RaceKit derives from one run.
+public struct RunAnalysis: Sendable {
+    public var summary: RunSummary
+    /// `moving[k]`: whether the step from point k to k+1 is movement.
+    public var moving: [Bool]
+    public var elevation: ElevationProfile.Result?
+    /// The zone model used, when zones could be drawn.
+    public var zoneModel: ZoneModel?
+    public var zones: [ZoneTime]?
+    public var bestEfforts: [BestEffort]
+    public var load: TrainingLoad?
+    /// The physiology used (with its estimates).
+    public var physiology: Physiology
+    let samples: SampleSeries
+
+    /// Splits at every km or mile.
+    public func splits(_ unit: DistanceUnit) -> [Split] {
+        Splits.compute(samples, unit: unit, moving: moving, elevation: elevation)
+    }
+}
+
+/// Runs every analysis over a cleaned activity. Version it: stored runs analysed
+/// by an older version are redone by `runs recompute`.
+public enum RunAnalyzer {
+    /// Bumped whenever a change to the analysis changes stored numbers.
+    public static let version = 2
+
+    public static func analyse(_ activity: Activity, physiology: Physiology) -> RunAnalysis {
+        let s = activity.samples
+        let hasDistance = activity.distanceSource == .device || activity.distanceSource == .gps
+        let limits = SportLimits.of(activity.sport, declared: activity.sportDeclared)
+        let moving = MovingTime.movingSteps(s, segmentStarts: activity.segmentStarts, hasDistance: hasDistance, limits: limits)
+        let elevation = ElevationProfile.analyse(s, hasDistance: hasDistance)
+        var summary = RunSummary(activity)
+        summary.movingSeconds = s.count > 1 ? MovingTime.seconds(s, moving: moving) : nil
+        summary.ascentMeters = elevation?.totalGain
+        summary.descentMeters = elevation?.totalLoss
+
+        let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
+        var zones: [ZoneTime]?
+        if summary.avgHeartRate != nil, let empty = HeartRateZones.zones(model, physiology: physiology) {
+            zones = HeartRateZones.timeInZones(s, zones: empty)
+        }
+
+        var load: TrainingLoad?
+        let coverage = (summary.heartRateCoveragePercent ?? 0) / 100
+        var movingMeters = 0.0
+        if hasDistance { for k in moving.indices where moving[k] { movingMeters += s.distance[k + 1] - s.distance[k] } }
+        if coverage >= TrainingLoadModel.minimumCoverage {
+            load = TrainingLoadModel.heartRate(s, physiology: physiology)
+        }
+        if load == nil {
+            load = TrainingLoadModel.pace(movingSeconds: summary.movingSeconds, movingMeters: movingMeters, physiology: physiology)
+                ?? (coverage > 0 ? TrainingLoadModel.heartRate(s, physiology: physiology) : nil)
+        }
+        return RunAnalysis(summary: summary, moving: moving, elevation: elevation, zoneModel: zones == nil ? nil : model,
+                           zones: zones, bestEfforts: hasDistance ? BestEfforts.compute(s) : [], load: load,
+                           physiology: physiology, samples: s)
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import GRDB
+import RaceKitCore
+
+extension RunStore {
+    /// Copies an analysis' numbers into a run row.
+    static func apply(_ a: RunAnalysis, to r: inout RunRecord) {
+        let s = a.summary
+        r.distanceMeters = s.distanceMeters
+        r.movingSeconds = s.movingSeconds
+        r.ascentMeters = s.ascentMeters
+        r.descentMeters = s.descentMeters
+        r.avgHeartRate = s.avgHeartRate
+        r.maxHeartRate = s.maxHeartRate
+        r.lowHeartRate = s.lowHeartRate
+        r.heartRateCoveragePercent = s.heartRateCoveragePercent
+        r.avgCadence = s.avgCadence
+        r.load = a.load?.value
+        r.loadSource = a.load?.source.rawValue
+        r.loadEstimated = a.load.map { json($0.estimated) }
+        r.zoneModel = a.zoneModel?.rawValue
+        r.analysisVersion = RunAnalyzer.version
+        r.analysisProfile = profileKey(a.physiology)
+    }
+
+    /// Replaces a run's zones and best efforts.
+    static func writeDetails(_ db: Database, runID: String, analysis: RunAnalysis) throws {
+        try ZoneRecord.filter(Column("run_id") == runID).deleteAll(db)
+        try BestEffortRecord.filter(Column("run_id") == runID).deleteAll(db)
+        for z in analysis.zones ?? [] {
+            try ZoneRecord(runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                           seconds: z.seconds).insert(db)
+        }
+        for e in analysis.bestEfforts {
+            try BestEffortRecord(runID: runID, distanceMeters: e.distanceMeters, elapsedSeconds: e.elapsedSeconds,
+                                 startOffsetSeconds: e.startOffsetSeconds).insert(db)
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        (try? JSONEncoder.sorted.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    /// What identifies the physiology an analysis used: a run whose key differs
+    /// from the athlete's current one is stale.
+    public static func profileKey(_ p: Physiology) -> String { json(p) }
+
+    // MARK: Physiology
+
+    /// What the athlete's running history says (for estimates).
+    public func history(athleteID: String) throws -> Physiology.History {
+        try wrap {
+            try writer.read { db in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT max(max_hr) AS high, min(low_hr) AS low FROM run WHERE athlete_id = ? AND sport = 'running'
+                    """, arguments: [athleteID])
+                let efforts = try Row.fetchAll(db, sql: """
+                    SELECT e.distance_m AS d, min(e.elapsed_s) AS t FROM best_effort e JOIN run r ON r.id = e.run_id
+                    WHERE r.athlete_id = ? AND r.sport = 'running' GROUP BY e.distance_m ORDER BY e.distance_m
+                    """, arguments: [athleteID])
+                return Physiology.History(highestHeartRate: row?["high"], lowestHeartRate: row?["low"],
+                                          bestEfforts: efforts.map { (meters: $0["d"], seconds: $0["t"]) })
+            }
+        }
+    }
+
+    /// The athlete's physiology, with unset values estimated from the history.
+    public func physiology(athleteID: String) throws -> Physiology {
+        guard let athlete = try athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+        return athlete.physiology.completed(with: try history(athleteID: athleteID))
+    }
+
+    /// Replaces an athlete's profile.
+    public func updateAthlete(_ athlete: Athlete) throws {
+        try wrap {
+            try writer.write { db in
+                guard try Athlete.exists(db, key: athlete.id) else { throw StoreError.unknownAthlete(athlete.id) }
+                try athlete.update(db)
+            }
+        }
+    }
+
+    // MARK: One run
+
+    /// A stored run.
+    public func run(id: String) throws -> RunRecord? {
+        try wrap { try writer.read { try RunRecord.fetchOne($0, key: id) } }
+    }
+
+    /// Runs whose id starts with `prefix` (ids are long; a unique prefix is enough).
+    public func runs(idPrefix prefix: String) throws -> [RunRecord] {
+        try wrap {
+            try writer.read { db in
+                try RunRecord.filter(Column("id").like(prefix.uppercased() + "%")).limit(5).fetchAll(db)
+            }
+        }
+    }
+
+    /// A run's time in zones.
+    public func zones(runID: String) throws -> [ZoneTime] {
+        try wrap {
+            try writer.read { db in
+                try ZoneRecord.filter(Column("run_id") == runID).order(Column("zone")).fetchAll(db).map {
+                    ZoneTime(zone: $0.zone, name: $0.name, lowBpm: $0.lowBpm, highBpm: $0.highBpm, seconds: $0.seconds)
+                }
+            }
+        }
+    }
+
+    /// A run's best efforts, shortest distance first.
+    public func bestEfforts(runID: String) throws -> [BestEffort] {
+        try wrap {
+            try writer.read { db in
+                try BestEffortRecord.filter(Column("run_id") == runID).order(Column("distance_m")).fetchAll(db).map {
+                    BestEffort(distanceMeters: $0.distanceMeters, elapsedSeconds: $0.elapsedSeconds,
+                               startOffsetSeconds: $0.startOffsetSeconds)
+                }
+            }
+        }
+    }
+
+    /// The cleaned activity of a stored run, for analysis.
+    public func activity(of r: RunRecord) throws -> Activity {
+        let (samples, segments): (SampleSeries, [Int]) = try wrap {
+            guard let rec = try writer.read({ try SamplesRecord.fetchOne($0, key: r.id) }) else {
+                throw StoreError.corruptSamples(runID: r.id, reason: "no samples stored")
+            }
+            do {
+                let s = try SampleCodec.decode([UInt8](rec.data))
+                let seg = (try? JSONDecoder().decode([Int].self, from: Data(rec.segments.utf8))) ?? [0]
+                return (s, seg)
+            } catch {
+                throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")
+            }
+        }
+        let source = DistanceSource(rawValue: r.distanceSource) ?? .none
+        return Activity(sport: Sport(rawValue: r.sport) ?? .other, sportDeclared: r.sportDeclared, name: r.name,
+                        creator: r.creator, format: SourceFormat(rawValue: r.sourceFormat) ?? .gpx, samples: samples,
+                        segmentStarts: segments, distanceSource: source, distanceMeters: r.distanceMeters, laps: [],
+                        isIndoor: r.runType == "treadmill", repairs: RepairReport())
+    }
+
+    /// Stores a new analysis of an existing run.
+    public func saveAnalysis(runID: String, _ analysis: RunAnalysis) throws {
+        try wrap {
+            try writer.write { db in
+                guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
+                Self.apply(analysis, to: &record)
+                try record.update(db)
+                try Self.writeDetails(db, runID: runID, analysis: analysis)
+            }
+        }
+    }
+
+    /// Runs analysed by an older version or with another physiology than the
+    /// athlete's current one (all of them with `force`).
+    public func staleRuns(athleteID: String, currentProfile: String, force: Bool) throws -> [RunRecord] {
+        try wrap {
+            try writer.read { db in
+                var request = RunRecord.filter(Column("athlete_id") == athleteID)
+                if !force {
+                    request = request.filter(Column("analysis_version") < RunAnalyzer.version
+                        || Column("analysis_profile") == nil || Column("analysis_profile") != currentProfile)
+                }
+                return try request.order(Column("started_at")).fetchAll(db)
+            }
+        }
+    }
+
+    /// What a user may change on a run.
+    public struct RunEdit: Sendable {
+        public var label: String??
+        public var mode: String?
+        public var runType: String?
+        public var perceivedEffort: Int??
+        public var notes: String??
+        public init() {}
+    }
+
+    /// Applies an edit; returns the updated run.
+    public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
+        try wrap {
+            try writer.write { db in
+                guard var r = try RunRecord.fetchOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
+                if let v = e.label { r.label = v }
+                if let v = e.mode { r.mode = v }
+                if let v = e.runType { r.runType = v }
+                if let v = e.perceivedEffort { r.perceivedEffort = v }
+                if let v = e.notes { r.notes = v }
+                try r.update(db)
+                return r
+            }
+        }
+    }
+
+    /// Deletes a run with its samples, zones and best efforts.
+    public func delete(runID: String) throws {
+        try wrap {
+            try writer.write { db in
+                guard try RunRecord.deleteOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
+            }
+        }
+    }
+
+    /// A personal record: the fastest effort over one distance and its run.
+    public struct Record: Sendable {
+        public var distanceMeters: Double
+        public var elapsedSeconds: Double
+        public var startOffsetSeconds: Double
+        public var run: RunRecord
+    }
+
+    /// The fastest effort per standard distance (or the `limit` fastest over
+    /// `distance`), over running runs.
+    public func personalRecords(athleteID: String?, distance: Double?, limit: Int = 10) throws -> [Record] {
+        try wrap {
+            try writer.read { db in
+                var sql = """
+                    SELECT e.distance_m, e.elapsed_s, e.start_offset_s, r.* FROM best_effort e
+                    JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'
+                    """
+                var args: [any DatabaseValueConvertible] = []
+                if let athleteID { sql += " AND r.athlete_id = ?"; args.append(athleteID) }
+                if let distance {
+                    sql += " AND abs(e.distance_m - ?) < 0.01 ORDER BY e.elapsed_s, r.started_at LIMIT ?"
+                    args += [distance, limit]
+                } else {
+                    sql += """
+                         AND e.elapsed_s = (SELECT min(e2.elapsed_s) FROM best_effort e2 JOIN run r2 ON r2.id = e2.run_id
+                        WHERE e2.distance_m = e.distance_m AND r2.sport = 'running'\(athleteID == nil ? "" : " AND r2.athlete_id = r.athlete_id"))
+                        GROUP BY e.distance_m\(athleteID == nil ? "" : ", r.athlete_id") ORDER BY e.distance_m
+                        """
+                }
+                return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
+                    Record(distanceMeters: row["distance_m"], elapsedSeconds: row["elapsed_s"],
+                           startOffsetSeconds: row["start_offset_s"], run: try RunRecord(row: row))
+                }
+            }
+        }
+    }
+}
+
+extension Athlete {
+    /// The physiology the athlete has set (nothing estimated).
+    public var physiology: Physiology {
+        Physiology(maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, thresholdHeartRate: thresholdHeartRate,
+                   thresholdPaceSecondsPerKm: thresholdPaceSecondsPerKm, sex: sex.flatMap(Sex.init(rawValue:)),
+                   zoneModel: ZoneModel(rawValue: zoneModel) ?? .auto)
+    }
+}
