@@ -2,11 +2,12 @@
 """Imports every file of ../shared/corpus/public and checks the outcome and the
 numbers against ../shared/corpus/expected.jsonl.
 
-Usage: conformance.py RACEKIT_BINARY CORPUS_DIR [--all-metrics]
+Usage: conformance.py RACEKIT_BINARY CORPUS_DIR [--import-only] [--report]
 
-Checked (import issue): status, run count, distanceMeters, elapsedSeconds,
-avgHeartRate, maxHeartRate, heartRateNull, startedAt. With --all-metrics, also
-movingSeconds, avgCadence, ascentMeters and ascentNull (analytics issue).
+Checked: status, run count, distanceMeters, elapsedSeconds, movingSeconds,
+avgHeartRate, maxHeartRate, heartRateNull, avgCadence, ascentMeters, ascentNull,
+startedAt (--import-only: the import issue's subset). --report prints, per
+metric, how far our numbers are from the reference values.
 The import uses --allow-duplicates: the corpus holds several edits of one
 activity (e.g. cerknicko with and without elevation), which RaceKit otherwise
 rightly reports as duplicates.
@@ -19,7 +20,9 @@ def iso(s):
 
 def main():
     binary, corpus = sys.argv[1], sys.argv[2]
-    all_metrics = "--all-metrics" in sys.argv
+    all_metrics = "--import-only" not in sys.argv
+    report = "--report" in sys.argv
+    deviations = {}
     expected = [json.loads(l) for l in open(os.path.join(corpus, "expected.jsonl")) if l.strip()]
     public = os.path.join(corpus, "public")
     with tempfile.TemporaryDirectory() as tmp:
@@ -55,6 +58,9 @@ def main():
                     if want is None:
                         continue
                     errs = [e for run, w in zip(stored, want) for e in check(run, w, all_metrics)]
+                    if option is options[0] or best is None:
+                        for run, w in zip(stored, want):
+                            collect(deviations, name, run, w)
                     if best is None or len(errs) < len(best):
                         best = errs
                 if best is None:
@@ -66,6 +72,8 @@ def main():
             print(f"FAIL {name}: " + "; ".join(problems))
         else:
             passed += 1
+    if report:
+        print_report(deviations)
     print(f"conformance: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -104,6 +112,27 @@ def check(run, want, all_metrics):
         if abs(v - ref) > limit + 1e-9:
             errs.append(f"{key} {v} vs {ref} ± {tol}{'%' if key in PERCENT else ''}")
     return errs
+
+def collect(deviations, name, run, want):
+    """Relative (%) or absolute deviation of each reference metric."""
+    for key, spec in want.items():
+        if key in ("heartRateNull", "ascentNull", "startedAt") or run.get(key) is None:
+            continue
+        if key == "ascentMeters":
+            lo, hi = spec
+            deviations.setdefault(key, []).append((name, run[key], f"{lo}..{hi}", 0 if lo <= run[key] <= hi else min(abs(run[key]-lo), abs(run[key]-hi))))
+            continue
+        ref = spec[0]
+        dev = (run[key] - ref) / ref * 100 if key in PERCENT and ref else run[key] - ref
+        deviations.setdefault(key, []).append((name, run[key], ref, dev))
+
+def print_report(deviations):
+    for key, rows in sorted(deviations.items()):
+        unit = "%" if key in PERCENT else ""
+        devs = [abs(r[3]) for r in rows]
+        print(f"\n{key}: {len(rows)} runs, median |dev| {sorted(devs)[len(devs)//2]:.2f}{unit}, max {max(devs):.2f}{unit}")
+        for name, ours, ref, dev in sorted(rows, key=lambda r: -abs(r[3]))[:5]:
+            print(f"  {name:55s} ours {ours:>10} ref {ref:>10}  dev {dev:+.2f}{unit}")
 
 if __name__ == "__main__":
     sys.exit(main())

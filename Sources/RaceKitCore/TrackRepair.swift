@@ -278,6 +278,7 @@ public enum TrackRepair {
                     if speed <= maxSpeed {
                         total += meters
                         last = i
+                        report.gpsJumpPoints += rejected.count
                         rejected.removeAll()
                     } else {
                         rejected.append(i)

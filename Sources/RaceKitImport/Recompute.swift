@@ -14,6 +14,7 @@ public struct Recompute: Sendable {
         public var checked = 0
         public var updated = 0
         public var failed: [String] = []
+        public init() {}
     }
 
     /// Recomputes one athlete's stale runs.

@@ -194,9 +194,14 @@ public final class RunStore: Sendable {
         }
     }
 
-    /// Number of stored runs.
-    public func runCount() throws -> Int {
-        try wrap { try writer.read { try RunRecord.fetchCount($0) } }
+    /// Number of stored runs (of one athlete when given).
+    public func runCount(athleteID: String? = nil) throws -> Int {
+        try wrap {
+            try writer.read { db in
+                guard let athleteID else { return try RunRecord.fetchCount(db) }
+                return try RunRecord.filter(Column("athlete_id") == athleteID).fetchCount(db)
+            }
+        }
     }
 
     /// The samples of a run.

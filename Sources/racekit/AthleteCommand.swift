@@ -1,57 +1,189 @@
 import ArgumentParser
 import Foundation
+import RaceKitCore
+import RaceKitImport
 import RaceKitStore
 
 extension RaceKitCommand {
     struct AthleteCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "athlete",
-            abstract: "Manage athletes (the default athlete 'default' always exists).",
-            subcommands: [Add.self, List.self]
+            abstract: "Athletes and the physiology zones and load need (the athlete 'default' always exists).",
+            subcommands: [Add.self, Set.self, Show.self, List.self]
         )
+    }
+}
 
-        struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(
-                abstract: "Add an athlete.",
-                discussion: "  racekit athlete add anna --name \"Anna K\" --time-zone Europe/Berlin")
+/// The profile options `add` and `set` share.
+struct ProfileOptions: ParsableArguments {
+    @Option(help: "Display name.") var name: String?
+    @Option(help: "Maximum heart rate (bpm).") var maxHr: Double?
+    @Option(help: "Resting heart rate (bpm).") var restingHr: Double?
+    @Option(help: "Lactate-threshold heart rate (bpm).") var thresholdHr: Double?
+    @Option(help: "Threshold pace, e.g. 4:15/km or 6:50/mi.") var thresholdPace: String?
+    @Option(help: "female or male (for TRIMP).") var sex: Sex?
+    @Option(help: "IANA time zone, e.g. Europe/Berlin.") var timeZone: String?
+    @Option(help: "auto (Friel with a threshold HR, else %HRmax), hrmax5, friel or seiler3.") var zoneModel: ZoneModel?
 
-            @OptionGroup var storeOptions: StoreOptions
-            @Argument(help: "Athlete id: lower-case letters, digits and dashes.") var id: String
-            @Option(help: "Display name (default: the id).") var name: String?
-            @Option(help: "IANA time zone, e.g. Europe/Berlin.") var timeZone = "UTC"
+    var isEmpty: Bool {
+        name == nil && maxHr == nil && restingHr == nil && thresholdHr == nil && thresholdPace == nil && sex == nil
+            && timeZone == nil && zoneModel == nil
+    }
 
-            func validate() throws {
-                guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }), id.first != "-" else {
-                    throw ValidationError("athlete id '\(id)' must be lower-case letters, digits and dashes")
-                }
-                guard TimeZone(identifier: timeZone) != nil else {
-                    throw ValidationError("--time-zone: '\(timeZone)' is not an IANA time zone (e.g. Europe/Berlin)")
-                }
-            }
+    func validate() throws {
+        for (flag, value) in [("--max-hr", maxHr), ("--resting-hr", restingHr), ("--threshold-hr", thresholdHr)] {
+            if let v = value, !(25...250).contains(v) { throw ValidationError("\(flag) must be between 25 and 250 bpm") }
+        }
+        if let m = maxHr, let r = restingHr, r >= m { throw ValidationError("--resting-hr must be below --max-hr") }
+        if let m = maxHr, let t = thresholdHr, t >= m { throw ValidationError("--threshold-hr must be below --max-hr") }
+        if let p = thresholdPace, Units.parsePace(p) == nil {
+            throw ValidationError("--threshold-pace: '\(p)' is not a pace like 4:15/km or 6:50/mi")
+        }
+        if let tz = timeZone, TimeZone(identifier: tz) == nil {
+            throw ValidationError("--time-zone: '\(tz)' is not an IANA time zone (e.g. Europe/Berlin)")
+        }
+    }
 
-            func run() throws {
-                let store = try storeOptions.open()
-                do {
-                    try store.addAthlete(Athlete(id: id, name: name ?? id, timeZone: timeZone,
-                                                 createdAt: Date().timeIntervalSince1970))
-                } catch StoreError.athleteExists(let id) {
-                    Console.error("racekit: athlete '\(id)' already exists")
-                    throw ExitCode(Exit.dataError)
-                }
-                Console.out("Added athlete \(id).")
+    func apply(to a: inout Athlete) {
+        if let name { a.name = name }
+        if let maxHr { a.maxHeartRate = maxHr }
+        if let restingHr { a.restingHeartRate = restingHr }
+        if let thresholdHr { a.thresholdHeartRate = thresholdHr }
+        if let thresholdPace { a.thresholdPaceSecondsPerKm = Units.parsePace(thresholdPace) }
+        if let sex { a.sex = sex.rawValue }
+        if let timeZone { a.timeZone = timeZone }
+        if let zoneModel { a.zoneModel = zoneModel.rawValue }
+    }
+}
+
+extension Sex: ExpressibleByArgument {}
+extension ZoneModel: ExpressibleByArgument {}
+
+extension RaceKitCommand.AthleteCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an athlete.",
+            discussion: "  racekit athlete add anna --name \"Anna K\" --max-hr 188 --resting-hr 48 --sex female --time-zone Europe/Berlin")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Athlete id: lower-case letters, digits and dashes.") var id: String
+        @OptionGroup var profile: ProfileOptions
+
+        func validate() throws {
+            guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }), id.first != "-" else {
+                throw ValidationError("athlete id '\(id)' must be lower-case letters, digits and dashes")
             }
         }
 
-        struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List athletes.")
-            @OptionGroup var storeOptions: StoreOptions
-
-            func run() throws {
-                let store = try storeOptions.open()
-                let athletes = try store.athletes()
-                Console.out(Format.table(header: ["id", "name", "time zone"],
-                                         rows: athletes.map { [$0.id, $0.name, $0.timeZone] }))
+        func run() throws {
+            let store = try storeOptions.open()
+            var athlete = Athlete(id: id, name: id, createdAt: Date().timeIntervalSince1970)
+            profile.apply(to: &athlete)
+            do { try store.addAthlete(athlete) } catch StoreError.athleteExists(let id) {
+                Console.error("racekit: athlete '\(id)' already exists (change it with racekit athlete set \(id) ...)")
+                throw ExitCode(Exit.dataError)
             }
+            Console.out("Added athlete \(id).")
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an athlete's profile; their runs' zones and load are recomputed.",
+            discussion: "  racekit athlete set default --max-hr 192 --threshold-hr 172 --threshold-pace 4:20/km")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Athlete id.") var id: String
+        @OptionGroup var profile: ProfileOptions
+        @Flag(help: "Do not recompute the athlete's runs now (run `racekit runs recompute` later).") var noRecompute = false
+
+        func validate() throws {
+            if profile.isEmpty { throw ValidationError("nothing to change: give at least one option (see --help)") }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            guard var athlete = try store.athlete(id: id) else {
+                Console.error("racekit: unknown athlete '\(id)' (create it with: racekit athlete add \(id))")
+                throw ExitCode(Exit.usage)
+            }
+            profile.apply(to: &athlete)
+            if let m = athlete.maxHeartRate, let r = athlete.restingHeartRate, r >= m {
+                Console.error("racekit: resting HR \(Int(r)) must be below max HR \(Int(m))")
+                throw ExitCode(Exit.usage)
+            }
+            try store.updateAthlete(athlete)
+            Console.out("Updated athlete \(id).")
+            guard !noRecompute else { return }
+            let outcome = try RaceKitImport.Recompute(store: store).run(athleteID: id, force: false)
+            if outcome.checked > 0 { Console.out("Recomputed \(outcome.updated) runs.") }
+            for f in outcome.failed { Console.error("failed: \(f)") }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an athlete's profile, with the estimates used where values are not set.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Athlete id.") var id: String = Athlete.defaultID
+        @Option(help: "table or json.") var format: OutputFormat = .table
+
+        func run() throws {
+            let store = try storeOptions.open()
+            guard let a = try store.athlete(id: id) else {
+                Console.error("racekit: unknown athlete '\(id)'")
+                throw ExitCode(Exit.usage)
+            }
+            let p = try store.physiology(athleteID: id)
+            let runs = try store.runCount(athleteID: id)
+            if format == .json {
+                let json: [String: JSONValue] = [
+                    "id": .string(a.id), "name": .string(a.name), "timeZone": .string(a.timeZone), "sex": .init(a.sex),
+                    "zoneModel": .string(a.zoneModel), "maxHeartRate": .init(p.maxHeartRate),
+                    "maxHeartRateEstimated": .bool(p.maxHeartRateEstimated), "restingHeartRate": .init(p.restingHeartRate),
+                    "restingHeartRateEstimated": .bool(p.restingHeartRateEstimated),
+                    "thresholdHeartRate": .init(p.thresholdHeartRate), "thresholdHeartRateEstimated": .bool(p.thresholdHeartRateEstimated),
+                    "thresholdPaceSecondsPerKm": .init(RunView.round(p.thresholdPaceSecondsPerKm, 1)),
+                    "thresholdPaceEstimated": .bool(p.thresholdPaceEstimated), "runs": .number(Double(runs)),
+                ]
+                Console.out(try Console.json(json))
+                return
+            }
+            func hr(_ v: Double?, _ est: Bool) -> String {
+                guard let v else { return "unknown" }
+                return "\(Int(v.rounded())) bpm" + (est ? " (estimated from \(runs) runs; set it for accurate zones and load)" : "")
+            }
+            let pace = p.thresholdPaceSecondsPerKm.map { "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "") } ?? "unknown"
+            let model = HeartRateZones.resolve(ZoneModel(rawValue: a.zoneModel) ?? .auto, physiology: p)
+            let rows: [(String, String)] = [
+                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone), ("Sex", a.sex ?? "not set (TRIMP uses the mean of both weightings)"),
+                ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)), ("Resting HR", p.restingHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "not set (load uses Edwards' zone TRIMP until it is)"),
+                ("Threshold HR", p.thresholdHeartRateEstimated ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)" : hr(p.thresholdHeartRate, false)),
+                ("Threshold pace", pace), ("Zone model", "\(a.zoneModel)\(a.zoneModel == "auto" ? " (\(model.rawValue))" : "")"),
+                ("Runs", String(runs)),
+            ]
+            for (k, v) in rows { Console.out(k.padding(toLength: 16, withPad: " ", startingAt: 0) + v) }
+            if let zones = HeartRateZones.zones(model, physiology: p) {
+                Console.out("")
+                Console.out(Format.table(header: ["zone", "bpm"], rows: zones.map { z in
+                    [z.name, z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"]
+                }))
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List athletes.")
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let athletes = try store.athletes()
+            Console.out(Format.table(header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
+                                     rows: try athletes.map { a in
+                [a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0), Format.number(a.restingHeartRate, digits: 0),
+                 Format.number(a.thresholdHeartRate, digits: 0), a.sex ?? "-", String(try store.runCount(athleteID: a.id))]
+            }))
         }
     }
 }

@@ -34,6 +34,31 @@ enum Format {
 
     static func csvRow(_ fields: [String]) -> String { fields.map(csvField).joined(separator: ",") }
 
+    /// A CSV number: empty for unknown, no trailing `.0`.
+    static func csvNumber(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "" }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
+    /// Distance in the unit, e.g. `21.10`.
+    static func distance(_ meters: Double?, _ unit: DistanceUnit, digits: Int = 2) -> String {
+        number(meters.map { $0 / unit.meters }, digits: digits)
+    }
+
+    /// Pace per unit from seconds per km.
+    static func pace(_ secondsPerKm: Double?, _ unit: DistanceUnit) -> String {
+        pace(secondsPerKm.map { $0 * unit.meters / 1000 })
+    }
+
+    /// A local date and time in a time zone, e.g. `2026-11-15 08:06`.
+    static func localTime(_ seconds: Double, timeZone: String) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd HH:mm (EEE)"
+        return f.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
     /// A left/right aligned text table.
     static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         var widths = header.map(\.count)

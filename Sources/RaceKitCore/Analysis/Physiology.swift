@@ -28,16 +28,13 @@ public struct Physiology: Sendable, Equatable, Codable {
     public struct History: Sendable, Equatable {
         /// Highest robust maximum HR over the athlete's runs.
         public var highestHeartRate: Double?
-        /// Lowest 2nd-percentile HR over the athlete's runs.
-        public var lowestHeartRate: Double?
         /// Best efforts (distance in metres, seconds) over the athlete's runs.
         public var bestEfforts: [(meters: Double, seconds: Double)]
-        public init(highestHeartRate: Double? = nil, lowestHeartRate: Double? = nil,
-                    bestEfforts: [(meters: Double, seconds: Double)] = []) {
-            self.highestHeartRate = highestHeartRate; self.lowestHeartRate = lowestHeartRate; self.bestEfforts = bestEfforts
+        public init(highestHeartRate: Double? = nil, bestEfforts: [(meters: Double, seconds: Double)] = []) {
+            self.highestHeartRate = highestHeartRate; self.bestEfforts = bestEfforts
         }
         public static func == (a: History, b: History) -> Bool {
-            a.highestHeartRate == b.highestHeartRate && a.lowestHeartRate == b.lowestHeartRate
+            a.highestHeartRate == b.highestHeartRate
                 && a.bestEfforts.map(\.meters) == b.bestEfforts.map(\.meters)
                 && a.bestEfforts.map(\.seconds) == b.bestEfforts.map(\.seconds)
         }
@@ -49,15 +46,13 @@ public struct Physiology: Sendable, Equatable, Codable {
 
     /// Fills unset values from the history, flagging each estimate:
     /// - maximum HR: the highest robust maximum recorded;
-    /// - resting HR: the lowest 2nd-percentile HR recorded in runs (higher than a
-    ///   true resting HR, so loads come out a little low until it is set);
+    /// - resting HR: never estimated (no run shows it); load then uses Edwards' TRIMP;
     /// - threshold HR: 89% of maximum HR;
     /// - threshold pace: the pace for one hour predicted from each best effort of
     ///   5 km or more by Riegel's formula (exponent 1.06), the fastest of them.
     public func completed(with history: History) -> Physiology {
         var p = self
         if p.maxHeartRate == nil, let h = history.highestHeartRate { p.maxHeartRate = h; p.maxHeartRateEstimated = true }
-        if p.restingHeartRate == nil, let l = history.lowestHeartRate { p.restingHeartRate = l; p.restingHeartRateEstimated = true }
         if p.thresholdHeartRate == nil, let m = p.maxHeartRate {
             p.thresholdHeartRate = (m * Self.thresholdFractionOfMax).rounded()
             p.thresholdHeartRateEstimated = true

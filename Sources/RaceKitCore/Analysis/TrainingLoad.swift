@@ -6,8 +6,10 @@ import Darwin
 
 /// Where a run's training load comes from.
 public enum LoadSource: String, Sendable, Codable {
-    /// Banister TRIMP from the heart-rate samples.
+    /// Banister TRIMP from the heart-rate samples (resting HR known).
     case heartRate = "heart-rate"
+    /// Edwards' zone TRIMP from the heart-rate samples (resting HR unknown).
+    case heartRateZones = "heart-rate-zones"
     /// Pace relative to threshold pace (rTSS without grade adjustment).
     case pace
 }
@@ -29,6 +31,10 @@ public struct TrainingLoad: Sendable, Equatable, Codable {
 /// weightings (flagged). Each sample holds until the next, at most 25 s. The
 /// normaliser is the TRIMP of 60 minutes at threshold HR.
 ///
+/// Without a resting HR (runs never show one, and RaceKit does not invent one),
+/// Edwards' TRIMP (1993) is used instead: minutes in the %HRmax zones 50-60, 60-70,
+/// 70-80, 80-90 and 90-100 weighted 1 to 5, normalised the same way.
+///
 /// Pace load = moving hours × (average moving speed / threshold speed)² × 100.
 public enum TrainingLoadModel {
     /// Heart-rate load is used when heart rate covers at least this share of the run.
@@ -42,10 +48,13 @@ public enum TrainingLoadModel {
         }
     }
 
-    /// Normalised TRIMP; nil without heart rate or without max, resting and threshold HR.
+    /// Normalised TRIMP (Banister, or Edwards without resting HR); nil without
+    /// heart rate or without max and threshold HR.
     public static func heartRate(_ s: SampleSeries, physiology p: Physiology) -> TrainingLoad? {
-        guard let maxHR = p.maxHeartRate, let rest = p.restingHeartRate, let threshold = p.thresholdHeartRate,
-              maxHR > rest, threshold > rest else { return nil }
+        guard let maxHR = p.maxHeartRate, let threshold = p.thresholdHeartRate, threshold < maxHR else { return nil }
+        guard let rest = p.restingHeartRate, maxHR > rest, threshold > rest else {
+            return edwards(s, maxHR: maxHR, threshold: threshold, physiology: p)
+        }
         var trimp = 0.0
         var any = false
         for k in 0..<max(0, s.count - 1) {
@@ -65,6 +74,29 @@ public enum TrainingLoadModel {
         if p.thresholdHeartRateEstimated { estimated.append("thresholdHeartRate") }
         if p.sex == nil { estimated.append("sex") }
         return TrainingLoad(value: 100 * trimp / hour, source: .heartRate, estimated: estimated)
+    }
+
+    /// Edwards' weight for a heart rate: 0 below 50% of max, then 1 to 5 per 10%.
+    static func edwardsWeight(_ hr: Double, maxHR: Double) -> Double {
+        let f = hr / maxHR
+        return f < 0.5 ? 0 : min(5, (f * 10).rounded(.down) - 4)
+    }
+
+    static func edwards(_ s: SampleSeries, maxHR: Double, threshold: Double, physiology p: Physiology) -> TrainingLoad? {
+        var trimp = 0.0
+        var any = false
+        for k in 0..<max(0, s.count - 1) {
+            let hr = s.heartRate[k]
+            guard !hr.isNaN else { continue }
+            any = true
+            trimp += min(s.time[k + 1] - s.time[k], RunSummary.stepCapSeconds) / 60 * edwardsWeight(hr, maxHR: maxHR)
+        }
+        let hour = 60 * edwardsWeight(threshold, maxHR: maxHR)
+        guard any, hour > 0 else { return nil }
+        var estimated = [String]()
+        if p.maxHeartRateEstimated { estimated.append("maxHeartRate") }
+        if p.thresholdHeartRateEstimated { estimated.append("thresholdHeartRate") }
+        return TrainingLoad(value: 100 * trimp / hour, source: .heartRateZones, estimated: estimated)
     }
 
     /// Pace-based load; nil without a threshold pace or without moving distance.

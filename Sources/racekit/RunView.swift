@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitStore
+
+/// A run as `runs list` and `runs show` print it; the JSON keys are the contract in DESIGN.md.
+struct RunView: Encodable {
+    var record: RunRecord
+
+    init(_ r: RunRecord) { record = r }
+
+    var id: String { record.id }
+    var startedAt: String { Format.isoTime(record.startedAt) }
+    var avgPaceSecondsPerKm: Double? {
+        guard let d = record.distanceMeters, d > 0 else { return nil }
+        return (record.movingSeconds ?? record.elapsedSeconds) / (d / 1000)
+    }
+
+    static func round(_ v: Double?, _ digits: Int) -> Double? {
+        guard let v, v.isFinite else { return nil }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (v * scale).rounded() / scale
+    }
+
+    /// Every key, in order; nil becomes null (never omitted: scripts rely on every key).
+    var fields: [(String, JSONValue)] {
+        let r = record
+        return [
+            ("id", .string(r.id)), ("athlete", .string(r.athleteID)), ("sport", .string(r.sport)), ("name", .init(r.name)),
+            ("sourceFile", .string(r.sourceFile)), ("sourceFormat", .string(r.sourceFormat)), ("creator", .init(r.creator)),
+            ("startedAt", .string(startedAt)), ("endedAt", .string(Format.isoTime(r.endedAt))),
+            ("elapsedSeconds", .init(Self.round(r.elapsedSeconds, 3))), ("movingSeconds", .init(Self.round(r.movingSeconds, 3))),
+            ("distanceMeters", .init(Self.round(r.distanceMeters, 2))), ("ascentMeters", .init(Self.round(r.ascentMeters, 1))),
+            ("descentMeters", .init(Self.round(r.descentMeters, 1))),
+            ("avgPaceSecondsPerKm", .init(Self.round(avgPaceSecondsPerKm, 1))),
+            ("avgHeartRate", .init(Self.round(r.avgHeartRate, 1))), ("maxHeartRate", .init(Self.round(r.maxHeartRate, 0))),
+            ("heartRateCoveragePercent", .init(Self.round(r.heartRateCoveragePercent, 1))),
+            ("avgCadence", .init(Self.round(r.avgCadence, 1))), ("load", .init(Self.round(r.load, 1))),
+            ("loadSource", .init(r.loadSource)), ("label", .init(r.label)), ("mode", .string(r.mode)),
+            ("runType", .string(r.runType)), ("perceivedEffort", r.perceivedEffort.map { .number(Double($0)) } ?? .null),
+            ("notes", .init(r.notes)),
+        ]
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: DynamicKey.self)
+        for (key, value) in fields { try c.encode(value, forKey: DynamicKey(key)) }
+    }
+
+    static let csvHeader = ["id", "athlete", "sport", "name", "source_file", "source_format", "creator", "started_at",
+                            "ended_at", "elapsed_time_s", "moving_time_s", "distance_km", "ascent_m", "descent_m",
+                            "avg_pace_s_per_km", "avg_hr_bpm", "max_hr_bpm", "hr_coverage_pct", "avg_cadence_spm",
+                            "load", "load_source", "label", "mode", "run_type", "perceived_effort", "notes"]
+
+    var csvFields: [String] {
+        let r = record
+        let n = Format.csvNumber
+        return [r.id, r.athleteID, r.sport, r.name ?? "", r.sourceFile, r.sourceFormat, r.creator ?? "", startedAt,
+                Format.isoTime(r.endedAt), n(Self.round(r.elapsedSeconds, 3)), n(Self.round(r.movingSeconds, 3)),
+                n(Self.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(Self.round(r.ascentMeters, 1)),
+                n(Self.round(r.descentMeters, 1)), n(Self.round(avgPaceSecondsPerKm, 1)), n(Self.round(r.avgHeartRate, 1)),
+                n(Self.round(r.maxHeartRate, 0)), n(Self.round(r.heartRateCoveragePercent, 1)), n(Self.round(r.avgCadence, 1)),
+                n(Self.round(r.load, 1)), r.loadSource ?? "", r.label ?? "", r.mode, r.runType,
+                r.perceivedEffort.map(String.init) ?? "", r.notes ?? ""]
+    }
+}
+
+/// A JSON scalar that encodes nil as null.
+enum JSONValue: Encodable {
+    case string(String), number(Double), bool(Bool), null
+    init(_ s: String?) { self = s.map { .string($0) } ?? .null }
+    init(_ d: Double?) { self = d.map { .number($0) } ?? .null }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .string(let s): try c.encode(s)
+        case .number(let d): try c.encode(d)
+        case .bool(let b): try c.encode(b)
+        case .null: try c.encodeNil()
+        }
+    }
+}
+
+struct DynamicKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Finds a run by id or unique id prefix, or exits 66 / 64 with a message.
+enum RunLookup {
+    static func find(_ store: RunStore, _ id: String) throws -> RunRecord {
+        if let run = try store.run(id: id.uppercased()) { return run }
+        let matches = try store.runs(idPrefix: id)
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty {
+            Console.error("racekit: no run with id \(id) (see racekit runs list)")
+            throw ExitCode(Exit.noInput)
+        }
+        Console.error("racekit: '\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
+        throw ExitCode(Exit.usage)
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitStore
+
+extension RaceKitCommand.Runs {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List stored runs (oldest first unless sorted otherwise).",
+            discussion: """
+              racekit runs list
+              racekit runs list --since 2026-01-01 --sport running --format csv > runs.csv
+              racekit runs list --sort distance --reverse --limit 10
+            """
+        )
+
+        enum SortKey: String, ExpressibleByArgument, CaseIterable { case date, distance, time, pace, load }
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Option(help: "Only this athlete's runs.") var athlete: String?
+        @Option(help: "Only this sport (running, cycling, walking, hiking, swimming, other).") var sport: String?
+        @Option(help: "Only runs starting on or after this date (YYYY-MM-DD, UTC).") var since: String?
+        @Option(help: "Only runs starting on or before this date (YYYY-MM-DD, UTC).") var until: String?
+        @Option(help: "Sort by date, distance, time (elapsed), pace or load.") var sort: SortKey = .date
+        @Flag(help: "Reverse the order.") var reverse = false
+        @Option(help: "At most this many runs (after sorting; with date order, the newest).") var limit: Int?
+        @Option(help: "km or mi for the table.") var unit: DistanceUnit = .km
+        @Option(help: "table, csv or json.") var format: OutputFormat = .table
+
+        func validate() throws {
+            if let since, Self.day(since) == nil { throw ValidationError("--since: '\(since)' is not a date (YYYY-MM-DD)") }
+            if let until, Self.day(until) == nil { throw ValidationError("--until: '\(until)' is not a date (YYYY-MM-DD)") }
+            if let sport, Sport(rawValue: sport) == nil {
+                throw ValidationError("--sport: '\(sport)' is not one of \(Sport.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        }
+
+        static func day(_ text: String) -> Double? {
+            TimestampParser.parse(text + "T00:00:00Z")?.secondsSinceEpoch
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            var filter = RunStore.RunFilter()
+            filter.athleteID = athlete
+            filter.sport = sport
+            filter.since = since.flatMap(Self.day)
+            filter.until = until.flatMap(Self.day).map { $0 + 86_399.999 }
+            var runs = try store.runs(matching: filter)
+            switch sort {
+            case .date: break
+            case .distance: runs.sort { ($0.distanceMeters ?? -1) > ($1.distanceMeters ?? -1) }
+            case .time: runs.sort { $0.elapsedSeconds > $1.elapsedSeconds }
+            case .pace: runs.sort { (RunView($0).avgPaceSecondsPerKm ?? .infinity) < (RunView($1).avgPaceSecondsPerKm ?? .infinity) }
+            case .load: runs.sort { ($0.load ?? -1) > ($1.load ?? -1) }
+            }
+            if reverse { runs.reverse() }
+            if let limit { runs = sort == .date && !reverse ? Array(runs.suffix(limit)) : Array(runs.prefix(limit)) }
+            let views = runs.map(RunView.init)
+            switch format {
+            case .json:
+                Console.out(try Console.json(views))
+            case .csv:
+                var out = Format.csvRow(RunView.csvHeader)
+                for v in views { out += "\n" + Format.csvRow(v.csvFields) }
+                Console.out(out)
+            case .table:
+                if views.isEmpty { Console.out("No runs match. Import some with: racekit import PATH"); return }
+                Console.out(Format.table(
+                    header: ["id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace/\(unit.rawValue)",
+                             "elev+", "avg HR", "load", "label / source"],
+                    rows: views.map { v in
+                        let r = v.record
+                        return [r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "), r.sport,
+                                Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
+                                Format.duration(r.movingSeconds), Format.pace(v.avgPaceSecondsPerKm, unit),
+                                Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),
+                                Format.number(r.load, digits: 0), r.label ?? r.sourceFile]
+                    }, rightAligned: [3, 4, 5, 6, 7, 8, 9]))
+                let total = views.compactMap(\.record.distanceMeters).reduce(0, +)
+                Console.out("\(views.count) runs, \(Format.distance(total, unit, digits: 1)) \(unit.rawValue)")
+            }
+        }
+    }
+}

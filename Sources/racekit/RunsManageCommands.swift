@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitImport
+import RaceKitStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RaceKitCommand.Runs {
+    struct Bests: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Personal records: the fastest 400 m, 1 km, mile, 5k, 10k, half and marathon inside runs.",
+            discussion: """
+              racekit runs bests                      # one record per distance
+              racekit runs bests --distance 5k        # the 10 fastest 5 km efforts
+            """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Option(help: "Only this athlete's runs.") var athlete: String?
+        @Option(help: "One distance (400m, 1k, 1mi, 5k, 10k, half, marathon): its fastest efforts.") var distance: String?
+        @Option(help: "How many efforts with --distance.") var limit = 10
+        @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
+        @Option(help: "table, csv or json.") var format: OutputFormat = .table
+
+        func validate() throws {
+            if let distance, Self.meters(distance) == nil {
+                throw ValidationError("--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))")
+            }
+        }
+
+        static func meters(_ name: String) -> Double? {
+            guard let m = Units.parseDistance(name) else { return nil }
+            return BestEfforts.standardDistances.first { abs($0.meters - m) < 0.01 }?.meters
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let records = try store.personalRecords(athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
+            switch format {
+            case .json:
+                Console.out(try Console.json(records.map { r -> [String: JSONTree] in
+                    ["distanceMeters": .value(.number(r.distanceMeters)),
+                     "elapsedSeconds": .value(.init(RunView.round(r.elapsedSeconds, 1))),
+                     "startOffsetSeconds": .value(.init(RunView.round(r.startOffsetSeconds, 1))),
+                     "runId": .value(.string(r.run.id)), "athlete": .value(.string(r.run.athleteID)),
+                     "startedAt": .value(.string(Format.isoTime(r.run.startedAt)))]
+                }))
+            case .csv:
+                var out = Format.csvRow(["distance", "distance_m", "elapsed_time_s", "run_id", "athlete", "started_at"])
+                for r in records {
+                    out += "\n" + Format.csvRow([BestEfforts.name(of: r.distanceMeters), Format.csvNumber(r.distanceMeters),
+                                                 Format.csvNumber(RunView.round(r.elapsedSeconds, 1)), r.run.id, r.run.athleteID,
+                                                 Format.isoTime(r.run.startedAt)])
+                }
+                Console.out(out)
+            case .table:
+                if records.isEmpty { Console.out("No best efforts yet."); return }
+                Console.out(Format.table(header: ["distance", "time", "pace/\(unit.rawValue)", "date", "run", "athlete"], rows: records.map { r in
+                    [BestEfforts.name(of: r.distanceMeters), Format.duration(r.elapsedSeconds),
+                     Format.pace(r.elapsedSeconds / (r.distanceMeters / 1000), unit),
+                     String(Format.isoTime(r.run.startedAt).prefix(10)), r.run.id, r.run.athleteID]
+                }, rightAligned: [1, 2]))
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a run's label, mode, type, perceived effort or notes.",
+            discussion: """
+            An empty value clears a field.
+
+              racekit runs edit 01M7F0F1 --label "Race - Munich Half" --mode race --rpe 9
+            """
+        )
+
+        enum Mode: String, ExpressibleByArgument, CaseIterable { case free, training, race }
+        enum RunType: String, ExpressibleByArgument, CaseIterable { case outdoor, treadmill }
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Run id (or a unique prefix).") var id: String
+        @Option(help: "A label, e.g. \"Long run\".") var label: String?
+        @Option(help: "free, training or race.") var mode: Mode?
+        @Option(name: .customLong("type"), help: "outdoor or treadmill.") var runType: RunType?
+        @Option(help: "Perceived effort 1-10 (empty to clear).") var rpe: String?
+        @Option(help: "Notes.") var notes: String?
+
+        func validate() throws {
+            if label == nil, mode == nil, runType == nil, rpe == nil, notes == nil {
+                throw ValidationError("nothing to change: give --label, --mode, --type, --rpe or --notes")
+            }
+            if let rpe, !rpe.isEmpty, !(Int(rpe).map { (1...10).contains($0) } ?? false) {
+                throw ValidationError("--rpe must be a whole number from 1 to 10")
+            }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let record = try RunLookup.find(store, id)
+            var e = RunStore.RunEdit()
+            if let label { e.label = .some(label.isEmpty ? nil : label) }
+            if let notes { e.notes = .some(notes.isEmpty ? nil : notes) }
+            if let rpe { e.perceivedEffort = .some(rpe.isEmpty ? nil : Int(rpe)) }
+            e.mode = mode?.rawValue
+            e.runType = runType?.rawValue
+            let updated = try store.edit(runID: record.id, e)
+            Console.out("Updated \(updated.id): label \(updated.label ?? "-"), mode \(updated.mode), type \(updated.runType), effort \(updated.perceivedEffort.map(String.init) ?? "-")")
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a run with its samples.",
+            discussion: "Asks first on a terminal; elsewhere (scripts) --yes is required.")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Run id (or a unique prefix).") var id: String
+        @Flag(help: "Do not ask.") var yes = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let r = try RunLookup.find(store, id)
+            let what = "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    Console.error("racekit: not deleting \(r.id) without --yes (standard input is not a terminal)")
+                    throw ExitCode(Exit.usage)
+                }
+                FileHandle.standardError.write(Data("Delete run \(what)? [y/N] ".utf8))
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingBlanks()) else {
+                    Console.out("Kept \(r.id).")
+                    return
+                }
+            }
+            try store.delete(runID: r.id)
+            Console.out("Deleted run \(what).")
+        }
+    }
+
+    struct Recompute: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Analyse stored runs again after an athlete's profile or the analysis changed.",
+            discussion: """
+            Runs analysed by an older version of RaceKit, or with other physiology than the
+            athlete's current one, are redone; --all redoes every run.
+            """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Option(help: "Only this athlete (default: all athletes).") var athlete: String?
+        @Flag(help: "Redo every run, not only stale ones.") var all = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id)
+            var total = RecomputeJob.Outcome()
+            for id in ids {
+                guard try store.athlete(id: id) != nil else {
+                    Console.error("racekit: unknown athlete '\(id)'")
+                    throw ExitCode(Exit.usage)
+                }
+                let o = try RecomputeJob(store: store).run(athleteID: id, force: all)
+                total.checked += o.checked; total.updated += o.updated; total.failed += o.failed
+            }
+            for f in total.failed { Console.error("failed: \(f)") }
+            Console.out(total.checked == 0 ? "All runs are up to date." : "Recomputed \(total.updated) of \(total.checked) runs.")
+            if !total.failed.isEmpty { throw ExitCode(Exit.someFailed) }
+        }
+    }
+}
+
+typealias RecomputeJob = RaceKitImport.Recompute

@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitStore
+
+extension RaceKitCommand.Runs {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show one run the way a coach reads it.",
+            discussion: """
+            Distance, elapsed and moving time, pace, elevation, heart rate, cadence and load;
+            splits per km (or mile with --unit mi) with pace, elevation, HR and cadence; time in
+            heart-rate zones; best efforts. The id may be shortened to a unique prefix.
+
+              racekit runs show 01M7F0F1
+              racekit runs show 01M7F0F1 --unit mi --format json
+            """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Run id (or a unique prefix).") var id: String
+        @Option(help: "km or mi (splits and human output).") var unit: DistanceUnit = .km
+        @Option(help: "table, csv (splits) or json.") var format: OutputFormat = .table
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let detail = try RunDetail.load(store, id: id)
+            let splits = detail.analysis.splits(unit)
+            switch format {
+            case .json:
+                Console.out(try Console.json(detail.json(splits: splits, unit: unit)))
+            case .csv:
+                Console.out(SplitTable.csv(splits, unit: unit))
+            case .table:
+                Console.out(detail.text(splits: splits, unit: unit))
+            }
+        }
+    }
+
+    struct Splits: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Splits of one run per km or mile, timed at the exact boundary.",
+            discussion: "  racekit runs splits 01M7F0F1 --unit mi --format csv")
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Run id (or a unique prefix).") var id: String
+        @Option(help: "km or mi.") var unit: DistanceUnit = .km
+        @Option(help: "table, csv or json.") var format: OutputFormat = .table
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let splits = try RunDetail.load(store, id: id).analysis.splits(unit)
+            switch format {
+            case .json: Console.out(try Console.json(splits.map(SplitTable.json)))
+            case .csv: Console.out(SplitTable.csv(splits, unit: unit))
+            case .table: Console.out(splits.isEmpty ? "No splits: this run has no distance." : SplitTable.text(splits, unit: unit))
+            }
+        }
+    }
+}
+
+/// A stored run with its analysis, for `show` and `splits`.
+struct RunDetail {
+    var record: RunRecord
+    var athlete: Athlete?
+    var analysis: RunAnalysis
+    var zones: [ZoneTime]
+    var efforts: [BestEffort]
+
+    static func load(_ store: RunStore, id: String) throws -> RunDetail {
+        let record = try RunLookup.find(store, id)
+        let physiology = try store.physiology(athleteID: record.athleteID)
+        let analysis = RunAnalyzer.analyse(try store.activity(of: record), physiology: physiology)
+        return RunDetail(record: record, athlete: try store.athlete(id: record.athleteID), analysis: analysis,
+                         zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
+    }
+
+    func json(splits: [Split], unit: DistanceUnit) -> [String: JSONTree] {
+        var out = [String: JSONTree]()
+        for (k, v) in RunView(record).fields { out[k] = .value(v) }
+        out["splits"] = .array(splits.map { .object(SplitTable.json($0).mapValues(JSONTree.value)) })
+        out["splitUnit"] = .value(.string(unit.rawValue))
+        out["heartRateZones"] = .array(zones.map { z in
+            .object(["zone": .value(.number(Double(z.zone))), "name": .value(.string(z.name)),
+                     "lowBpm": .value(.number(z.lowBpm)), "highBpm": .value(.init(z.highBpm)),
+                     "seconds": .value(.init(RunView.round(z.seconds, 1)))])
+        })
+        out["zoneModel"] = .value(.init(record.zoneModel))
+        out["bestEfforts"] = .array(efforts.map { e in
+            .object(["distanceMeters": .value(.number(e.distanceMeters)),
+                     "elapsedSeconds": .value(.init(RunView.round(e.elapsedSeconds, 1))),
+                     "startOffsetSeconds": .value(.init(RunView.round(e.startOffsetSeconds, 1)))])
+        })
+        let estimated = record.loadEstimated.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        out["loadEstimated"] = .array(estimated.map { .value(.string($0)) })
+        return out
+    }
+
+    func text(splits: [Split], unit: DistanceUnit) -> String {
+        let r = record
+        let tz = athlete?.timeZone ?? "UTC"
+        var lines: [String] = []
+        let nouns = ["running": "Run", "cycling": "Ride", "walking": "Walk", "hiking": "Hike", "swimming": "Swim"]
+        let title = r.label ?? r.name ?? nouns[r.sport] ?? "Activity"
+        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(r.sport) · \(r.mode)")
+        lines.append("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)")
+        lines.append("")
+        let pace = RunView(r).avgPaceSecondsPerKm
+        var facts: [(String, String)] = [
+            ("Distance", "\(Format.distance(r.distanceMeters, unit)) \(unit.rawValue)"),
+            ("Elapsed", Format.duration(r.elapsedSeconds)),
+            ("Moving", Format.duration(r.movingSeconds)),
+            ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)"),
+            ("Elevation", r.ascentMeters == nil ? "unknown" : "+\(Format.number(r.ascentMeters, digits: 0)) m / -\(Format.number(r.descentMeters, digits: 0)) m"),
+            ("Heart rate", r.avgHeartRate == nil ? "none" : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"),
+            ("Cadence", r.avgCadence == nil ? "none" : "\(Format.number(r.avgCadence, digits: 0)) spm"),
+        ]
+        let estimated = r.loadEstimated.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        facts.append(("Load", r.load == nil ? "unknown (no heart rate, and no threshold pace)" :
+            "\(Format.number(r.load, digits: 0)) (\(r.loadSource ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"))
+        if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
+        if let notes = r.notes { facts.append(("Notes", notes)) }
+        for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
+        if !splits.isEmpty {
+            lines += ["", "Splits (\(unit.rawValue))", SplitTable.text(splits, unit: unit)]
+        }
+        if !zones.isEmpty {
+            let total = zones.reduce(0) { $0 + $1.seconds }
+            lines += ["", "Heart-rate zones (\(r.zoneModel ?? "?"))"]
+            lines.append(Format.table(header: ["zone", "bpm", "time", "share", ""], rows: zones.map { z in
+                let share = total > 0 ? z.seconds / total : 0
+                let range = z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"
+                return [z.name, range, Format.duration(z.seconds), "\(Int((share * 100).rounded()))%",
+                        String(repeating: "█", count: Int((share * 30).rounded()))]
+            }, rightAligned: [1, 2, 3]))
+        }
+        if !efforts.isEmpty {
+            lines += ["", "Best efforts"]
+            lines.append(Format.table(header: ["distance", "time", "pace/\(unit.rawValue)", "from"], rows: efforts.map { e in
+                [BestEfforts.name(of: e.distanceMeters), Format.duration(e.elapsedSeconds),
+                 Format.pace(e.elapsedSeconds / (e.distanceMeters / 1000), unit), Format.duration(e.startOffsetSeconds)]
+            }, rightAligned: [1, 2, 3]))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Split rendering shared by `show` and `splits`.
+enum SplitTable {
+    static func json(_ s: Split) -> [String: JSONValue] {
+        ["index": .number(Double(s.index)), "startMeters": .init(RunView.round(s.startMeters, 2)),
+         "endMeters": .init(RunView.round(s.endMeters, 2)), "elapsedSeconds": .init(RunView.round(s.elapsedSeconds, 2)),
+         "movingSeconds": .init(RunView.round(s.movingSeconds, 2)), "paceSecondsPerKm": .init(RunView.round(s.paceSecondsPerKm, 1)),
+         "ascentMeters": .init(RunView.round(s.ascentMeters, 1)), "descentMeters": .init(RunView.round(s.descentMeters, 1)),
+         "avgHeartRate": .init(RunView.round(s.avgHeartRate, 1)), "avgCadence": .init(RunView.round(s.avgCadence, 1)),
+         "partial": .bool(s.partial)]
+    }
+
+    static func text(_ splits: [Split], unit: DistanceUnit) -> String {
+        Format.table(header: ["#", unit.rawValue, "time", "moving", "pace", "elev +/-", "HR", "cad"], rows: splits.map { s in
+            let length = (s.endMeters - s.startMeters) / unit.meters
+            return ["\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2), Format.duration(s.elapsedSeconds),
+                    Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
+                    s.ascentMeters == nil ? "-" : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
+                    Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)]
+        }, rightAligned: [1, 2, 3, 4, 5, 6, 7]) + (splits.last?.partial == true ? "\n* partial split" : "")
+    }
+
+    static func csv(_ splits: [Split], unit: DistanceUnit) -> String {
+        var out = Format.csvRow(["index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(unit.rawValue)",
+                                 "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"])
+        let n = Format.csvNumber
+        for s in splits {
+            out += "\n" + Format.csvRow([String(s.index), n(RunView.round(s.startMeters / 1000, 3)), n(RunView.round(s.endMeters / 1000, 3)),
+                                         n(RunView.round(s.elapsedSeconds, 2)), n(RunView.round(s.movingSeconds, 2)),
+                                         n(RunView.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
+                                         n(RunView.round(s.ascentMeters, 1)), n(RunView.round(s.descentMeters, 1)),
+                                         n(RunView.round(s.avgHeartRate, 1)), n(RunView.round(s.avgCadence, 1)), s.partial ? "true" : "false"])
+        }
+        return out
+    }
+}
+
+/// Nested JSON built from scalars, arrays and objects (keys sorted on output).
+indirect enum JSONTree: Encodable {
+    case value(JSONValue), array([JSONTree]), object([String: JSONTree])
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .value(let v): try v.encode(to: encoder)
+        case .array(let a): var c = encoder.unkeyedContainer(); for x in a { try c.encode(x) }
+        case .object(let o):
+            var c = encoder.container(keyedBy: DynamicKey.self)
+            for (k, v) in o { try c.encode(v, forKey: DynamicKey(k)) }
+        }
+    }
+}

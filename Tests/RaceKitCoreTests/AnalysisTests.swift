@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+
+/// A run due north from 48°N at a constant speed, one point per `step` seconds.
+func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double = { _ in .nan },
+                 elevation: (Int, Double) -> Double = { _, _ in .nan }, stopAt: Int? = nil, stopSeconds: Int = 0) -> Activity {
+    var raw = RawActivity()
+    raw.sport = "running"
+    var lat = 48.0
+    var t = 0.0
+    let metersPerDegree = Double.pi / 180 * Geodesy.earthRadiusMeters
+    var travelled = 0.0
+    for i in stride(from: 0, through: seconds, by: step) {
+        if let stopAt, i == stopAt {
+            // Standing still with the watch recording: points at the same place.
+            for _ in 0..<stopSeconds {
+                var p = SamplePoint()
+                p.time = 1_772_348_400 + t; p.latitude = lat; p.longitude = 11.0
+                raw.samples.append(p)
+                t += 1
+            }
+        }
+        var p = SamplePoint()
+        p.time = 1_772_348_400 + t
+        p.latitude = lat
+        p.longitude = 11.0
+        p.heartRate = hr(i)
+        p.elevation = elevation(i, travelled)
+        raw.samples.append(p)
+        lat += speed * Double(step) / metersPerDegree
+        travelled += speed * Double(step)
+        t += Double(step)
+    }
+    raw.segmentStarts = [0]
+    guard case .activity(let a) = TrackRepair.repair(raw, format: .gpx) else { fatalError("test run must repair") }
+    return a
+}
+
+@Suite struct AnalysisTests {
+    @Test func constantSpeedGivesExactSplits() {
+        // 3.2 m/s for 2000 s = 6400 m: six 1 km splits of 312.5 s and a 400 m partial of 125 s.
+        let a = RunAnalyzer.analyse(straightRun(seconds: 2000, speed: 3.2), physiology: Physiology())
+        let splits = a.splits(.km)
+        #expect(splits.count == 7)
+        for s in splits.dropLast() {
+            #expect(abs(s.elapsedSeconds - 312.5) < 0.01)
+            #expect(abs(s.paceSecondsPerKm! - 312.5) < 0.01)
+            #expect(!s.partial)
+        }
+        #expect(splits.last!.partial)
+        #expect(abs(splits.last!.endMeters - 6400) < 0.5)
+        #expect(abs(splits.last!.elapsedSeconds - 125) < 0.1)
+        #expect(abs(splits.reduce(0) { $0 + $1.elapsedSeconds } - 2000) < 1e-6)
+        let miles = a.splits(.mi)
+        #expect(abs(miles[0].elapsedSeconds - 1609.344 / 3.2) < 0.01)
+        #expect(miles.count == 4 && miles.last!.partial)
+    }
+
+    @Test func aTenMinuteStopIsNotMovingTime() {
+        let a = RunAnalyzer.analyse(straightRun(seconds: 1800, speed: 3, stopAt: 900, stopSeconds: 600), physiology: Physiology())
+        #expect(a.summary.elapsedSeconds == 2400)
+        #expect(a.summary.movingSeconds == 1800)
+    }
+
+    @Test func standingStillWithGPSDriftIsNotMovement() {
+        // 300 s running, 120 s standing with ±0.3 m of position noise, 300 s running.
+        var raw = RawActivity()
+        var rng = SystemRandomNumberGenerator()
+        var lat = 48.0
+        for i in 0...720 {
+            var p = SamplePoint()
+            p.time = Double(i)
+            let standing = i > 300 && i <= 420
+            if !standing { lat += 3 / 111_195 }
+            p.latitude = lat + (standing ? Double.random(in: -0.3...0.3, using: &rng) / 111_195 : 0)
+            p.longitude = 11
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0]
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .gpx) else { Issue.record("no activity"); return }
+        let a = RunAnalyzer.analyse(activity, physiology: Physiology())
+        // Uniform ±0.3 m noise moves a fix more than 0.5 m in about 1% of seconds.
+        #expect(abs(a.summary.movingSeconds! - 600) <= 6)
+    }
+
+    @Test func segmentBreaksArePausesEvenWhenTheRunnerMoved() {
+        var raw = RawActivity()
+        for (i, t) in [0.0, 10, 20, 200, 210, 220].enumerated() {
+            var p = SamplePoint()
+            p.time = t; p.latitude = 48 + Double(i) * 30 / 111_195; p.longitude = 11
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0, 3]
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .gpx) else { Issue.record("no activity"); return }
+        #expect(RunAnalyzer.analyse(activity, physiology: Physiology()).summary.movingSeconds == 40)
+    }
+
+    @Test func noisyFlatCourseGainsAlmostNothing() {
+        var rng = SystemRandomNumberGenerator()
+        // 10 km at 3 m/s, flat at 500 m with 1.5 m of Gaussian-ish noise per point.
+        let a = RunAnalyzer.analyse(straightRun(seconds: 3333, speed: 3, elevation: { _, _ in
+            var s = 0.0
+            for _ in 0..<6 { s += Double.random(in: -1...1, using: &rng) }
+            return 500 + s / 2 * 1.5 * 1.41
+        }), physiology: Physiology())
+        let perKm = a.summary.ascentMeters! / 10
+        #expect(perKm < 3, "flat course gained \(perKm) m per km")
+    }
+
+    @Test func aRealClimbIsKept() {
+        // 5 km: flat 1 km, 100 m up over 2 km, 100 m down over 2 km, 0.5 m noise.
+        var rng = SystemRandomNumberGenerator()
+        let a = RunAnalyzer.analyse(straightRun(seconds: 1667, speed: 3, elevation: { _, d in
+            let profile = d < 1000 ? 0 : d < 3000 ? (d - 1000) / 20 : max(0, 100 - (d - 3000) / 20)
+            return 300 + profile + Double.random(in: -0.5...0.5, using: &rng)
+        }), physiology: Physiology())
+        #expect(abs(a.summary.ascentMeters! - 100) < 5)
+        #expect(abs(a.summary.descentMeters! - 100) < 5)
+        let splits = a.splits(.km)
+        #expect(splits[1].ascentMeters! > 45 && splits[3].descentMeters! > 45)
+    }
+
+    @Test func noElevationIsUnknownNotZero() {
+        let a = RunAnalyzer.analyse(straightRun(seconds: 60, speed: 3), physiology: Physiology())
+        #expect(a.summary.ascentMeters == nil && a.summary.descentMeters == nil)
+        #expect(a.splits(.km).allSatisfy { $0.ascentMeters == nil })
+    }
+
+    @Test func bestEffortsMatchABruteForceSearch() {
+        var raw = RawActivity()
+        var d = 0.0
+        var rng = SystemRandomNumberGenerator()
+        for i in 0...3000 {
+            var p = SamplePoint()
+            p.time = Double(i)
+            d += Double.random(in: 2...4.5, using: &rng)
+            p.distance = d
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0]
+        guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { Issue.record("no activity"); return }
+        let s = a.samples
+        for effort in BestEfforts.compute(s, distances: [400, 1000, 5000]) {
+            // Brute force over every pair of points, interpolating the start the same way.
+            var best = Double.infinity
+            for j in 1..<s.count {
+                let start = s.distance[j] - effort.distanceMeters
+                guard start >= 0 else { continue }
+                for i in 0..<j where s.distance[i] <= start && s.distance[i + 1] > start {
+                    let t = s.time[i] + (s.time[i + 1] - s.time[i]) * (start - s.distance[i]) / (s.distance[i + 1] - s.distance[i])
+                    best = min(best, s.time[j] - t)
+                }
+            }
+            #expect(abs(effort.elapsedSeconds - best) < 1e-6, "distance \(effort.distanceMeters)")
+        }
+    }
+
+    @Test func bestEffortsOnlyForDistancesThatFit() {
+        let efforts = BestEfforts.compute(straightRun(seconds: 2000, speed: 3.2).samples)
+        #expect(efforts.map(\.distanceMeters) == [400, 1000, 1609.344, 5000])
+        #expect(abs(efforts[3].elapsedSeconds - 1562.5) < 0.01)
+    }
+
+    @Test func zonesAreHalfOpenAndPausesAreCapped() throws {
+        // HR 150 for 100 s, then one 300-s gap at 170, then 171 for 10 s.
+        var s = SampleSeries()
+        func add(_ t: Double, _ hr: Double) { var p = SamplePoint(); p.time = t; p.heartRate = hr; s.append(p) }
+        for t in 0..<100 { add(Double(t), 150) }
+        add(100, 170)
+        for t in 400...410 { add(Double(t), 171) }
+        let p = Physiology(maxHeartRate: 190)
+        let zones = HeartRateZones.timeInZones(s, zones: try #require(HeartRateZones.zones(.hrmax5, physiology: p)))
+        // hrmax5 on 190: 0, 114, 133, 152, 171. 150 -> zone 3; 170 -> zone 4; 171 -> zone 5 (lower bound inclusive).
+        #expect(zones.map(\.lowBpm) == [0, 114, 133, 152, 171])
+        #expect(zones[2].seconds == 100)
+        #expect(zones[3].seconds == 25)     // the 300-s gap counts 25 s
+        #expect(zones[4].seconds == 10)
+    }
+
+    @Test func frielZonesNeedASetThresholdHeartRate() throws {
+        let set = Physiology(maxHeartRate: 190, thresholdHeartRate: 170)
+        #expect(HeartRateZones.resolve(.auto, physiology: set) == .friel)
+        let zones = try #require(HeartRateZones.zones(.friel, physiology: set))
+        #expect(zones.map(\.name) == ["1", "2", "3", "4", "5a", "5b", "5c"])
+        #expect(zones.map(\.lowBpm) == [0, 145, 153, 162, 170, 175, 181])
+        let estimated = Physiology(maxHeartRate: 190).completed(with: .init())
+        #expect(estimated.thresholdHeartRateEstimated)
+        #expect(HeartRateZones.resolve(.auto, physiology: estimated) == .hrmax5)
+        #expect(try #require(HeartRateZones.zones(.seiler3, physiology: set)).map(\.lowBpm) == [0, 156, 165])
+    }
+
+    @Test func trimpMatchesHandComputation() throws {
+        // One hour at threshold scores 100 by construction; 30 min at HR 160 with
+        // max 190, rest 50, LTHR 170, male: 30 * x * 0.64 e^(1.92 x) / (60 * xt * 0.64 e^(1.92 xt)) * 100.
+        var s = SampleSeries()
+        for t in stride(from: 0, through: 1800, by: 1) { var p = SamplePoint(); p.time = Double(t); p.heartRate = 160; s.append(p) }
+        let p = Physiology(maxHeartRate: 190, restingHeartRate: 50, thresholdHeartRate: 170, sex: .male)
+        let load = try #require(TrainingLoadModel.heartRate(s, physiology: p))
+        let x = 110.0 / 140, xt = 120.0 / 140
+        let expected = 30 * x * 0.64 * exp(1.92 * x) / (60 * xt * 0.64 * exp(1.92 * xt)) * 100
+        #expect(abs(load.value - expected) < 1e-6)
+        #expect(load.source == .heartRate && load.estimated.isEmpty)
+        var hour = SampleSeries()
+        for t in stride(from: 0, through: 3600, by: 1) { var q = SamplePoint(); q.time = Double(t); q.heartRate = 170; hour.append(q) }
+        #expect(abs(TrainingLoadModel.heartRate(hour, physiology: p)!.value - 100) < 1e-9)
+        let female = Physiology(maxHeartRate: 190, restingHeartRate: 50, thresholdHeartRate: 170, sex: .female)
+        #expect(abs(TrainingLoadModel.heartRate(hour, physiology: female)!.value - 100) < 1e-9)
+    }
+
+    @Test func withoutRestingHeartRateEdwardsZonesAreUsed() throws {
+        var s = SampleSeries()
+        for t in stride(from: 0, through: 3600, by: 1) { var p = SamplePoint(); p.time = Double(t); p.heartRate = 150; s.append(p) }
+        // max 190: 150 is 79% -> weight 3; threshold 170 is 89.5% -> weight 4: 60*3 / (60*4) * 100 = 75.
+        let load = try #require(TrainingLoadModel.heartRate(s, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)))
+        #expect(load.source == .heartRateZones)
+        #expect(abs(load.value - 75) < 1e-9)
+    }
+
+    @Test func paceLoadWithoutHeartRateAndNoMadeUpDefaults() {
+        let run = straightRun(seconds: 3600, speed: 1000.0 / 300)   // 5:00/km for an hour
+        let none = RunAnalyzer.analyse(run, physiology: Physiology())
+        #expect(none.load == nil)   // no HR and no threshold pace: unknown, not a guess
+        let withPace = RunAnalyzer.analyse(run, physiology: Physiology(thresholdPaceSecondsPerKm: 300))
+        #expect(withPace.load?.source == .pace)
+        #expect(abs(withPace.load!.value - 100) < 0.5)
+    }
+
+    @Test func thresholdPaceIsEstimatedFromBestEffortsByRiegel() throws {
+        let p = Physiology().completed(with: .init(bestEfforts: [(10_000, 2700)]))
+        let speed = 10_000 * pow(3600 / 2700, 1 / 1.06) / 3600
+        #expect(abs(try #require(p.thresholdPaceSecondsPerKm) - 1000 / speed) < 1e-9)
+        #expect(p.thresholdPaceEstimated)
+    }
+
+    @Test func robustMaximumIgnoresIsolatedSpikes() {
+        var s = SampleSeries()
+        for (t, hr) in [(0.0, 140.0), (1, 141), (2, 199), (3, 142), (4, 143), (5, 150)] {
+            var p = SamplePoint(); p.time = t; p.heartRate = hr; s.append(p)
+        }
+        #expect(RunSummary.robustMaximum(s.heartRate, time: s.time) == 150)   // 199 is a spike; the last 150 is kept
+    }
+
+    @Test func gpsJumpsAreLeftOutOfTheDistance() {
+        var raw = RawActivity()
+        raw.sport = "running"
+        for i in 0...20 {
+            var p = SamplePoint()
+            p.time = Double(i)
+            p.latitude = 48 + Double(i) * 3 / 111_195 + (i == 10 ? 0.01 : 0)   // fix 10 is 1.1 km off
+            p.longitude = 11
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0]
+        guard case .activity(let a) = TrackRepair.repair(raw, format: .gpx) else { Issue.record("no activity"); return }
+        #expect(abs(a.distanceMeters! - 60) < 0.5)
+        #expect(a.repairs.gpsJumpPoints == 1)
+    }
+
+    @Test func analysisOfAFourHourRunIsCheap() {
+        // Not a timing assertion (benchmarks measure speed): the analysis must
+        // handle 14,400 points and give 42 km splits.
+        let a = RunAnalyzer.analyse(straightRun(seconds: 14_400, speed: 2.94, hr: { 140 + Double($0 % 20) }), physiology: Physiology(maxHeartRate: 190))
+        #expect(a.splits(.km).count == 43)
+        #expect(a.bestEfforts.last?.distanceMeters == 42_195)
+    }
+}
+
+@Suite struct UnitsTests {
+    @Test(arguments: [("1:35:27", 5727.0), ("45:00", 2700), ("95", 95), ("0:59.5", 59.5)])
+    func parsesDurations(text: String, expected: Double) { #expect(Units.parseDuration(text) == expected) }
+
+    @Test(arguments: ["", "1:60:00", "abc", "1::2", "-5:00", "4:5x"])
+    func rejectsBadDurations(text: String) { #expect(Units.parseDuration(text) == nil) }
+
+    @Test func parsesPacesPerKmAndMile() {
+        #expect(Units.parsePace("4:37/km") == 277)
+        #expect(Units.parsePace("4:37") == 277)
+        #expect(abs(Units.parsePace("7:26/mi")! - 446 / 1.609344) < 1e-9)
+        #expect(Units.parsePace("fast") == nil)
+    }
+
+    @Test func parsesDistances() {
+        #expect(Units.parseDistance("half") == 21_097.5)
+        #expect(Units.parseDistance("Marathon") == 42_195)
+        #expect(Units.parseDistance("10 mi") == 16_093.44)
+        #expect(Units.parseDistance("42.195 km") == 42_195)
+        #expect(Units.parseDistance("26.2 mi") == 26.2 * 1609.344)
+        #expect(Units.parseDistance("800 m") == 800)
+        #expect(Units.parseDistance("5000") == 5000)
+        #expect(Units.parseDistance("far") == nil)
+    }
+}
