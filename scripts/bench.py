@@ -4,6 +4,8 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
 
   1. one GPX of about 100 MB, 1 Hz with HR: racekit import vs xmllint --stream
   2. a folder of 1,000 ordinary files: wall time, CPU time (both cores busy?)
+  3. analytics: analysis of a 4-hour 1 Hz run; `runs list` over 10,000 stored
+     runs; `runs show` of the 4-hour run
 
 Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N]
 """
@@ -71,5 +73,30 @@ def main():
     print(f"CPU / wall                 {ours[2] / ours[0]:6.2f}  (above 1 means more than one core busy)")
     print(f"ratio racekit / xmllint    {ours[0] / floor[0]:6.2f}x wall")
 
+def analytics():
+    print("\n== analytics")
+    subprocess.run([GEN, "bench-analysis"], check=True)
+    store_dir = os.path.join(WORK, "store-10000")
+    store = os.path.join(store_dir, "racekit.sqlite")
+    if not os.path.exists(store):
+        folder = os.path.join(WORK, "folder-10000-sparse")
+        if not os.path.isdir(folder):
+            subprocess.run([GEN, "bench-folder", folder, "--count", "9999", "--interval", "30"], check=True)
+        long_run = os.path.join(store_dir, "long-run.tcx")
+        os.makedirs(store_dir, exist_ok=True)
+        subprocess.run([GEN, "long-run", long_run], check=True)
+        subprocess.run([RACEKIT, "--store", store, "import", "--quiet", folder, long_run], check=True)
+    import json
+    runs = json.loads(subprocess.run([RACEKIT, "--store", store, "runs", "list", "--format", "json"],
+                                     capture_output=True, text=True, check=True).stdout)
+    longest = max(runs, key=lambda r: r["elapsedSeconds"])
+    print(f"store: {len(runs)} runs")
+    for label, cmd in [("runs list (table)", ["runs", "list"]),
+                       ("runs list --format json", ["runs", "list", "--format", "json"]),
+                       ("runs show (4-hour run)", ["runs", "show", longest["id"]])]:
+        wall = medians([timed([RACEKIT, "--store", store] + cmd) for _ in range(RUNS)])
+        print(f"{label:28s} median {wall[0] * 1000:6.0f} ms  peak RSS {wall[1]:.1f} MB")
+
 if __name__ == "__main__":
     main()
+    analytics()

@@ -39,6 +39,11 @@ public struct Athlete: Codable, Sendable, Equatable, FetchableRecord, Persistabl
 public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "run"
 
+    /// Columns in the order `init(row:)` reads them (by index: listing 10,000 runs
+    /// through Codable's name lookups costs more than the query).
+    public static var databaseSelection: [any SQLSelectable] { CodingKeys.allCases.map { Column($0.rawValue) } }
+
+
     public var id: String
     public var athleteID: String
     public var sport: String
@@ -86,18 +91,31 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     /// JSON of the physiology the analysis used.
     public var analysisProfile: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, sport, name, creator, load, label, mode, notes, repairs
-        case athleteID = "athlete_id", sportDeclared = "sport_declared", sourceFile = "source_file"
-        case sourceFormat = "source_format", sourceSHA256 = "source_sha256", activityIndex = "activity_index"
+    /// Declaration order is `init(row:)`'s column order.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, athleteID = "athlete_id", sport, sportDeclared = "sport_declared", name, sourceFile = "source_file"
+        case sourceFormat = "source_format", sourceSHA256 = "source_sha256", activityIndex = "activity_index", creator
         case startedAt = "started_at", endedAt = "ended_at", elapsedSeconds = "elapsed_s", movingSeconds = "moving_s"
         case distanceMeters = "distance_m", distanceSource = "distance_source", ascentMeters = "ascent_m"
         case descentMeters = "descent_m", avgHeartRate = "avg_hr", maxHeartRate = "max_hr"
-        case heartRateCoveragePercent = "hr_coverage_pct", avgCadence = "avg_cadence", loadSource = "load_source"
-        case runType = "run_type", perceivedEffort = "perceived_effort", pointCount = "point_count"
-        case analysisVersion = "analysis_version", importedAt = "imported_at"
+        case heartRateCoveragePercent = "hr_coverage_pct", avgCadence = "avg_cadence", load, loadSource = "load_source"
+        case label, mode, runType = "run_type", perceivedEffort = "perceived_effort", notes, pointCount = "point_count"
+        case repairs, analysisVersion = "analysis_version", importedAt = "imported_at"
         case lowHeartRate = "low_hr", zoneModel = "zone_model", loadEstimated = "load_estimated"
         case analysisProfile = "analysis_profile"
+    }
+}
+
+extension RunRecord {
+    public init(row: Row) throws {
+        id = row[0]; athleteID = row[1]; sport = row[2]; sportDeclared = row[3]; name = row[4]; sourceFile = row[5]
+        sourceFormat = row[6]; sourceSHA256 = row[7]; activityIndex = row[8]; creator = row[9]; startedAt = row[10]
+        endedAt = row[11]; elapsedSeconds = row[12]; movingSeconds = row[13]; distanceMeters = row[14]
+        distanceSource = row[15]; ascentMeters = row[16]; descentMeters = row[17]; avgHeartRate = row[18]
+        maxHeartRate = row[19]; heartRateCoveragePercent = row[20]; avgCadence = row[21]; load = row[22]
+        loadSource = row[23]; label = row[24]; mode = row[25]; runType = row[26]; perceivedEffort = row[27]
+        notes = row[28]; pointCount = row[29]; repairs = row[30]; analysisVersion = row[31]; importedAt = row[32]
+        lowHeartRate = row[33]; zoneModel = row[34]; loadEstimated = row[35]; analysisProfile = row[36]
     }
 }
 

@@ -215,8 +215,9 @@ extension RunStore {
     public func personalRecords(athleteID: String?, distance: Double?, limit: Int = 10) throws -> [Record] {
         try wrap {
             try writer.read { db in
+                let runColumns = RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")
                 var sql = """
-                    SELECT e.distance_m, e.elapsed_s, e.start_offset_s, r.* FROM best_effort e
+                    SELECT \(runColumns), e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
                     JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'
                     """
                 var args: [any DatabaseValueConvertible] = []

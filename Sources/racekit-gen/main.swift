@@ -5,7 +5,9 @@ import RaceKitCore
 //
 //   racekit-gen sample-export DIR              10 weeks of running in 9 vendor dialects (make demo)
 //   racekit-gen bench-big FILE [--megabytes N] one long 1 Hz GPX with HR (make bench)
-//   racekit-gen bench-folder DIR [--count N]   N ordinary files (make bench)
+//   racekit-gen bench-folder DIR [--count N] [--interval S]   N ordinary files (make bench)
+//   racekit-gen bench-analysis                 times the analysis of a 4-hour 1 Hz run (make bench)
+//   racekit-gen long-run FILE                  a 4-hour 1 Hz TCX run with HR (make bench)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("racekit-gen: \(message)\n".utf8))
@@ -93,18 +95,55 @@ func benchBig(_ path: String, megabytes: Int) {
 
 /// `count` ordinary files, 20-70 minutes each, in rotating dialects (all
 /// well-formed XML, so that `xmllint --stream` reads the same files as the floor).
-func benchFolder(_ dir: String, count: Int) {
+/// `interval` > 0 forces the sampling interval (sparse files for store benchmarks).
+func benchFolder(_ dir: String, count: Int, interval: Int = 0) {
     var rng = SeededRandom(seed: 99)
     let dialects = Dialect.allCases.filter { $0 != .polarGPX }
     let start = TimestampParser.parse("2020-01-01T06:00:00Z")!.secondsSinceEpoch
     for i in 0..<count {
         let dialect = dialects[i % dialects.count]
         let plan = RunPlan(start: start + Double(i) * 86_400, workout: .easy, durationSeconds: rng.uniform(1200...4200),
-                           easyPace: rng.uniform(300...380), sampleInterval: [1, 2, 3][i % 3], treadmill: dialect == .treadmillTCX)
+                           easyPace: rng.uniform(300...380), sampleInterval: interval > 0 ? Double(interval) : [1, 2, 3][i % 3],
+                           treadmill: dialect == .treadmillTCX)
         let points = Simulator.simulate(plan, rng: &rng)
         write(dialect.render(points, name: "Run \(i)"), to: String(format: "%@/%04d.%@", dir, i, dialect.fileExtension))
     }
     print("wrote \(count) files to \(dir)")
+}
+
+/// The four-hour 1 Hz run the analysis benchmark and `make bench` use.
+func fourHourRun() -> [SimPoint] {
+    var rng = SeededRandom(seed: 4)
+    return Simulator.simulate(RunPlan(start: 1_767_250_800, workout: .long, durationSeconds: 4 * 3600, easyPace: 340,
+                                      sampleInterval: 1, pauses: [(7200, 120)]), rng: &rng)
+}
+
+/// Median time of `RunAnalyzer.analyse` over a 4-hour 1 Hz run, 31 runs.
+func benchAnalysis() {
+    var raw = RawActivity()
+    raw.sport = "running"
+    for p in fourHourRun() {
+        var s = SamplePoint()
+        s.time = p.time; s.latitude = p.lat; s.longitude = p.lon; s.elevation = p.ele
+        s.heartRate = p.hr.rounded(); s.cadence = (p.cadence / 2).rounded(); s.distance = p.distance
+        raw.samples.append(s)
+    }
+    raw.segmentStarts = [0]
+    guard case .activity(let activity) = TrackRepair.repair(raw, format: .tcx) else { fail("no activity") }
+    let physiology = Physiology(maxHeartRate: 190, restingHeartRate: 50, thresholdHeartRate: 170, sex: .female)
+    var times: [Double] = []
+    var splits = 0
+    for _ in 0..<31 {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            let a = RunAnalyzer.analyse(activity, physiology: physiology)
+            splits = a.splits(.km).count
+        }
+        times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+    }
+    times.sort()
+    print(String(format: "analysis of a 4-hour 1 Hz run (%d points, %d km splits): median %.2f ms, min %.2f ms",
+                 activity.samples.count, splits, times[times.count / 2], times[0]))
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -117,7 +156,12 @@ case "bench-big":
     benchBig(args[1], megabytes: option("--megabytes", in: args, default: 100))
 case "bench-folder":
     guard args.count >= 2 else { fail("usage: racekit-gen bench-folder DIR [--count N]") }
-    benchFolder(args[1], count: option("--count", in: args, default: 1000))
+    benchFolder(args[1], count: option("--count", in: args, default: 1000), interval: args.contains("--interval") ? option("--interval", in: args, default: 1) : 0)
+case "bench-analysis":
+    benchAnalysis()
+case "long-run":
+    guard args.count >= 2 else { fail("usage: racekit-gen long-run FILE") }
+    write(Dialect.garminTCX.render(fourHourRun(), name: "Long run"), to: args[1])
 default:
-    fail("usage: racekit-gen sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N]")
+    fail("usage: racekit-gen sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE")
 }

@@ -3,24 +3,33 @@ import RaceKitCore
 
 /// Human formatting of durations, distances, paces; CSV quoting; plain tables.
 enum Format {
+    /// Two digits with a leading zero.
+    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+
     /// `h:mm:ss`, or `m:ss` under an hour.
     static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return "-" }
         let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-            : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
     }
 
     /// Pace `m:ss` from seconds per km.
     static func pace(_ secondsPerKm: Double?) -> String {
         guard let p = secondsPerKm, p.isFinite, p > 0 else { return "-" }
         let s = Int(p.rounded())
-        return String(format: "%d:%02d", s / 60, s % 60)
+        return "\(s / 60):\(two(s % 60))"
     }
 
+    /// A number with `digits` decimals (0 to 3), rounded half away from zero.
     static func number(_ v: Double?, digits: Int = 1) -> String {
         guard let v, v.isFinite else { return "-" }
-        return String(format: "%.\(digits)f", v)
+        let scale = [1.0, 10, 100, 1000][min(3, max(0, digits))]
+        let scaled = Int((abs(v) * scale).rounded())
+        let sign = v < 0 && scaled != 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(scaled) }
+        var fraction = String(scaled % Int(scale))
+        while fraction.count < digits { fraction = "0" + fraction }
+        return "\(sign)\(scaled / Int(scale)).\(fraction)"
     }
 
     /// ISO-8601 UTC, e.g. 2026-03-01T07:12:00Z.
@@ -67,9 +76,17 @@ enum Format {
             cells.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
                 return rightAligned.contains(i) ? pad + cell : cell + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }.joined(separator: "  ").trimmingTrailingSpaces()
         }
         return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
             .joined(separator: "\n")
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
     }
 }

@@ -23,25 +23,29 @@ struct RunView: Encodable {
         return (v * scale).rounded() / scale
     }
 
-    /// Every key, in order; nil becomes null (never omitted: scripts rely on every key).
-    var fields: [(String, JSONValue)] {
+    /// The JSON keys, in the order of `values`.
+    static let keys = ["id", "athlete", "sport", "name", "sourceFile", "sourceFormat", "creator", "startedAt", "endedAt",
+                       "elapsedSeconds", "movingSeconds", "distanceMeters", "ascentMeters", "descentMeters",
+                       "avgPaceSecondsPerKm", "avgHeartRate", "maxHeartRate", "heartRateCoveragePercent", "avgCadence",
+                       "load", "loadSource", "label", "mode", "runType", "perceivedEffort", "notes"]
+
+    /// Every value, in the order of `keys`; nil becomes null (never omitted:
+    /// scripts rely on every key).
+    var values: [JSONValue] {
         let r = record
         return [
-            ("id", .string(r.id)), ("athlete", .string(r.athleteID)), ("sport", .string(r.sport)), ("name", .init(r.name)),
-            ("sourceFile", .string(r.sourceFile)), ("sourceFormat", .string(r.sourceFormat)), ("creator", .init(r.creator)),
-            ("startedAt", .string(startedAt)), ("endedAt", .string(Format.isoTime(r.endedAt))),
-            ("elapsedSeconds", .init(Self.round(r.elapsedSeconds, 3))), ("movingSeconds", .init(Self.round(r.movingSeconds, 3))),
-            ("distanceMeters", .init(Self.round(r.distanceMeters, 2))), ("ascentMeters", .init(Self.round(r.ascentMeters, 1))),
-            ("descentMeters", .init(Self.round(r.descentMeters, 1))),
-            ("avgPaceSecondsPerKm", .init(Self.round(avgPaceSecondsPerKm, 1))),
-            ("avgHeartRate", .init(Self.round(r.avgHeartRate, 1))), ("maxHeartRate", .init(Self.round(r.maxHeartRate, 0))),
-            ("heartRateCoveragePercent", .init(Self.round(r.heartRateCoveragePercent, 1))),
-            ("avgCadence", .init(Self.round(r.avgCadence, 1))), ("load", .init(Self.round(r.load, 1))),
-            ("loadSource", .init(r.loadSource)), ("label", .init(r.label)), ("mode", .string(r.mode)),
-            ("runType", .string(r.runType)), ("perceivedEffort", r.perceivedEffort.map { .number(Double($0)) } ?? .null),
-            ("notes", .init(r.notes)),
+            .string(r.id), .string(r.athleteID), .string(r.sport), .init(r.name), .string(r.sourceFile),
+            .string(r.sourceFormat), .init(r.creator), .string(startedAt), .string(Format.isoTime(r.endedAt)),
+            .init(Self.round(r.elapsedSeconds, 3)), .init(Self.round(r.movingSeconds, 3)),
+            .init(Self.round(r.distanceMeters, 2)), .init(Self.round(r.ascentMeters, 1)), .init(Self.round(r.descentMeters, 1)),
+            .init(Self.round(avgPaceSecondsPerKm, 1)), .init(Self.round(r.avgHeartRate, 1)), .init(Self.round(r.maxHeartRate, 0)),
+            .init(Self.round(r.heartRateCoveragePercent, 1)), .init(Self.round(r.avgCadence, 1)), .init(Self.round(r.load, 1)),
+            .init(r.loadSource), .init(r.label), .string(r.mode), .string(r.runType),
+            r.perceivedEffort.map { .number(Double($0)) } ?? .null, .init(r.notes),
         ]
     }
+
+    var fields: [(String, JSONValue)] { Array(zip(Self.keys, values)) }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: DynamicKey.self)

@@ -60,7 +60,7 @@ extension RaceKitCommand.Runs {
             let views = runs.map(RunView.init)
             switch format {
             case .json:
-                Console.out(try Console.json(views))
+                Console.out(JSONWriter.write(.array(views.map(\.tree))))
             case .csv:
                 var out = Format.csvRow(RunView.csvHeader)
                 for v in views { out += "\n" + Format.csvRow(v.csvFields) }

@@ -183,7 +183,8 @@ enum SplitTable {
 
 /// Nested JSON built from scalars, arrays and objects (keys sorted on output).
 indirect enum JSONTree: Encodable {
-    case value(JSONValue), array([JSONTree]), object([String: JSONTree])
+    /// `pairs` are written in the order given (already sorted by the producer).
+    case value(JSONValue), array([JSONTree]), object([String: JSONTree]), pairs([(String, JSONValue)])
     func encode(to encoder: any Encoder) throws {
         switch self {
         case .value(let v): try v.encode(to: encoder)
@@ -191,6 +192,9 @@ indirect enum JSONTree: Encodable {
         case .object(let o):
             var c = encoder.container(keyedBy: DynamicKey.self)
             for (k, v) in o { try c.encode(v, forKey: DynamicKey(k)) }
+        case .pairs(let p):
+            var c = encoder.container(keyedBy: DynamicKey.self)
+            for (k, v) in p { try c.encode(v, forKey: DynamicKey(k)) }
         }
     }
 }
