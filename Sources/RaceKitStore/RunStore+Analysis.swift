@@ -217,7 +217,8 @@ extension RunStore {
             try writer.read { db in
                 let runColumns = RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")
                 var sql = """
-                    SELECT \(runColumns), e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
+                    SELECT \(runColumns), e.distance_m AS effort_m, e.elapsed_s AS effort_s, e.start_offset_s AS effort_offset_s
+                    FROM best_effort e
                     JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'
                     """
                 var args: [any DatabaseValueConvertible] = []
@@ -233,8 +234,8 @@ extension RunStore {
                         """
                 }
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
-                    Record(distanceMeters: row["distance_m"], elapsedSeconds: row["elapsed_s"],
-                           startOffsetSeconds: row["start_offset_s"], run: try RunRecord(row: row))
+                    Record(distanceMeters: row["effort_m"], elapsedSeconds: row["effort_s"],
+                           startOffsetSeconds: row["effort_offset_s"], run: try RunRecord(row: row))
                 }
             }
         }
