@@ -60,6 +60,9 @@ demo: build
 	@rm -rf $(DEMO_DIR)
 	@$(GEN) sample-export $(DEMO_DIR)/export
 	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) athlete set default --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin"
+	@$(BIN) --store $(DEMO_STORE) athlete set default --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin
+	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) import $(DEMO_DIR)/export"
 	@$(BIN) --store $(DEMO_STORE) import $(DEMO_DIR)/export
 	@echo
@@ -68,6 +71,15 @@ demo: build
 	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) runs list"
 	@$(BIN) --store $(DEMO_STORE) runs list
+	@echo
+	@race=$$($(BIN) --store $(DEMO_STORE) runs list --limit 1 --format csv | tail -n 1 | cut -d, -f1); \
+	echo "$$ racekit --store $(DEMO_STORE) runs edit $$race --label 'Race - Munich Half' --mode race --rpe 9"; \
+	$(BIN) --store $(DEMO_STORE) runs edit $$race --label 'Race - Munich Half' --mode race --rpe 9; \
+	echo; echo "$$ racekit --store $(DEMO_STORE) runs show $$race"; \
+	$(BIN) --store $(DEMO_STORE) runs show $$race
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) runs bests"
+	@$(BIN) --store $(DEMO_STORE) runs bests
 
 conformance: build
 	@if [ -d "$(CORPUS)/public" ]; then \

@@ -3,8 +3,9 @@ import RaceKitCore
 /// Builds a `ParsedDocument` from TCX (Training Center Database v2) element events.
 ///
 /// Each `Activity` (under `Activities`, or `FirstSport`/`NextSport` of a
-/// `MultiSportSession`) is one activity with its own sport; each `Track` is a
-/// segment. `Courses/Course` are kept as courses. `ActivityExtension` values
+/// `MultiSportSession`) is one activity with its own sport. Garmin writes one
+/// `Track` per lap: a new lap is not a pause, but a second `Track` inside a lap
+/// is (the timer was stopped), so only that starts a new segment. `Courses/Course` are kept as courses. `ActivityExtension` values
 /// (`Speed`, `RunCadence`, `Watts`) are matched by namespace URI, under any prefix
 /// or as the default namespace.
 final class TCXHandler: ElementHandler {
@@ -17,6 +18,7 @@ final class TCXHandler: ElementHandler {
     private var activity: RawActivity?
     private var course: RawCourse?
     private var lap: Lap?
+    private var tracksInLap = 0
     private var elements = ElementStack<Capture>(none: .none)
     private var point = SamplePoint()
     private var inPoint = false
@@ -72,10 +74,14 @@ final class TCXHandler: ElementHandler {
                     if vocabulary.local(name) == .startTime { l.startTime = TimestampParser.parse(value)?.secondsSinceEpoch }
                 }
                 lap = l
+                tracksInLap = 0
             case .totalTimeSeconds where parent == .lap: next = .lapTime
             case .distanceMeters where parent == .lap: next = .lapDistance
             case .track:
-                if activity != nil { activity!.segmentStarts.append(activity!.samples.count) }
+                if activity != nil, tracksInLap > 0 || activity!.samples.count == 0 {
+                    activity!.segmentStarts.append(activity!.samples.count)
+                }
+                tracksInLap += 1
             case .trackpoint where activity != nil || course != nil:
                 if let a = activity, a.samples.time.capacity == 0 { activity!.samples.reserveCapacity(stream.expectedPoints) }
                 point = SamplePoint()

@@ -87,8 +87,8 @@ enum Simulator {
             let cadence = 150 + (1000 / pace - 2.5) * 14 + rng.gaussian(1.5)
             points.append(SimPoint(
                 time: plan.start + t,
-                lat: plan.treadmill ? .nan : lat + rng.gaussian(0.000015),
-                lon: plan.treadmill ? .nan : lon + rng.gaussian(0.000015),
+                lat: plan.treadmill ? .nan : lat + rng.gaussian(0.000004),
+                lon: plan.treadmill ? .nan : lon + rng.gaussian(0.000004),
                 ele: plan.treadmill ? .nan : 520 + terrain + rng.gaussian(1.2),
                 hr: min(200, max(70, hr)), cadence: cadence, distance: dist, speed: speed))
             t += dt

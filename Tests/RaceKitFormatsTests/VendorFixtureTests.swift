@@ -127,3 +127,22 @@ struct VendorCase: Sendable, CustomTestStringConvertible {
         #expect(try ActivityFileReader.read(path: try fixture("garmin-connect-ns3.gpx")).sha256 != first.sha256)
     }
 }
+
+@Suite struct TCXSegmentTests {
+    @Test func aNewLapIsNotAPauseButASecondTrackInALapIs() throws {
+        func point(_ s: Int, _ d: Int) -> String {
+            "<Trackpoint><Time>2026-03-15T08:00:\(s < 10 ? "0" : "")\(s)Z</Time><DistanceMeters>\(d)</DistanceMeters></Trackpoint>"
+        }
+        let text = """
+        <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+        <Activities><Activity Sport="Running"><Id>2026-03-15T08:00:00Z</Id>
+        <Lap StartTime="2026-03-15T08:00:00Z"><Track>\(point(0, 0))\(point(10, 30))</Track></Lap>
+        <Lap StartTime="2026-03-15T08:00:11Z"><Track>\(point(11, 33))\(point(20, 60))</Track><Track>\(point(40, 63))\(point(50, 93))</Track></Lap>
+        </Activity></Activities></TrainingCenterDatabase>
+        """
+        let url = try temporaryDirectory().appendingPathComponent("laps.tcx")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let a = try onlyActivity(url.path)
+        #expect(a.segmentStarts == [0, 4])
+    }
+}
