@@ -141,7 +141,6 @@ extension RaceKitCommand.AthleteCommand {
                     "id": .string(a.id), "name": .string(a.name), "timeZone": .string(a.timeZone), "sex": .init(a.sex),
                     "zoneModel": .string(a.zoneModel), "maxHeartRate": .init(p.maxHeartRate),
                     "maxHeartRateEstimated": .bool(p.maxHeartRateEstimated), "restingHeartRate": .init(p.restingHeartRate),
-                    "restingHeartRateEstimated": .bool(p.restingHeartRateEstimated),
                     "thresholdHeartRate": .init(p.thresholdHeartRate), "thresholdHeartRateEstimated": .bool(p.thresholdHeartRateEstimated),
                     "thresholdPaceSecondsPerKm": .init(RunView.round(p.thresholdPaceSecondsPerKm, 1)),
                     "thresholdPaceEstimated": .bool(p.thresholdPaceEstimated), "runs": .number(Double(runs)),

@@ -58,14 +58,26 @@ public enum HeartRateZones {
     /// Bounds are half-open: [low, high).
     public static func timeInZones(_ s: SampleSeries, zones: [ZoneTime]) -> [ZoneTime] {
         var out = zones
+        forEachHeldSample(s) { hr, seconds in
+            var z = 0
+            while z + 1 < out.count, hr >= out[z + 1].lowBpm { z += 1 }
+            out[z].seconds += seconds
+        }
+        return out
+    }
+
+    /// Calls `body` with each heart-rate sample and how long it holds: until the
+    /// next point, at most `RunSummary.stepCapSeconds` (the last point holds for
+    /// nothing). Returns false when the run has no heart rate.
+    @discardableResult
+    static func forEachHeldSample(_ s: SampleSeries, _ body: (_ bpm: Double, _ seconds: Double) -> Void) -> Bool {
+        var any = false
         for k in 0..<max(0, s.count - 1) {
             let hr = s.heartRate[k]
             guard !hr.isNaN else { continue }
-            let dt = min(s.time[k + 1] - s.time[k], RunSummary.stepCapSeconds)
-            var z = 0
-            while z + 1 < out.count, hr >= out[z + 1].lowBpm { z += 1 }
-            out[z].seconds += dt
+            any = true
+            body(hr, min(s.time[k + 1] - s.time[k], RunSummary.stepCapSeconds))
         }
-        return out
+        return any
     }
 }

@@ -13,7 +13,6 @@ public struct Physiology: Sendable, Equatable, Codable {
     public var sex: Sex?
     public var zoneModel: ZoneModel
     public var maxHeartRateEstimated = false
-    public var restingHeartRateEstimated = false
     public var thresholdHeartRateEstimated = false
     public var thresholdPaceEstimated = false
 
@@ -74,7 +73,6 @@ public struct Physiology: Sendable, Equatable, Codable {
     public var estimates: [String] {
         var out: [String] = []
         if maxHeartRateEstimated { out.append("maxHeartRate") }
-        if restingHeartRateEstimated { out.append("restingHeartRate") }
         if thresholdHeartRateEstimated { out.append("thresholdHeartRate") }
         if thresholdPaceEstimated { out.append("thresholdPace") }
         return out

@@ -56,21 +56,15 @@ public enum TrainingLoadModel {
             return edwards(s, maxHR: maxHR, threshold: threshold, physiology: p)
         }
         var trimp = 0.0
-        var any = false
-        for k in 0..<max(0, s.count - 1) {
-            let hr = s.heartRate[k]
-            guard !hr.isNaN else { continue }
-            any = true
-            let minutes = min(s.time[k + 1] - s.time[k], RunSummary.stepCapSeconds) / 60
+        let any = HeartRateZones.forEachHeldSample(s) { hr, seconds in
             let hrr = min(1.1, max(0, (hr - rest) / (maxHR - rest)))
-            trimp += minutes * hrr * weighting(hrr, sex: p.sex)
+            trimp += seconds / 60 * hrr * weighting(hrr, sex: p.sex)
         }
         guard any else { return nil }
         let xt = (threshold - rest) / (maxHR - rest)
         let hour = 60 * xt * weighting(xt, sex: p.sex)
         var estimated = [String]()
         if p.maxHeartRateEstimated { estimated.append("maxHeartRate") }
-        if p.restingHeartRateEstimated { estimated.append("restingHeartRate") }
         if p.thresholdHeartRateEstimated { estimated.append("thresholdHeartRate") }
         if p.sex == nil { estimated.append("sex") }
         return TrainingLoad(value: 100 * trimp / hour, source: .heartRate, estimated: estimated)
@@ -84,12 +78,8 @@ public enum TrainingLoadModel {
 
     static func edwards(_ s: SampleSeries, maxHR: Double, threshold: Double, physiology p: Physiology) -> TrainingLoad? {
         var trimp = 0.0
-        var any = false
-        for k in 0..<max(0, s.count - 1) {
-            let hr = s.heartRate[k]
-            guard !hr.isNaN else { continue }
-            any = true
-            trimp += min(s.time[k + 1] - s.time[k], RunSummary.stepCapSeconds) / 60 * edwardsWeight(hr, maxHR: maxHR)
+        let any = HeartRateZones.forEachHeldSample(s) { hr, seconds in
+            trimp += seconds / 60 * edwardsWeight(hr, maxHR: maxHR)
         }
         let hour = 60 * edwardsWeight(threshold, maxHR: maxHR)
         guard any, hour > 0 else { return nil }
