@@ -7,6 +7,7 @@ import PackageDescription
 //   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz)
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, athletes, runs, samples
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
+//   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG, locked atomic writes
 //   racekit         argument parsing, output formatting, exit codes
 //   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
 // The per-point parsing loop runs on class state (the reader's handlers): in
@@ -55,10 +56,14 @@ let package = Package(
             name: "RaceKitImport",
             dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitStore"]
         ),
+        .target(
+            name: "RaceKitReports",
+            dependencies: ["RaceKitCore", "RaceKitStore"]
+        ),
         .executableTarget(
             name: "racekit",
             dependencies: [
-                "RaceKitCore", "RaceKitStore", "RaceKitImport",
+                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "RaceKitImportTests",
             dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore"]
+        ),
+        .testTarget(
+            name: "RaceKitReportsTests",
+            dependencies: ["RaceKitReports", "RaceKitStore", "RaceKitCore"],
+            resources: [.copy("Golden")]
         ),
         .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"]),
     ],

@@ -119,6 +119,40 @@ extension RunStore {
         }
     }
 
+    /// Time in zones of all of an athlete's runs, by run id.
+    public func zonesByRun(athleteID: String) throws -> [String: [ZoneTime]] {
+        try wrap {
+            try writer.read { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT z.run_id, z.zone, z.name, z.low_bpm, z.high_bpm, z.seconds FROM run_zone z
+                    JOIN run r ON r.id = z.run_id WHERE r.athlete_id = ? ORDER BY z.run_id, z.zone
+                    """, arguments: [athleteID])
+                var out: [String: [ZoneTime]] = [:]
+                for row in rows {
+                    out[row[0], default: []].append(ZoneTime(zone: row[1], name: row[2], lowBpm: row[3], highBpm: row[4], seconds: row[5]))
+                }
+                return out
+            }
+        }
+    }
+
+    /// Best efforts of all of an athlete's runs, by run id.
+    public func bestEffortsByRun(athleteID: String) throws -> [String: [BestEffort]] {
+        try wrap {
+            try writer.read { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT e.run_id, e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
+                    JOIN run r ON r.id = e.run_id WHERE r.athlete_id = ? ORDER BY e.run_id, e.distance_m
+                    """, arguments: [athleteID])
+                var out: [String: [BestEffort]] = [:]
+                for row in rows {
+                    out[row[0], default: []].append(BestEffort(distanceMeters: row[1], elapsedSeconds: row[2], startOffsetSeconds: row[3]))
+                }
+                return out
+            }
+        }
+    }
+
     /// The cleaned activity of a stored run, for analysis.
     public func activity(of r: RunRecord) throws -> Activity {
         let (samples, segments): (SampleSeries, [Int]) = try wrap {

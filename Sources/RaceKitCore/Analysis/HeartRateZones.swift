@@ -28,7 +28,7 @@ public struct ZoneTime: Sendable, Equatable, Codable {
 /// Zones and the time a run spent in each.
 public enum HeartRateZones {
     /// Zone boundaries for a model: (name, lower bound as a fraction of the reference).
-    static func fractions(_ model: ZoneModel) -> [(String, Double)] {
+    public static func fractions(_ model: ZoneModel) -> [(String, Double)] {
         switch model {
         case .hrmax5, .auto: return [("1", 0), ("2", 0.60), ("3", 0.70), ("4", 0.80), ("5", 0.90)]
         case .friel: return [("1", 0), ("2", 0.85), ("3", 0.90), ("4", 0.95), ("5a", 1.00), ("5b", 1.03), ("5c", 1.065)]

@@ -1,0 +1,144 @@
+import Foundation
+import RaceKitCore
+import RaceKitStore
+
+/// Writes the weekly reports of one or all athletes: per athlete
+/// `<out>/<athlete>/weekly.csv` (a row per week) and, for the report's week,
+/// `<out>/<athlete>/<YYYY-Www>.md` with its chart `<YYYY-Www>.svg`; with all
+/// athletes, a roster `<out>/index.md`. Holds the folder's lock while writing;
+/// every file is written atomically; the content depends only on the store and
+/// the options (no timestamps unless `stamp`), so reruns give identical bytes.
+public struct WeeklyReportJob: Sendable {
+    /// Which week the report ends with.
+    public enum Through: Sendable, Equatable {
+        case week(ISOWeek)
+        /// The last week that has ended in the athlete's time zone.
+        case lastComplete
+        /// The week holding today in the athlete's time zone.
+        case current
+    }
+
+    public struct Options: Sendable {
+        public var athleteIDs: [String] = [Athlete.defaultID]
+        public var allAthletes = false
+        public var weeks = 12
+        public var through = Through.lastComplete
+        public var outputDirectory = "Reports"
+        public var csv = true
+        public var markdown = true
+        /// Adds the generation time to the Markdown (breaks byte-identical reruns).
+        public var stamp = false
+        /// Seconds since the epoch taken as "now".
+        public var now = Date().timeIntervalSince1970
+        /// How long to wait for another run's lock.
+        public var lockWaitSeconds = 10.0
+        public init() {}
+    }
+
+    /// A written file and what it is.
+    public struct Written: Sendable, Equatable {
+        public var path: String
+        public var athlete: String?
+    }
+
+    public let store: RunStore
+    public let options: Options
+
+    public init(store: RunStore, options: Options) {
+        self.store = store
+        self.options = options
+    }
+
+    public func run() throws -> [Written] {
+        let athletes: [Athlete]
+        if options.allAthletes {
+            athletes = try store.athletes().filter { try store.runCount(athleteID: $0.id) > 0 || $0.id != Athlete.defaultID }
+        } else {
+            athletes = try options.athleteIDs.map { id in
+                guard let a = try store.athlete(id: id) else { throw ReportError.unknownAthlete(id) }
+                return a
+            }
+        }
+        try AtomicFile.createDirectory(options.outputDirectory)
+        let lock = try ReportLock(directory: options.outputDirectory, waitSeconds: options.lockWaitSeconds)
+        defer { withExtendedLifetime(lock) {} }
+
+        var written: [Written] = []
+        var roster: [(Athlete, AthleteWeeks)] = []
+        for athlete in athletes {
+            let weeks = try self.weeks(for: athlete)
+            let dir = (options.outputDirectory as NSString).appendingPathComponent(athlete.id)
+            try AtomicFile.createDirectory(dir)
+            if options.csv {
+                let path = (dir as NSString).appendingPathComponent("weekly.csv")
+                try AtomicFile.write(WeeklyCSV.render(weeks), to: path)
+                written.append(Written(path: path, athlete: athlete.id))
+            }
+            if options.markdown, let last = weeks.rows.last {
+                let svg = "\(last.week).svg"
+                let svgPath = (dir as NSString).appendingPathComponent(svg)
+                try AtomicFile.write(WeeklyChart.render(weeks), to: svgPath)
+                let mdPath = (dir as NSString).appendingPathComponent("\(last.week).md")
+                try AtomicFile.write(WeeklyMarkdown.render(weeks, chartFile: svg, stamp: stampText), to: mdPath)
+                written += [Written(path: mdPath, athlete: athlete.id), Written(path: svgPath, athlete: athlete.id)]
+            }
+            roster.append((athlete, weeks))
+        }
+        if options.allAthletes, options.markdown {
+            let path = (options.outputDirectory as NSString).appendingPathComponent("index.md")
+            try AtomicFile.write(Self.roster(roster, stamp: stampText), to: path)
+            written.append(Written(path: path, athlete: nil))
+        }
+        return written
+    }
+
+    var stampText: String? { options.stamp ? TimestampParser.format(options.now.rounded(), fractional: false) : nil }
+
+    /// The report's last week for an athlete.
+    func lastWeek(_ athlete: Athlete) -> ISOWeek {
+        let today = LocalCalendar(identifier: athlete.timeZone).day(of: options.now)
+        switch options.through {
+        case .week(let w): return w
+        case .current: return ISOWeek(containing: today)
+        case .lastComplete: return ISOWeek(containing: today).adding(weeks: -1)
+        }
+    }
+
+    /// Loads an athlete's running history and aggregates it.
+    public func weeks(for athlete: Athlete) throws -> AthleteWeeks {
+        var filter = RunStore.RunFilter()
+        filter.athleteID = athlete.id
+        filter.sport = Sport.running.rawValue
+        let records = try store.runs(matching: filter)
+        let zones = try store.zonesByRun(athleteID: athlete.id)
+        let efforts = try store.bestEffortsByRun(athleteID: athlete.id)
+        let calendar = LocalCalendar(identifier: athlete.timeZone)
+        let runs = records.map { r in
+            ReportRun(id: r.id, startedAt: r.startedAt, day: calendar.day(of: r.startedAt), name: r.name, label: r.label,
+                      mode: r.mode, distanceMeters: r.distanceMeters, movingSeconds: r.movingSeconds,
+                      elapsedSeconds: r.elapsedSeconds, ascentMeters: r.ascentMeters, avgHeartRate: r.avgHeartRate,
+                      heartRateCoveragePercent: r.heartRateCoveragePercent, load: r.load,
+                      zoneSeconds: Dictionary((zones[r.id] ?? []).map { ($0.name, $0.seconds) }, uniquingKeysWith: +),
+                      bestEfforts: efforts[r.id] ?? [])
+        }
+        let physiology = athlete.physiology
+        let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
+        let zoneNames = HeartRateZones.fractions(model).map(\.0)
+        return WeeklyAggregator.weeks(athleteID: athlete.id, athleteName: athlete.name, timeZone: athlete.timeZone,
+                                      zoneNames: zoneNames, runs: runs, through: lastWeek(athlete), count: options.weeks)
+    }
+
+    static func roster(_ entries: [(Athlete, AthleteWeeks)], stamp: String?) -> String {
+        let f = ReportFormat.fixed
+        var out = ["# Weekly reports", ""]
+        if let stamp { out += ["Generated \(stamp).", ""] }
+        out.append("| athlete | week | runs | km | load | fitness | form | warnings | report |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+        for (athlete, weeks) in entries {
+            guard let w = weeks.rows.last else { continue }
+            let warnings = WeeklyMarkdown.warnings(weeks.rows, runs: weeks.runsByWeek[w.week] ?? []).count
+            out.append("| \(athlete.name) | \(w.week) | \(w.runs) | \(f(w.distanceKm, 1)) | \(f(w.load, 0)) | \(f(w.fitnessEnd, 1)) | \(f(w.formEnd, 1)) | \(warnings) | [\(w.week)](\(athlete.id)/\(w.week).md) · [csv](\(athlete.id)/weekly.csv) |")
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitReports
+import RaceKitStore
+
+extension RaceKitCommand {
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write reports.",
+            subcommands: [Weekly.self]
+        )
+
+        struct Weekly: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Weekly trend reports: a CSV row per week and a Markdown report with a chart.",
+                discussion: """
+                For each athlete, writes OUT/ATHLETE/weekly.csv (one row per ISO week, in the
+                athlete's time zone, empty weeks as zeros), and for the last week
+                OUT/ATHLETE/YYYY-Www.md with its chart YYYY-Www.svg; --all-athletes also writes
+                OUT/index.md. Running only. Reruns over the same data write identical bytes
+                (unless --stamp); files are replaced atomically; a second run started while one
+                is writing waits up to --wait seconds, then exits 75.
+
+                Exit codes: 0 written, 64 usage, 73 cannot create the folder, 74 cannot write,
+                75 another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
+
+                  racekit report weekly                       # default athlete, 12 weeks to last week
+                  racekit report weekly --all-athletes --quiet
+                  racekit report weekly --athlete anna --week 2026-W46 --weeks 26 --format csv
+                """
+            )
+
+            enum Through: String, ExpressibleByArgument, CaseIterable {
+                case lastComplete = "last-complete", current
+            }
+
+            @OptionGroup var storeOptions: StoreOptions
+            @Option(help: "The athlete (default: default).") var athlete: String?
+            @Flag(help: "Every athlete with runs, plus a roster index.md.") var allAthletes = false
+            @Option(help: "Weeks in the CSV and the trend.") var weeks = 12
+            @Option(help: "The report's week, YYYY-Www.") var week: String?
+            @Option(help: "last-complete or current (when --week is not given).") var through: Through = .lastComplete
+            @Option(help: "Output folder.") var out = "Reports"
+            @Option(help: "csv, md or csv,md.") var format = "csv,md"
+            @Flag(help: "Print nothing on success.") var quiet = false
+            @Flag(help: "Put the generation time in the Markdown (reruns then differ).") var stamp = false
+            @Option(help: "Seconds to wait for another report run's lock.") var wait = 10.0
+
+            func validate() throws {
+                if athlete != nil && allAthletes { throw ValidationError("give --athlete or --all-athletes, not both") }
+                if !(1...520).contains(weeks) { throw ValidationError("--weeks must be between 1 and 520") }
+                if let week, ISOWeek(week) == nil { throw ValidationError("--week: '\(week)' is not an ISO week like 2026-W09") }
+                let parts = format.split(separator: ",").map { String($0).trimmingBlanks() }
+                if parts.isEmpty || !parts.allSatisfy({ $0 == "csv" || $0 == "md" }) {
+                    throw ValidationError("--format: '\(format)' must be csv, md or csv,md")
+                }
+                if wait < 0 { throw ValidationError("--wait must not be negative") }
+            }
+
+            func run() throws {
+                let store = try storeOptions.open()
+                var options = WeeklyReportJob.Options()
+                options.athleteIDs = [athlete ?? Athlete.defaultID]
+                options.allAthletes = allAthletes
+                options.weeks = weeks
+                options.through = week.flatMap(ISOWeek.init).map { .week($0) } ?? (through == .current ? .current : .lastComplete)
+                options.outputDirectory = out
+                let parts = Set(format.split(separator: ",").map { String($0).trimmingBlanks() })
+                options.csv = parts.contains("csv")
+                options.markdown = parts.contains("md")
+                options.stamp = stamp
+                options.lockWaitSeconds = wait
+                if let now = ProcessInfo.processInfo.environment["RACEKIT_NOW"], !now.isEmpty {
+                    guard let t = TimestampParser.parse(now) else {
+                        Console.error("racekit: RACEKIT_NOW='\(now)' is not an ISO-8601 time")
+                        throw ExitCode(Exit.usage)
+                    }
+                    options.now = t.secondsSinceEpoch
+                }
+                let written: [WeeklyReportJob.Written]
+                do {
+                    written = try WeeklyReportJob(store: store, options: options).run()
+                } catch let e as ReportError {
+                    Console.error("racekit: \(e)")
+                    switch e {
+                    case .busy: throw ExitCode(Exit.busy)
+                    case .cannotCreate: throw ExitCode(Exit.cannotCreate)
+                    case .cannotWrite: throw ExitCode(Exit.ioError)
+                    case .unknownAthlete: throw ExitCode(Exit.usage)
+                    }
+                }
+                guard !quiet else { return }
+                for w in written { Console.out("wrote \(w.path)") }
+                if written.isEmpty { Console.out("No athlete with runs: nothing written.") }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ReportCLITests {
+    func cliWithRuns() throws -> CLI {
+        let cli = try CLI()
+        _ = try cli.run(["athlete", "set", "default", "--time-zone", "Europe/Berlin", "--max-hr", "190", "--resting-hr", "50"])
+        // Sunday 2026-11-15 23:10 in Berlin (22:10 UTC) must land in 2026-W46.
+        try cli.write("a.tcx", steadyTCX(start: "2026-11-15T22:10:00Z"))
+        try cli.write("b.tcx", steadyTCX(start: "2026-11-10T06:00:00Z", seconds: 900))
+        #expect(try cli.run(["import", "."]).status == 0)
+        return cli
+    }
+
+    @Test func writesReportsQuietlyAndRerunsAreIdentical() throws {
+        let cli = try cliWithRuns()
+        let r = try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"])
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty)
+        let dir = cli.workdir.appendingPathComponent("Reports/default")
+        let csv = try String(contentsOf: dir.appendingPathComponent("weekly.csv"), encoding: .utf8)
+        let rows = csv.split(separator: "\n")
+        #expect(rows.count == 4)
+        #expect(rows[3].hasPrefix("default,2026-W46,2026-11-09,2,"))   // both runs, the late Sunday one included
+        #expect(rows[1].hasPrefix("default,2026-W44,2026-10-26,0,0.000,"))
+        let first = try Data(contentsOf: dir.appendingPathComponent("2026-W46.md"))
+        _ = try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"])
+        #expect(try Data(contentsOf: dir.appendingPathComponent("2026-W46.md")) == first)
+    }
+
+    @Test func lastCompleteWeekFollowsNowInTheAthletesZone() throws {
+        let cli = try cliWithRuns()
+        // Monday 2026-11-16 00:30 in Berlin: the last complete week is W46.
+        let r = try cli.run(["report", "weekly", "--format", "csv"], env: ["RACEKIT_NOW": "2026-11-15T23:30:00Z"])
+        #expect(r.status == 0 && r.stdout.contains("Reports/default/weekly.csv"))
+        let csv = try String(contentsOf: cli.workdir.appendingPathComponent("Reports/default/weekly.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").last?.hasPrefix("default,2026-W46,") == true)
+        #expect(csv.split(separator: "\n").count == 13)
+        #expect(!FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md").path))
+    }
+
+    @Test func twoOverlappingRunsNeverInterleave() throws {
+        let cli = try cliWithRuns()
+        let args = ["report", "weekly", "--all-athletes", "--week", "2026-W46", "--quiet", "--wait", "30"]
+        let results = try [0, 1].map { _ -> Process in
+            let p = Process()
+            p.executableURL = CLI.binary
+            p.arguments = args
+            p.currentDirectoryURL = cli.workdir
+            p.environment = ProcessInfo.processInfo.environment.filter { $0.key != "RACEKIT_STORE" }
+            try p.run()
+            return p
+        }
+        for p in results { p.waitUntilExit() }
+        #expect(results.map(\.terminationStatus) == [0, 0])
+        let md = try String(contentsOf: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md"), encoding: .utf8)
+        #expect(md.hasPrefix("# Default athlete · 2026-W46") && md.hasSuffix("\n"))
+        #expect(FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("Reports/index.md").path))
+    }
+
+    @Test func exits75WhenAnotherRunHoldsTheLock() throws {
+        let cli = try cliWithRuns()
+        let reports = cli.workdir.appendingPathComponent("Reports")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        let fd = open(reports.appendingPathComponent(".racekit-report.lock").path, O_CREAT | O_RDWR, 0o644)
+        #expect(flock(fd, LOCK_EX) == 0)
+        defer { flock(fd, LOCK_UN); close(fd) }
+        let r = try cli.run(["report", "weekly", "--week", "2026-W46", "--wait", "0.2"])
+        #expect(r.status == 75)
+        #expect(r.stderr.contains("another report run holds"))
+    }
+
+    @Test func usageErrorsExit64() throws {
+        let cli = try CLI()
+        #expect(try cli.run(["report", "weekly", "--week", "2026-W60"]).status == 64)
+        #expect(try cli.run(["report", "weekly", "--athlete", "a", "--all-athletes"]).status == 64)
+        #expect(try cli.run(["report", "weekly", "--format", "pdf"]).status == 64)
+        #expect(try cli.run(["report", "weekly", "--athlete", "ghost"]).status == 64)
+    }
+
+    @Test func unwritableOutputExits73() throws {
+        let cli = try CLI()
+        try cli.write("file", "not a folder")
+        let r = try cli.run(["report", "weekly", "--out", "file/reports"])
+        #expect(r.status == 73)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitReports
+@testable import RaceKitStore
+
+/// A fixed six-week history ending in a 10 km race, with a week off, a run
+/// without heart rate and one without load.
+func goldenHistory() -> AthleteWeeks {
+    let m = w46.monday
+    var runs: [ReportRun] = []
+    for week in 0..<6 where week != 2 {
+        let base = m - 7 * (5 - week)
+        let scale = 1 + Double(week) * 0.08
+        runs.append(reportRun(day: base + 1, km: 8 * scale, minutes: 44 * scale, load: 55 * scale,
+                              zones: ["1": 600, "2": 1800, "3": 240], efforts: [BestEffort(distanceMeters: 5000, elapsedSeconds: 1500 - Double(week) * 10, startOffsetSeconds: 300)]))
+        runs.append(reportRun(day: base + 3, km: 6, minutes: 35, load: week == 4 ? nil : 40, hr: week == 4 ? nil : 145))
+        runs.append(reportRun(day: base + 6, km: 14 * scale, minutes: 80 * scale, load: 95 * scale, zones: ["2": 3600, "3": 900, "4": 300]))
+    }
+    runs.append(reportRun(day: m + 5, km: 10, minutes: 41.5, load: 88, hr: 172, label: "Race - City 10k",
+                          zones: ["4": 1200, "5": 1290],
+                          efforts: [BestEffort(distanceMeters: 5000, elapsedSeconds: 1230, startOffsetSeconds: 1260),
+                                    BestEffort(distanceMeters: 10_000, elapsedSeconds: 2490, startOffsetSeconds: 0)]))
+    return WeeklyAggregator.weeks(athleteID: "golden", athleteName: "Golden Runner", timeZone: "Europe/Berlin",
+                                  zoneNames: ["1", "2", "3", "4", "5"], runs: runs, through: w46, count: 8)
+}
+
+@Suite struct GoldenTests {
+    /// Compares with `Golden/NAME`; `RACEKIT_UPDATE_GOLDEN=1 swift test` rewrites the files instead.
+    func check(_ text: String, _ name: String) throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
+        if ProcessInfo.processInfo.environment["RACEKIT_UPDATE_GOLDEN"] == "1" {
+            try text.write(to: source, atomically: true, encoding: .utf8)
+            return
+        }
+        let golden = try #require(Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil))
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(text == expected, "\(name) differs from its golden file (RACEKIT_UPDATE_GOLDEN=1 to accept)")
+    }
+
+    @Test func weeklyCSV() throws { try check(WeeklyCSV.render(goldenHistory()), "weekly.csv") }
+    @Test func weeklyMarkdown() throws { try check(WeeklyMarkdown.render(goldenHistory(), chartFile: "2026-W46.svg"), "2026-W46.md") }
+    @Test func weeklyChart() throws { try check(WeeklyChart.render(goldenHistory()), "2026-W46.svg") }
+
+    @Test func renderingIsDeterministic() {
+        #expect(WeeklyCSV.render(goldenHistory()) == WeeklyCSV.render(goldenHistory()))
+        #expect(WeeklyMarkdown.render(goldenHistory(), chartFile: "c.svg") == WeeklyMarkdown.render(goldenHistory(), chartFile: "c.svg"))
+    }
+}
+
+@Suite struct WeeklyReportJobTests {
+    func storeWithRuns() throws -> RunStore {
+        let store = try RunStore()
+        try store.addAthlete(Athlete(id: "anna", name: "Anna", timeZone: "Europe/Berlin", createdAt: 0))
+        let m = Double(w46.monday) * 86_400
+        var runs: [NewRun] = []
+        for (i, offset) in [0.0, 2, 5, 9, 13].enumerated() {
+            var raw = RawActivity()
+            raw.sport = "running"
+            for s in stride(from: 0, through: 1800, by: 5) {
+                var p = SamplePoint()
+                p.time = m - 14 * 86_400 + offset * 86_400 + 6 * 3600 + Double(s)
+                p.distance = Double(s) * 3
+                p.heartRate = 140 + Double(i)
+                raw.samples.append(p)
+            }
+            raw.segmentStarts = [0]
+            guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { throw CancellationError() }
+            runs.append(NewRun(activity: a, analysis: RunAnalyzer.analyse(a, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)),
+                               activityIndex: i))
+        }
+        _ = try store.insert(runs, athleteID: "anna", sourceFile: "x.tcx", format: .tcx, sha256: "s", allowDuplicates: true)
+        return store
+    }
+
+    func options(_ dir: URL) -> WeeklyReportJob.Options {
+        var o = WeeklyReportJob.Options()
+        o.allAthletes = true
+        o.outputDirectory = dir.path
+        o.through = .week(w46)
+        o.weeks = 4
+        o.lockWaitSeconds = 0.3
+        return o
+    }
+
+    @Test func writesTheLayoutAndRerunsAreByteIdentical() throws {
+        let store = try storeWithRuns()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
+        let written = try WeeklyReportJob(store: store, options: options(dir)).run()
+        #expect(written.map { ($0.path as NSString).lastPathComponent } == ["weekly.csv", "2026-W46.md", "2026-W46.svg", "index.md"])
+        let before = try written.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }
+        _ = try WeeklyReportJob(store: store, options: options(dir)).run()
+        let after = try written.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }
+        #expect(before == after)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("anna").path)
+        #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
+        let csv = try String(contentsOf: dir.appendingPathComponent("anna/weekly.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == 5)
+        #expect(csv.contains("anna,2026-W45,2026-11-02,2,"))
+    }
+
+    @Test func aSecondRunWaitsForTheLockThenGivesUp() throws {
+        let store = try storeWithRuns()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
+        try AtomicFile.createDirectory(dir.path)
+        let held = try ReportLock(directory: dir.path, waitSeconds: 0)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ReportError.self) { try WeeklyReportJob(store: store, options: options(dir)).run() }
+        #expect(clock.now - start >= .milliseconds(250))
+        withExtendedLifetime(held) {}
+    }
+
+    @Test func stampAddsTheTimeOnlyWhenAsked() throws {
+        let store = try storeWithRuns()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
+        var o = options(dir)
+        o.stamp = true
+        o.now = 1_800_000_000
+        _ = try WeeklyReportJob(store: store, options: o).run()
+        let md = try String(contentsOf: dir.appendingPathComponent("anna/2026-W46.md"), encoding: .utf8)
+        #expect(md.contains("Generated 2027-01-15T08:00:00Z."))
+    }
+}
