@@ -16,7 +16,7 @@ SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev
 all: build
 
 help:
-	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), list the runs"
+	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), show runs, write Reports/"
 	@echo "make test         run the test suite (Swift Testing)"
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
@@ -60,8 +60,8 @@ demo: build
 	@rm -rf $(DEMO_DIR)
 	@$(GEN) sample-export $(DEMO_DIR)/export
 	@echo
-	@echo "$$ racekit --store $(DEMO_STORE) athlete set default --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin"
-	@$(BIN) --store $(DEMO_STORE) athlete set default --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin
+	@echo "$$ racekit --store $(DEMO_STORE) athlete set default --name "Mia (demo)" --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin"
+	@$(BIN) --store $(DEMO_STORE) athlete set default --name "Mia (demo)" --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin
 	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) import $(DEMO_DIR)/export"
 	@$(BIN) --store $(DEMO_STORE) import $(DEMO_DIR)/export
@@ -80,6 +80,11 @@ demo: build
 	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) runs bests"
 	@$(BIN) --store $(DEMO_STORE) runs bests
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46"
+	@$(BIN) --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46
+	@echo
+	@echo "Open Reports/index.md (the example committed in the repository is this output)."
 
 conformance: build
 	@if [ -d "$(CORPUS)/public" ]; then \
