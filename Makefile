@@ -60,8 +60,8 @@ demo: build
 	@rm -rf $(DEMO_DIR)
 	@$(GEN) sample-export $(DEMO_DIR)/export
 	@echo
-	@echo "$$ racekit --store $(DEMO_STORE) athlete set default --name "Mia (demo)" --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin"
-	@$(BIN) --store $(DEMO_STORE) athlete set default --name "Mia (demo)" --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin
+	@echo "$$ racekit --store $(DEMO_STORE) athlete set default --name 'Mia (demo)' --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin"
+	@$(BIN) --store $(DEMO_STORE) athlete set default --name 'Mia (demo)' --max-hr 188 --resting-hr 48 --threshold-hr 170 --sex female --time-zone Europe/Berlin
 	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) import $(DEMO_DIR)/export"
 	@$(BIN) --store $(DEMO_STORE) import $(DEMO_DIR)/export
