@@ -6,6 +6,7 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
   2. a folder of 1,000 ordinary files: wall time, CPU time (both cores busy?)
   3. analytics: analysis of a 4-hour 1 Hz run; `runs list` over 10,000 stored
      runs; `runs show` of the 4-hour run
+  4. reports: `report weekly --all-athletes` for 10 athletes with 1,500 runs each
 
 Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N]
 """
@@ -97,6 +98,32 @@ def analytics():
         wall = medians([timed([RACEKIT, "--store", store] + cmd) for _ in range(RUNS)])
         print(f"{label:28s} median {wall[0] * 1000:6.0f} ms  peak RSS {wall[1]:.1f} MB")
 
+def reports():
+    print("\n== weekly reports")
+    store_dir = os.path.join(WORK, "store-reports")
+    store = os.path.join(store_dir, "racekit.sqlite")
+    if not os.path.exists(store):
+        folder = os.path.join(WORK, "folder-1500-sparse")
+        if not os.path.isdir(folder):
+            subprocess.run([GEN, "bench-folder", folder, "--count", "1500", "--interval", "60"], check=True)
+        os.makedirs(store_dir, exist_ok=True)
+        zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC", "Australia/Sydney"]
+        for a in range(10):
+            subprocess.run([RACEKIT, "--store", store, "athlete", "add", f"athlete-{a}", "--time-zone", zones[a % 5],
+                            "--max-hr", "190", "--resting-hr", "50", "--threshold-hr", "170"], check=True,
+                           stdout=subprocess.DEVNULL)
+            subprocess.run([RACEKIT, "--store", store, "import", "--quiet", "--athlete", f"athlete-{a}", folder], check=True)
+    count = subprocess.run([RACEKIT, "--store", store, "runs", "list", "--format", "csv"], capture_output=True,
+                           text=True, check=True).stdout.count("\n") - 1
+    print(f"store: 10 athletes, {count} runs")
+    with tempfile.TemporaryDirectory() as out:
+        for weeks in (12, 260):
+            cmd = [RACEKIT, "--store", store, "report", "weekly", "--all-athletes", "--week", "2024-W05",
+                   "--weeks", str(weeks), "--out", out, "--quiet"]
+            wall = medians([timed(cmd) for _ in range(RUNS)])
+            print(f"all reports, {weeks:3d} weeks      median {wall[0] * 1000:6.0f} ms  peak RSS {wall[1]:.1f} MB  (target < 2 s)")
+
 if __name__ == "__main__":
     main()
     analytics()
+    reports()
