@@ -1,3 +1,4 @@
+import Foundation
 import RaceKitCore
 
 /// What reading a file gave.
@@ -21,6 +22,16 @@ public struct ReadResult: Sendable {
 /// `xmlTextReader`: memory stays bounded by the samples kept, never the file size,
 /// and no DOM is ever built.
 public enum ActivityFileReader {
+    /// Most points one file may hold (all its activities and courses). Every point
+    /// of a run is kept in memory while it is repaired, analysed and stored (about
+    /// 110 bytes a point at the peak), so this bounds a worker's memory near 250 MB.
+    /// 2,000,000 points is 23 days at one point a second. `RACEKIT_MAX_POINTS`
+    /// lowers or raises it.
+    public static let maxPoints: Int = {
+        if let text = ProcessInfo.processInfo.environment["RACEKIT_MAX_POINTS"], let n = Int(text), n > 0 { return n }
+        return 2_000_000
+    }()
+
     /// Reads the file at `path`; throws `FormatError` naming the file (and line).
     public static func read(path: String) throws -> ReadResult {
         let stream = try XMLStream(path: path)
@@ -92,6 +103,9 @@ public enum ActivityFileReader {
                 if empty { handler.end() }
             case .endElement:
                 handler.end()
+                if handler.pointCount > maxPoints {
+                    throw FormatError.tooLarge(file: stream.path, limit: "more than \(maxPoints) points (at line \(stream.currentLine ?? 0)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS")
+                }
             case .text, .cdata, .significantWhitespace:
                 if handler.wantsText { stream.withValue { handler.text($0) } }
             case .documentType:
@@ -113,6 +127,8 @@ protocol ElementHandler: AnyObject {
     func text(_ bytes: UnsafeRawBufferPointer)
     /// Elements started and not yet ended.
     var openElements: Int { get }
+    /// Points read so far (activities and courses).
+    var pointCount: Int { get }
 }
 
 /// Text collection and value parsing shared by the GPX and TCX handlers.

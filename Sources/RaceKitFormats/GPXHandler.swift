@@ -38,6 +38,7 @@ final class GPXHandler: ElementHandler {
 
     var wantsText: Bool { elements.wantsText }
     var openElements: Int { elements.depth }
+    private(set) var pointCount = 0
 
     func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
@@ -121,10 +122,12 @@ final class GPXHandler: ElementHandler {
         switch frame.local {
         case .trkpt where inPoint && !pointIsRoute:
             inPoint = false
+            pointCount += 1
             if !point.time.isNaN { trackTimed = true }
             activity.samples.append(point)
         case .rtept where inPoint && pointIsRoute:
             inPoint = false
+            pointCount += 1
             route?.samples.append(point)
         case .trk where inTrack:
             inTrack = false

@@ -33,6 +33,7 @@ final class TCXHandler: ElementHandler {
 
     var wantsText: Bool { elements.wantsText }
     var openElements: Int { elements.depth }
+    private(set) var pointCount = 0
 
     func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
@@ -109,6 +110,7 @@ final class TCXHandler: ElementHandler {
         switch frame.local {
         case .trackpoint where inPoint:
             inPoint = false
+            pointCount += 1
             if activity != nil { activity!.samples.append(point) } else { course?.samples.append(point) }
         case .lap:
             if let l = lap { activity?.laps.append(l) }

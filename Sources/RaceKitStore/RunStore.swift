@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 import RaceKitCore
 
@@ -40,7 +43,14 @@ public final class RunStore: Sendable {
             config.busyMode = .timeout(30)
             config.foreignKeysEnabled = true
             writer = try DatabasePool(path: path, configuration: config)
-            try Migrations.migrator.migrate(writer)
+            // Two processes opening a new store at once (cron) must not both run the
+            // migrations: they take turns on a lock file beside the store.
+            if try !writer.read({ try Migrations.migrator.hasCompletedMigrations($0) }) {
+                let lock = open(path + ".migrate-lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+                if lock >= 0 { flock(lock, LOCK_EX) }
+                defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
+                try Migrations.migrator.migrate(writer)
+            }
         } catch {
             throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -217,6 +227,31 @@ public final class RunStore: Sendable {
     /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
     public func integrityCheck() throws -> String {
         try wrap { try writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "?" } }
+    }
+
+    /// Checks the whole store: SQLite's integrity check, then every run's samples
+    /// decode and hold as many points as the run says. Returns the problems found.
+    public func verify() throws -> (runs: Int, problems: [String]) {
+        var problems: [String] = []
+        let integrity = try integrityCheck()
+        if integrity != "ok" { problems.append("integrity_check: \(integrity)") }
+        let rows: [(String, Int, Data?)] = try wrap {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT r.id, r.point_count, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
+                    """).map { ($0[0], $0[1], $0[2]) }
+            }
+        }
+        for (id, count, data) in rows {
+            guard let data else { problems.append("run \(id): no samples"); continue }
+            do {
+                let samples = try SampleCodec.decode([UInt8](data))
+                if samples.count != count { problems.append("run \(id): \(samples.count) samples stored, \(count) expected") }
+            } catch {
+                problems.append("run \(id): \(error)")
+            }
+        }
+        return (rows.count, problems)
     }
 }
 

@@ -15,7 +15,7 @@ struct RaceKitCommand: ParsableCommand {
         66 input missing, 73/74 cannot create/write output, 75 busy.
         """,
         version: "0.1.0",
-        subcommands: [Import.self, Runs.self, AthleteCommand.self, Report.self]
+        subcommands: [Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self]
     )
 
     /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+
+extension RaceKitCommand {
+    struct Store: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Look after the store file.",
+            subcommands: [Check.self]
+        )
+
+        struct Check: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Check the store: SQLite's integrity check, and every run's samples whole.",
+                discussion: "Exit 0 when sound, 65 when something is wrong (each problem on stderr).")
+
+            @OptionGroup var storeOptions: StoreOptions
+
+            func run() throws {
+                let store = try storeOptions.open()
+                let (runs, problems) = try store.verify()
+                for p in problems { Console.error("problem: \(p)") }
+                guard problems.isEmpty else { throw ExitCode(Exit.dataError) }
+                Console.out("ok: \(runs) runs, integrity check passed, every run's samples whole.")
+            }
+        }
+    }
+}
