@@ -11,7 +11,12 @@ CORPUS      ?= ../shared/corpus
 # System packages the build needs: pkg-config module -> Debian package.
 SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev
 
-.PHONY: all deps bench-deps build release test demo conformance bench clean help
+.PHONY: all deps bench-deps build release test demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
+
+# libFuzzer build of the reader harness (release, AddressSanitizer, lld).
+FUZZ_SECONDS ?= 90
+FUZZ_BUILD   := -c release --product racekit-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address \
+                -Xswiftc -parse-as-library -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 
 all: build
 
@@ -20,6 +25,10 @@ help:
 	@echo "make test         run the test suite (Swift Testing)"
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
+	@echo "make bench-peers  racekit import vs gpxpy and python-tcxparser (pip) and xmllint, same inputs"
+	@echo "make fuzz         libFuzzer on the GPX and TCX readers, FUZZ_SECONDS each (default 90)"
+	@echo "make test-asan    the tests under AddressSanitizer;  make test-tsan: under ThreadSanitizer"
+	@echo "make limits       the resource-limit cases (1 GB file, 10M points, one 100 MB line, 100k files)"
 
 # Installs missing -dev packages with apt-get when it may (root, or sudo without a
 # password); otherwise prints the exact command and stops.
@@ -97,5 +106,24 @@ bench: deps bench-deps
 	$(SWIFT) build -c release
 	python3 scripts/bench.py .build/release
 
+bench-peers: deps bench-deps
+	@python3 -c "import gpxpy, tcxparser" 2>/dev/null || pip install --quiet gpxpy python-tcxparser
+	$(SWIFT) build -c release
+	python3 scripts/bench_peers.py .build/release
+
+fuzz: deps
+	$(SWIFT) build $(FUZZ_BUILD)
+	bash scripts/fuzz.sh .build-fuzz/release/racekit-fuzz $(FUZZ_SECONDS)
+
+test-asan: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+limits: deps bench-deps
+	$(SWIFT) build -c release
+	bash scripts/limits.sh .build/release/racekit .build/release/racekit-gen
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan

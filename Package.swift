@@ -10,6 +10,7 @@ import PackageDescription
 //   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG, locked atomic writes
 //   racekit         argument parsing, output formatting, exit codes
 //   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
+//   racekit-fuzz    libFuzzer harness for the readers (`make fuzz`), and a replay tool
 // The per-point parsing loop runs on class state (the reader's handlers): in
 // release builds its dynamic exclusivity checks cost ~10% of import time, and
 // the handlers never overlap accesses (single-threaded per file), so they are
@@ -68,6 +69,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore"]),
+        .executableTarget(name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats"]),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
         .testTarget(
             name: "RaceKitFormatsTests",

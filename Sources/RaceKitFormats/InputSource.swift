@@ -149,12 +149,22 @@ final class InputSource {
         } else if buffer[k] != UInt8(ascii: "<") {
             let sample = String(decoding: buffer[k..<min(buffer.count, k + 24)], as: UTF8.self)
             nonXMLStart = sample.replacingNewlines()
-        } else if k > start, buffer[k...].starts(with: Array("<?xml".utf8)) {
+        } else if k > start, buffer.count - k >= 5, buffer[k] == 0x3C, buffer[k + 1] == 0x3F, buffer[k + 2] == 0x78,
+                  buffer[k + 3] == 0x6D, buffer[k + 4] == 0x6C {   // "<?xml"
             strippedNewlines = newlines
             start = k
         }
         prefix = Array(buffer[start...])
-        if let at = prefix.firstRange(of: Array("<!DOCTYPE".utf8))?.lowerBound {
+        let doctype = Array("<!DOCTYPE".utf8)
+        let found: Int? = prefix.withUnsafeBufferPointer { hay in
+            guard hay.count >= doctype.count else { return nil }
+            outer: for i in 0...(hay.count - doctype.count) where hay[i] == 0x3C {
+                for j in 1..<doctype.count where hay[i + j] != doctype[j] { continue outer }
+                return i
+            }
+            return nil
+        }
+        if let at = found {
             doctypeLine = 1 + strippedNewlines + prefix[..<at].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
         }
     }

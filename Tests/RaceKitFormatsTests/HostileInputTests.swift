@@ -140,3 +140,26 @@ import Testing
         #expect(error?.description.contains("cannot open") == true)
     }
 }
+
+@Suite struct FuzzRegressionTests {
+    /// Every input in Fixtures/fuzz (crash and hang inputs found by `make fuzz`, and
+    /// hand-made extremes) goes through the import pipeline without crashing.
+    @Test func fuzzInputsNeverCrashTheImportPipeline() throws {
+        let dir = try fixture("fuzz")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(!files.isEmpty)
+        for file in files {
+            let path = (dir as NSString).appendingPathComponent(file)
+            guard case .document(let d) = (try? ActivityFileReader.read(path: path))?.outcome else { continue }
+            for raw in d.activities {
+                if case .activity(let a) = TrackRepair.repair(raw, format: d.format, documentHeartRate: d.documentHeartRate) {
+                    let analysis = RunAnalyzer.analyse(a, physiology: Physiology(maxHeartRate: 190, restingHeartRate: 50,
+                                                                                thresholdHeartRate: 170))
+                    _ = analysis.splits(.km)
+                    #expect(try SampleCodec.decode(SampleCodec.encode(a.samples)).count == a.samples.count)
+                    #expect(a.samples.time.allSatisfy { $0.isFinite })
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""make bench-peers: racekit import against the reference Python parsers and the
+xmllint floor, over the same inputs, in the same run (medians of 3).
+
+  GPX: racekit import, gpxpy (parse + length + moving data), xmllint --stream
+  TCX: racekit import, python-tcxparser (parse + distance, duration, HR), xmllint --stream
+
+Usage: bench_peers.py BUILD_DIR
+"""
+import os, statistics, subprocess, sys, tempfile
+
+BUILD = sys.argv[1]
+RACEKIT = os.path.join(BUILD, "racekit")
+GEN = os.path.join(BUILD, "racekit-gen")
+WORK = os.path.join(".build", "bench", "peers")
+RUNS = 3
+
+GPXPY = """
+import sys, gpxpy
+for path in sys.argv[1:]:
+    with open(path) as f:
+        gpx = gpxpy.parse(f)
+    gpx.length_2d(); gpx.get_moving_data(); gpx.get_duration()
+"""
+TCXPARSER = """
+import sys, tcxparser
+for path in sys.argv[1:]:
+    t = tcxparser.TCXParser(path)
+    t.distance; t.duration; t.hr_avg; t.started_at
+"""
+
+def timed(cmd):
+    with tempfile.NamedTemporaryFile("r") as out:
+        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", out.name] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            sys.exit(f"failed ({r.returncode}): {' '.join(cmd[:3])}...\n{r.stderr.decode()[-1500:]}")
+        wall, rss = out.read().split()[-2:]
+        return float(wall), int(rss) / 1024
+
+def median(cmdf):
+    samples = [cmdf() for _ in range(RUNS)]
+    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+
+def racekit(files):
+    def once():
+        with tempfile.TemporaryDirectory() as tmp:
+            return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet"] + files)
+    return median(once)
+
+def main():
+    folder = os.path.join(WORK, "files")
+    if not os.path.isdir(folder):
+        subprocess.run([GEN, "bench-folder", folder, "--count", "160"], check=True)
+    big = os.path.join(WORK, "big-20mb.gpx")
+    if not os.path.exists(big):
+        subprocess.run([GEN, "bench-big", big, "--megabytes", "20"], check=True)
+    gpx = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".gpx"))
+    tcx = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".tcx"))
+    sets = [("GPX files", gpx, "gpxpy", GPXPY), ("one 20 MB GPX", [big], "gpxpy", GPXPY),
+            ("TCX files", tcx, "python-tcxparser", TCXPARSER)]
+    for name, files, peer, script in sets:
+        mb = sum(os.path.getsize(f) for f in files) / 1048576
+        print(f"\n== {name}: {len(files)} files, {mb:.1f} MB, median of {RUNS}")
+        floor = median(lambda: timed(["xmllint", "--stream", "--noout"] + files))
+        ours = racekit(files)
+        theirs = median(lambda: timed([sys.executable, "-c", script] + files))
+        print(f"xmllint --stream --noout  {floor[0]:7.2f} s  peak RSS {floor[1]:7.1f} MB")
+        print(f"racekit import            {ours[0]:7.2f} s  peak RSS {ours[1]:7.1f} MB  ({ours[0] / floor[0]:.2f}x xmllint)")
+        print(f"{peer:25s} {theirs[0]:7.2f} s  peak RSS {theirs[1]:7.1f} MB")
+        print(f"racekit is {theirs[0] / ours[0]:.1f}x faster than {peer} with {ours[1] / theirs[1]:.2f}x its peak memory")
+
+if __name__ == "__main__":
+    main()
