@@ -31,6 +31,11 @@ public struct RunSummary: Sendable, Equatable, Codable {
     /// for heart-rate zones (issue: analytics).
     public static let stepCapSeconds = 25.0
 
+    /// A summary with only the times set (the rest filled by the caller).
+    public init(startedAt: Double, endedAt: Double, elapsedSeconds: Double, pointCount: Int) {
+        self.startedAt = startedAt; self.endedAt = endedAt; self.elapsedSeconds = elapsedSeconds; self.pointCount = pointCount
+    }
+
     /// Summarises a cleaned activity.
     public init(_ activity: Activity) {
         let s = activity.samples

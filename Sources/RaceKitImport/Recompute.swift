@@ -2,9 +2,10 @@ import Foundation
 import RaceKitCore
 import RaceKitStore
 
-/// Analyses stored runs again: those analysed by an older analysis version or
-/// with other physiology than the athlete's current one (set values, or
-/// estimates from a history that has grown), or all of them with `force`.
+/// Analyses stored runs again: those analysed by an older analysis version (in
+/// full), those analysed with other physiology than the athlete's current one
+/// (set values, or estimates from a history that has grown: zones and load only),
+/// or all of them in full with `force`.
 public struct Recompute: Sendable {
     public let store: RunStore
     public init(store: RunStore) { self.store = store }
@@ -25,13 +26,35 @@ public struct Recompute: Sendable {
         for record in stale {
             outcome.checked += 1
             do {
-                let activity = try store.activity(of: record)
-                try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology))
+                if force || record.analysisVersion != RunAnalyzer.version {
+                    let activity = try store.activity(of: record)
+                    try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology))
+                } else {
+                    // Only the physiology changed: redo zones and load, keep the rest.
+                    let samples = try store.samples(of: record)
+                    var summary = RunSummary.stored(record)
+                    summary.pointCount = samples.count
+                    let (model, zones, load) = RunAnalyzer.zonesAndLoad(samples, summary: summary, physiology: physiology)
+                    try store.savePhysiologyResults(runID: record.id, model: model, zones: zones, load: load, physiology: physiology)
+                }
                 outcome.updated += 1
             } catch {
                 outcome.failed.append("\(record.id): \(error)")
             }
         }
         return outcome
+    }
+}
+
+extension RunSummary {
+    /// The stored summary of a run (what zones and load need from it).
+    static func stored(_ r: RunRecord) -> RunSummary {
+        var s = RunSummary(startedAt: r.startedAt, endedAt: r.endedAt, elapsedSeconds: r.elapsedSeconds, pointCount: r.pointCount)
+        s.distanceMeters = r.distanceMeters
+        s.movingSeconds = r.movingSeconds
+        s.avgHeartRate = r.avgHeartRate
+        s.maxHeartRate = r.maxHeartRate
+        s.heartRateCoveragePercent = r.heartRateCoveragePercent
+        return s
     }
 }

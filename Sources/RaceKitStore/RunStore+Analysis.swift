@@ -186,6 +186,32 @@ extension RunStore {
         }
     }
 
+    /// Stores new zones and load for a run whose physiology changed (the rest of
+    /// its analysis stands).
+    public func savePhysiologyResults(runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?,
+                                      physiology: Physiology) throws {
+        try wrap {
+            try writer.write { db in
+                try db.execute(sql: """
+                    UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ?
+                    WHERE id = ?
+                    """, arguments: [load?.value, load?.source.rawValue, load.map { Self.json($0.estimated) },
+                                     model?.rawValue, Self.profileKey(physiology), runID])
+                try ZoneRecord.filter(Column("run_id") == runID).deleteAll(db)
+                for z in zones ?? [] {
+                    try ZoneRecord(runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                                   seconds: z.seconds).insert(db)
+                }
+            }
+        }
+    }
+
+    /// The samples of a stored run (for recomputing zones and load).
+    public func samples(of r: RunRecord) throws -> SampleSeries {
+        guard let s = try samples(runID: r.id) else { throw StoreError.corruptSamples(runID: r.id, reason: "no samples stored") }
+        return s
+    }
+
     /// Runs analysed by an older version or with another physiology than the
     /// athlete's current one (all of them with `force`).
     public func staleRuns(athleteID: String, currentProfile: String, force: Bool) throws -> [RunRecord] {

@@ -131,6 +131,11 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         let athlete = try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as! [String: Any]
         #expect(athlete["maxHeartRate"] as? Double == 190 && athlete["maxHeartRateEstimated"] as? Bool == false)
         #expect(try cli.run(["runs", "recompute"]).stdout.contains("up to date"))
+        // The lean recompute (zones and load only) agrees with a full one.
+        let zonesBefore = try cli.run(["runs", "show", id, "--format", "json"]).stdout
+        #expect(try cli.run(["runs", "recompute", "--all"]).stdout.contains("Recomputed 1 of 1 runs"))
+        #expect(try load().0 == value)
+        #expect(try cli.run(["runs", "show", id, "--format", "json"]).stdout == zonesBefore)
         #expect(try cli.run(["athlete", "set", "default", "--threshold-pace", "fast"]).status == 64)
         #expect(try cli.run(["athlete", "set", "default", "--time-zone", "Mars/Olympus"]).status == 64)
     }

@@ -25,6 +25,29 @@ public enum RunAnalyzer {
     /// Bumped whenever a change to the analysis changes stored numbers.
     public static let version = 2
 
+    /// The part of the analysis that depends on the athlete's physiology: time in
+    /// zones and training load. `runs recompute` redoes only this when only the
+    /// physiology changed. The pace load uses distance over moving time.
+    public static func zonesAndLoad(_ s: SampleSeries, summary: RunSummary, physiology: Physiology)
+        -> (model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?) {
+        let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
+        var zones: [ZoneTime]?
+        if summary.avgHeartRate != nil, let empty = HeartRateZones.zones(model, physiology: physiology) {
+            zones = HeartRateZones.timeInZones(s, zones: empty)
+        }
+        var load: TrainingLoad?
+        let coverage = (summary.heartRateCoveragePercent ?? 0) / 100
+        if coverage >= TrainingLoadModel.minimumCoverage {
+            load = TrainingLoadModel.heartRate(s, physiology: physiology)
+        }
+        if load == nil {
+            load = TrainingLoadModel.pace(movingSeconds: summary.movingSeconds, movingMeters: summary.distanceMeters ?? 0,
+                                          physiology: physiology)
+                ?? (coverage > 0 ? TrainingLoadModel.heartRate(s, physiology: physiology) : nil)
+        }
+        return (zones == nil ? nil : model, zones, load)
+    }
+
     public static func analyse(_ activity: Activity, physiology: Physiology) -> RunAnalysis {
         let s = activity.samples
         let hasDistance = activity.distanceSource == .device || activity.distanceSource == .gps
@@ -36,24 +59,8 @@ public enum RunAnalyzer {
         summary.ascentMeters = elevation?.totalGain
         summary.descentMeters = elevation?.totalLoss
 
-        let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
-        var zones: [ZoneTime]?
-        if summary.avgHeartRate != nil, let empty = HeartRateZones.zones(model, physiology: physiology) {
-            zones = HeartRateZones.timeInZones(s, zones: empty)
-        }
-
-        var load: TrainingLoad?
-        let coverage = (summary.heartRateCoveragePercent ?? 0) / 100
-        var movingMeters = 0.0
-        if hasDistance { for k in moving.indices where moving[k] { movingMeters += s.distance[k + 1] - s.distance[k] } }
-        if coverage >= TrainingLoadModel.minimumCoverage {
-            load = TrainingLoadModel.heartRate(s, physiology: physiology)
-        }
-        if load == nil {
-            load = TrainingLoadModel.pace(movingSeconds: summary.movingSeconds, movingMeters: movingMeters, physiology: physiology)
-                ?? (coverage > 0 ? TrainingLoadModel.heartRate(s, physiology: physiology) : nil)
-        }
-        return RunAnalysis(summary: summary, moving: moving, elevation: elevation, zoneModel: zones == nil ? nil : model,
+        let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
+        return RunAnalysis(summary: summary, moving: moving, elevation: elevation, zoneModel: model,
                            zones: zones, bestEfforts: hasDistance ? BestEfforts.compute(s) : [], load: load,
                            physiology: physiology, samples: s)
     }

@@ -35,7 +35,7 @@ public struct TrainingLoad: Sendable, Equatable, Codable {
 /// Edwards' TRIMP (1993) is used instead: minutes in the %HRmax zones 50-60, 60-70,
 /// 70-80, 80-90 and 90-100 weighted 1 to 5, normalised the same way.
 ///
-/// Pace load = moving hours × (average moving speed / threshold speed)² × 100.
+/// Pace load = moving hours × (distance / moving time / threshold speed)² × 100.
 public enum TrainingLoadModel {
     /// Heart-rate load is used when heart rate covers at least this share of the run.
     public static let minimumCoverage = 0.5
