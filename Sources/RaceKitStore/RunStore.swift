@@ -42,13 +42,14 @@ public final class RunStore: Sendable {
             var config = Configuration()
             config.busyMode = .timeout(30)
             config.foreignKeysEnabled = true
+            // Processes opening the store at once (cron) take turns on a lock file
+            // beside it while the file is created, switched to WAL and migrated:
+            // SQLite does not wait on its busy handler for those steps.
+            let lock = open(path + ".open-lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            if lock >= 0 { flock(lock, LOCK_EX) }
+            defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
             writer = try DatabasePool(path: path, configuration: config)
-            // Two processes opening a new store at once (cron) must not both run the
-            // migrations: they take turns on a lock file beside the store.
             if try !writer.read({ try Migrations.migrator.hasCompletedMigrations($0) }) {
-                let lock = open(path + ".migrate-lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-                if lock >= 0 { flock(lock, LOCK_EX) }
-                defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
                 try Migrations.migrator.migrate(writer)
             }
         } catch {

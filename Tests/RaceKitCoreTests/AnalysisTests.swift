@@ -152,7 +152,7 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
                     best = min(best, s.time[j] - t)
                 }
             }
-            #expect(abs(effort.elapsedSeconds - best) < 1e-6, "distance \(effort.distanceMeters)")
+            #expect(abs(effort.elapsedSeconds - best) <= 1e-3, "distance \(effort.distanceMeters)")   // ties within 1 ms keep the earliest
         }
     }
 

@@ -41,7 +41,9 @@ public enum BestEfforts {
                 let t0 = s.time[i], t1 = s.time[i + 1]
                 let startTime = d1 > d0 ? t0 + (t1 - t0) * min(1, max(0, (startDistance - d0) / (d1 - d0))) : t0
                 let elapsed = s.time[j] - startTime
-                if best == nil || elapsed < best!.elapsedSeconds {
+                // Faster by more than 1 ms (stored distances are Float32): among equal
+                // efforts the earliest stands, before and after a recompute.
+                if best == nil || elapsed < best!.elapsedSeconds - 1e-3 {
                     best = BestEffort(distanceMeters: target, elapsedSeconds: elapsed, startOffsetSeconds: startTime - s.time[0])
                 }
             }
