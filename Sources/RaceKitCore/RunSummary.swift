@@ -12,8 +12,6 @@ public struct RunSummary: Sendable, Equatable, Codable {
     public var avgHeartRate: Double?
     /// Highest heart rate in bpm ignoring isolated spikes, nil without heart rate.
     public var maxHeartRate: Double?
-    /// 2nd percentile of the heart-rate samples (for estimating resting HR).
-    public var lowHeartRate: Double?
     /// Seconds in motion (see `MovingTime`), nil for a single point.
     public var movingSeconds: Double?
     /// Elevation gain and loss in metres (see `ElevationProfile`), nil without elevation.
@@ -47,12 +45,7 @@ public struct RunSummary: Sendable, Equatable, Codable {
         let hr = Self.weightedAverage(s.heartRate, time: s.time) { _ in true }
         avgHeartRate = hr.average
         heartRateCoveragePercent = hr.average == nil ? nil : hr.coverage * 100
-        let heartRates = s.heartRate.filter { !$0.isNaN }
         maxHeartRate = Self.robustMaximum(s.heartRate, time: s.time)
-        if !heartRates.isEmpty {
-            let sorted = heartRates.sorted()
-            lowHeartRate = sorted[Int(Double(sorted.count - 1) * 0.02)]
-        }
         avgCadence = Self.weightedAverage(s.cadence, time: s.time) { $0 > 0 }.average
     }
 
@@ -62,18 +55,22 @@ public struct RunSummary: Sendable, Equatable, Codable {
     public static let spikeBpm = 10.0
     public static let spikeNeighbourSeconds = 10.0
 
-    /// The highest heart rate that is not an isolated spike.
+    /// The highest heart rate that is not an isolated spike (one pass, no copies).
     static func robustMaximum(_ hr: ContiguousArray<Double>, time: ContiguousArray<Double>) -> Double? {
-        let valid = hr.indices.filter { !hr[$0].isNaN }
         var best: Double?
-        for (k, i) in valid.enumerated() {
+        var previous = -1, current = -1
+        func judge(_ i: Int, before: Int, after: Int) {
             let v = hr[i]
-            var neighbours: [Double] = []
-            if k > 0, time[i] - time[valid[k - 1]] <= spikeNeighbourSeconds { neighbours.append(hr[valid[k - 1]]) }
-            if k + 1 < valid.count, time[valid[k + 1]] - time[i] <= spikeNeighbourSeconds { neighbours.append(hr[valid[k + 1]]) }
-            if neighbours.count == 2, neighbours.allSatisfy({ v - $0 > spikeBpm }) { continue }
-            best = max(best ?? v, v)
+            let spike = before >= 0 && after >= 0 && time[i] - time[before] <= spikeNeighbourSeconds
+                && time[after] - time[i] <= spikeNeighbourSeconds && v - hr[before] > spikeBpm && v - hr[after] > spikeBpm
+            if !spike { best = max(best ?? v, v) }
         }
+        for i in hr.indices where !hr[i].isNaN {
+            if current >= 0 { judge(current, before: previous, after: i) }
+            previous = current
+            current = i
+        }
+        if current >= 0 { judge(current, before: previous, after: -1) }
         return best
     }
 

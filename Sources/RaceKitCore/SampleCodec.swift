@@ -27,6 +27,32 @@ public enum SampleCodec {
         c == .time && wideTime ? 8 : 4
     }
 
+    /// Rounds every value to the precision it is stored with, in place, so that
+    /// analysing the samples before storing them gives exactly what analysing the
+    /// stored samples later (`runs recompute`) gives.
+    public static func quantize(_ s: inout SampleSeries) {
+        guard let start = s.time.first else { return }
+        let span = (s.time.last ?? start) - start
+        let wideTime = !(span < Double(UInt32.max) / 1000)
+        for c in SampleSeries.Channel.allCases {
+            if c == .time && wideTime { continue }
+            s.modify(c) { values in
+                values.withUnsafeMutableBufferPointer { buf in
+                    switch c {
+                    case .time:
+                        for i in buf.indices where !buf[i].isNaN {
+                            buf[i] = start + Double(UInt32(((buf[i] - start) * 1000).rounded())) / 1000
+                        }
+                    case .latitude, .longitude:
+                        for i in buf.indices where !buf[i].isNaN { buf[i] = Double(Int32((buf[i] * 1e7).rounded())) / 1e7 }
+                    default:
+                        for i in buf.indices { buf[i] = Double(Float(buf[i])) }   // NaN stays NaN
+                    }
+                }
+            }
+        }
+    }
+
     /// Encodes the series.
     public static func encode(_ s: SampleSeries) -> [UInt8] {
         let start = s.time.first ?? 0

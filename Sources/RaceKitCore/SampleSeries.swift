@@ -125,6 +125,22 @@ public struct SampleSeries: Sendable, Equatable {
         }
     }
 
+    /// Changes one channel in place (no copy of the array).
+    public mutating func modify(_ channel: Channel, _ body: (inout ContiguousArray<Double>) -> Void) {
+        switch channel {
+        case .time: body(&time)
+        case .latitude: body(&latitude)
+        case .longitude: body(&longitude)
+        case .elevation: body(&elevation)
+        case .distance: body(&distance)
+        case .heartRate: body(&heartRate)
+        case .cadence: body(&cadence)
+        case .speed: body(&speed)
+        case .power: body(&power)
+        case .temperature: body(&temperature)
+        }
+    }
+
     /// True when at least one point has a value in the channel.
     public func has(_ channel: Channel) -> Bool {
         self[channel].contains { !$0.isNaN }

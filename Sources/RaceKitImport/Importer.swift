@@ -31,7 +31,8 @@ public struct Importer: Sendable {
     /// the athlete's runs analysed with other physiology estimates than the
     /// history now gives are analysed again (see `Recompute`).
     public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) -> [FileResult] {
-        let physiology = (try? store.physiology(athleteID: options.athleteID)) ?? Physiology()
+        let profile = (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology()
+        let history = (try? store.history(athleteID: options.athleteID)) ?? Physiology.History()
         let results = Mutex([FileResult?](repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let done = Mutex<(count: Int, summary: [FileResult])>((0, []))
@@ -40,7 +41,7 @@ public struct Importer: Sendable {
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                let result = importFile(files[index], physiology: physiology)
+                let result = importFile(files[index], profile: profile, history: history)
                 results.withLock { $0[index] = result }
                 if let progress {
                     done.withLock { state in
@@ -59,9 +60,12 @@ public struct Importer: Sendable {
     }
 
     /// Imports one file; never throws: every problem becomes a `failed` result.
-    /// `physiology` defaults to the athlete's current one.
-    public func importFile(_ path: String, physiology: Physiology? = nil) -> FileResult {
-        let physiology = physiology ?? (try? store.physiology(athleteID: options.athleteID)) ?? Physiology()
+    /// `profile` (the athlete's set physiology) and `history` (for estimates)
+    /// default to the store's. Each run's estimates include the run itself, so an
+    /// import that sets no new record leaves nothing to recompute.
+    public func importFile(_ path: String, profile: Physiology? = nil, history: Physiology.History? = nil) -> FileResult {
+        let profile = profile ?? (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology()
+        let history = history ?? (try? store.history(athleteID: options.athleteID)) ?? Physiology.History()
         do {
             let read = try ActivityFileReader.read(path: path)
             guard case .document(var document) = read.outcome else {
@@ -81,8 +85,16 @@ public struct Importer: Sendable {
                 var raw = RawActivity()
                 swap(&raw, &pending[index])
                 switch TrackRepair.repair(consume raw, format: document.format, documentHeartRate: document.documentHeartRate) {
-                case .activity(let activity):
-                    let analysis = RunAnalyzer.analyse(activity, physiology: physiology)
+                case .activity(var activity):
+                    // Analyse the samples as they will be stored, so that a later
+                    // recompute from the store gives exactly the same numbers.
+                    SampleCodec.quantize(&activity.samples)
+                    var analysis = RunAnalyzer.analyse(activity, physiology: profile)
+                    let running = activity.sport == .running    // the history counts running only
+                    let withRun = running ? history.adding(maxHeartRate: analysis.summary.maxHeartRate,
+                                                           bestEfforts: analysis.bestEfforts) : history
+                    let physiology = profile.completed(with: withRun)
+                    if physiology != profile { analysis.apply(physiology) }
                     newRuns.append(NewRun(activity: activity, analysis: analysis, activityIndex: index))
                 case .notAnActivity(let reason):
                     notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)

@@ -3,32 +3,21 @@ import RaceKitCore
 /// Locale-free, deterministic number and time formatting for report files
 /// (reruns must give byte-identical files).
 enum ReportFormat {
-    /// Fixed decimals, no negative zero, empty for nil.
+    /// Fixed decimals, empty for nil.
     static func fixed(_ v: Double?, _ digits: Int) -> String {
         guard let v, v.isFinite else { return "" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = Int64((abs(v) * scale).rounded())
-        let sign = v < 0 && scaled != 0 ? "-" : ""
-        guard digits > 0 else { return sign + String(scaled) }
-        var fraction = String(scaled % Int64(scale))
-        while fraction.count < digits { fraction = "0" + fraction }
-        return "\(sign)\(scaled / Int64(scale)).\(fraction)"
+        return TextFormat.fixed(v, digits)
     }
 
-    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+    static func two(_ v: Int) -> String { TextFormat.two(v) }
 
     /// `h:mm:ss` or `m:ss`.
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
-    }
+    static func duration(_ seconds: Double) -> String { TextFormat.duration(seconds) }
 
-    /// `4:37` from seconds per km.
+    /// `4:37` from seconds per km, `–` when unknown.
     static func pace(_ secondsPerKm: Double?) -> String {
         guard let p = secondsPerKm, p.isFinite, p > 0 else { return "–" }
-        let s = Int(p.rounded())
-        return "\(s / 60):\(two(s % 60))"
+        return TextFormat.pace(p)
     }
 
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]

@@ -12,7 +12,6 @@ extension RunStore {
         r.descentMeters = s.descentMeters
         r.avgHeartRate = s.avgHeartRate
         r.maxHeartRate = s.maxHeartRate
-        r.lowHeartRate = s.lowHeartRate
         r.heartRateCoveragePercent = s.heartRateCoveragePercent
         r.avgCadence = s.avgCadence
         r.load = a.load?.value

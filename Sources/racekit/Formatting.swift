@@ -3,33 +3,22 @@ import RaceKitCore
 
 /// Human formatting of durations, distances, paces; CSV quoting; plain tables.
 enum Format {
-    /// Two digits with a leading zero.
-    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
-
-    /// `h:mm:ss`, or `m:ss` under an hour.
+    /// `h:mm:ss`, or `m:ss` under an hour; `-` when unknown.
     static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return "-" }
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
+        return TextFormat.duration(seconds)
     }
 
-    /// Pace `m:ss` from seconds per km.
+    /// Pace `m:ss` from seconds per km; `-` when unknown.
     static func pace(_ secondsPerKm: Double?) -> String {
         guard let p = secondsPerKm, p.isFinite, p > 0 else { return "-" }
-        let s = Int(p.rounded())
-        return "\(s / 60):\(two(s % 60))"
+        return TextFormat.pace(p)
     }
 
-    /// A number with `digits` decimals (0 to 3), rounded half away from zero.
+    /// A number with `digits` decimals; `-` when unknown.
     static func number(_ v: Double?, digits: Int = 1) -> String {
         guard let v, v.isFinite else { return "-" }
-        let scale = [1.0, 10, 100, 1000][min(3, max(0, digits))]
-        let scaled = Int((abs(v) * scale).rounded())
-        let sign = v < 0 && scaled != 0 ? "-" : ""
-        guard digits > 0 else { return sign + String(scaled) }
-        var fraction = String(scaled % Int(scale))
-        while fraction.count < digits { fraction = "0" + fraction }
-        return "\(sign)\(scaled / Int(scale)).\(fraction)"
+        return TextFormat.fixed(v, digits)
     }
 
     /// ISO-8601 UTC, e.g. 2026-03-01T07:12:00Z.

@@ -204,6 +204,25 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         #expect(long.time[2] == 1_772_348_400 + 60 * 86_400 + 0.25)
     }
 
+    @Test func quantizingGivesExactlyWhatTheStoreGivesBack() throws {
+        var s = SampleSeries()
+        for i in 0..<500 {
+            s.append(point(1_772_348_400.123456 + Double(i) * 1.0003, lat: 48.123456789 + Double(i) * 1e-5,
+                           lon: 11.987654321, ele: 519.2345678 + Double(i) * 0.01, dist: Double(i) * 2.7182818, hr: 140.5))
+        }
+        var quantized = s
+        SampleCodec.quantize(&quantized)
+        let stored = try SampleCodec.decode(SampleCodec.encode(s))
+        for c in SampleSeries.Channel.allCases {
+            #expect(zip(quantized[c], stored[c]).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "channel \(c)")
+        }
+        var again = quantized
+        SampleCodec.quantize(&again)
+        for c in SampleSeries.Channel.allCases {     // idempotent (NaN-aware: NaN != NaN)
+            #expect(zip(again[c], quantized[c]).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "channel \(c)")
+        }
+    }
+
     @Test func rejectsForeignBlobs() {
         #expect(throws: SampleCodec.DecodeError.self) { try SampleCodec.decode(Array("not samples at all".utf8)) }
         var truncated = SampleCodec.encode({ var s = SampleSeries(); s.append(point(0, lat: 1, lon: 2)); return s }())

@@ -15,46 +15,63 @@ public enum ElevationProfile {
     public static let smoothingSeconds = 10.0
     public static let hysteresisMeters = 2.0
 
-    /// Gain and loss per step (`gain[k]` is registered on the step from k to k+1),
-    /// and the smoothed elevation; nil when the run has no elevation.
-    public struct Result: Sendable {
-        public var smoothed: [Double]
+    /// Gain and loss per step (`gainAtStep[k]` is registered on the step from k
+    /// to k+1), for splits.
+    public struct Steps: Sendable {
         public var gainAtStep: [Double]
         public var lossAtStep: [Double]
-        public var totalGain: Double
-        public var totalLoss: Double
     }
 
-    public static func analyse(_ s: SampleSeries, hasDistance: Bool) -> Result? {
-        let n = s.count
-        let valid = (0..<n).filter { !s.elevation[$0].isNaN }
-        guard valid.count >= 2 else { return nil }
-        let x = valid.map { hasDistance ? s.distance[$0] : s.time[$0] }
-        let radius = hasDistance ? smoothingMeters : smoothingSeconds
-        // Sliding-window mean over x (non-decreasing).
-        var smoothedValid = [Double](repeating: 0, count: valid.count)
-        var lo = 0, hi = 0, sum = 0.0
-        for i in valid.indices {
-            while hi < valid.count, x[hi] <= x[i] + radius { sum += s.elevation[valid[hi]]; hi += 1 }
-            while x[lo] < x[i] - radius { sum -= s.elevation[valid[lo]]; lo += 1 }
-            smoothedValid[i] = sum / Double(hi - lo)
-        }
-        var smoothed = [Double](repeating: .nan, count: n)
-        for (k, i) in valid.enumerated() { smoothed[i] = smoothedValid[k] }
+    /// Total gain and loss; nil when the run has no elevation.
+    public struct Totals: Sendable, Equatable {
+        public var gain: Double
+        public var loss: Double
+    }
 
-        var gain = [Double](repeating: 0, count: max(0, n - 1))
-        var loss = [Double](repeating: 0, count: max(0, n - 1))
-        var reference = smoothedValid[0]
-        var totalGain = 0.0, totalLoss = 0.0
-        for (k, i) in valid.enumerated().dropFirst() {
-            let e = smoothedValid[k]
+    /// Gain and loss in one streaming pass (no per-point arrays).
+    public static func totals(_ s: SampleSeries, hasDistance: Bool) -> Totals? {
+        var totals = Totals(gain: 0, loss: 0)
+        let any = walk(s, hasDistance: hasDistance) { _, gain, loss in totals.gain += gain; totals.loss += loss }
+        return any ? totals : nil
+    }
+
+    /// Gain and loss attributed to steps, for splits; nil without elevation.
+    public static func steps(_ s: SampleSeries, hasDistance: Bool) -> Steps? {
+        var steps = Steps(gainAtStep: [Double](repeating: 0, count: max(0, s.count - 1)),
+                          lossAtStep: [Double](repeating: 0, count: max(0, s.count - 1)))
+        let any = walk(s, hasDistance: hasDistance) { step, gain, loss in
+            steps.gainAtStep[step] += gain
+            steps.lossAtStep[step] += loss
+        }
+        return any ? steps : nil
+    }
+
+    /// Smooths (sliding mean within ±radius of x over points with elevation) and
+    /// applies the hysteresis, calling `body(step, gain, loss)` for each counted
+    /// change. Returns false when fewer than two points have elevation.
+    static func walk(_ s: SampleSeries, hasDistance: Bool, _ body: (Int, Double, Double) -> Void) -> Bool {
+        let n = s.count
+        let radius = hasDistance ? smoothingMeters : smoothingSeconds
+        let ele = s.elevation
+        let xs = hasDistance ? s.distance : s.time
+        var valid = 0
+        for v in ele where !v.isNaN { valid += 1; if valid >= 2 { break } }
+        guard valid >= 2 else { return false }
+        var lo = 0, hi = 0, sum = 0.0, count = 0
+        var reference = Double.nan
+        for i in 0..<n where !ele[i].isNaN {
+            let x = xs[i]
+            while hi < n, xs[hi] <= x + radius { if !ele[hi].isNaN { sum += ele[hi]; count += 1 }; hi += 1 }
+            while xs[lo] < x - radius { if !ele[lo].isNaN { sum -= ele[lo]; count -= 1 }; lo += 1 }
+            let smoothed = sum / Double(count)
+            if reference.isNaN { reference = smoothed; continue }
             let step = max(0, i - 1)
-            if e - reference >= hysteresisMeters {
-                gain[step] += e - reference; totalGain += e - reference; reference = e
-            } else if reference - e >= hysteresisMeters {
-                loss[step] += reference - e; totalLoss += reference - e; reference = e
+            if smoothed - reference >= hysteresisMeters {
+                body(step, smoothed - reference, 0); reference = smoothed
+            } else if reference - smoothed >= hysteresisMeters {
+                body(step, 0, reference - smoothed); reference = smoothed
             }
         }
-        return Result(smoothed: smoothed, gainAtStep: gain, lossAtStep: loss, totalGain: totalGain, totalLoss: totalLoss)
+        return true
     }
 }

@@ -4,14 +4,18 @@
 /// crosses a segment break (the watch was paused). Otherwise the step moves when
 /// its own speed is at or above the sport's moving threshold: standing at a light
 /// is a pause, even for two seconds, and a long step covered at running speed
-/// (sparse sampling, a tunnel) is movement. The speed is the GPS displacement when
-/// both ends have a fix (device distance is often kept in whole metres, which
-/// reads 0 m for a walking second), otherwise the distance stream (treadmills).
+/// (sparse sampling, a tunnel) is movement. With device distance the speed is the
+/// GPS displacement when both ends have a fix (device distance is often kept in
+/// whole metres, which reads 0 m for a walking second); otherwise the distance
+/// stream (GPS distance, whose GPS jumps do not count as movement; treadmills).
 /// Without any distance, a step longer than 30 s is a pause.
 public enum MovingTime {
     /// One flag per step (`steps[k]` is the step from point k to k+1).
+    /// `gpsFromPositions`: measure steps by GPS displacement where both ends have a
+    /// fix (device distance); with GPS distance the stream already is that
+    /// displacement, jumps left out.
     public static func movingSteps(_ s: SampleSeries, segmentStarts: [Int], hasDistance: Bool,
-                                   limits: SportLimits) -> [Bool] {
+                                   gpsFromPositions: Bool = true, limits: SportLimits) -> [Bool] {
         let n = s.count
         guard n > 1 else { return [] }
         var moving = [Bool](repeating: false, count: n - 1)
@@ -24,7 +28,7 @@ public enum MovingTime {
                 continue
             }
             let meters: Double
-            if !s.latitude[k].isNaN, !s.latitude[k + 1].isNaN {
+            if gpsFromPositions, !s.latitude[k].isNaN, !s.latitude[k + 1].isNaN {
                 meters = Geodesy.distance(lat1: s.latitude[k], lon1: s.longitude[k],
                                           lat2: s.latitude[k + 1], lon2: s.longitude[k + 1])
             } else {

@@ -32,6 +32,21 @@ public struct Physiology: Sendable, Equatable, Codable {
         public init(highestHeartRate: Double? = nil, bestEfforts: [(meters: Double, seconds: Double)] = []) {
             self.highestHeartRate = highestHeartRate; self.bestEfforts = bestEfforts
         }
+        /// The history with one more run in it.
+        public func adding(maxHeartRate: Double?, bestEfforts: [BestEffort]) -> History {
+            var h = self
+            if let m = maxHeartRate { h.highestHeartRate = max(h.highestHeartRate ?? m, m) }
+            for e in bestEfforts {
+                if let i = h.bestEfforts.firstIndex(where: { $0.meters == e.distanceMeters }) {
+                    h.bestEfforts[i].seconds = min(h.bestEfforts[i].seconds, e.elapsedSeconds)
+                } else {
+                    h.bestEfforts.append((e.distanceMeters, e.elapsedSeconds))
+                    h.bestEfforts.sort { $0.meters < $1.meters }
+                }
+            }
+            return h
+        }
+
         public static func == (a: History, b: History) -> Bool {
             a.highestHeartRate == b.highestHeartRate
                 && a.bestEfforts.map(\.meters) == b.bestEfforts.map(\.meters)

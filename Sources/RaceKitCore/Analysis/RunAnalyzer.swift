@@ -3,7 +3,8 @@ public struct RunAnalysis: Sendable {
     public var summary: RunSummary
     /// `moving[k]`: whether the step from point k to k+1 is movement.
     public var moving: [Bool]
-    public var elevation: ElevationProfile.Result?
+    /// Whether the distance stream can place elevation changes (for splits).
+    let hasDistance: Bool
     /// The zone model used, when zones could be drawn.
     public var zoneModel: ZoneModel?
     public var zones: [ZoneTime]?
@@ -13,9 +14,19 @@ public struct RunAnalysis: Sendable {
     public var physiology: Physiology
     let samples: SampleSeries
 
+    /// Redoes the physiology-dependent part (zones and load) with `p`.
+    public mutating func apply(_ p: Physiology) {
+        let (model, zones, load) = RunAnalyzer.zonesAndLoad(samples, summary: summary, physiology: p)
+        zoneModel = model
+        self.zones = zones
+        self.load = load
+        physiology = p
+    }
+
     /// Splits at every km or mile.
     public func splits(_ unit: DistanceUnit) -> [Split] {
-        Splits.compute(samples, unit: unit, moving: moving, elevation: elevation)
+        Splits.compute(samples, unit: unit, moving: moving,
+                       elevation: summary.ascentMeters == nil ? nil : ElevationProfile.steps(samples, hasDistance: hasDistance))
     }
 }
 
@@ -52,15 +63,16 @@ public enum RunAnalyzer {
         let s = activity.samples
         let hasDistance = activity.distanceSource == .device || activity.distanceSource == .gps
         let limits = SportLimits.of(activity.sport, declared: activity.sportDeclared)
-        let moving = MovingTime.movingSteps(s, segmentStarts: activity.segmentStarts, hasDistance: hasDistance, limits: limits)
-        let elevation = ElevationProfile.analyse(s, hasDistance: hasDistance)
+        let moving = MovingTime.movingSteps(s, segmentStarts: activity.segmentStarts, hasDistance: hasDistance,
+                                            gpsFromPositions: activity.distanceSource == .device, limits: limits)
+        let elevation = ElevationProfile.totals(s, hasDistance: hasDistance)
         var summary = RunSummary(activity)
         summary.movingSeconds = s.count > 1 ? MovingTime.seconds(s, moving: moving) : nil
-        summary.ascentMeters = elevation?.totalGain
-        summary.descentMeters = elevation?.totalLoss
+        summary.ascentMeters = elevation?.gain
+        summary.descentMeters = elevation?.loss
 
         let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
-        return RunAnalysis(summary: summary, moving: moving, elevation: elevation, zoneModel: model,
+        return RunAnalysis(summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
                            zones: zones, bestEfforts: hasDistance ? BestEfforts.compute(s) : [], load: load,
                            physiology: physiology, samples: s)
     }

@@ -26,7 +26,7 @@ public struct Split: Sendable, Equatable, Codable {
 public enum Splits {
     /// The splits of an analysed run; empty without a distance stream.
     public static func compute(_ s: SampleSeries, unit: DistanceUnit, moving: [Bool],
-                               elevation: ElevationProfile.Result?) -> [Split] {
+                               elevation: ElevationProfile.Steps?) -> [Split] {
         let n = s.count
         guard n > 1, let total = s.distance.last, total > 0, !total.isNaN else { return [] }
         var bounds: [Double] = []

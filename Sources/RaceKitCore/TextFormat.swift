@@ -1,0 +1,30 @@
+/// Locale-free formatting of numbers, durations and paces, shared by the CLI and
+/// the reports (report files must come out byte-identical on every machine).
+public enum TextFormat {
+    /// Two digits with a leading zero.
+    public static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+
+    /// Fixed decimals (0 to 6), rounded half away from zero, no negative zero.
+    public static func fixed(_ v: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<min(6, max(0, digits)) { scale *= 10 }
+        let scaled = Int64((abs(v) * scale).rounded())
+        let sign = v < 0 && scaled != 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(scaled) }
+        var fraction = String(scaled % Int64(scale))
+        while fraction.count < digits { fraction = "0" + fraction }
+        return "\(sign)\(scaled / Int64(scale)).\(fraction)"
+    }
+
+    /// `h:mm:ss`, or `m:ss` under an hour.
+    public static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
+    }
+
+    /// `m:ss` from seconds per unit.
+    public static func pace(_ secondsPerUnit: Double) -> String {
+        let s = Int(secondsPerUnit.rounded())
+        return "\(s / 60):\(two(s % 60))"
+    }
+}
