@@ -92,6 +92,7 @@ public enum ActivityFileReader {
     }
 
     private static func feed<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary) throws {
+        let limit = maxPoints   // read once: a lazy static costs a check per access
         var atCurrent = true
         while true {
             if !atCurrent { guard try stream.next() else { break } }
@@ -103,8 +104,8 @@ public enum ActivityFileReader {
                 if empty { handler.end() }
             case .endElement:
                 handler.end()
-                if handler.pointCount > maxPoints {
-                    throw FormatError.tooLarge(file: stream.path, limit: "more than \(maxPoints) points (at line \(stream.currentLine ?? 0)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS")
+                if handler.pointCount > limit {
+                    throw FormatError.tooLarge(file: stream.path, limit: "more than \(limit) points (at line \(stream.currentLine ?? 0)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS")
                 }
             case .text, .cdata, .significantWhitespace:
                 if handler.wantsText { stream.withValue { handler.text($0) } }

@@ -89,13 +89,18 @@ public struct Importer: Sendable {
                     // Analyse the samples as they will be stored, so that a later
                     // recompute from the store gives exactly the same numbers.
                     SampleCodec.quantize(&activity.samples)
-                    var analysis = RunAnalyzer.analyse(activity, physiology: profile)
-                    let running = activity.sport == .running    // the history counts running only
-                    let withRun = running ? history.adding(maxHeartRate: analysis.summary.maxHeartRate,
-                                                           bestEfforts: analysis.bestEfforts) : history
-                    let physiology = profile.completed(with: withRun)
-                    if physiology != profile { analysis.apply(physiology) }
-                    newRuns.append(NewRun(activity: activity, analysis: analysis, activityIndex: index))
+                    // Analysis and blob encoding are independent: run them side by side.
+                    let ready = activity
+                    let (analysed, blob) = Self.both({ () -> RunAnalysis in
+                        var analysis = RunAnalyzer.analyse(ready, physiology: profile)
+                        let running = ready.sport == .running    // the history counts running only
+                        let withRun = running ? history.adding(maxHeartRate: analysis.summary.maxHeartRate,
+                                                               bestEfforts: analysis.bestEfforts) : history
+                        let physiology = profile.completed(with: withRun)
+                        if physiology != profile { analysis.apply(physiology) }
+                        return analysis
+                    }, { SampleCodec.encode(ready.samples) })
+                    newRuns.append(NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob))
                 case .notAnActivity(let reason):
                     notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
                 }
@@ -113,6 +118,15 @@ public struct Importer: Sendable {
         } catch {
             return FileResult(file: path, status: .failed, reason: "\(path): \(error)")
         }
+    }
+
+    /// Runs two independent pieces of work at once (on two threads when free).
+    static func both<A: Sendable, B: Sendable>(_ a: @Sendable () -> A, _ b: @Sendable () -> B) -> (A, B) {
+        let first = Mutex<A?>(nil), second = Mutex<B?>(nil)
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            if i == 0 { let v = a(); first.withLock { $0 = v } } else { let v = b(); second.withLock { $0 = v } }
+        }
+        return (first.withLock { $0! }, second.withLock { $0! })
     }
 
     static func result(_ path: String, _ outcomes: [InsertOutcome], notes: [String]) -> FileResult {

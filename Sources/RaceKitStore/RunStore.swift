@@ -5,14 +5,18 @@ import Glibc
 import GRDB
 import RaceKitCore
 
-/// One activity ready to be stored, with its analysis.
+/// One activity ready to be stored, with its analysis and its encoded samples
+/// (encoded before the write transaction, so the store's lock is held briefly).
 public struct NewRun: Sendable {
     public var activity: Activity
     public var analysis: RunAnalysis
     public var activityIndex: Int
+    /// `SampleCodec.encode(activity.samples)`.
+    public var encodedSamples: [UInt8]
     public var summary: RunSummary { analysis.summary }
-    public init(activity: Activity, analysis: RunAnalysis, activityIndex: Int) {
+    public init(activity: Activity, analysis: RunAnalysis, activityIndex: Int, encodedSamples: [UInt8]? = nil) {
         self.activity = activity; self.analysis = analysis; self.activityIndex = activityIndex
+        self.encodedSamples = encodedSamples ?? SampleCodec.encode(activity.samples)
     }
 }
 
@@ -128,7 +132,7 @@ public final class RunStore: Sendable {
                                             sha256: sha256, importedAt: importedAt)
                     Self.apply(run.analysis, to: &record)
                     try record.insert(db)
-                    try SamplesRecord(runID: record.id, data: Data(SampleCodec.encode(run.activity.samples)),
+                    try SamplesRecord(runID: record.id, data: Data(run.encodedSamples),
                                       segments: Self.json(run.activity.segmentStarts)).insert(db)
                     try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
                     outcomes.append(.inserted(runID: record.id))
