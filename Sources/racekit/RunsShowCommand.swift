@@ -69,9 +69,11 @@ struct RunDetail {
 
     static func load(_ store: RunStore, id: String) throws -> RunDetail {
         let record = try RunLookup.find(store, id)
-        let physiology = try store.physiology(athleteID: record.athleteID)
-        let analysis = RunAnalyzer.analyse(try store.activity(of: record), physiology: physiology)
-        return RunDetail(record: record, athlete: try store.athlete(id: record.athleteID), analysis: analysis,
+        let athlete = try store.athlete(id: record.athleteID)
+        // The analysis is only needed for splits (which do not depend on the
+        // physiology); zones, load and efforts shown are the stored ones.
+        let analysis = RunAnalyzer.analyse(try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
+        return RunDetail(record: record, athlete: athlete, analysis: analysis,
                          zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
     }
 
