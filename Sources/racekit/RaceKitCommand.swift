@@ -7,19 +7,14 @@ struct RaceKitCommand: ParsableCommand {
         commandName: "racekit",
         abstract: "Race-day planning and running analytics from your watch exports.",
         discussion: """
-        Import GPX and TCX files (plain or .gz) into an embedded store; look at runs with
-        moving time, splits, elevation, heart-rate zones, best efforts and training
-        load; write weekly trend reports. The store is .racekit/racekit.sqlite in the
-        current folder unless --store (before or after the subcommand) or
-        RACEKIT_STORE says otherwise.
+        Import GPX and TCX files (plain or .gz) into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise.
 
           racekit import ~/Downloads/export/
           racekit runs list
           racekit runs show 01M7F0F1
           racekit report weekly --all-athletes
 
-        Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data,
-        66 input missing, 73/74 cannot create/write output, 75 busy.
+        Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data, 66 input missing, 73/74 cannot create/write output, 75 busy.
         """,
         version: "0.1.0",
         subcommands: [Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self]
