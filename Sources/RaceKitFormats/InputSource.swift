@@ -26,8 +26,6 @@ final class InputSource {
     /// A read error (e.g. corrupt gzip data), reported after the parse stops.
     private(set) var readError: String?
     private(set) var isGzip = false
-    /// Decompressed bytes handed to the parser so far.
-    private(set) var bytesDelivered = 0
     /// True when the document holds nothing but blanks (or nothing at all).
     private(set) var isBlank = false
     /// Line of a `<!DOCTYPE` found in the first 64 KB, refused before parsing.
@@ -178,11 +176,9 @@ final class InputSource {
             }
             prefixOffset += n
             if prefixOffset == prefix.count { prefix = []; prefixOffset = 0 }
-            bytesDelivered += n
             return Int32(n)
         }
         let n = rawRead(UnsafeMutableRawPointer(buffer), count)
-        if n > 0 { bytesDelivered += n }
         return Int32(n)
     }
 }

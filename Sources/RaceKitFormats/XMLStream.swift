@@ -108,11 +108,6 @@ final class XMLStream {
         throw currentError()
     }
 
-    /// Skips the current element's subtree.
-    func skipSubtree() throws {
-        if xmlTextReaderNext(reader) == -1 { throw currentError() }
-    }
-
     private func currentError() -> FormatError {
         if let message = input.readError {
             return input.isGzip ? .corruptGzip(file: path, message: message)

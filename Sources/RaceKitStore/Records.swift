@@ -82,8 +82,6 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var repairs: String
     public var analysisVersion: Int
     public var importedAt: Double
-    /// 2nd-percentile HR of the run (for resting-HR estimates).
-    public var lowHeartRate: Double?
     /// Zone model used for `run_zone`.
     public var zoneModel: String?
     /// JSON array of the load inputs that were estimated.
@@ -101,7 +99,7 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
         case heartRateCoveragePercent = "hr_coverage_pct", avgCadence = "avg_cadence", load, loadSource = "load_source"
         case label, mode, runType = "run_type", perceivedEffort = "perceived_effort", notes, pointCount = "point_count"
         case repairs, analysisVersion = "analysis_version", importedAt = "imported_at"
-        case lowHeartRate = "low_hr", zoneModel = "zone_model", loadEstimated = "load_estimated"
+        case zoneModel = "zone_model", loadEstimated = "load_estimated"
         case analysisProfile = "analysis_profile"
     }
 }
@@ -115,7 +113,7 @@ extension RunRecord {
         maxHeartRate = row[19]; heartRateCoveragePercent = row[20]; avgCadence = row[21]; load = row[22]
         loadSource = row[23]; label = row[24]; mode = row[25]; runType = row[26]; perceivedEffort = row[27]
         notes = row[28]; pointCount = row[29]; repairs = row[30]; analysisVersion = row[31]; importedAt = row[32]
-        lowHeartRate = row[33]; zoneModel = row[34]; loadEstimated = row[35]; analysisProfile = row[36]
+        zoneModel = row[33]; loadEstimated = row[34]; analysisProfile = row[35]
     }
 }
 

@@ -99,16 +99,6 @@ public final class RunStore: Sendable {
 
     // MARK: Runs
 
-    /// Runs already stored from a file with these bytes for this athlete.
-    public func runIDs(sha256: String, athleteID: String) throws -> [String] {
-        try wrap {
-            try writer.read { db in
-                try String.fetchAll(db, sql: "SELECT id FROM run WHERE athlete_id = ? AND source_sha256 = ? ORDER BY activity_index",
-                                    arguments: [athleteID, sha256])
-            }
-        }
-    }
-
     /// Stores the activities of one file in a single transaction: all or nothing.
     public func insert(_ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
                        sha256: String, allowDuplicates: Bool, importedAt: Double = Date().timeIntervalSince1970)

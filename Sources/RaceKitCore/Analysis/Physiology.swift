@@ -24,7 +24,7 @@ public struct Physiology: Sendable, Equatable, Codable {
     }
 
     /// What the athlete's history says, for values the athlete has not set.
-    public struct History: Sendable, Equatable {
+    public struct History: Sendable {
         /// Highest robust maximum HR over the athlete's runs.
         public var highestHeartRate: Double?
         /// Best efforts (distance in metres, seconds) over the athlete's runs.
@@ -45,12 +45,6 @@ public struct Physiology: Sendable, Equatable, Codable {
                 }
             }
             return h
-        }
-
-        public static func == (a: History, b: History) -> Bool {
-            a.highestHeartRate == b.highestHeartRate
-                && a.bestEfforts.map(\.meters) == b.bestEfforts.map(\.meters)
-                && a.bestEfforts.map(\.seconds) == b.bestEfforts.map(\.seconds)
         }
     }
 
