@@ -7,6 +7,7 @@ import PackageDescription
 //   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz)
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, athletes, runs, samples
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
+//   RaceKitRace     race setups (YAML, Yams), course-aware plans, cues, pace band / TCX / GPX exports
 //   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG, locked atomic writes
 //   racekit         argument parsing, output formatting, exit codes
 //   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -61,10 +63,14 @@ let package = Package(
             name: "RaceKitReports",
             dependencies: ["RaceKitCore", "RaceKitStore"]
         ),
+        .target(
+            name: "RaceKitRace",
+            dependencies: ["RaceKitCore", "RaceKitFormats", "CLibXML2", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "racekit",
             dependencies: [
-                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports",
+                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitRace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +91,10 @@ let package = Package(
             name: "RaceKitReportsTests",
             dependencies: ["RaceKitReports", "RaceKitStore", "RaceKitCore"],
             resources: [.copy("Golden")]
+        ),
+        .testTarget(
+            name: "RaceKitRaceTests",
+            dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore", "CLibXML2"]
         ),
         .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"]),
     ],

@@ -4,10 +4,11 @@ public enum TextFormat {
     /// Two digits with a leading zero.
     public static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 
-    /// Fixed decimals (0 to 6), rounded half away from zero, no negative zero.
+    /// Fixed decimals (0 to 9), rounded half away from zero, no negative zero.
     public static func fixed(_ v: Double, _ digits: Int) -> String {
+        let digits = min(9, max(0, digits))
         var scale = 1.0
-        for _ in 0..<min(6, max(0, digits)) { scale *= 10 }
+        for _ in 0..<digits { scale *= 10 }
         let scaled = Int64((abs(v) * scale).rounded())
         let sign = v < 0 && scaled != 0 ? "-" : ""
         guard digits > 0 else { return sign + String(scaled) }

@@ -41,11 +41,11 @@ public enum Units {
     ]
 
     /// A distance: a name (`5k`, `10 mi`, `half`, `marathon`), a value with a
-    /// unit (`42.195 km`, `26.2 mi`, `800 m`, `3000m`), or plain metres; nil otherwise.
+    /// unit (`42.195 km`, `26.2 mi`, `2k`, `800 m`, `3000m`), or plain metres; nil otherwise.
     public static func parseDistance(_ text: String) -> Double? {
         let t = text.trimmingBlanks().lowercased()
         if let named = namedDistances.first(where: { $0.names.contains(t) }) { return named.meters }
-        for (suffix, factor) in [("km", 1000.0), ("mi", 1609.344), ("miles", 1609.344), ("mile", 1609.344), ("m", 1.0)]
+        for (suffix, factor) in [("km", 1000.0), ("mi", 1609.344), ("miles", 1609.344), ("mile", 1609.344), ("k", 1000.0), ("m", 1.0)]
         where t.hasSuffix(suffix) {
             let number = String(t.dropLast(suffix.count)).trimmingBlanks()
             if let v = NumberParser.parseDouble(number), v > 0 { return v * factor }

@@ -8,6 +8,8 @@ import RaceKitCore
 //   racekit-gen bench-folder DIR [--count N] [--interval S]   N ordinary files (make bench)
 //   racekit-gen bench-analysis                 times the analysis of a 4-hour 1 Hz run (make bench)
 //   racekit-gen long-run FILE                  a 4-hour 1 Hz TCX run with HR (make bench)
+//   racekit-gen course FILE --kind hilly-half|bench-marathon [--points N]
+//                                              an untimed GPX course track (Races/ examples, make bench)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("racekit-gen: \(message)\n".utf8))
@@ -146,6 +148,50 @@ func benchAnalysis() {
                  activity.samples.count, splits, times[times.count / 2], times[0]))
 }
 
+/// An untimed GPX 1.1 course track. `hilly-half`: 21.1 km with two climbs and
+/// descents and 2 m of elevation noise per point, points about 15 m apart (a
+/// course drawn on a map). `bench-marathon`: 42.4 km at one point a second of a
+/// 3:30 runner (`points`, default 40,000) with the same noise (a recorded course).
+func course(_ path: String, kind: String, points: Int) {
+    var rng = SeededRandom(seed: 21)
+    let length: Double, n: Int
+    switch kind {
+    case "hilly-half": length = 21_150; n = 1400
+    case "bench-marathon": length = 42_400; n = points
+    default: fail("--kind must be hilly-half or bench-marathon")
+    }
+    // Elevation over distance (km): smooth hills built from raised cosines.
+    func hill(_ km: Double, from a: Double, to b: Double, height: Double) -> Double {
+        guard km > a else { return 0 }
+        guard km < b else { return height }
+        return height * (1 - cos((km - a) / (b - a) * .pi)) / 2
+    }
+    func elevation(_ x: Double) -> Double {
+        let km = x / 1000
+        if kind == "hilly-half" {
+            return 210 + hill(km, from: 3, to: 6.5, height: 85) - hill(km, from: 8, to: 11, height: 95)
+                + hill(km, from: 13, to: 15.5, height: 70) - hill(km, from: 17.5, to: 20.5, height: 60)
+        }
+        return 35 + 6 * sin(km / 3) + hill(km, from: 30, to: 33, height: 18) - hill(km, from: 34, to: 36, height: 18)
+    }
+    var lat = 52.5163, lon = 13.3777, heading = 0.3
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out += "<gpx version=\"1.1\" creator=\"racekit-gen\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+    out += "  <trk>\n    <name>\(kind)</name>\n    <trkseg>\n"
+    let step = length / Double(n - 1)
+    for i in 0..<n {
+        let x = Double(i) * step
+        let ele = elevation(x) + rng.gaussian(2)
+        out += "      <trkpt lat=\"\(String(format: "%.7f", lat))\" lon=\"\(String(format: "%.7f", lon))\"><ele>\(String(format: "%.1f", ele))</ele></trkpt>\n"
+        heading += sin(x / 1700) * 0.02 + rng.gaussian(0.01)
+        lat += step * cos(heading) / 111_195
+        lon += step * sin(heading) / (111_195 * cos(lat * .pi / 180))
+    }
+    out += "    </trkseg>\n  </trk>\n</gpx>\n"
+    write(out, to: path)
+    print("wrote \(path): \(n) points over \(Int(length)) m")
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 switch args.first {
 case "sample-export":
@@ -162,6 +208,11 @@ case "bench-analysis":
 case "long-run":
     guard args.count >= 2 else { fail("usage: racekit-gen long-run FILE") }
     write(Dialect.garminTCX.render(fourHourRun(), name: "Long run"), to: args[1])
+case "course":
+    guard args.count >= 2, let k = args.firstIndex(of: "--kind"), k + 1 < args.count else {
+        fail("usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N]")
+    }
+    course(args[1], kind: args[k + 1], points: option("--points", in: args, default: 40_000))
 default:
-    fail("usage: racekit-gen sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE")
+    fail("usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE")
 }

@@ -41,6 +41,17 @@ extension RaceKitCommand {
             return (d, t)
         }
 
+        /// The athlete's record of a mile or more with the best VDOT, and where it comes from.
+        static func bestRecord(_ store: RunStore, athlete: String) throws -> (meters: Double, seconds: Double, origin: String)? {
+            let records = try store.personalRecords(athleteID: athlete, distance: nil).filter { $0.distanceMeters >= 1609 }
+            guard let best = records.max(by: {
+                RacePredictor.vdot(meters: $0.distanceMeters, seconds: $0.elapsedSeconds)
+                    < RacePredictor.vdot(meters: $1.distanceMeters, seconds: $1.elapsedSeconds)
+            }) else { return nil }
+            let origin = "\(BestEfforts.name(of: best.distanceMeters)) in \(Format.duration(best.elapsedSeconds)) (\(String(Format.isoTime(best.run.startedAt).prefix(10))), run \(best.run.id))"
+            return (best.distanceMeters, best.elapsedSeconds, origin)
+        }
+
         func run() throws {
             let target = Units.parseDistance(to)!
             var source: (meters: Double, seconds: Double)
@@ -54,16 +65,12 @@ extension RaceKitCommand {
                     Console.error("racekit: unknown athlete '\(fromAthlete!)'")
                     throw ExitCode(Exit.usage)
                 }
-                let records = try store.personalRecords(athleteID: fromAthlete, distance: nil).filter { $0.distanceMeters >= 1609 }
-                guard let best = records.max(by: {
-                    RacePredictor.vdot(meters: $0.distanceMeters, seconds: $0.elapsedSeconds)
-                        < RacePredictor.vdot(meters: $1.distanceMeters, seconds: $1.elapsedSeconds)
-                }) else {
+                guard let best = try Self.bestRecord(store, athlete: fromAthlete!) else {
                     Console.error("racekit: athlete '\(fromAthlete!)' has no best effort of a mile or more yet")
                     throw ExitCode(Exit.dataError)
                 }
-                source = (best.distanceMeters, best.elapsedSeconds)
-                origin = "\(BestEfforts.name(of: best.distanceMeters)) in \(Format.duration(best.elapsedSeconds)) (\(String(Format.isoTime(best.run.startedAt).prefix(10))), run \(best.run.id))"
+                source = (best.meters, best.seconds)
+                origin = best.origin
             }
             let predictions = RacePredictor.predict(seconds: source.seconds, meters: source.meters, to: target,
                                                     riegelExponent: riegelExponent)

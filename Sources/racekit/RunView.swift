@@ -70,30 +70,6 @@ struct RunView: Encodable {
     }
 }
 
-/// A JSON scalar that encodes nil as null.
-enum JSONValue: Encodable {
-    case string(String), number(Double), bool(Bool), null
-    init(_ s: String?) { self = s.map { .string($0) } ?? .null }
-    init(_ d: Double?) { self = d.map { .number($0) } ?? .null }
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .string(let s): try c.encode(s)
-        case .number(let d): try c.encode(d)
-        case .bool(let b): try c.encode(b)
-        case .null: try c.encodeNil()
-        }
-    }
-}
-
-struct DynamicKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ s: String) { stringValue = s }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 /// Finds a run by id or unique id prefix, or exits 66 / 64 with a message.
 enum RunLookup {
     static func find(_ store: RunStore, _ id: String) throws -> RunRecord {
@@ -106,5 +82,16 @@ enum RunLookup {
         }
         Console.error("racekit: '\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
         throw ExitCode(Exit.usage)
+    }
+}
+
+extension RunView {
+    /// The order that sorts `keys` (the same for every run).
+    private static let sortedOrder: [Int] = keys.indices.sorted { keys[$0] < keys[$1] }
+
+    /// The run as a JSON object with sorted keys.
+    var tree: JSONTree {
+        let v = values
+        return .pairs(Self.sortedOrder.map { (Self.keys[$0], v[$0]) })
     }
 }

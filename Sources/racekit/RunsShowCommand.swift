@@ -182,21 +182,3 @@ enum SplitTable {
         return out
     }
 }
-
-/// Nested JSON built from scalars, arrays and objects (keys sorted on output).
-indirect enum JSONTree: Encodable {
-    /// `pairs` are written in the order given (already sorted by the producer).
-    case value(JSONValue), array([JSONTree]), object([String: JSONTree]), pairs([(String, JSONValue)])
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .value(let v): try v.encode(to: encoder)
-        case .array(let a): var c = encoder.unkeyedContainer(); for x in a { try c.encode(x) }
-        case .object(let o):
-            var c = encoder.container(keyedBy: DynamicKey.self)
-            for (k, v) in o { try c.encode(v, forKey: DynamicKey(k)) }
-        case .pairs(let p):
-            var c = encoder.container(keyedBy: DynamicKey.self)
-            for (k, v) in p { try c.encode(v, forKey: DynamicKey(k)) }
-        }
-    }
-}

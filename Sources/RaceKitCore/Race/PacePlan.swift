@@ -50,9 +50,12 @@ public struct PlanSplit: Sendable, Equatable {
 
 /// A pace plan: clock time as a function of distance, split at every unit.
 ///
-/// Strategies are exact: `negative`/`positive` use a pace that changes linearly
-/// with distance, pace(x) = a + b·x, solved so that the halves take
-/// T/(2 ∓ p) and T(1 ∓ p)/(2 ∓ p) (p = percent/100) and the total is T.
+/// Pace at distance x is s(x)·f(x): s is the strategy's pace and f the course's
+/// cost factor (1 on the flat; see `CostProfile`), so a course spreads time
+/// by effort and a strategy shapes it on top. Strategies are exact:
+/// `negative`/`positive` use s(x) = a + b·x, with a and b solved from the two
+/// linear equations that make the halves take T/(2 ∓ p) and T(1 ∓ p)/(2 ∓ p)
+/// (p = percent/100) in clock time, course included.
 /// Cumulative times are rounded to whole seconds at each boundary and split
 /// times are their differences, so the last cumulative time is the target exactly.
 public struct PacePlan: Sendable {
@@ -61,35 +64,53 @@ public struct PacePlan: Sendable {
     /// Clock time at distance x (seconds), exact.
     let clock: @Sendable (Double) -> Double
 
-    public init(distanceMeters d: Double, targetSeconds t: Double, strategy: PacingStrategy) throws {
+    public init(distanceMeters d: Double, targetSeconds t: Double, strategy: PacingStrategy,
+                cost: CostProfile? = nil) throws {
         guard d > 0 else { throw PacePlanError.impossibleTarget("the distance must be positive") }
         guard t > 0 else { throw PacePlanError.impossibleTarget("the target time must be positive") }
         // Faster than 2:00/km over any distance is not a running target.
         guard t / (d / 1000) >= 120 else {
             throw PacePlanError.impossibleTarget("a target of \(Int(t)) s over \(Int(d)) m is faster than 2:00/km")
         }
+        // Slower than 20:00/km is walking slowly; no race plan needs it.
+        guard t / (d / 1000) <= 1200 else {
+            throw PacePlanError.impossibleTarget("a target of \(Int(t)) s over \(Int(d)) m is slower than 20:00/km")
+        }
+        let w = cost ?? CostProfile.flat(d)
+        guard abs(w.length - d) < 0.5 else {
+            throw PacePlanError.inconsistentPlan("the course profile is \(Int(w.length)) m but the race is \(Int(d)) m")
+        }
         distanceMeters = d
         targetSeconds = t
         switch strategy {
         case .even:
-            clock = { x in t * x / d }
+            let total = w.integrals(d).f
+            clock = { x in t * w.integrals(x).f / total }
         case .negative(let percent), .positive(let percent):
             guard (0..<20).contains(percent) else {
                 throw PacePlanError.inconsistentPlan("split_percent must be at least 0 and below 20 (got \(percent))")
             }
             let p = (strategy == .negative(percent: percent) ? -1.0 : 1.0) * percent / 100
             let firstHalf = t / (2 + p), secondHalf = t * (1 + p) / (2 + p)
-            let b = 4 * (secondHalf - firstHalf) / (d * d)       // s per m per m
-            let a = (t - b * d * d / 2) / d                       // s per m at the start
+            let h = w.integrals(d / 2), e = w.integrals(d)
+            // a·F(h) + b·G(h) = T1 ;  a·(F(d) − F(h)) + b·(G(d) − G(h)) = T2
+            let f1 = h.f, g1 = h.g, f2 = e.f - h.f, g2 = e.g - h.g
+            let det = f1 * g2 - g1 * f2
+            guard abs(det) > 0 else { throw PacePlanError.inconsistentPlan("the course profile is degenerate") }
+            let a = (firstHalf * g2 - g1 * secondHalf) / det
+            let b = (f1 * secondHalf - firstHalf * f2) / det
             guard a > 0, a + b * d > 0 else { throw PacePlanError.impossibleTarget("the ramp would need a non-positive pace") }
-            clock = { x in a * x + b * x * x / 2 }
+            clock = { x in
+                let i = w.integrals(x)
+                return a * i.f + b * i.g
+            }
         case .custom(let segments):
-            clock = try Self.customClock(segments, distance: d, target: t)
+            clock = try Self.customClock(segments, distance: d, target: t, cost: w)
         }
     }
 
-    static func customClock(_ segments: [PacingStrategy.Segment], distance d: Double, target t: Double) throws
-        -> @Sendable (Double) -> Double {
+    static func customClock(_ segments: [PacingStrategy.Segment], distance d: Double, target t: Double,
+                            cost w: CostProfile) throws -> @Sendable (Double) -> Double {
         guard !segments.isEmpty else { throw PacePlanError.inconsistentPlan("custom pacing needs at least one segment") }
         var previous = 0.0
         for s in segments {
@@ -101,17 +122,19 @@ public struct PacePlan: Sendable {
         guard abs(previous - d) < 0.5 else {
             throw PacePlanError.inconsistentPlan("custom segments end at \(Int(previous)) m but the race is \(Int(d)) m: they must cover the whole distance")
         }
-        // Time of fixed-pace segments, and the multiplier-weighted length of the rest.
+        // A fixed-pace segment takes pace × length (its average pace over the
+        // course); effort segments share the rest in proportion to multiplier × cost.
         var fixed = 0.0, weighted = 0.0, start = 0.0
         for s in segments {
             let length = s.untilMeters - start
+            let work = w.integrals(min(s.untilMeters, d)).f - w.integrals(start).f
             switch s.intensity {
             case .pace(let p):
                 guard p > 0 else { throw PacePlanError.inconsistentPlan("a segment pace must be positive") }
                 fixed += p * length / 1000
             case .effort(let m):
                 guard m > 0 else { throw PacePlanError.inconsistentPlan("an effort multiplier must be positive") }
-                weighted += m * length / 1000
+                weighted += m * work / 1000
             }
             start = s.untilMeters
         }
@@ -127,29 +150,43 @@ public struct PacePlan: Sendable {
             }
             base = 0
         }
-        // Piecewise-linear clock, scaled so it ends exactly on the target.
-        var bounds: [(start: Double, end: Double, pace: Double)] = []
+        // Per segment, time per unit of cost-weighted distance.
+        var pieces: [(start: Double, end: Double, coefficient: Double, startF: Double)] = []
         start = 0
         for s in segments {
-            let pace: Double
+            let f0 = w.integrals(start).f, work = w.integrals(s.untilMeters).f - f0
+            let coefficient: Double
             switch s.intensity {
-            case .pace(let p): pace = p / 1000
-            case .effort(let m): pace = base * m / 1000
+            case .pace(let p): coefficient = work > 0 ? p * (s.untilMeters - start) / 1000 / work : 0
+            case .effort(let m): coefficient = base * m / 1000
             }
-            bounds.append((start, s.untilMeters, pace))
+            pieces.append((start, s.untilMeters, coefficient, f0))
             start = s.untilMeters
         }
-        let total = bounds.reduce(0) { $0 + ($1.end - $1.start) * $1.pace }
-        let scale = t / total
-        let pieces = bounds
-        return { x in
+        let frozen = pieces
+        let raw: @Sendable (Double) -> Double = { x in
             var c = 0.0
-            for p in pieces {
+            for p in frozen {
                 if x <= p.start { break }
-                c += (min(x, p.end) - p.start) * p.pace
+                c += (w.integrals(min(x, p.end)).f - p.startF) * p.coefficient
             }
-            return c * scale
+            return c
         }
+        let scale = t / raw(d)
+        return { x in raw(x) * scale }
+    }
+
+    /// Distance reached at clock time `seconds` (the inverse of `clockSeconds`).
+    public func distance(atClock seconds: Double) -> Double {
+        if seconds <= 0 { return 0 }
+        if seconds >= targetSeconds { return distanceMeters }
+        var lo = 0.0, hi = distanceMeters
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if clock(mid) < seconds { lo = mid } else { hi = mid }
+            if hi - lo < 1e-4 { break }
+        }
+        return (lo + hi) / 2
     }
 
     /// Clock time at a distance, in seconds (exact, not rounded).

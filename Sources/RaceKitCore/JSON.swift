@@ -1,8 +1,52 @@
+import Foundation
+
+/// A JSON scalar that encodes nil as null.
+public enum JSONValue: Encodable, Sendable {
+    case string(String), number(Double), bool(Bool), null
+    public init(_ s: String?) { self = s.map { .string($0) } ?? .null }
+    public init(_ d: Double?) { self = d.map { .number($0) } ?? .null }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .string(let s): try c.encode(s)
+        case .number(let d): try c.encode(d)
+        case .bool(let b): try c.encode(b)
+        case .null: try c.encodeNil()
+        }
+    }
+}
+
+public struct DynamicKey: CodingKey {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+    public init(_ s: String) { stringValue = s }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
+}
+
+/// Nested JSON built from scalars, arrays and objects (keys sorted on output).
+public indirect enum JSONTree: Encodable, Sendable {
+    /// `pairs` are written in the order given (already sorted by the producer).
+    case value(JSONValue), array([JSONTree]), object([String: JSONTree]), pairs([(String, JSONValue)])
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .value(let v): try v.encode(to: encoder)
+        case .array(let a): var c = encoder.unkeyedContainer(); for x in a { try c.encode(x) }
+        case .object(let o):
+            var c = encoder.container(keyedBy: DynamicKey.self)
+            for (k, v) in o { try c.encode(v, forKey: DynamicKey(k)) }
+        case .pairs(let p):
+            var c = encoder.container(keyedBy: DynamicKey.self)
+            for (k, v) in p { try c.encode(v, forKey: DynamicKey(k)) }
+        }
+    }
+}
+
 /// Pretty JSON for the scalars, arrays and objects the CLI prints: keys sorted,
 /// two-space indent, `null` for unknown. Foundation's JSONEncoder takes longer
 /// than the store query on a 10,000-run listing.
-enum JSONWriter {
-    static func write(_ tree: JSONTree) -> String {
+public enum JSONWriter {
+    public static func write(_ tree: JSONTree) -> String {
         var out = ""
         out.reserveCapacity(4096)
         append(tree, indent: 0, to: &out)
@@ -86,16 +130,5 @@ enum JSONWriter {
 
     static func pad(_ n: Int, _ out: inout String) {
         for _ in 0..<n { out += "  " }
-    }
-}
-
-extension RunView {
-    /// The order that sorts `keys` (the same for every run).
-    private static let sortedOrder: [Int] = keys.indices.sorted { keys[$0] < keys[$1] }
-
-    /// The run as a JSON object with sorted keys.
-    var tree: JSONTree {
-        let v = values
-        return .pairs(Self.sortedOrder.map { (Self.keys[$0], v[$0]) })
     }
 }

@@ -1,0 +1,177 @@
+/// Why a course cannot be used for a plan.
+public enum CourseError: Error, Sendable, Equatable, CustomStringConvertible {
+    case tooFewPoints(Int)
+    case lengthMismatch(courseMeters: Double, raceMeters: Double)
+
+    public var description: String {
+        switch self {
+        case .tooFewPoints(let n):
+            return "the course has \(n) usable point\(n == 1 ? "" : "s") with a position; it needs at least 2"
+        case .lengthMismatch(let c, let r):
+            return "the course is \(TextFormat.fixed(c / 1000, 2)) km but the race is \(TextFormat.fixed(r / 1000, 2)) km "
+                + "(more than 10% apart): is it the right file?"
+        }
+    }
+}
+
+/// A course's elevation over the race distance, smoothed in the distance domain.
+///
+/// The path is measured (device distance when every point has one, else the
+/// geodesic sum), resampled on a `step` grid by linear interpolation, and its
+/// elevation smoothed by a moving average over `smoothingMeters`, applied twice
+/// (a triangular kernel twice that wide): GPS and barometric noise of a few
+/// metres point to point, which sums to hundreds of metres of fake climb, is
+/// gone, while real hills longer than the window stay. The course is then
+/// stretched or shrunk to the race distance (`scale`): a course file drawn on a
+/// map or recorded by GPS rarely measures exactly the certified distance.
+public struct CourseProfile: Sendable {
+    /// The course's measured length.
+    public let courseMeters: Double
+    /// Race distance over course length.
+    public let scale: Double
+    public let raceMeters: Double
+    public let hasElevation: Bool
+    /// Sum of rises between consecutive raw points.
+    public let rawClimbMeters: Double
+    public let rawDescentMeters: Double
+    /// The same after smoothing.
+    public let climbMeters: Double
+    public let descentMeters: Double
+    public let smoothingMeters: Double
+    /// Grid in race metres (0, step, ..., raceMeters) and the smoothed elevation there.
+    public let grid: [Double]
+    public let elevation: [Double]
+    /// Positions along the grid (course order), for exports.
+    public let latitude: [Double]
+    public let longitude: [Double]
+
+    public init(samples: SampleSeries, raceMeters: Double, step: Double = 10, smoothingMeters: Double = 200) throws {
+        // Points with a position, in order; distance from the device when complete.
+        var lat: [Double] = [], lon: [Double] = [], ele: [Double] = [], dist: [Double] = []
+        let n = samples.count
+        let deviceDistance = samples.has(.distance) && !samples.distance.contains(where: \.isNaN)
+        var total = 0.0
+        for i in 0..<n where !samples.latitude[i].isNaN && !samples.longitude[i].isNaN {
+            if let last = lat.indices.last {
+                if deviceDistance {
+                    total = max(total, samples.distance[i] - samples.distance[0])
+                } else {
+                    total += Geodesy.distance(lat1: lat[last], lon1: lon[last], lat2: samples.latitude[i], lon2: samples.longitude[i])
+                }
+            }
+            lat.append(samples.latitude[i]); lon.append(samples.longitude[i])
+            ele.append(samples.elevation.isEmpty ? .nan : samples.elevation[i])
+            dist.append(total)
+        }
+        guard lat.count >= 2, total > 0 else { throw CourseError.tooFewPoints(lat.count) }
+        guard abs(total - raceMeters) <= 0.10 * raceMeters else {
+            throw CourseError.lengthMismatch(courseMeters: total, raceMeters: raceMeters)
+        }
+        courseMeters = total
+        self.raceMeters = raceMeters
+        scale = raceMeters / total
+        self.smoothingMeters = smoothingMeters
+
+        // Raw climb over the points that carry an elevation.
+        var up = 0.0, down = 0.0, previous = Double.nan
+        for e in ele where !e.isNaN {
+            if !previous.isNaN { if e > previous { up += e - previous } else { down += previous - e } }
+            previous = e
+        }
+        rawClimbMeters = up
+        rawDescentMeters = down
+        let known = ele.filter { !$0.isNaN }.count
+        hasElevation = known >= 2
+
+        // Grid in race metres; course distance = race distance / scale.
+        let cells = max(1, Int((raceMeters / step).rounded(.up)))
+        var g = [Double](repeating: 0, count: cells + 1)
+        for k in 0...cells { g[k] = min(Double(k) * step, raceMeters) }
+        grid = g
+        var gLat = [Double](repeating: 0, count: cells + 1), gLon = gLat, gEle = gLat
+        var j = 0
+        // Elevation: interpolate between the nearest points that have one.
+        let eleIndex = ele.indices.filter { !ele[$0].isNaN }
+        var je = 0
+        for k in 0...cells {
+            let c = g[k] / scale
+            while j < dist.count - 2 && dist[j + 1] < c { j += 1 }
+            let span = dist[j + 1] - dist[j]
+            let u = span > 0 ? min(1, max(0, (c - dist[j]) / span)) : 0
+            gLat[k] = lat[j] + (lat[j + 1] - lat[j]) * u
+            gLon[k] = lon[j] + (lon[j + 1] - lon[j]) * u
+            if hasElevation {
+                while je < eleIndex.count - 2 && dist[eleIndex[je + 1]] < c { je += 1 }
+                let a = eleIndex[je], b = eleIndex[je + 1]
+                let s = dist[b] - dist[a]
+                let v = s > 0 ? min(1, max(0, (c - dist[a]) / s)) : 0
+                gEle[k] = ele[a] + (ele[b] - ele[a]) * v
+            }
+        }
+        latitude = gLat
+        longitude = gLon
+        if hasElevation {
+            let half = max(0, Int((smoothingMeters / 2 / step).rounded()))
+            gEle = Self.movingAverage(Self.movingAverage(gEle, half: half), half: half)
+        }
+        elevation = gEle
+        // Climb of the smoothed profile, counted once it moves 1 m from the last
+        // counted level (what smoothing leaves of the noise is centimetres).
+        var sUp = 0.0, sDown = 0.0, level = gEle[0]
+        for e in gEle {
+            if e - level >= Self.climbThreshold { sUp += e - level; level = e }
+            else if level - e >= Self.climbThreshold { sDown += level - e; level = e }
+        }
+        climbMeters = sUp
+        descentMeters = sDown
+    }
+
+    /// Metres the smoothed profile must move before a climb or descent counts.
+    public static let climbThreshold = 1.0
+
+    /// Centered moving average of ±half samples, the window shrinking at the ends.
+    static func movingAverage(_ v: [Double], half: Int) -> [Double] {
+        guard half > 0, v.count > 2 else { return v }
+        var prefix = [Double](repeating: 0, count: v.count + 1)
+        for i in 0..<v.count { prefix[i + 1] = prefix[i] + v[i] }
+        var out = v
+        for i in 0..<v.count {
+            let lo = max(0, i - half), hi = min(v.count - 1, i + half)
+            out[i] = (prefix[hi + 1] - prefix[lo]) / Double(hi - lo + 1)
+        }
+        return out
+    }
+
+    /// Grade of grid cell k (fraction).
+    public func grade(cell k: Int) -> Double {
+        let run = grid[k + 1] - grid[k]
+        return run > 0 ? (elevation[k + 1] - elevation[k]) / run : 0
+    }
+
+    /// Smoothed elevation at race distance x (nil without elevation).
+    public func elevation(at x: Double) -> Double? {
+        guard hasElevation else { return nil }
+        return interpolate(elevation, at: x)
+    }
+
+    /// Position at race distance x.
+    public func position(at x: Double) -> (latitude: Double, longitude: Double) {
+        (interpolate(latitude, at: x), interpolate(longitude, at: x))
+    }
+
+    func interpolate(_ values: [Double], at x: Double) -> Double {
+        let x = min(max(0, x), raceMeters)
+        let step = grid.count > 1 ? grid[1] - grid[0] : 1
+        let k = min(grid.count - 2, Int(x / step))
+        let span = grid[k + 1] - grid[k]
+        let u = span > 0 ? (x - grid[k]) / span : 0
+        return values[k] + (values[k + 1] - values[k]) * u
+    }
+
+    /// The cost factor of every grid cell under `model`.
+    public func cost(_ model: GradeCostModel) -> CostProfile {
+        var f = [Double](repeating: 1, count: grid.count - 1)
+        if hasElevation { for k in f.indices { f[k] = model.cost(grade: grade(cell: k)) } }
+        return CostProfile(bounds: grid, factor: f)
+    }
+}

@@ -1,0 +1,430 @@
+import Foundation
+import RaceKitCore
+import Yams
+
+/// A race setup that cannot be used: names the file, the line and the key.
+public struct SetupError: Error, Sendable, CustomStringConvertible, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The file could not be read (missing, unreadable).
+        case unreadable
+        /// The YAML is malformed or a value is wrong.
+        case invalid
+    }
+    public var kind: Kind
+    public var file: String
+    /// 1-based line, 0 when unknown.
+    public var line: Int
+    /// Dotted key path (`pacing.split_percent`), empty for the whole file.
+    public var key: String
+    public var message: String
+
+    public var description: String {
+        var s = file
+        if line > 0 { s += ":\(line)" }
+        s += ": "
+        if !key.isEmpty { s += "\(key): " }
+        return s + message
+    }
+}
+
+/// Reads race setups (DESIGN.md "Race setup") with Yams, strictly: every key is
+/// known, every value has its type, and the plan the setup asks for can be made.
+public enum SetupLoader {
+    /// Keys of each mapping, in the order `race new` writes them.
+    static let topKeys = ["name", "date", "start_time", "athlete", "distance", "target_time", "pacing", "course",
+                          "checkpoints", "fueling", "hydration", "script", "notes"]
+    static let pacingKeys = ["strategy", "split_percent", "segments", "grade_model", "smoothing_m"]
+    static let segmentKeys = ["until", "pace", "effort"]
+    static let fuelingKeys = ["carbs_per_hour_g", "gel_carbs_g", "start_after", "stop_before_finish", "snap_tolerance", "caffeine"]
+    static let caffeineKeys = ["mg", "after", "every"]
+    static let hydrationKeys = ["ml_per_hour", "sodium_mg_per_hour", "aid_stations_km", "every"]
+    static let scriptKeys = ["personality", "personality_file", "output"]
+
+    public static func load(path: String) throws -> RaceSetup {
+        let text: String
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let s = String(data: data, encoding: .utf8) else {
+                throw SetupError(kind: .invalid, file: path, line: 0, key: "", message: "not UTF-8 text")
+            }
+            text = s
+        } catch let e as SetupError {
+            throw e
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw SetupError(kind: .unreadable, file: path, line: 0, key: "",
+                             message: exists ? "cannot read the file" : "no such file")
+        }
+        return try parse(yaml: text, file: path)
+    }
+
+    public static func parse(yaml: String, file: String) throws -> RaceSetup {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let e as YamlError {
+            throw yamlError(e, file: file, text: yaml)
+        }
+        guard let root else { throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty") }
+        var r = Reader(file: file)
+        let top = try r.mapping(root, path: "", known: topKeys)
+
+        let name = try r.string(top.require("name"), "name")
+        let distanceNode = try top.require("distance")
+        let distanceText = try r.scalarText(distanceNode, "distance")
+        guard let distance = Units.parseDistance(distanceText), distance >= 100, distance <= 1_000_000 else {
+            throw r.error(distanceNode, "distance", "'\(distanceText)' is not a race distance (5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\", or metres)")
+        }
+        let targetNode = try top.require("target_time")
+        let targetText = try r.scalarText(targetNode, "target_time")
+        guard let target = Units.parseDuration(targetText), target > 0 else {
+            throw r.error(targetNode, "target_time", "'\(targetText)' is not a time (h:mm:ss or mm:ss)")
+        }
+        var setup = RaceSetup(file: file, name: name, distanceText: distanceText, distanceMeters: distance, targetSeconds: target)
+        if let n = top["date"] {
+            let d = try r.scalarText(n, "date")
+            guard Self.isDate(d) else { throw r.error(n, "date", "'\(d)' is not a date (YYYY-MM-DD)") }
+            setup.date = d
+        }
+        if let n = top["start_time"] {
+            let t = try r.scalarText(n, "start_time")
+            guard let s = Units.parseDuration(t), t.contains(":"), s < 24 * 60 else {
+                throw r.error(n, "start_time", "'\(t)' is not a time of day (HH:MM)")
+            }
+            setup.startTime = t
+        }
+        if let n = top["athlete"] { setup.athlete = try r.string(n, "athlete") }
+        if let n = top["notes"] { setup.notes = try r.string(n, "notes") }
+        if let n = top["course"] {
+            let c = try r.string(n, "course")
+            setup.course = c
+            setup.courseLine = n.mark?.line ?? 0
+            let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+            setup.coursePath = c.hasPrefix("/") ? c : base.appendingPathComponent(c).path
+        }
+        if let n = top["checkpoints"] {
+            let items = try r.sequence(n, "checkpoints")
+            var points: [Double] = []
+            for (i, item) in items.enumerated() {
+                let key = "checkpoints[\(i)]"
+                let t = try r.scalarText(item, key)
+                guard let x = Units.parseDistance(t) else { throw r.error(item, key, "'\(t)' is not a distance") }
+                guard x < distance else { throw r.error(item, key, "\(t) is not before the finish (\(distanceText))") }
+                if let last = points.last, x <= last { throw r.error(item, key, "checkpoints must increase") }
+                points.append(x)
+            }
+            setup.checkpointsMeters = points
+        }
+
+        // Pacing.
+        var strategyNode: Node = targetNode
+        if let n = top["pacing"] {
+            strategyNode = n
+            setup.strategy = try pacing(n, keyLine: top.keyLines["pacing"], reader: &r, setup: &setup, distance: distance)
+        }
+        // The plan must be possible (a course may change it; checked again when planned).
+        do {
+            _ = try PacePlan(distanceMeters: distance, targetSeconds: target, strategy: setup.strategy)
+        } catch let e as PacePlanError {
+            switch e {
+            case .impossibleTarget(let why): throw r.error(targetNode, "target_time", why)
+            case .inconsistentPlan(let why):
+                throw SetupError(kind: .invalid, file: file, line: top.keyLines["pacing"] ?? strategyNode.mark?.line ?? 0, key: "pacing", message: why)
+            }
+        }
+
+        if let n = top["fueling"] { setup.fueling = try fueling(n, keyLine: top.keyLines["fueling"], reader: &r) }
+        if let n = top["hydration"] { setup.hydration = try hydration(n, keyLine: top.keyLines["hydration"], reader: &r, distance: distance) }
+        if let n = top["script"] {
+            let m = try r.mapping(n, path: "script", known: scriptKeys, keyLine: top.keyLines["script"])
+            for (key, value) in m.pairs { setup.script[key] = try r.string(value, "script.\(key)") }
+            setup.personality = setup.script["personality"]
+        }
+        return setup
+    }
+
+    private static func pacing(_ n: Node, keyLine: Int?, reader r: inout Reader, setup: inout RaceSetup, distance: Double) throws -> PacingStrategy {
+        let m = try r.mapping(n, path: "pacing", known: pacingKeys, keyLine: keyLine)
+        let strategyNode = try m.require("strategy")
+        let name = try r.string(strategyNode, "pacing.strategy")
+        if let g = m["grade_model"] {
+            let text = try r.string(g, "pacing.grade_model")
+            guard let model = GradeCostModel(rawValue: text) else {
+                throw r.error(g, "pacing.grade_model", "'\(text)' is not one of \(GradeCostModel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            setup.gradeModel = model
+        }
+        if let s = m["smoothing_m"] {
+            setup.smoothingMeters = try r.number(s, "pacing.smoothing_m", in: 0...2000)
+        }
+        let percentNode = m["split_percent"], segmentsNode = m["segments"]
+        switch name {
+        case "even":
+            if let p = percentNode { throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent") }
+            if let s = segmentsNode { throw r.error(s, "pacing.segments", "only a custom strategy takes segments") }
+            return .even
+        case "negative", "positive":
+            if let s = segmentsNode { throw r.error(s, "pacing.segments", "only a custom strategy takes segments") }
+            guard let p = percentNode else { throw r.error(n, "pacing.split_percent", "a \(name) split needs split_percent (e.g. 2)") }
+            let percent = try r.number(p, "pacing.split_percent", in: 0...19.99)
+            return name == "negative" ? .negative(percent: percent) : .positive(percent: percent)
+        case "custom":
+            if let p = percentNode { throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent") }
+            guard let s = segmentsNode else { throw r.error(n, "pacing.segments", "a custom strategy needs segments: a list of {until, pace} or {until, effort}") }
+            let items = try r.sequence(s, "pacing.segments")
+            guard !items.isEmpty else { throw r.error(s, "pacing.segments", "needs at least one segment") }
+            var segments: [PacingStrategy.Segment] = []
+            for (i, item) in items.enumerated() {
+                let key = "pacing.segments[\(i)]"
+                let seg = try r.mapping(item, path: key, known: segmentKeys)
+                let untilNode = try seg.require("until")
+                let untilText = try r.scalarText(untilNode, "\(key).until")
+                let until: Double
+                if ["finish", "end"].contains(untilText.lowercased()) { until = distance } else {
+                    guard let x = Units.parseDistance(untilText) else { throw r.error(untilNode, "\(key).until", "'\(untilText)' is not a distance") }
+                    until = x
+                }
+                if let last = segments.last, until <= last.untilMeters {
+                    throw r.error(untilNode, "\(key).until", "segments must end at increasing distances")
+                }
+                guard until <= distance + 0.5 else {
+                    throw r.error(untilNode, "\(key).until", "\(untilText) is beyond the finish (\(setup.distanceText))")
+                }
+                switch (seg["pace"], seg["effort"]) {
+                case (let p?, nil):
+                    let t = try r.scalarText(p, "\(key).pace")
+                    guard let pace = Units.parsePace(t) else { throw r.error(p, "\(key).pace", "'\(t)' is not a pace (4:37/km or 7:26/mi)") }
+                    segments.append(.init(untilMeters: until, intensity: .pace(pace)))
+                case (nil, let e?):
+                    let v = try r.number(e, "\(key).effort", in: 0.5...2)
+                    segments.append(.init(untilMeters: until, intensity: .effort(v)))
+                case (_?, _?):
+                    throw r.error(item, key, "give pace or effort, not both")
+                case (nil, nil):
+                    throw r.error(item, key, "needs pace (4:40/km) or effort (a multiplier such as 1.02)")
+                }
+            }
+            if let last = segments.last, last.untilMeters < distance - 0.5 {
+                throw r.error(items.last!, "pacing.segments", "the segments end at \(TextFormat.fixed(last.untilMeters / 1000, 3)) km; they must cover the whole \(setup.distanceText) (end with until: finish)")
+            }
+            return .custom(segments)
+        default:
+            throw r.error(strategyNode, "pacing.strategy", "'\(name)' is not one of even, negative, positive, custom")
+        }
+    }
+
+    private static func fueling(_ n: Node, keyLine: Int?, reader r: inout Reader) throws -> FuelingSettings {
+        let m = try r.mapping(n, path: "fueling", known: fuelingKeys, keyLine: keyLine)
+        let carbs = try r.number(m.require("carbs_per_hour_g"), "fueling.carbs_per_hour_g", in: 0...200)
+        let gel = try r.number(m.require("gel_carbs_g"), "fueling.gel_carbs_g", in: 1...100)
+        var f = FuelingSettings(carbsPerHourGrams: carbs, gelCarbsGrams: gel,
+                                startAfterSeconds: try m["start_after"].map { try r.duration($0, "fueling.start_after") } ?? 30 * 60)
+        if let s = m["stop_before_finish"] { f.stopBeforeFinishSeconds = try r.duration(s, "fueling.stop_before_finish") }
+        if let s = m["snap_tolerance"] { f.snapToleranceSeconds = try r.duration(s, "fueling.snap_tolerance") }
+        if let c = m["caffeine"] {
+            let cm = try r.mapping(c, path: "fueling.caffeine", known: caffeineKeys, keyLine: m.keyLines["caffeine"])
+            let mg = try r.number(cm.require("mg"), "fueling.caffeine.mg", in: 1...1000)
+            let after = try cm["after"].map { try r.duration($0, "fueling.caffeine.after") } ?? 0
+            var every: Double?
+            if let e = cm["every"] {
+                every = try r.duration(e, "fueling.caffeine.every")
+                guard every! >= 60 else { throw r.error(e, "fueling.caffeine.every", "must be at least a minute") }
+            }
+            f.caffeine = .init(milligrams: mg, afterSeconds: after, everySeconds: every)
+        }
+        return f
+    }
+
+    private static func hydration(_ n: Node, keyLine: Int?, reader r: inout Reader, distance: Double) throws -> HydrationSettings {
+        let m = try r.mapping(n, path: "hydration", known: hydrationKeys, keyLine: keyLine)
+        var h = HydrationSettings(mlPerHour: try r.number(m.require("ml_per_hour"), "hydration.ml_per_hour", in: 0...3000))
+        if let s = m["sodium_mg_per_hour"] { h.sodiumMgPerHour = try r.number(s, "hydration.sodium_mg_per_hour", in: 0...5000) }
+        switch (m["aid_stations_km"], m["every"]) {
+        case (let a?, nil):
+            let items = try r.sequence(a, "hydration.aid_stations_km")
+            for (i, item) in items.enumerated() {
+                let key = "hydration.aid_stations_km[\(i)]"
+                let km = try r.number(item, key, in: 0...1000)
+                guard km > 0, km * 1000 <= distance + 0.5 else {
+                    throw r.error(item, key, "\(TextFormat.fixed(km, 3)) km is not on the course (0 to \(TextFormat.fixed(distance / 1000, 3)) km)")
+                }
+                if let last = h.aidStationsMeters.last, km * 1000 <= last {
+                    throw r.error(item, key, "aid stations must be listed in increasing order")
+                }
+                h.aidStationsMeters.append(km * 1000)
+            }
+        case (nil, let e?):
+            let every = try r.duration(e, "hydration.every")
+            guard every >= 60 else { throw r.error(e, "hydration.every", "must be at least a minute") }
+            h.everySeconds = every
+        case (_?, let e?):
+            throw r.error(e, "hydration.every", "give aid_stations_km or every, not both")
+        case (nil, nil):
+            throw r.error(n, "hydration", "needs aid_stations_km (a list of km) or every (e.g. \"0:20:00\")")
+        }
+        return h
+    }
+
+    /// Where a block-mapping key appears a second time under the same parent:
+    /// its line and dotted path (Yams reports only the mapping's start).
+    static func secondOccurrence(of key: String, in text: String) -> (line: Int, path: String)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func keyOf(_ line: String) -> (indent: Int, key: String)? {
+            let indent = line.prefix { $0 == " " }.count
+            var rest = line.dropFirst(indent)
+            if rest.hasPrefix("- ") { rest = rest.dropFirst(2) }
+            guard let colon = rest.firstIndex(of: ":") else { return nil }
+            let k = rest[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !k.isEmpty, !k.hasPrefix("#"), k.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            return (indent, k)
+        }
+        var seen: [String: Int] = [:]
+        for (i, line) in lines.enumerated() {
+            guard let (indent, k) = keyOf(line), k == key else { continue }
+            // Parents: the nearest keys above with smaller indentation.
+            var path = [k], level = indent, j = i - 1
+            while j >= 0, level > 0 {
+                if let (pi, pk) = keyOf(lines[j]), pi < level { path.insert(pk, at: 0); level = pi }
+                j -= 1
+            }
+            let dotted = path.joined(separator: ".")
+            if seen[dotted] != nil { return (i + 1, dotted) }
+            seen[dotted] = i + 1
+        }
+        return nil
+    }
+
+    static func isDate(_ s: String) -> Bool {
+        let parts = s.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else { return false }
+        let days = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...12).contains(mo) && (1...days[mo - 1]).contains(d)
+    }
+
+    static func yamlError(_ e: YamlError, file: String, text: String) -> SetupError {
+        switch e {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            return SetupError(kind: .invalid, file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            if let key = duplicates.first, let found = secondOccurrence(of: key, in: text) {
+                return SetupError(kind: .invalid, file: file, line: found.line, key: found.path, message: "the key appears more than once")
+            }
+            return SetupError(kind: .invalid, file: file, line: context.mark.line, key: duplicates.joined(separator: ", "),
+                              message: "the key appears more than once")
+        default:
+            return SetupError(kind: .invalid, file: file, line: 0, key: "", message: "not valid YAML: \(e)")
+        }
+    }
+}
+
+/// A mapping's pairs by key.
+struct Fields {
+    var node: Node
+    var path: String
+    var pairs: [(String, Node)]
+    let file: String
+    /// Line of each key.
+    var keyLines: [String: Int] = [:]
+
+    subscript(key: String) -> Node? { pairs.first { $0.0 == key }?.1 }
+
+    /// Line of the key holding this mapping (its own start for the top level).
+    var line: Int
+
+    func require(_ key: String) throws -> Node {
+        if let n = self[key] { return n }
+        let full = path.isEmpty ? key : "\(path).\(key)"
+        throw SetupError(kind: .invalid, file: file, line: line, key: full, message: "is required")
+    }
+}
+
+/// Typed access to nodes, with errors that name the file, line and key.
+struct Reader {
+    let file: String
+
+    func error(_ node: Node, _ key: String, _ message: String) -> SetupError {
+        SetupError(kind: .invalid, file: file, line: node.mark?.line ?? 0, key: key, message: message)
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s): return "'\(s.string)'"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    func mapping(_ node: Node, path: String, known: [String], keyLine: Int? = nil) throws -> Fields {
+        guard case .mapping(let m) = node else { throw error(node, path.isEmpty ? "" : path, "expected a mapping of keys, got \(describe(node))") }
+        var pairs: [(String, Node)] = []
+        var lines: [String: Int] = [:]
+        for (k, v) in m {
+            guard case .scalar(let s) = k else { throw error(k, path, "keys must be plain words") }
+            let full = path.isEmpty ? s.string : "\(path).\(s.string)"
+            guard known.contains(s.string) else {
+                var message = "unknown key"
+                if let close = Self.closest(s.string, in: known) { message += " (did you mean '\(close)'?)" }
+                message += "; known keys here: \(known.joined(separator: ", "))"
+                throw error(k, full, message)
+            }
+            if pairs.contains(where: { $0.0 == s.string }) { throw error(k, full, "the key appears more than once") }
+            pairs.append((s.string, v))
+            lines[s.string] = k.mark?.line ?? 0
+        }
+        return Fields(node: node, path: path, pairs: pairs, file: file, keyLines: lines, line: keyLine ?? node.mark?.line ?? 0)
+    }
+
+    func sequence(_ node: Node, _ key: String) throws -> [Node] {
+        guard case .sequence(let s) = node else { throw error(node, key, "expected a list, got \(describe(node))") }
+        return Array(s)
+    }
+
+    /// A scalar's text as written (durations like 3:15:00 must not be read as YAML 1.1 sexagesimal numbers).
+    func scalarText(_ node: Node, _ key: String) throws -> String {
+        guard case .scalar(let s) = node else { throw error(node, key, "expected a single value, got \(describe(node))") }
+        let t = s.string.trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty, !(s.style == .plain && ["~", "null"].contains(t)) else { throw error(node, key, "has no value") }
+        return t
+    }
+
+    func string(_ node: Node, _ key: String) throws -> String { try scalarText(node, key) }
+
+    func number(_ node: Node, _ key: String, in range: ClosedRange<Double>) throws -> Double {
+        let t = try scalarText(node, key)
+        guard case .scalar(let s) = node, s.style == .plain, let v = NumberParser.parseDouble(t), v.isFinite else {
+            throw error(node, key, "expected a number, got '\(t)'")
+        }
+        guard range.contains(v) else {
+            throw error(node, key, "\(t) is out of range (\(TextFormat.fixed(range.lowerBound, 0)) to \(TextFormat.fixed(range.upperBound, 0)))")
+        }
+        return v
+    }
+
+    func duration(_ node: Node, _ key: String) throws -> Double {
+        let t = try scalarText(node, key)
+        guard let v = Units.parseDuration(t) else { throw error(node, key, "'\(t)' is not a time (h:mm:ss or mm:ss)") }
+        return v
+    }
+
+    /// The known key nearest to `s` by edit distance, if it is close.
+    static func closest(_ s: String, in known: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var row = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var previous = row[0]
+                row[0] = i
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    let old = row[j]
+                    row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    previous = old
+                }
+            }
+            return a.isEmpty ? b.count : row[b.count]
+        }
+        let best = known.map { ($0, distance(Array(s.lowercased()), Array($0))) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(2, s.count / 3) else { return nil }
+        return best.0
+    }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitRace
+import RaceKitReports
+import RaceKitStore
+
+extension RaceKitCommand {
+    struct Race: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Race setups: write one, plan it over its course, export a pace band and a course.",
+            discussion: """
+              racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00
+              racekit race plan Races/berlin-marathon-2026.yaml --unit km
+              racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
+            """,
+            subcommands: [New.self, Plan.self]
+        )
+    }
+}
+
+/// Loads a setup or exits 66 (missing) / 65 (invalid) with its message.
+enum SetupLoading {
+    static func load(_ path: String) throws -> RaceSetup {
+        do { return try SetupLoader.load(path: path) } catch let e as SetupError {
+            Console.error("racekit: \(e)")
+            throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
+        }
+    }
+
+    static func plan(_ setup: RaceSetup, unit: DistanceUnit) throws -> RacePlan {
+        do { return try RacePlanner.plan(setup, unitMeters: unit.meters) } catch let e as SetupError {
+            Console.error("racekit: \(e)")
+            throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
+        }
+    }
+}
+
+extension RaceKitCommand.Race {
+    enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case table, md, csv, json }
+    enum CSVTable: String, ExpressibleByArgument, CaseIterable { case splits, cues }
+    enum Export: String, CaseIterable { case band, tcx, gpx }
+
+    struct Plan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a race's pace plan, fueling and hydration cues and warnings; export a pace band, TCX or GPX.",
+            discussion: """
+            Splits every km or mile (--unit) or at the setup's checkpoints, with split time, pace, the clock
+            time to see on the watch and, over a course, elevation and grade. Cumulative times are whole
+            seconds and the last one is the target. Exports (--export band,tcx,gpx) go to --out (default:
+            the race file's folder) as SLUG-band.svg, SLUG.tcx (a TCX Course whose times follow the plan, with
+            CoursePoints for gels, drinks, aid stations and markers) and SLUG.gpx (waypoints and the track).
+
+              racekit race plan Races/berlin-marathon-2026.yaml
+              racekit race plan Races/hilly-half.yaml --unit mi --format md
+              racekit race plan Races/hilly-half.yaml --format csv --table cues
+              racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
+            """
+        )
+
+        @Argument(help: "The race setup (YAML).") var file: String
+        @Option(help: "Split unit: km or mi.") var unit: DistanceUnit = .km
+        @Option(help: "table, md, csv or json.") var format: PlanFormat = .table
+        @Option(help: "With --format csv: splits or cues.") var table: CSVTable = .splits
+        @Option(help: ArgumentHelp("Files to write: band, tcx, gpx (comma-separated).", valueName: "list")) var export: String?
+        @Option(help: ArgumentHelp("Folder for exports (default: the race file's folder).", valueName: "dir")) var out: String?
+
+        func validate() throws {
+            if let export {
+                for part in export.split(separator: ",") where Export(rawValue: part.trimmingCharacters(in: .whitespaces)) == nil {
+                    throw ValidationError("--export: '\(part)' is not one of band, tcx, gpx")
+                }
+            }
+            if out != nil, export == nil { throw ValidationError("--out needs --export") }
+        }
+
+        func run() throws {
+            let setup = try SetupLoading.load(file)
+            let plan = try SetupLoading.plan(setup, unit: unit)
+            let exports = (export ?? "").split(separator: ",").compactMap { Export(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            if exports.contains(where: { $0 != .band }), plan.course == nil {
+                Console.error("racekit: \(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
+                throw ExitCode(Exit.usage)
+            }
+            switch format {
+            case .json: Console.out(JSONWriter.write(PlanOutput.json(plan)))
+            case .md: Console.out(PlanOutput.markdown(plan).trimmingTrailingNewlines())
+            case .csv: Console.out((table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan)).trimmingTrailingNewlines())
+            case .table:
+                Console.out(PlanOutput.text(plan) { Format.table(header: $0, rows: $1, rightAligned: $2) }.trimmingTrailingNewlines())
+            }
+            guard !exports.isEmpty else { return }
+            let dir = out ?? URL(fileURLWithPath: file).deletingLastPathComponent().path
+            do {
+                try AtomicFile.createDirectory(dir)
+                for e in exports {
+                    let path = (dir as NSString).appendingPathComponent(
+                        e == .band ? "\(setup.slug)-band.svg" : "\(setup.slug).\(e.rawValue)")
+                    let text: String
+                    switch e {
+                    case .band: text = PaceBand.svg(plan, unitName: PlanOutput.unitName(plan.unitMeters))
+                    case .tcx: text = String(decoding: try CourseExport.tcx(plan, unitMeters: plan.unitMeters), as: UTF8.self)
+                    case .gpx: text = String(decoding: try CourseExport.gpx(plan, unitMeters: plan.unitMeters), as: UTF8.self)
+                    }
+                    try AtomicFile.write(text, to: path)
+                    Console.error("wrote \(path)")
+                }
+            } catch let e as ReportError {
+                Console.error("racekit: \(e)")
+                if case .cannotCreate = e { throw ExitCode(Exit.cannotCreate) }
+                throw ExitCode(Exit.ioError)
+            } catch let e as ExportError {
+                Console.error("racekit: \(e)")
+                throw ExitCode(Exit.ioError)
+            }
+        }
+    }
+
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a commented race setup into Races/ to edit.",
+            discussion: """
+            Without --target, the target is suggested from the athlete's best efforts (the middle of the
+            Riegel, VDOT and Cameron predictions; see racekit predict).
+
+              racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
+              racekit race new "Spring 10k" --distance 10k --athlete anna
+              racekit race new "Hill Half" --distance half --target 1:45:00 --course courses/hill-half.gpx
+            """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The race's name; the file is Races/SLUG.yaml.") var name: String
+        @Option(help: "The distance: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\".") var distance: String
+        @Option(help: "The target time (h:mm:ss); suggested from --athlete's records when left out.") var target: String?
+        @Option(help: "The athlete (slug).") var athlete: String?
+        @Option(help: "A course file (GPX route or track, TCX course), relative to the race file's folder or absolute.") var course: String?
+        @Option(help: "The race date (YYYY-MM-DD).") var date: String?
+        @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir")) var dir = "Races"
+        @Flag(help: "Overwrite an existing file.") var force = false
+
+        func validate() throws {
+            guard let d = Units.parseDistance(distance), d >= 100 else { throw ValidationError("--distance: '\(distance)' is not a distance") }
+            if let target, Units.parseDuration(target) == nil { throw ValidationError("--target: '\(target)' is not a time (h:mm:ss)") }
+            if target == nil, athlete == nil { throw ValidationError("give --target, or --athlete to suggest one from the athlete's records") }
+            if let date, !date.isEmpty, date.split(separator: "-").count != 3 { throw ValidationError("--date: '\(date)' is not YYYY-MM-DD") }
+        }
+
+        func run() throws {
+            let meters = Units.parseDistance(distance)!
+            var targetSeconds: Double
+            var suggestion: String?
+            if let target {
+                targetSeconds = Units.parseDuration(target)!
+            } else {
+                let store = try storeOptions.open()
+                guard try store.athlete(id: athlete!) != nil else {
+                    Console.error("racekit: unknown athlete '\(athlete!)'")
+                    throw ExitCode(Exit.usage)
+                }
+                guard let best = try RaceKitCommand.Predict.bestRecord(store, athlete: athlete!) else {
+                    Console.error("racekit: athlete '\(athlete!)' has no best effort of a mile or more to suggest a target from; give --target")
+                    throw ExitCode(Exit.dataError)
+                }
+                let times = RacePredictor.predict(seconds: best.seconds, meters: best.meters, to: meters).map(\.seconds).sorted()
+                let middle = times[times.count / 2]
+                // Whole minutes over an hour, 5 s steps below.
+                targetSeconds = middle >= 3600 ? (middle / 60).rounded(.up) * 60 : (middle / 5).rounded(.up) * 5
+                suggestion = "suggested from \(best.origin): models give \(TextFormat.duration(times.first!)) to \(TextFormat.duration(times.last!)) (Riegel tends to be optimistic for recreational marathoners)"
+            }
+            let slug = RaceSetup.slug(name)
+            let path = (dir as NSString).appendingPathComponent("\(slug).yaml")
+            if FileManager.default.fileExists(atPath: path), !force {
+                Console.error("racekit: \(path) already exists (use --force to overwrite)")
+                throw ExitCode(Exit.cannotCreate)
+            }
+            let text = RaceTemplate.yaml(name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
+                                         athlete: athlete, course: course, date: date, suggestion: suggestion)
+            // The template must load: check it before writing.
+            do { _ = try SetupLoader.parse(yaml: text, file: path) } catch {
+                Console.error("racekit: cannot make a setup: \(error)")
+                throw ExitCode(Exit.dataError)
+            }
+            do {
+                try AtomicFile.createDirectory(dir)
+                try AtomicFile.write(text, to: path)
+            } catch {
+                Console.error("racekit: \(error)")
+                throw ExitCode(Exit.cannotCreate)
+            }
+            Console.out("wrote \(path)" + (suggestion != nil ? " (target \(TextFormat.duration(targetSeconds)), \(suggestion!))" : ""))
+            Console.out("next: edit it, then racekit race plan \(path)")
+        }
+    }
+}
+
+extension String {
+    func trimmingTrailingNewlines() -> String {
+        var s = Substring(self)
+        while s.last == "\n" { s = s.dropLast() }
+        return String(s)
+    }
+}
