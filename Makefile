@@ -93,7 +93,19 @@ demo: build
 	@echo "$$ racekit --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46"
 	@$(BIN) --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46
 	@echo
-	@echo "Open Reports/index.md (the example committed in the repository is this output)."
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) predict --from-athlete default --to half"
+	@$(BIN) --store $(DEMO_STORE) predict --from-athlete default --to half
+	@for race in Races/berlin-marathon-2026.yaml Races/spring-10k.yaml; do \
+	  echo; echo "$$ racekit race plan $$race --export band --out $(DEMO_DIR)/plans"; \
+	  $(BIN) race plan $$race --export band --out $(DEMO_DIR)/plans || exit 1; \
+	done
+	@echo
+	@echo "$$ racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans"
+	@$(BIN) race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans
+	@echo
+	@echo "Open Reports/index.md (the example committed in the repository is this output)"
+	@echo "and $(DEMO_DIR)/plans/ (pace bands, and the hilly half's course as TCX and GPX for a watch)."
 
 conformance: build
 	@if [ -d "$(CORPUS)/public" ]; then \
@@ -104,7 +116,7 @@ conformance: build
 
 bench: deps bench-deps
 	$(SWIFT) build -c release
-	python3 scripts/bench.py .build/release
+	python3 scripts/bench.py .build/release $(BENCH_ARGS)
 
 bench-peers: deps bench-deps
 	@python3 -c "import gpxpy, tcxparser" 2>/dev/null || pip install --quiet gpxpy python-tcxparser

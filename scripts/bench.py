@@ -7,8 +7,9 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
   3. analytics: analysis of a 4-hour 1 Hz run; `runs list` over 10,000 stored
      runs; `runs show` of the 4-hour run
   4. reports: `report weekly --all-athletes` for 10 athletes with 1,500 runs each
+  5. race plan: a marathon over a 1 Hz course file of 40,000 points
 
-Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N]
+Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|analytics|reports|race]
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
@@ -123,7 +124,29 @@ def reports():
             wall = medians([timed(cmd) for _ in range(RUNS)])
             print(f"all reports, {weeks:3d} weeks      median {wall[0] * 1000:6.0f} ms  peak RSS {wall[1]:.1f} MB  (target < 2 s)")
 
+def race():
+    print("\n== race plan")
+    course = os.path.join(WORK, "course-40k.gpx")
+    if not os.path.exists(course):
+        subprocess.run([GEN, "course", course, "--kind", "bench-marathon", "--points", "40000"], check=True)
+    setup = os.path.join(WORK, "bench-marathon.yaml")
+    with open(setup, "w") as f:
+        f.write("name: Bench Marathon\ndistance: marathon\ntarget_time: \"3:15:00\"\n"
+                "pacing: {strategy: negative, split_percent: 2}\ncourse: course-40k.gpx\n"
+                "fueling: {carbs_per_hour_g: 75, gel_carbs_g: 25, start_after: \"0:30:00\"}\n"
+                "hydration: {ml_per_hour: 500, sodium_mg_per_hour: 500, aid_stations_km: [5, 10, 15, 20, 25, 30, 35, 40]}\n")
+    runs = max(RUNS, 11)
+    start = medians([timed([RACEKIT, "--version"]) for _ in range(runs)])
+    floor = medians([timed(["xmllint", "--stream", "--noout", course]) for _ in range(runs)])
+    plan = medians([timed([RACEKIT, "race", "plan", setup, "--format", "json"]) for _ in range(runs)])
+    print(f"course: 40,000 points, {size_mb(course):.1f} MB; median of {runs} runs")
+    print(f"racekit --version (startup)     {start[0] * 1000:6.0f} ms")
+    print(f"xmllint --stream the course     {floor[0] * 1000:6.0f} ms")
+    print(f"racekit race plan (whole run)   {plan[0] * 1000:6.0f} ms  peak RSS {plan[1]:.1f} MB  (target < 100 ms)")
+
 if __name__ == "__main__":
-    main()
-    analytics()
-    reports()
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    if only in (None, "import"): main()
+    if only in (None, "analytics"): analytics()
+    if only in (None, "reports"): reports()
+    if only in (None, "race"): race()

@@ -34,7 +34,7 @@ public enum PaceBand {
             s += text(36, base, TextFormat.duration(Double(sp.cumulativeSeconds)), size: 3.2, anchor: "end", weight: "bold")
             if hasGrade, let g = row.gradePercent {
                 let color = g > 1 ? "#b03a2e" : (g < -1 ? "#1e8449" : "#333")
-                s += text(48, base, (g > 0 ? "+" : "") + TextFormat.fixed(g, 1) + "%", size: 2.6, anchor: "end", fill: color)
+                s += text(48, base, (g >= 0.05 ? "+" : "") + TextFormat.fixed(g, 1) + "%", size: 2.6, anchor: "end", fill: color)
             }
             let due = cues.filter { $0.distanceMeters > sp.startMeters + 1e-6 && $0.distanceMeters <= sp.endMeters + 1e-6 }
             let labels = due.map { c -> String in
