@@ -75,7 +75,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore"]),
-        .executableTarget(name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats"]),
+        .executableTarget(name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitRace"]),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
         .testTarget(
             name: "RaceKitFormatsTests",
@@ -94,7 +94,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitRaceTests",
-            dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore", "CLibXML2"]
+            dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore", "CLibXML2"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"]),
     ],

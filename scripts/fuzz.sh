@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make fuzz: runs the libFuzzer harness for the GPX and TCX readers for a bounded
+# make fuzz: runs the libFuzzer harness for the GPX and TCX readers and the race-setup
+# loader (RACEKIT_FUZZ_TARGET=setup) for a bounded
 # time each, seeded from the test fixtures (and ../shared/corpus when present).
 # Usage: fuzz.sh FUZZ_BINARY SECONDS_PER_TARGET
 set -uo pipefail
@@ -7,15 +8,21 @@ bin=$1; seconds=${2:-90}
 work=.build-fuzz/run
 mkdir -p "$work/artifacts"
 status=0
-for target in gpx tcx; do
+for target in gpx tcx yaml; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus"
-  cp Tests/RaceKitFormatsTests/Fixtures/*."$target" Tests/RaceKitFormatsTests/Fixtures/fuzz/*."$target" "$corpus"/ 2>/dev/null
-  if [ -d ../shared/corpus/public ]; then
-    find ../shared/corpus/public -name "*.$target" -size -64k -exec cp {} "$corpus"/ \;
+  if [ "$target" = yaml ]; then
+    export RACEKIT_FUZZ_TARGET=setup; dict=scripts/fuzz/setup.dict; what="race-setup loader"
+    cp Races/*.yaml Tests/RaceKitRaceTests/Fixtures/fuzz/*.yaml "$corpus"/ 2>/dev/null
+  else
+    export RACEKIT_FUZZ_TARGET=reader; dict=scripts/fuzz/activity.dict; what="$target reader"
+    cp Tests/RaceKitFormatsTests/Fixtures/*."$target" Tests/RaceKitFormatsTests/Fixtures/fuzz/*."$target" "$corpus"/ 2>/dev/null
+    if [ -d ../shared/corpus/public ]; then
+      find ../shared/corpus/public -name "*.$target" -size -64k -exec cp {} "$corpus"/ \;
+    fi
   fi
-  echo "== fuzzing the $target reader for ${seconds}s (seeds: $(ls "$corpus" | wc -l))"
-  "$bin" "$corpus" -dict=scripts/fuzz/activity.dict -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
+  echo "== fuzzing the $what for ${seconds}s (seeds: $(ls "$corpus" | wc -l))"
+  "$bin" "$corpus" -dict="$dict" -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
       -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$work/artifacts/$target-" > "$work/$target.log" 2>&1
   rc=$?

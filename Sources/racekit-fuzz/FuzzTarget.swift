@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitFormats
+import RaceKitRace
 
 /// One fuzz input through the whole import pipeline: read (libxml2 streaming
 /// reader, gzip), repair, analyse, and a sample-blob round trip. Any crash, hang
@@ -13,7 +14,32 @@ enum FuzzTarget {
         return "\(dir)/racekit-fuzz-\(getpid()).xml"
     }()
 
+    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`.
+    static let target = ProcessInfo.processInfo.environment["RACEKIT_FUZZ_TARGET"] ?? "reader"
+
     static func run(_ bytes: UnsafeRawBufferPointer) {
+        switch target {
+        case "setup": runSetup(bytes)
+        default: runReader(bytes)
+        }
+    }
+
+    /// The race-setup loader (Yams, strict validation) and, when a setup loads,
+    /// the planner and every renderer over it. A `SetupError` is the expected outcome.
+    static func runSetup(_ bytes: UnsafeRawBufferPointer) {
+        guard var setup = try? SetupLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else { return }
+        setup.coursePath = nil
+        guard let plan = try? RacePlanner.plan(setup) else { return }
+        guard plan.splits.last?.split.cumulativeSeconds == Int(setup.targetSeconds.rounded()) else {
+            fatalError("the plan does not end on the target")
+        }
+        _ = JSONWriter.write(PlanOutput.json(plan))
+        _ = PlanOutput.markdown(plan)
+        _ = PlanOutput.splitsCSV(plan) + PlanOutput.cuesCSV(plan)
+        _ = PaceBand.svg(plan, unitName: "km")
+    }
+
+    static func runReader(_ bytes: UnsafeRawBufferPointer) {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         guard let result = try? ActivityFileReader.read(path: path), case .document(let document) = result.outcome else { return }
         for raw in document.activities {

@@ -121,3 +121,24 @@ import Testing
         #expect(RaceSetup.slug("???") == "race")
     }
 }
+
+@Suite struct SetupFuzzRegressionTests {
+    /// Inputs kept from fuzzing and hand-made extremes: each loads or fails with a
+    /// SetupError, and a plan that loads ends on its target.
+    @Test func fuzzFixturesLoadOrFailCleanly() throws {
+        let dir = try #require(Bundle.module.url(forResource: "Fixtures/fuzz", withExtension: nil))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".yaml") }
+        #expect(!files.isEmpty)
+        for f in files {
+            let text = try String(contentsOf: dir.appendingPathComponent(f), encoding: .utf8)
+            do {
+                var setup = try SetupLoader.parse(yaml: text, file: f)
+                setup.coursePath = nil
+                let plan = try RacePlanner.plan(setup)
+                #expect(plan.splits.last?.split.cumulativeSeconds == Int(setup.targetSeconds.rounded()), "\(f)")
+                _ = PlanOutput.markdown(plan)
+            } catch is SetupError {
+            }
+        }
+    }
+}

@@ -1,0 +1,368 @@
+/// The values an expression can read: one snapshot of live metrics.
+/// NaN is unknown (no heart rate, no pace yet).
+public struct Metrics: Sendable, Equatable {
+    /// Metres from the start.
+    public var distance = 0.0
+    /// Seconds since the start (the clock keeps running through pauses).
+    public var duration = 0.0
+    /// Smoothed current pace, s/km.
+    public var currentPace = Double.nan
+    /// Average pace so far (elapsed time over distance), s/km.
+    public var avgPace = Double.nan
+    /// The plan's average pace, s/km.
+    public var targetPace = Double.nan
+    /// Speed over the last 3 minutes divided by the target speed (above 1 is faster).
+    public var pace3minRatio = Double.nan
+    public var hr = Double.nan
+    /// 1-5 from the athlete's zones.
+    public var hrZone = Double.nan
+    /// Steps per minute.
+    public var cadence = Double.nan
+    /// 0-23 in the athlete's time zone.
+    public var timeOfDayHour = Double.nan
+    public init() {}
+}
+
+/// A whitelisted variable.
+public enum Variable: String, CaseIterable, Sendable {
+    case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence, time_of_day_hour
+
+    @inline(__always) func value(_ m: Metrics) -> Double {
+        switch self {
+        case .distance: return m.distance
+        case .duration: return m.duration
+        case .current_pace: return m.currentPace
+        case .avg_pace: return m.avgPace
+        case .target_pace: return m.targetPace
+        case .pace_3min_ratio: return m.pace3minRatio
+        case .hr: return m.hr
+        case .hr_zone: return m.hrZone
+        case .cadence: return m.cadence
+        case .time_of_day_hour: return m.timeOfDayHour
+        }
+    }
+}
+
+/// An expression that cannot be used: where (1-based column, length) and why.
+public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var column: Int
+    public var length: Int
+    public var source: String
+
+    /// `column N: message`, the expression, and a caret line under the offending token.
+    public var description: String {
+        "column \(column): \(message)\n  \(source)\n  " + String(repeating: " ", count: max(0, column - 1))
+            + String(repeating: "^", count: max(1, length))
+    }
+}
+
+/// A parsed, type-checked expression (DESIGN.md "Expression grammar").
+///
+///     or      := and (OR and)*
+///     and     := not (AND not)*
+///     not     := NOT not | compare
+///     compare := sum ((< | <= | > | >= | == | !=) sum)?
+///     sum     := product ((+ | -) product)*
+///     product := unary ((* | /) unary)*
+///     unary   := - unary | NUMBER | VARIABLE | ( or )
+///
+/// NOT binds tighter than AND, AND tighter than OR. Keywords are case-insensitive.
+/// A condition is boolean at the top; comparisons take numbers; AND/OR/NOT take
+/// conditions. Evaluation is three-valued: a comparison with an unknown value (no
+/// heart rate) or a division by zero is unknown, NOT unknown is unknown, and a
+/// condition that ends unknown is false, never a crash.
+public struct Expression: Sendable, Equatable, CustomStringConvertible {
+    indirect enum Node: Sendable, Equatable {
+        case number(Double)
+        case variable(Variable)
+        case negate(Node)
+        case arithmetic(Character, Node, Node)
+        case compare(String, Node, Node)
+        case not(Node)
+        case and(Node, Node)
+        case or(Node, Node)
+    }
+
+    public let source: String
+    let root: Node
+    /// The variables it reads.
+    public let variables: Set<Variable>
+
+    public var description: String { source }
+
+    /// Parses a condition (a boolean expression).
+    public init(_ source: String) throws {
+        var p = Parser(source: source)
+        let (node, type) = try p.parseOr()
+        if let extra = p.peek {
+            throw p.error("unexpected '\(extra.text)' after the end of the expression", extra)
+        }
+        guard type == .condition else {
+            throw ExpressionError(message: "this is a number, not a condition: compare it (e.g. \(source.isEmpty ? "hr" : source) > 160)",
+                                  column: 1, length: max(1, source.count), source: source)
+        }
+        self.source = source
+        root = node
+        var used = Set<Variable>()
+        Self.collect(node, into: &used)
+        variables = used
+    }
+
+    static func collect(_ n: Node, into s: inout Set<Variable>) {
+        switch n {
+        case .number: break
+        case .variable(let v): s.insert(v)
+        case .negate(let a), .not(let a): collect(a, into: &s)
+        case .arithmetic(_, let a, let b), .compare(_, let a, let b), .and(let a, let b), .or(let a, let b):
+            collect(a, into: &s); collect(b, into: &s)
+        }
+    }
+
+    public static func == (a: Expression, b: Expression) -> Bool { a.root == b.root }
+
+    /// True only when the condition holds for certain.
+    public func holds(_ m: Metrics) -> Bool { Self.truth(root, m) == .yes }
+
+    enum Truth { case yes, no, unknown }
+
+    static func truth(_ n: Node, _ m: Metrics) -> Truth {
+        switch n {
+        case .compare(let op, let a, let b):
+            let x = number(a, m), y = number(b, m)
+            guard x.isFinite, y.isFinite else { return .unknown }
+            let r: Bool
+            switch op {
+            case "<": r = x < y
+            case "<=": r = x <= y
+            case ">": r = x > y
+            case ">=": r = x >= y
+            case "==": r = abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
+            default: r = abs(x - y) > 1e-9 * max(1, abs(x), abs(y))
+            }
+            return r ? .yes : .no
+        case .not(let a):
+            switch truth(a, m) { case .yes: return .no; case .no: return .yes; case .unknown: return .unknown }
+        case .and(let a, let b):
+            let x = truth(a, m)
+            if x == .no { return .no }
+            let y = truth(b, m)
+            if y == .no { return .no }
+            return x == .yes && y == .yes ? .yes : .unknown
+        case .or(let a, let b):
+            let x = truth(a, m)
+            if x == .yes { return .yes }
+            let y = truth(b, m)
+            if y == .yes { return .yes }
+            return x == .no && y == .no ? .no : .unknown
+        default:
+            return .unknown
+        }
+    }
+
+    /// NaN for unknown and for a division by zero.
+    static func number(_ n: Node, _ m: Metrics) -> Double {
+        switch n {
+        case .number(let v): return v
+        case .variable(let v): return v.value(m)
+        case .negate(let a): return -number(a, m)
+        case .arithmetic(let op, let a, let b):
+            let x = number(a, m), y = number(b, m)
+            switch op {
+            case "+": return x + y
+            case "-": return x - y
+            case "*": return x * y
+            default: return y == 0 ? .nan : x / y
+            }
+        default: return .nan
+        }
+    }
+}
+
+/// Recursive-descent parser over a token list.
+struct Parser {
+    enum Kind: Equatable { case number(Double), identifier, op, lparen, rparen, keyword(String) }
+    struct Token { var kind: Kind; var text: String; var column: Int }
+    enum ValueType { case number, condition }
+
+    let source: String
+    var tokens: [Token] = []
+    var index = 0
+    var lexError: ExpressionError?
+
+    init(source: String) {
+        self.source = source
+        lex()
+    }
+
+    var peek: Token? { index < tokens.count ? tokens[index] : nil }
+
+    func error(_ message: String, _ token: Token?) -> ExpressionError {
+        if let token { return ExpressionError(message: message, column: token.column, length: token.text.count, source: source) }
+        return ExpressionError(message: message, column: source.count + 1, length: 1, source: source)
+    }
+
+    mutating func lex() {
+        let chars = Array(source)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            let column = i + 1
+            if c == " " || c == "\t" { i += 1; continue }
+            if c.isNumber || (c == "." && i + 1 < chars.count && chars[i + 1].isNumber) {
+                var j = i
+                while j < chars.count, chars[j].isNumber || chars[j] == "." { j += 1 }
+                let text = String(chars[i..<j])
+                guard let v = Double(text), text.filter({ $0 == "." }).count <= 1 else {
+                    lexError = ExpressionError(message: "'\(text)' is not a number", column: column, length: text.count, source: source)
+                    return
+                }
+                tokens.append(Token(kind: .number(v), text: text, column: column))
+                i = j
+                continue
+            }
+            if c.isLetter || c == "_" {
+                var j = i
+                while j < chars.count, chars[j].isLetter || chars[j].isNumber || chars[j] == "_" { j += 1 }
+                let text = String(chars[i..<j])
+                let upper = text.uppercased()
+                tokens.append(Token(kind: ["AND", "OR", "NOT"].contains(upper) ? .keyword(upper) : .identifier, text: text, column: column))
+                i = j
+                continue
+            }
+            if c == "(" { tokens.append(Token(kind: .lparen, text: "(", column: column)); i += 1; continue }
+            if c == ")" { tokens.append(Token(kind: .rparen, text: ")", column: column)); i += 1; continue }
+            let two = i + 1 < chars.count ? String(chars[i...i + 1]) : ""
+            if ["<=", ">=", "==", "!="].contains(two) {
+                tokens.append(Token(kind: .op, text: two, column: column)); i += 2; continue
+            }
+            if "+-*/<>".contains(c) { tokens.append(Token(kind: .op, text: String(c), column: column)); i += 1; continue }
+            let hint: String
+            switch c {
+            case "=": hint = " (use == to compare)"
+            case "&": hint = " (use AND)"
+            case "|": hint = " (use OR)"
+            case "!": hint = " (use NOT, or != to compare)"
+            default: hint = ""
+            }
+            lexError = ExpressionError(message: "unexpected character '\(c)'\(hint)", column: column, length: 1, source: source)
+            return
+        }
+    }
+
+    mutating func parseOr() throws -> (Expression.Node, ValueType) {
+        if let e = lexError { throw e }
+        if tokens.isEmpty { throw ExpressionError(message: "the expression is empty", column: 1, length: 1, source: source) }
+        var (left, type) = try parseAnd()
+        while let t = peek, t.kind == .keyword("OR") {
+            index += 1
+            try require(type, .condition, at: t, "OR")
+            let (right, rtype) = try parseAnd()
+            try require(rtype, .condition, at: t, "OR")
+            left = .or(left, right)
+            type = .condition
+        }
+        return (left, type)
+    }
+
+    mutating func parseAnd() throws -> (Expression.Node, ValueType) {
+        var (left, type) = try parseNot()
+        while let t = peek, t.kind == .keyword("AND") {
+            index += 1
+            try require(type, .condition, at: t, "AND")
+            let (right, rtype) = try parseNot()
+            try require(rtype, .condition, at: t, "AND")
+            left = .and(left, right)
+            type = .condition
+        }
+        return (left, type)
+    }
+
+    mutating func parseNot() throws -> (Expression.Node, ValueType) {
+        if let t = peek, t.kind == .keyword("NOT") {
+            index += 1
+            let (inner, type) = try parseNot()
+            try require(type, .condition, at: t, "NOT")
+            return (.not(inner), .condition)
+        }
+        return try parseCompare()
+    }
+
+    func require(_ type: ValueType, _ wanted: ValueType, at t: Token, _ what: String) throws {
+        guard type == wanted else {
+            throw error(wanted == .condition ? "\(what) needs conditions on both sides (a comparison such as hr > 160), not a number"
+                                             : "'\(what)' needs numbers, not a condition", t)
+        }
+    }
+
+    mutating func parseCompare() throws -> (Expression.Node, ValueType) {
+        let (left, type) = try parseSum()
+        guard let t = peek, t.kind == .op, ["<", "<=", ">", ">=", "==", "!="].contains(t.text) else { return (left, type) }
+        index += 1
+        try require(type, .number, at: t, t.text)
+        let (right, rtype) = try parseSum()
+        try require(rtype, .number, at: t, t.text)
+        if let next = peek, next.kind == .op, ["<", "<=", ">", ">=", "==", "!="].contains(next.text) {
+            throw error("comparisons do not chain: write a < b AND b < c", next)
+        }
+        return (.compare(t.text, left, right), .condition)
+    }
+
+    mutating func parseSum() throws -> (Expression.Node, ValueType) {
+        var (left, type) = try parseProduct()
+        while let t = peek, t.kind == .op, t.text == "+" || t.text == "-" {
+            index += 1
+            try require(type, .number, at: t, t.text)
+            let (right, rtype) = try parseProduct()
+            try require(rtype, .number, at: t, t.text)
+            left = .arithmetic(Character(t.text), left, right)
+        }
+        return (left, type)
+    }
+
+    mutating func parseProduct() throws -> (Expression.Node, ValueType) {
+        var (left, type) = try parseUnary()
+        while let t = peek, t.kind == .op, t.text == "*" || t.text == "/" {
+            index += 1
+            try require(type, .number, at: t, t.text)
+            let (right, rtype) = try parseUnary()
+            try require(rtype, .number, at: t, t.text)
+            left = .arithmetic(Character(t.text), left, right)
+        }
+        return (left, type)
+    }
+
+    mutating func parseUnary() throws -> (Expression.Node, ValueType) {
+        guard let t = peek else { throw error("the expression ends where a value was expected", nil) }
+        index += 1
+        switch t.kind {
+        case .op where t.text == "-":
+            let (inner, type) = try parseUnary()
+            try require(type, .number, at: t, "-")
+            return (.negate(inner), .number)
+        case .number(let v):
+            return (.number(v), .number)
+        case .identifier:
+            guard let v = Variable(rawValue: t.text) else {
+                let known = Variable.allCases.map(\.rawValue)
+                let close = known.first { $0.lowercased() == t.text.lowercased() }
+                throw error("unknown variable '\(t.text)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
+                    + "; variables: \(known.joined(separator: ", "))", t)
+            }
+            return (.variable(v), .number)
+        case .lparen:
+            let inner = try parseOr()
+            guard let close = peek, close.kind == .rparen else {
+                throw error("'(' is never closed", t)
+            }
+            index += 1
+            return inner
+        case .rparen:
+            throw error("')' without a matching '('", t)
+        case .keyword(let k):
+            throw error("\(k) where a value was expected", t)
+        case .op:
+            throw error("'\(t.text)' where a value was expected", t)
+        }
+    }
+}
