@@ -1,0 +1,127 @@
+import Foundation
+
+/// Turns a stored run into the 1 Hz snapshots the engine consumes, as a watch
+/// would have computed them live.
+///
+/// - Resampled to every second of the race clock from the first sample; the
+///   clock keeps running through pauses, distance stands still.
+/// - `current_pace`: the pace over the last `paceSmoothingSeconds` of *moving*
+///   seconds (faster than 0.5 m/s); during a pause it keeps its last value, so
+///   it does not jump to infinity and back.
+/// - `avg_pace`: race clock over distance. `pace_3min_ratio`: distance of the
+///   last 180 s of the clock over 180 s, divided by the target speed.
+/// - `hr`, `cadence`: interpolated between samples at most 10 s apart, else unknown.
+/// - `hr_zone`: the athlete's zone number (`zones` lower bounds, ascending).
+/// - `time_of_day_hour`: local hour of the athlete's time zone.
+public enum LiveMetrics {
+    public static func series(_ s: SampleSeries, startEpoch: Double, plan: ScriptPlan, zonesLowBpm: [Double]?,
+                              timeZone: TimeZone, paceSmoothingSeconds: Double = 30) -> [Metrics] {
+        guard s.count >= 2 else { return [] }
+        let t0 = s.time[0]
+        let total = Int((s.time[s.count - 1] - t0).rounded(.down))
+        let hasDistance = s.has(.distance)
+        var distances = [Double](repeating: 0, count: total + 1)
+        var hr = [Double](repeating: .nan, count: total + 1), cadence = hr
+        var j = 0
+        var geodesic = 0.0, lastGeo = 0
+        for k in 0...total {
+            let t = t0 + Double(k)
+            while j < s.count - 2 && s.time[j + 1] <= t { j += 1 }
+            let a = s.time[j], b = s.time[j + 1]
+            let u = b > a ? min(1, max(0, (t - a) / (b - a))) : 0
+            if hasDistance {
+                let d0 = s.distance[j], d1 = s.distance[j + 1]
+                distances[k] = d0.isNaN ? (k > 0 ? distances[k - 1] : 0) : (d1.isNaN ? d0 : d0 + (d1 - d0) * u)
+            } else {
+                // Geodesic distance along the points reached so far.
+                while lastGeo < j {
+                    let i = lastGeo
+                    if !s.latitude[i].isNaN, !s.latitude[i + 1].isNaN {
+                        geodesic += Geodesy.distance(lat1: s.latitude[i], lon1: s.longitude[i], lat2: s.latitude[i + 1], lon2: s.longitude[i + 1])
+                    }
+                    lastGeo += 1
+                }
+                distances[k] = geodesic
+            }
+            if k > 0 { distances[k] = max(distances[k], distances[k - 1]) }
+            if b - a <= 10 {
+                if s.has(.heartRate), !s.heartRate[j].isNaN, !s.heartRate[j + 1].isNaN {
+                    hr[k] = s.heartRate[j] + (s.heartRate[j + 1] - s.heartRate[j]) * u
+                }
+                if s.has(.cadence), !s.cadence[j].isNaN, !s.cadence[j + 1].isNaN {
+                    cadence[k] = s.cadence[j] + (s.cadence[j + 1] - s.cadence[j]) * u
+                }
+            }
+        }
+        let start = distances[0]
+        for k in distances.indices { distances[k] -= start }
+        return series(distances: distances, hr: hr, cadence: cadence, startEpoch: startEpoch + 0, plan: plan,
+                      zonesLowBpm: zonesLowBpm, timeZone: timeZone, paceSmoothingSeconds: paceSmoothingSeconds)
+    }
+
+    /// From per-second distances (and optional HR and cadence).
+    public static func series(distances: [Double], hr: [Double], cadence: [Double], startEpoch: Double, plan: ScriptPlan,
+                              zonesLowBpm: [Double]?, timeZone: TimeZone, paceSmoothingSeconds: Double = 30) -> [Metrics] {
+        let n = distances.count
+        var out: [Metrics] = []
+        out.reserveCapacity(n)
+        let targetSpeed = plan.distanceMeters / plan.targetSeconds
+        let window = max(1, Int(paceSmoothingSeconds.rounded()))
+        // Moving seconds so far and the distance each covered.
+        var movingSteps: [Double] = []
+        var movingSum = 0.0
+        var lastPace = Double.nan
+        let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: startEpoch)))
+        for k in 0..<n {
+            var m = Metrics()
+            m.duration = Double(k)
+            m.distance = distances[k]
+            if k > 0 {
+                let step = distances[k] - distances[k - 1]
+                if step > 0.5 {
+                    movingSteps.append(step)
+                    movingSum += step
+                    if movingSteps.count > window { movingSum -= movingSteps[movingSteps.count - window - 1] }
+                    let count = min(window, movingSteps.count)
+                    if count >= min(window, 10), movingSum > 0 { lastPace = Double(count) / movingSum * 1000 }
+                }
+            }
+            m.currentPace = lastPace
+            m.avgPace = m.distance > 10 ? m.duration / m.distance * 1000 : .nan
+            m.targetPace = plan.targetPaceSecondsPerKm
+            if k >= 180 { m.pace3minRatio = (distances[k] - distances[k - 180]) / 180 / targetSpeed }
+            else if k >= 30 { m.pace3minRatio = distances[k] / Double(k) / targetSpeed }
+            m.hr = k < hr.count ? hr[k] : .nan
+            m.cadence = k < cadence.count ? cadence[k] : .nan
+            if m.hr.isFinite, let zones = zonesLowBpm, !zones.isEmpty {
+                m.hrZone = Double(max(1, zones.lastIndex(where: { m.hr >= $0 }).map { $0 + 1 } ?? 1))
+            }
+            let local = startEpoch + Double(k) + offset
+            m.timeOfDayHour = Double(Int((local.truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(dividingBy: 86_400)) / 3600)
+            out.append(m)
+        }
+        return out
+    }
+
+    /// A run that follows the plan exactly (for `script simulate --race`), at 1 Hz.
+    public static func onPlan(_ plan: ScriptPlan) -> [Double] {
+        let total = Int(plan.targetSeconds.rounded(.up))
+        var out = [Double](repeating: 0, count: total + 1)
+        var lo = 0.0
+        for k in 0...total {
+            // Invert the plan's clock by bisection from the previous distance.
+            var a = lo, b = plan.distanceMeters
+            let t = Double(k)
+            if plan.clock(at: b) <= t { out[k] = b; continue }
+            for _ in 0..<50 {
+                let mid = (a + b) / 2
+                if plan.clock(at: mid) < t { a = mid } else { b = mid }
+                if b - a < 0.01 { break }
+            }
+            out[k] = (a + b) / 2
+            lo = a
+        }
+        out[total] = plan.distanceMeters
+        return out
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// Engine parameters, set in the script header (`engine`); every one has a default.
+public struct EngineSettings: Codable, Sendable, Equatable {
+    /// After a message starts, no other starts for this long (race-critical ones excepted).
+    public var windowSeconds = 30.0
+    /// A due message that could not start within this long is dropped.
+    public var staleSeconds = 60.0
+    /// Messages of this priority or more are race-critical: they may start inside the window, and restart it.
+    public var criticalPriority = 90
+    /// Quiet start: only the start line and race-critical messages play this long after the gun.
+    public var warmupSeconds = 60.0
+    /// A condition must hold this long before it fires (a trigger's `holdSeconds` overrides it).
+    public var conditionHoldSeconds = 20.0
+    /// After a condition message plays, it is quiet this long (a trigger's `cooldownSeconds` overrides it).
+    public var conditionCooldownSeconds = 300.0
+    /// Current pace is the average over this many seconds.
+    public var paceSmoothingSeconds = 30.0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case windowSeconds, staleSeconds, criticalPriority, warmupSeconds, conditionHoldSeconds, conditionCooldownSeconds, paceSmoothingSeconds
+    }
+
+    /// Missing keys take their defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = EngineSettings()
+        windowSeconds = try c.decodeIfPresent(Double.self, forKey: .windowSeconds) ?? d.windowSeconds
+        staleSeconds = try c.decodeIfPresent(Double.self, forKey: .staleSeconds) ?? d.staleSeconds
+        criticalPriority = try c.decodeIfPresent(Int.self, forKey: .criticalPriority) ?? d.criticalPriority
+        warmupSeconds = try c.decodeIfPresent(Double.self, forKey: .warmupSeconds) ?? d.warmupSeconds
+        conditionHoldSeconds = try c.decodeIfPresent(Double.self, forKey: .conditionHoldSeconds) ?? d.conditionHoldSeconds
+        conditionCooldownSeconds = try c.decodeIfPresent(Double.self, forKey: .conditionCooldownSeconds) ?? d.conditionCooldownSeconds
+        paceSmoothingSeconds = try c.decodeIfPresent(Double.self, forKey: .paceSmoothingSeconds) ?? d.paceSmoothingSeconds
+    }
+}
+
+/// When a message becomes due (DESIGN.md "Trigger types").
+public struct Trigger: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case distance, time, halfway, near_finish, condition, fatigue_zone
+    }
+    public var type: Kind
+    public var atMeters: Double?
+    public var everyMeters: Double?
+    public var atSeconds: Double?
+    public var remainingMeters: Double?
+    public var expression: String?
+    public var branchKey: String?
+    public var cooldownSeconds: Double?
+    public var holdSeconds: Double?
+
+    public init(type: Kind, atMeters: Double? = nil, everyMeters: Double? = nil, atSeconds: Double? = nil,
+                remainingMeters: Double? = nil, expression: String? = nil, branchKey: String? = nil,
+                cooldownSeconds: Double? = nil, holdSeconds: Double? = nil) {
+        self.type = type; self.atMeters = atMeters; self.everyMeters = everyMeters; self.atSeconds = atSeconds
+        self.remainingMeters = remainingMeters; self.expression = expression; self.branchKey = branchKey
+        self.cooldownSeconds = cooldownSeconds; self.holdSeconds = holdSeconds
+    }
+
+    public static func distance(_ m: Double) -> Trigger { Trigger(type: .distance, atMeters: m) }
+}
+
+/// One line the companion app may say.
+public struct ScriptMessage: Codable, Sendable, Equatable {
+    public var id: String
+    public var trigger: Trigger
+    public var branchKey: String?
+    /// May hold run-time placeholders ({current_pace}, {projected_finish}, {gap}, ...).
+    public var text: String
+    public var priority: Int
+    public var playOnce: Bool
+
+    public init(id: String, trigger: Trigger, branchKey: String? = nil, text: String, priority: Int, playOnce: Bool = true) {
+        self.id = id; self.trigger = trigger; self.branchKey = branchKey; self.text = text; self.priority = priority; self.playOnce = playOnce
+    }
+}
+
+/// The plan a script was made from: what run-time placeholders compare with.
+public struct ScriptPlan: Codable, Sendable, Equatable {
+    public var distanceMeters: Double
+    public var targetSeconds: Double
+    /// Planned clock time at every `stepMeters` from 0 to the finish (the last at the finish).
+    public var stepMeters: Double
+    public var clockSeconds: [Double]
+
+    public init(distanceMeters: Double, targetSeconds: Double, stepMeters: Double, clockSeconds: [Double]) {
+        self.distanceMeters = distanceMeters; self.targetSeconds = targetSeconds; self.stepMeters = stepMeters; self.clockSeconds = clockSeconds
+    }
+
+    /// Planned clock time at a distance (linear between steps).
+    public func clock(at meters: Double) -> Double {
+        guard clockSeconds.count >= 2, stepMeters > 0 else { return targetSeconds * meters / max(1, distanceMeters) }
+        let x = min(max(0, meters), distanceMeters)
+        let k = min(clockSeconds.count - 2, Int(x / stepMeters))
+        let x0 = Double(k) * stepMeters, x1 = min(Double(k + 1) * stepMeters, distanceMeters)
+        let u = x1 > x0 ? (x - x0) / (x1 - x0) : 0
+        return clockSeconds[k] + (clockSeconds[k + 1] - clockSeconds[k]) * u
+    }
+
+    public var targetPaceSecondsPerKm: Double { targetSeconds / (distanceMeters / 1000) }
+}
+
+/// A race script (DESIGN.md "Race script (JSON)").
+public struct RaceScript: Codable, Sendable, Equatable {
+    public var id: String
+    public var race: String
+    public var personality: String
+    public var generator: String
+    public var inputDigest: String
+    public var branchPolicy: String
+    public var engine: EngineSettings
+    public var plan: ScriptPlan
+    public var branches: [String: String]
+    public var messages: [ScriptMessage]
+
+    public init(id: String, race: String, personality: String, generator: String, inputDigest: String,
+                engine: EngineSettings = EngineSettings(), plan: ScriptPlan, branches: [String: String], messages: [ScriptMessage]) {
+        self.id = id; self.race = race; self.personality = personality; self.generator = generator
+        self.inputDigest = inputDigest; self.branchPolicy = "branched"; self.engine = engine; self.plan = plan
+        self.branches = branches; self.messages = messages
+    }
+
+    /// Run-time placeholders the engine fills.
+    public static let placeholders = ["current_pace", "avg_pace", "projected_finish", "gap", "distance_km", "elapsed", "hr"]
+
+    /// Pretty JSON with sorted keys (stable for diffs).
+    public func json() throws -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try e.encode(self)
+    }
+
+    /// Reads and validates a script.
+    public static func load(_ data: Data) throws -> RaceScript {
+        let script: RaceScript
+        do {
+            script = try JSONDecoder().decode(RaceScript.self, from: data)
+        } catch let DecodingError.keyNotFound(key, ctx) {
+            throw ScriptError(path: (ctx.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."), message: "is required")
+        } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
+            throw ScriptError(path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: ctx.debugDescription)
+        } catch let DecodingError.dataCorrupted(ctx) {
+            throw ScriptError(path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: "not valid JSON: \(ctx.debugDescription)")
+        }
+        let problems = script.validate()
+        if let first = problems.first { throw first }
+        return script
+    }
+
+    /// Every problem: duplicate ids, triggers without their fields, expressions
+    /// that do not parse, unknown branch keys and placeholders, out-of-range values.
+    public func validate() -> [ScriptError] {
+        var out: [ScriptError] = []
+        func add(_ path: String, _ message: String) { out.append(ScriptError(path: path, message: message)) }
+        if branchPolicy != "branched" { add("branchPolicy", "must be \"branched\"") }
+        if messages.isEmpty { add("messages", "the script has no messages") }
+        if !(plan.distanceMeters > 0 && plan.targetSeconds > 0) { add("plan", "distance and target must be positive") }
+        let e = engine
+        if !(e.windowSeconds >= 0 && e.windowSeconds <= 600) { add("engine.windowSeconds", "must be 0 to 600") }
+        if !(e.staleSeconds >= 1 && e.staleSeconds <= 3600) { add("engine.staleSeconds", "must be 1 to 3600") }
+        if !(0...100).contains(e.criticalPriority) { add("engine.criticalPriority", "must be 0 to 100") }
+        if !(e.warmupSeconds >= 0 && e.warmupSeconds <= 1800) { add("engine.warmupSeconds", "must be 0 to 1800") }
+        if !(e.conditionHoldSeconds >= 0 && e.conditionHoldSeconds <= 600) { add("engine.conditionHoldSeconds", "must be 0 to 600") }
+        if !(e.conditionCooldownSeconds >= 0) { add("engine.conditionCooldownSeconds", "must not be negative") }
+        if !(e.paceSmoothingSeconds >= 1 && e.paceSmoothingSeconds <= 600) { add("engine.paceSmoothingSeconds", "must be 1 to 600") }
+        for (key, source) in branches.sorted(by: { $0.key < $1.key }) {
+            do { _ = try Expression(source) } catch let x as ExpressionError { add("branches.\(key)", x.description) } catch {}
+        }
+        var seen = Set<String>()
+        for (i, m) in messages.enumerated() {
+            let p = "messages[\(i)] (\(m.id))"
+            if m.id.isEmpty || !m.id.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) { add(p + ".id", "must be letters, digits, _ - .") }
+            if !seen.insert(m.id).inserted { add(p + ".id", "the id is used twice") }
+            if m.text.trimmingCharacters(in: .whitespaces).isEmpty { add(p + ".text", "is empty") }
+            if !(0...100).contains(m.priority) { add(p + ".priority", "must be 0 to 100") }
+            if let key = m.branchKey, branches[key] == nil { add(p + ".branchKey", "'\(key)' is not in branches") }
+            for name in Self.placeholderNames(in: m.text) where !Self.placeholders.contains(name) {
+                add(p + ".text", "unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))")
+            }
+            let t = m.trigger
+            func need(_ v: Double?, _ name: String, positive: Bool = true) {
+                guard let v else { add(p + ".trigger.\(name)", "a \(t.type.rawValue) trigger needs \(name)"); return }
+                if !v.isFinite || (positive ? v <= 0 : v < 0) { add(p + ".trigger.\(name)", "must be \(positive ? "positive" : "0 or more")") }
+            }
+            switch t.type {
+            case .distance:
+                if (t.atMeters == nil) == (t.everyMeters == nil) { add(p + ".trigger", "a distance trigger needs atMeters or everyMeters (one of them)") }
+                if let a = t.atMeters { need(a, "atMeters", positive: false) }
+                if let v = t.everyMeters { need(v, "everyMeters") }
+            case .time: need(t.atSeconds, "atSeconds", positive: false)
+            case .halfway: break
+            case .near_finish: need(t.remainingMeters, "remainingMeters")
+            case .condition, .fatigue_zone:
+                if let source = t.expression {
+                    do { _ = try Expression(source) } catch let x as ExpressionError { add(p + ".trigger.expression", x.description) } catch {}
+                } else { add(p + ".trigger.expression", "a \(t.type.rawValue) trigger needs an expression") }
+                if let c = t.cooldownSeconds, !(c >= 0) { add(p + ".trigger.cooldownSeconds", "must not be negative") }
+                if let h = t.holdSeconds, !(h >= 0) { add(p + ".trigger.holdSeconds", "must not be negative") }
+            }
+        }
+        return out
+    }
+
+    /// Names inside `{...}` in a text.
+    static func placeholderNames(in text: String) -> [String] {
+        var out: [String] = []
+        var current: String?
+        for c in text {
+            if c == "{" { current = "" } else if c == "}" { if let n = current { out.append(n) }; current = nil } else if current != nil { current!.append(c) }
+        }
+        return out
+    }
+}
+
+/// A script problem: the JSON path and what is wrong.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
