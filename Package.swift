@@ -65,7 +65,11 @@ let package = Package(
         ),
         .target(
             name: "RaceKitRace",
-            dependencies: ["RaceKitCore", "RaceKitFormats", "CLibXML2", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "RaceKitCore", "RaceKitFormats", "CLibXML2", .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Personalities")]
         ),
         .executableTarget(
             name: "racekit",

@@ -14,7 +14,7 @@ extension RaceKitCommand {
               racekit race plan Races/berlin-marathon-2026.yaml --unit km
               racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
             """,
-            subcommands: [New.self, Plan.self]
+            subcommands: [New.self, Plan.self, Script.self]
         )
     }
 }

@@ -17,7 +17,7 @@ struct RaceKitCommand: ParsableCommand {
         Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data, 66 input missing, 73/74 cannot create/write output, 75 busy.
         """,
         version: "0.1.0",
-        subcommands: [Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self, Predict.self, Race.self]
+        subcommands: [Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self, Predict.self, Race.self, ScriptGroup.self]
     )
 
     /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite

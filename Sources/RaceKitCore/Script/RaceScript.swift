@@ -205,7 +205,7 @@ public struct RaceScript: Codable, Sendable, Equatable {
     }
 
     /// Names inside `{...}` in a text.
-    static func placeholderNames(in text: String) -> [String] {
+    public static func placeholderNames(in text: String) -> [String] {
         var out: [String] = []
         var current: String?
         for c in text {

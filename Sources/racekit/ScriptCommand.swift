@@ -1,0 +1,269 @@
+import ArgumentParser
+import Foundation
+import RaceKitCore
+import RaceKitRace
+import RaceKitReports
+import RaceKitStore
+
+extension RaceKitCommand.Race {
+    struct Script: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "script",
+            abstract: "Generate the branched race script of a race setup (JSON for a companion app).",
+            discussion: """
+            The personality comes from --personality, --personality-file, the setup's script.personality
+            (or script.personality_file), else calm_coach. The script is written beside the race file
+            (SLUG.script.json) unless --output says otherwise; an unchanged script (same input digest) is
+            left alone unless --force.
+
+              racekit race script Races/berlin-marathon-2026.yaml --personality calm_coach
+              racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --output half.json
+            """
+        )
+        @Argument(help: "The race setup (YAML).") var file: String
+        @Option(help: "calm_coach, roast_coach or drill_sergeant.") var personality: String?
+        @Option(help: ArgumentHelp("A personality YAML of your own.", valueName: "file")) var personalityFile: String?
+        @Option(help: ArgumentHelp("Where to write the script.", valueName: "file")) var output: String?
+        @Option(help: "Pace feedback every km or mi.") var unit: DistanceUnit = .km
+        @Flag(help: "Write even when the script is up to date.") var force = false
+
+        func run() throws {
+            let setup = try SetupLoading.load(file)
+            let plan = try SetupLoading.plan(setup, unit: unit)
+            let voice: Personality
+            do {
+                if let f = personalityFile ?? (personality == nil ? setup.script["personality_file"].map { resolve($0, setup) } : nil) {
+                    voice = try Personality.load(path: f)
+                } else {
+                    voice = try Personality.named(personality ?? setup.personality ?? "calm_coach")
+                }
+            } catch let e as SetupError {
+                Console.error("racekit: \(e)")
+                throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
+            }
+            let script = ScriptGenerator.generate(plan: plan, personality: voice)
+            let problems = script.validate()
+            guard problems.isEmpty else {
+                for p in problems { Console.error("racekit: generated script: \(p)") }
+                throw ExitCode(Exit.dataError)
+            }
+            let path = output ?? setup.script["output"].map { resolve($0, setup) }
+                ?? URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("\(setup.slug).script.json").path
+            if !force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.load(data),
+               old.inputDigest == script.inputDigest {
+                Console.out("\(path) is up to date (input digest \(script.inputDigest.prefix(12))); --force rewrites it")
+                return
+            }
+            do {
+                try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
+            } catch {
+                Console.error("racekit: \(error)")
+                throw ExitCode(Exit.cannotCreate)
+            }
+            let gels = script.messages.filter { $0.id.contains(".gel_") }.count
+            let drinks = script.messages.filter { $0.id.contains(".drink_") }.count
+            Console.out("wrote \(path): \(script.messages.count) messages, \(script.branches.count / 3) branch points, \(gels) gels, \(drinks) drinks (\(voice.name))")
+        }
+
+        func resolve(_ p: String, _ setup: RaceSetup) -> String {
+            p.hasPrefix("/") ? p : URL(fileURLWithPath: setup.file).deletingLastPathComponent().appendingPathComponent(p).path
+        }
+    }
+}
+
+extension RaceKitCommand {
+    struct ScriptGroup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "script",
+            abstract: "Race scripts: validate, show, and simulate against a stored run or the plan.",
+            discussion: """
+              racekit script validate Races/berlin-marathon-2026.script.json
+              racekit script show Races/berlin-marathon-2026.script.json --format md
+              racekit script simulate Races/berlin-marathon-2026.script.json --run 01KKB8Q7
+              racekit script simulate Races/berlin-marathon-2026.script.json --race Races/berlin-marathon-2026.yaml
+            """,
+            subcommands: [Validate.self, Show.self, Simulate.self]
+        )
+    }
+}
+
+/// Loads a script, or exits 66 (missing) / 65 (invalid, every problem listed).
+enum ScriptLoading {
+    static func load(_ path: String) throws -> RaceScript {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Console.error("racekit: \(path): no such file")
+            throw ExitCode(Exit.noInput)
+        }
+        let script: RaceScript
+        do { script = try JSONDecoder().decode(RaceScript.self, from: data) } catch {
+            do { _ = try RaceScript.load(data) } catch { Console.error("racekit: \(path): \(error)") }
+            throw ExitCode(Exit.dataError)
+        }
+        let problems = script.validate()
+        guard problems.isEmpty else {
+            for p in problems { Console.error("racekit: \(path): \(p)") }
+            throw ExitCode(Exit.dataError)
+        }
+        return script
+    }
+
+    /// Where a message speaks, for ordering: metres, or nil for conditions.
+    static func position(_ m: ScriptMessage, _ plan: ScriptPlan) -> Double? {
+        let t = m.trigger
+        switch t.type {
+        case .distance: return t.atMeters ?? t.everyMeters
+        case .time: return (t.atSeconds ?? 0) / plan.targetSeconds * plan.distanceMeters
+        case .halfway: return plan.distanceMeters / 2
+        case .near_finish: return plan.distanceMeters - (t.remainingMeters ?? 0)
+        case .condition, .fatigue_zone: return nil
+        }
+    }
+
+    static func shortID(_ id: String, _ script: RaceScript) -> String {
+        id.hasPrefix(script.race + ".") ? String(id.dropFirst(script.race.count + 1)) : id
+    }
+}
+
+extension RaceKitCommand.ScriptGroup {
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
+        @Argument(help: "The script (JSON).") var file: String
+        func run() throws {
+            let s = try ScriptLoading.load(file)
+            Console.out("\(file): valid: \(s.messages.count) messages, \(s.branches.count) branches, personality \(s.personality), generator \(s.generator)")
+        }
+    }
+
+    enum ShowFormat: String, ExpressibleByArgument, CaseIterable { case table, md }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a script for a coach, grouped by distance.")
+        @Argument(help: "The script (JSON).") var file: String
+        @Option(help: "table or md.") var format: ShowFormat = .table
+        func run() throws {
+            let s = try ScriptLoading.load(file)
+            let placed = s.messages.compactMap { m in ScriptLoading.position(m, s.plan).map { (m, $0) } }
+                .sorted { ($0.1, -$0.0.priority) < ($1.1, -$1.0.priority) }
+            let anytime = s.messages.filter { ScriptLoading.position($0, s.plan) == nil }
+            var out = s.messages.isEmpty ? "" : (format == .md ? "# Race script: \(s.race) (\(s.personality))\n\n" : "Race script: \(s.race) (\(s.personality))\n\n")
+            out += "Target \(TextFormat.duration(s.plan.targetSeconds)) over \(TextFormat.fixed(s.plan.distanceMeters / 1000, 3)) km; \(s.messages.count) messages. "
+                + "{placeholders} are filled during the race.\n"
+            var group: Double?
+            for (m, x) in placed {
+                if group == nil || abs(group! - x) > 0.5 {
+                    group = x
+                    let clock = TextFormat.duration(s.plan.clock(at: x))
+                    out += format == .md ? "\n## \(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n\n" : "\n\(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n"
+                }
+                out += line(m, s) + "\n"
+            }
+            if !anytime.isEmpty {
+                out += format == .md ? "\n## Any time (conditions)\n\n" : "\nAny time (conditions)\n"
+                for m in anytime { out += line(m, s) + "\n" }
+            }
+            Console.out(out.trimmingTrailingNewlines())
+        }
+
+        func line(_ m: ScriptMessage, _ s: RaceScript) -> String {
+            var tags = ["priority \(m.priority)"]
+            if let k = m.branchKey, let e = s.branches[k] { tags.insert("if \(e)", at: 0) }
+            if let e = m.trigger.expression { tags.insert("when \(e)", at: 0) }
+            if m.priority >= s.engine.criticalPriority { tags.append("race-critical") }
+            let id = ScriptLoading.shortID(m.id, s)
+            return format == .md ? "- **\(id)** (\(tags.joined(separator: "; "))): \(m.text)" : "  \(id) [\(tags.joined(separator: "; "))]\n      \(m.text)"
+        }
+    }
+
+    struct Simulate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay a stored run (or a run exactly on plan) through the script at 1 Hz.",
+            discussion: "Prints every message that would have played and, for each that never did, why: window, lower_priority, cooldown, branch_not_taken, never_triggered or stale."
+        )
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The script (JSON).") var file: String
+        @Option(name: .customLong("run"), help: "A stored run (id or unique prefix).") var runID: String?
+        @Option(help: ArgumentHelp("Simulate a run that follows the plan exactly (the race setup the script was made from).", valueName: "file")) var race: String?
+        @Option(help: "table, md or json.") var format: ShowFormatWithJSON = .table
+
+        enum ShowFormatWithJSON: String, ExpressibleByArgument, CaseIterable { case table, md, json }
+
+        func validate() throws {
+            guard (runID == nil) != (race == nil) else { throw ValidationError("give --run ID or --race FILE") }
+        }
+
+        func run() throws {
+            let s = try ScriptLoading.load(file)
+            let metrics: [Metrics]
+            var source: String
+            if let race {
+                let setup = try SetupLoading.load(race)
+                guard setup.slug == s.race else {
+                    Console.error("racekit: \(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
+                    throw ExitCode(Exit.usage)
+                }
+                let distances = LiveMetrics.onPlan(s.plan)
+                metrics = LiveMetrics.series(distances: distances, hr: [], cadence: [], startEpoch: 0, plan: s.plan,
+                                             zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!, paceSmoothingSeconds: s.engine.paceSmoothingSeconds)
+                source = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
+            } else {
+                let store = try storeOptions.open()
+                let record = try RunLookup.find(store, runID!)
+                let samples = try store.samples(of: record)
+                let athlete = try store.athlete(id: record.athleteID)
+                let zones = athlete.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0.physiology) }?.map(\.lowBpm)
+                let tz = athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+                metrics = LiveMetrics.series(samples, startEpoch: record.startedAt, plan: s.plan, zonesLowBpm: zones, timeZone: tz,
+                                             paceSmoothingSeconds: s.engine.paceSmoothingSeconds)
+                guard !metrics.isEmpty else {
+                    Console.error("racekit: run \(record.id) has too few samples to simulate")
+                    throw ExitCode(Exit.dataError)
+                }
+                source = "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
+            }
+            let result: SimulationResult
+            do { result = try TriggerEngine.simulate(s, metrics: metrics) } catch {
+                Console.error("racekit: \(file): \(error)")
+                throw ExitCode(Exit.dataError)
+            }
+            var counts: [String: Int] = [:]
+            for n in result.notPlayed { counts[n.reason.rawValue, default: 0] += 1 }
+            if format == .json {
+                let played: [JSONTree] = result.played.map { p in
+                    .object(["elapsedSeconds": .value(.number(Double(p.elapsedSeconds))), "distanceMeters": .value(.number((p.distanceMeters * 10).rounded() / 10)),
+                             "messageId": .value(.string(p.messageId)), "triggerType": .value(.string(p.triggerType.rawValue)),
+                             "branchKey": .value(JSONValue(p.branchKey)), "priority": .value(.number(Double(p.priority))), "text": .value(.string(p.text))])
+                }
+                let notPlayed: [JSONTree] = result.notPlayed.map { .object(["messageId": .value(.string($0.messageId)), "reason": .value(.string($0.reason.rawValue))]) }
+                var reasons: [String: JSONTree] = [:]
+                for r in NotPlayedReason.allCases { reasons[r.rawValue] = .value(.number(Double(counts[r.rawValue] ?? 0))) }
+                let summary: [String: JSONTree] = [
+                    "messages": .value(.number(Double(result.messages))), "played": .value(.number(Double(result.played.count))),
+                    "notPlayed": .value(.number(Double(result.notPlayed.count))), "droppedStale": .value(.number(Double(result.droppedStale))),
+                    "seconds": .value(.number(Double(result.seconds))), "reasons": .object(reasons),
+                ]
+                Console.out(JSONWriter.write(.object(["played": .array(played), "notPlayed": .array(notPlayed), "summary": .object(summary)])))
+                return
+            }
+            let rows = result.played.map { p in
+                [TextFormat.duration(Double(p.elapsedSeconds)), TextFormat.fixed(p.distanceMeters / 1000, 2), ScriptLoading.shortID(p.messageId, s),
+                 p.triggerType.rawValue, p.branchKey ?? "", p.text]
+            }
+            let summary = "\(result.played.count) of \(result.messages) messages played; "
+                + NotPlayedReason.allCases.compactMap { r in counts[r.rawValue].map { "\($0) \(r.rawValue)" } }.joined(separator: ", ")
+            if format == .md {
+                var out = "# Simulation of \(s.race) (\(s.personality))\n\nAgainst \(source).\n\n| elapsed | km | message | trigger | branch | text |\n| ---: | ---: | --- | --- | --- | --- |\n"
+                for r in rows { out += "| " + r.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
+                out += "\n## Not played\n\n" + result.notPlayed.map { "- \(ScriptLoading.shortID($0.messageId, s)): \($0.reason.rawValue)" }.joined(separator: "\n")
+                Console.out(out + "\n\n" + summary)
+                return
+            }
+            Console.out("Simulating \(s.race) (\(s.personality)) against \(source)\n")
+            Console.out(Format.table(header: ["elapsed", "km", "message", "trigger", "branch", "text"], rows: rows, rightAligned: [0, 1]))
+            if !result.notPlayed.isEmpty {
+                Console.out("\nNot played:")
+                Console.out(Format.table(header: ["message", "reason"], rows: result.notPlayed.map { [ScriptLoading.shortID($0.messageId, s), $0.reason.rawValue] }))
+            }
+            Console.out("\n" + summary)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitRace
+
+@Suite struct ScriptGeneratorTests {
+    static let yaml = """
+    name: Test Marathon 2026
+    distance: marathon
+    target_time: "3:30:00"
+    pacing: {strategy: negative, split_percent: 2}
+    fueling: {carbs_per_hour_g: 60, gel_carbs_g: 25, start_after: "0:30:00", caffeine: {mg: 100, after: "2:00:00"}}
+    hydration: {ml_per_hour: 500, sodium_mg_per_hour: 400, aid_stations_km: [5, 10, 15, 20, 25, 30, 35, 40]}
+    """
+
+    static func script(_ personality: String = "calm_coach") throws -> (RaceScript, RacePlan) {
+        let plan = try RacePlanner.plan(try SetupLoader.parse(yaml: yaml, file: "m.yaml"))
+        return (ScriptGenerator.generate(plan: plan, personality: try Personality.named(personality)), plan)
+    }
+
+    /// Per-second distances: the plan's pace times `factor(t)`.
+    static func run(_ s: RaceScript, factor: (Double) -> Double, hr: (Int) -> Double = { _ in .nan }) -> [Metrics] {
+        var d = [0.0]
+        var t = 0
+        while d[t] < s.plan.distanceMeters {
+            let x = d[t]
+            let planSpeed = 100 / (s.plan.clock(at: x + 100) - s.plan.clock(at: x))
+            d.append(min(s.plan.distanceMeters, x + planSpeed * factor(x)))
+            t += 1
+        }
+        return LiveMetrics.series(distances: d, hr: (0..<d.count).map(hr), cadence: [], startEpoch: 0, plan: s.plan,
+                                  zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    @Test func generatesEveryRoleWithStableIDs() throws {
+        let (s, plan) = try Self.script()
+        #expect(s.validate().isEmpty, "\(s.validate())")
+        let ids = s.messages.map(\.id)
+        #expect(ids.first == "test-marathon-2026.start" && ids.last == "test-marathon-2026.finish")
+        for cp in ["5k", "10k", "half", "30k", "35k", "40k"] {
+            for role in ["ahead_of_pace_", "on_pace_", "behind_pace_"] {
+                #expect(ids.contains("test-marathon-2026.\(role)\(cp)"), "\(role)\(cp)")
+                #expect(s.branches["\(role)\(cp)"] != nil)
+            }
+        }
+        for role in ["too_fast_early", "fading_late", "hr_high", "near_finish", "pace_km_1", "pace_km_42"] {
+            #expect(ids.contains("test-marathon-2026.\(role)"), "\(role)")
+        }
+        let cues = plan.cues.cues.filter { $0.kind != .aid }
+        let critical = s.messages.filter { $0.id.contains(".gel_") || $0.id.contains(".drink_") }
+        #expect(critical.count == cues.count && critical.allSatisfy { $0.priority >= 90 })
+        #expect(Set(ids).count == ids.count)
+        // Regenerating gives the same script (ids, texts, digest): it diffs cleanly.
+        let (again, _) = try Self.script()
+        #expect(again == s)
+        let other = try ScriptGenerator.generate(plan: plan, personality: Personality.named("roast_coach"))
+        #expect(other.inputDigest != s.inputDigest && other.messages.map(\.id) == ids)
+    }
+
+    @Test(arguments: Personality.shipped)
+    func noSentenceRepeatsInAMarathon(name: String) throws {
+        let (s, _) = try Self.script(name)
+        let texts = s.messages.filter { !$0.id.contains("_pace_") || $0.id.contains("pace_km") }.map(\.text)
+        #expect(Set(texts).count == texts.count, "\(name): repeated \(Dictionary(grouping: texts, by: { $0 }).filter { $1.count > 1 }.keys)")
+        let branchTexts = s.messages.filter { $0.branchKey != nil }.map(\.text)
+        #expect(Set(branchTexts).count == branchTexts.count)
+    }
+
+    @Test func onPlanRunTakesEveryOnPlanBranchAndEveryCue() throws {
+        let (s, plan) = try Self.script()
+        let metrics = LiveMetrics.series(distances: LiveMetrics.onPlan(s.plan), hr: [], cadence: [], startEpoch: 0, plan: s.plan,
+                                         zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!)
+        let r = try TriggerEngine.simulate(s, metrics: metrics)
+        let played = Set(r.played.map(\.messageId))
+        for key in s.branches.keys where key.hasPrefix("on_pace_") { #expect(played.contains("test-marathon-2026.\(key)"), "\(key)") }
+        for key in s.branches.keys where !key.hasPrefix("on_pace_") { #expect(!played.contains("test-marathon-2026.\(key)"), "\(key)") }
+        for m in s.messages where m.priority >= 90 { #expect(played.contains(m.id), "\(m.id)") }
+        #expect(plan.cues.cues.filter { $0.kind == .gel || $0.kind == .caffeine }.count == r.played.filter { $0.messageId.contains(".gel_") }.count)
+        #expect(!played.contains("test-marathon-2026.too_fast_early") && !played.contains("test-marathon-2026.fading_late"))
+        Self.checkWindow(r, s)
+    }
+
+    static func checkWindow(_ r: SimulationResult, _ s: RaceScript) {
+        // No two messages start within the window unless the later one is race-critical.
+        var windowStart = -1_000_000
+        for p in r.played {
+            if p.priority < s.engine.criticalPriority {
+                #expect(p.elapsedSeconds - windowStart >= Int(s.engine.windowSeconds), "\(p.messageId) at \(p.elapsedSeconds)")
+            }
+            windowStart = p.elapsedSeconds
+        }
+    }
+
+    @Test func tooFastStartFiresTheTooFastMessage() throws {
+        let (s, _) = try Self.script("drill_sergeant")
+        let r = try TriggerEngine.simulate(s, metrics: Self.run(s, factor: { $0 < 5000 ? 1.08 : 1.0 }))
+        let fast = try #require(r.played.first { $0.messageId.hasSuffix(".too_fast_early") })
+        #expect(fast.distanceMeters < 5000 && fast.text.hasPrefix("Pace "))
+        #expect(r.played.contains { $0.messageId.hasSuffix(".ahead_of_pace_5k") })
+        Self.checkWindow(r, s)
+    }
+
+    @Test func lateFadeFiresTheFadingMessage() throws {
+        let (s, _) = try Self.script("roast_coach")
+        let r = try TriggerEngine.simulate(s, metrics: Self.run(s, factor: { $0 > 30_000 ? 0.85 : 1.0 }))
+        let fade = try #require(r.played.first { $0.messageId.hasSuffix(".fading_late") })
+        #expect(fade.distanceMeters > 30_000)
+        #expect(r.played.contains { $0.messageId.hasSuffix(".behind_pace_35k") })
+        Self.checkWindow(r, s)
+    }
+
+    @Test func highHeartRateFiresTheFatigueMessage() throws {
+        let (s, _) = try Self.script()
+        let r = try TriggerEngine.simulate(s, metrics: Self.run(s, factor: { _ in 1 }, hr: { $0 > 3600 && $0 < 3700 ? 180 : 150 }))
+        let hr = try #require(r.played.first { $0.messageId.hasSuffix(".hr_high") })
+        #expect(hr.elapsedSeconds >= 3630 && hr.text.contains("180"))
+    }
+
+    @Test func missingTemplateKeyIsAnError() throws {
+        let text = """
+        name: mine
+        templates:
+          start: ["Go"]
+          pace_km: ["{unit} {km}"]
+        """
+        do {
+            _ = try Personality.parse(text, file: "mine.yaml")
+            Issue.record("accepted a personality without most roles")
+        } catch let e as SetupError {
+            #expect(e.key == "templates.ahead" && e.line == 2 && e.description.contains("is required"), "\(e)")
+        }
+        let bad = text.replacingOccurrences(of: "{unit} {km}", with: "{unit} {kilometre}")
+        #expect(throws: SetupError.self) { try Personality.parse(bad, file: "mine.yaml") }
+    }
+}
