@@ -104,6 +104,16 @@ demo: build
 	@echo "$$ racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans"
 	@$(BIN) race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans
 	@echo
+	@echo "$$ racekit race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json"
+	@$(BIN) race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json
+	@echo
+	@echo "$$ racekit script show $(DEMO_DIR)/hilly-half.script.json | head -20"
+	@$(BIN) script show $(DEMO_DIR)/hilly-half.script.json | head -20
+	@echo
+	@race=$$($(BIN) --store $(DEMO_STORE) runs list --limit 1 --format csv | tail -n 1 | cut -d, -f1); \
+	echo "$$ racekit --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race   # the sample race run"; \
+	$(BIN) --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race
+	@echo
 	@echo "Open Reports/index.md (the example committed in the repository is this output)"
 	@echo "and $(DEMO_DIR)/plans/ (pace bands, and the hilly half's course as TCX and GPX for a watch)."
 

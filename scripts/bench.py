@@ -7,7 +7,8 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
   3. analytics: analysis of a 4-hour 1 Hz run; `runs list` over 10,000 stored
      runs; `runs show` of the 4-hour run
   4. reports: `report weekly --all-athletes` for 10 athletes with 1,500 runs each
-  5. race plan: a marathon over a 1 Hz course file of 40,000 points
+  5. race plan: a marathon over a 1 Hz course file of 40,000 points; a 200-message
+     script simulated over a 5-hour 1 Hz run
 
 Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|analytics|reports|race]
 """
@@ -143,6 +144,8 @@ def race():
     print(f"racekit --version (startup)     {start[0] * 1000:6.0f} ms")
     print(f"xmllint --stream the course     {floor[0] * 1000:6.0f} ms")
     print(f"racekit race plan (whole run)   {plan[0] * 1000:6.0f} ms  peak RSS {plan[1]:.1f} MB  (target < 100 ms)")
+    print("\n== script simulation (target < 100 ms)")
+    subprocess.run([GEN, "bench-simulate"], check=True)
 
 if __name__ == "__main__":
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None

@@ -192,6 +192,52 @@ func course(_ path: String, kind: String, points: Int) {
     print("wrote \(path): \(n) points over \(Int(length)) m")
 }
 
+/// Median time of a 200-message script simulated over a 5-hour 1 Hz run (make bench).
+func benchSimulate() {
+    let distance = 50_000.0, target = 5 * 3600.0
+    let plan = ScriptPlan(distanceMeters: distance, targetSeconds: target, stepMeters: 1000,
+                          clockSeconds: (0...50).map { Double($0) * 360 })
+    var messages: [ScriptMessage] = []
+    var branches: [String: String] = [:]
+    for i in 1...150 { messages.append(ScriptMessage(id: "d\(i)", trigger: .distance(Double(i) * 330), text: "at {distance_km} km, {gap}", priority: 40)) }
+    for c in 1...10 {
+        let x = Double(c) * 4500
+        for (role, e) in [("ahead", "avg_pace < 356.4"), ("on", "avg_pace >= 356.4 AND avg_pace <= 363.6"), ("behind", "avg_pace > 363.6")] {
+            branches["\(role)_\(c)"] = e
+            messages.append(ScriptMessage(id: "\(role)_\(c)", trigger: .distance(x), branchKey: "\(role)_\(c)", text: "\(role) {projected_finish}", priority: 60))
+        }
+    }
+    for c in 1...10 {
+        messages.append(ScriptMessage(id: "c\(c)", trigger: Trigger(type: .condition, expression: "hr > \(150 + c) AND pace_3min_ratio < 1.02 OR cadence < \(160 - c)"),
+                                      text: "hr {hr}", priority: 70, playOnce: false))
+    }
+    for g in 1...10 { messages.append(ScriptMessage(id: "gel\(g)", trigger: .distance(Double(g) * 4700 + 120), text: "gel", priority: 92)) }
+    let script = RaceScript(id: "bench", race: "bench", personality: "calm_coach", generator: "bench", inputDigest: "", plan: plan,
+                            branches: branches, messages: messages)
+    var rng = SeededRandom(seed: 5)
+    var d = [0.0], hr = [120.0], cad = [170.0]
+    for k in 1...Int(target) {
+        d.append(d[k - 1] + distance / target * (1 + 0.1 * sin(Double(k) / 600)) + rng.gaussian(0.2))
+        hr.append(140 + 20 * sin(Double(k) / 900) + rng.gaussian(2))
+        cad.append(168 + rng.gaussian(3))
+    }
+    var metrics: [Metrics] = []
+    var buildTimes: [Double] = [], simTimes: [Double] = []
+    var played = 0
+    let clock = ContinuousClock()
+    func ms(_ d: Duration) -> Double { Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000 }
+    for _ in 0..<21 {
+        buildTimes.append(ms(clock.measure {
+            metrics = LiveMetrics.series(distances: d, hr: hr, cadence: cad, startEpoch: 1_767_250_800, plan: plan,
+                                         zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        }))
+        simTimes.append(ms(clock.measure { played = (try? TriggerEngine.simulate(script, metrics: metrics))?.played.count ?? -1 }))
+    }
+    buildTimes.sort(); simTimes.sort()
+    print(String(format: "simulation: %d messages over %d seconds (%d played): engine median %.1f ms, live metrics median %.1f ms, together %.1f ms",
+                 messages.count, metrics.count, played, simTimes[10], buildTimes[10], simTimes[10] + buildTimes[10]))
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 switch args.first {
 case "sample-export":
@@ -205,6 +251,8 @@ case "bench-folder":
     benchFolder(args[1], count: option("--count", in: args, default: 1000), interval: args.contains("--interval") ? option("--interval", in: args, default: 1) : 0)
 case "bench-analysis":
     benchAnalysis()
+case "bench-simulate":
+    benchSimulate()
 case "long-run":
     guard args.count >= 2 else { fail("usage: racekit-gen long-run FILE") }
     write(Dialect.garminTCX.render(fourHourRun(), name: "Long run"), to: args[1])
