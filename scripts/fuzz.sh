@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make fuzz: runs the libFuzzer harness for the GPX and TCX readers and the race-setup
-# loader (RACEKIT_FUZZ_TARGET=setup) for a bounded
+# loader (RACEKIT_FUZZ_TARGET=setup) and the script expression parser (=expression) for a bounded
 # time each, seeded from the test fixtures (and ../shared/corpus when present).
 # Usage: fuzz.sh FUZZ_BINARY SECONDS_PER_TARGET
 set -uo pipefail
@@ -8,10 +8,13 @@ bin=$1; seconds=${2:-90}
 work=.build-fuzz/run
 mkdir -p "$work/artifacts"
 status=0
-for target in gpx tcx yaml; do
+for target in gpx tcx yaml expr; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus"
-  if [ "$target" = yaml ]; then
+  if [ "$target" = expr ]; then
+    export RACEKIT_FUZZ_TARGET=expression; dict=scripts/fuzz/expression.dict; what="expression parser"
+    i=0; while IFS= read -r line; do i=$((i+1)); printf '%s' "$line" > "$corpus/seed-$i"; done < scripts/fuzz/expression.seeds
+  elif [ "$target" = yaml ]; then
     export RACEKIT_FUZZ_TARGET=setup; dict=scripts/fuzz/setup.dict; what="race-setup loader"
     cp Races/*.yaml Tests/RaceKitRaceTests/Fixtures/fuzz/*.yaml "$corpus"/ 2>/dev/null
   else

@@ -26,6 +26,8 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var droppedHeartRate = 0
     /// Device distance values that went backwards, held at the previous value.
     public var clampedDistance = 0
+    /// Device distance values dropped as spikes (a step faster than the sport's plausible speed).
+    public var distanceSpikes = 0
     /// Device distance values filled in by interpolation.
     public var interpolatedDistance = 0
     /// Device distance did not start at 0: the offset subtracted, in metres.
@@ -57,6 +59,7 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if mergedDuplicateTime > 0 { out.append("\(mergedDuplicateTime) points with a duplicate timestamp merged") }
         if droppedHeartRate > 0 { out.append("\(droppedHeartRate) impossible heart-rate values removed") }
         if clampedDistance > 0 { out.append("\(clampedDistance) backward distance values held") }
+        if distanceSpikes > 0 { out.append("\(distanceSpikes) device distance spike\(distanceSpikes == 1 ? "" : "s") dropped") }
         if interpolatedDistance > 0 { out.append("\(interpolatedDistance) missing distance values interpolated") }
         if distanceOffsetMeters > 0 { out.append(String(format1: distanceOffsetMeters) + " m distance offset removed") }
         if zeroElevationDiscarded { out.append("all-zero elevation taken as unknown") }

@@ -82,7 +82,8 @@ public enum TrackRepair {
         let hasPositions = samples.has(.latitude)
         var source = DistanceSource.none
         var total: Double? = nil
-        if let deviceTotal = normaliseDeviceDistance(&samples, report: &report) {
+        let speedLimit = SportLimits.of(sport, declared: declared != nil).maxPlausibleSpeed
+        if let deviceTotal = normaliseDeviceDistance(&samples, maxSpeed: speedLimit, report: &report) {
             source = .device
             total = deviceTotal
         } else if hasPositions {
@@ -213,9 +214,21 @@ public enum TrackRepair {
     }
 
     /// Makes the device distance cumulative from 0; nil when there is no usable one.
-    static func normaliseDeviceDistance(_ s: inout SampleSeries, report: inout RepairReport) -> Double? {
-        let known = s.distance.indices.filter { s.distance[$0].isFinite && s.distance[$0] >= 0 }
-        guard known.count >= 2 else { return nil }
+    /// A value that jumps ahead of the last kept one faster than `maxSpeed` (over at
+    /// least a second) is a spike: dropped and interpolated over. When more than a
+    /// tenth of the values are spikes the device distance is not used at all.
+    static func normaliseDeviceDistance(_ s: inout SampleSeries, maxSpeed: Double, report: inout RepairReport) -> Double? {
+        var known: [Int] = []
+        var spikes = 0
+        for i in s.distance.indices where s.distance[i].isFinite && s.distance[i] >= 0 {
+            if let last = known.last {
+                let dt = max(1, s.time[i] - s.time[last])
+                if s.distance[i] - s.distance[last] > maxSpeed * dt + 50 { spikes += 1; continue }
+            }
+            known.append(i)
+        }
+        guard known.count >= 2, spikes * 10 <= known.count + spikes else { return nil }
+        report.distanceSpikes = spikes
         let first = s.distance[known[0]]
         let maxValue = known.reduce(first) { max($0, s.distance[$1]) }
         guard maxValue > first else { return nil }

@@ -14,12 +14,13 @@ enum FuzzTarget {
         return "\(dir)/racekit-fuzz-\(getpid()).xml"
     }()
 
-    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`.
+    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`, `expression`.
     static let target = ProcessInfo.processInfo.environment["RACEKIT_FUZZ_TARGET"] ?? "reader"
 
     static func run(_ bytes: UnsafeRawBufferPointer) {
         switch target {
         case "setup": runSetup(bytes)
+        case "expression": runExpression(bytes)
         default: runReader(bytes)
         }
     }
@@ -37,6 +38,31 @@ enum FuzzTarget {
         _ = PlanOutput.markdown(plan)
         _ = PlanOutput.splitsCSV(plan) + PlanOutput.cuesCSV(plan)
         _ = PaceBand.svg(plan, unitName: "km")
+    }
+
+    /// The script expression parser and evaluator, and the placeholder filler:
+    /// an input parses or throws an `ExpressionError` whose caret lies on the input,
+    /// and evaluation over known, unknown and extreme values never traps.
+    static func runExpression(_ bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = Placeholders.fill(text, metrics: Metrics(), plan: ScriptPlan(distanceMeters: 10_000, targetSeconds: 3000, stepMeters: 1000, clockSeconds: []))
+        do {
+            let e = try Expression(text)
+            var m = Metrics()
+            _ = e.holds(m)
+            m.distance = 5000; m.duration = 1500; m.hr = 150; m.hrZone = 3; m.cadence = 170; m.avgPace = 300
+            m.currentPace = 290; m.targetPace = 300; m.pace3minRatio = 1; m.timeOfDayHour = 9
+            _ = e.holds(m)
+            m.distance = .greatestFiniteMagnitude; m.duration = 0; m.hr = -0.0; m.avgPace = .infinity
+            _ = e.holds(m)
+        } catch let error as ExpressionError {
+            guard error.column >= 1, error.column <= text.count + 1, error.length >= 1 else {
+                fatalError("caret outside the expression: column \(error.column), length \(error.length)")
+            }
+            _ = error.description
+        } catch {
+            fatalError("unexpected error \(error)")
+        }
     }
 
     static func runReader(_ bytes: UnsafeRawBufferPointer) {

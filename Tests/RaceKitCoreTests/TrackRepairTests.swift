@@ -29,6 +29,23 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
 }
 
 @Suite struct TrackRepairTests {
+    /// Found by `make fuzz`: one TCX DistanceMeters of 1.6e17 made every later
+    /// step (splits, best efforts) try to allocate for 1.6e14 km.
+    @Test func deviceDistanceSpikesAreDroppedAndInterpolated() throws {
+        var points = (0..<60).map { point(Double($0), dist: Double($0) * 3) }
+        points[5].distance = 1.5667e17
+        points[40].distance = 900     // 780 m ahead in one second
+        let a = try repaired(rawActivity(points), .tcx)
+        #expect(a.repairs.distanceSpikes == 2)
+        #expect(a.distanceMeters == 177)
+        #expect(abs(a.samples.distance[5] - 15) < 1e-9, "interpolated over the spike")
+        // Mostly nonsense: the device distance is not used at all.
+        var bad = (0..<20).map { point(Double($0), lat: 60 + Double($0) * 0.00003, lon: 25, dist: Double($0) * 3) }
+        for i in stride(from: 1, to: 20, by: 3) { bad[i].distance = 1e12 * Double(i) }
+        let b = try repaired(rawActivity(bad), .tcx)
+        #expect(b.distanceSource == .gps)
+    }
+
     @Test func dropsBackwardAndMergesDuplicateTimestampsSoTimeStrictlyIncreases() throws {
         let a = try repaired(rawActivity([
             point(0, lat: 60, lon: 25), point(2, lat: 60.0001, lon: 25), point(1, lat: 60.0002, lon: 25),
