@@ -214,8 +214,8 @@ public enum TrackRepair {
     }
 
     /// Makes the device distance cumulative from 0; nil when there is no usable one.
-    /// A value that jumps ahead of the last kept one faster than `maxSpeed` (over at
-    /// least a second) is a spike: dropped and interpolated over. When more than a
+    /// A value that jumps ahead of the last kept one by more than three times
+    /// `maxSpeed` (over at least a second) plus 200 m is a spike: dropped and interpolated over. When more than a
     /// tenth of the values are spikes the device distance is not used at all.
     static func normaliseDeviceDistance(_ s: inout SampleSeries, maxSpeed: Double, report: inout RepairReport) -> Double? {
         var known: [Int] = []
@@ -223,7 +223,7 @@ public enum TrackRepair {
         for i in s.distance.indices where s.distance[i].isFinite && s.distance[i] >= 0 {
             if let last = known.last {
                 let dt = max(1, s.time[i] - s.time[last])
-                if s.distance[i] - s.distance[last] > maxSpeed * dt + 50 { spikes += 1; continue }
+                if s.distance[i] - s.distance[last] > 3 * maxSpeed * dt + 200 { spikes += 1; continue }
             }
             known.append(i)
         }

@@ -6,9 +6,11 @@ import Testing
 func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -> NewRun {
     var raw = RawActivity()
     raw.sport = "running"
+    // 10 s steps; longer runs at 4 m/s, so repairs keep their device distance.
+    let step = distance > 1000 ? distance / Double(points - 1) / 4 : 10
     for i in 0..<points {
         var p = SamplePoint()
-        p.time = start + Double(i) * 10
+        p.time = start + Double(i) * step
         p.distance = distance * Double(i) / Double(points - 1)
         p.heartRate = 140 + Double(i)
         raw.samples.append(p)
