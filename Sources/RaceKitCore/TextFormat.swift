@@ -1,3 +1,5 @@
+import Foundation
+
 /// Locale-free formatting of numbers, durations and paces, shared by the CLI and
 /// the reports (report files must come out byte-identical on every machine).
 public enum TextFormat {
@@ -21,6 +23,18 @@ public enum TextFormat {
     public static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
+    }
+
+    /// RFC 4180 field quoting.
+    public static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Text for XML/SVG content and attribute values.
+    public static func xmlEscape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// `m:ss` from seconds per unit.

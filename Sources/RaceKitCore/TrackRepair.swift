@@ -87,8 +87,7 @@ public enum TrackRepair {
             source = .device
             total = deviceTotal
         } else if hasPositions {
-            let limit = SportLimits.of(sport, declared: declared != nil).maxPlausibleSpeed
-            total = computeGPSDistance(&samples, segmentStarts: segmentStarts, maxSpeed: limit, report: &report)
+            total = computeGPSDistance(&samples, segmentStarts: segmentStarts, maxSpeed: speedLimit, report: &report)
             source = .gps
         } else {
             samples.distance = ContiguousArray(repeating: .nan, count: samples.count)

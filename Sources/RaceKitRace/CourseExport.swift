@@ -4,7 +4,27 @@ import RaceKitCore
 
 /// A point to mark on an exported course: cues, aid stations and distance markers.
 public struct CourseMark: Sendable, Equatable {
-    public enum Kind: String, Sendable { case gel, caffeine, drink, aid, marker }
+    public enum Kind: String, Sendable {
+        case gel, caffeine, drink, aid, marker
+
+        /// TCX CoursePoint `PointType`.
+        var tcxPointType: String {
+            switch self {
+            case .gel, .caffeine: return "Food"
+            case .drink, .aid: return "Water"
+            case .marker: return "Generic"
+            }
+        }
+
+        /// GPX waypoint `sym` (Garmin's symbol names).
+        var gpxSymbol: String {
+            switch self {
+            case .gel, .caffeine: return "Food Source"
+            case .drink, .aid: return "Drinking Water"
+            case .marker: return "Flag, Blue"
+            }
+        }
+    }
     public var kind: Kind
     /// Short name (at most 10 characters: TCX CoursePoint names).
     public var name: String
@@ -70,13 +90,8 @@ public enum CourseExport {
 
     /// Seconds since 1970 of the plan's start.
     static func startEpoch(_ setup: RaceSetup) -> Double {
-        var comps = DateComponents()
-        let date = (setup.date ?? "2000-01-01").split(separator: "-").compactMap { Int($0) }
-        comps.year = date[0]; comps.month = date[1]; comps.day = date[2]
-        let start = Units.parseDuration(setup.startTime ?? "0:00") ?? 0
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: comps)!.timeIntervalSince1970 + start * 60
+        let midnight = TimestampParser.parse("\(setup.date ?? "2000-01-01")T00:00:00Z")?.secondsSinceEpoch ?? 946_684_800
+        return midnight + (Units.parseDuration(setup.startTime ?? "0:00") ?? 0) * 60
     }
 
     static func isoTime(_ epoch: Double) -> String { TimestampParser.format(epoch.rounded(), fractional: false) }
@@ -127,13 +142,7 @@ public enum CourseExport {
             w.element("Time", isoTime(start + Double(m.clockSeconds)))
             position(w, course.position(at: m.distanceMeters))
             if let e = course.elevation(at: m.distanceMeters) { w.element("AltitudeMeters", TextFormat.fixed(e, 1)) }
-            let type: String
-            switch m.kind {
-            case .gel, .caffeine: type = "Food"
-            case .drink, .aid: type = "Water"
-            case .marker: type = "Generic"
-            }
-            w.element("PointType", type)
+            w.element("PointType", m.kind.tcxPointType)
             w.element("Notes", m.notes)
             w.end()
         }
@@ -164,13 +173,7 @@ public enum CourseExport {
             w.element("name", m.name)
             w.element("cmt", m.notes)
             w.element("desc", "\(TextFormat.fixed(m.distanceMeters / 1000, 2)) km, planned at \(TextFormat.duration(Double(m.clockSeconds)))")
-            let sym: String
-            switch m.kind {
-            case .gel, .caffeine: sym = "Food Source"
-            case .drink, .aid: sym = "Drinking Water"
-            case .marker: sym = "Flag, Blue"
-            }
-            w.element("sym", sym)
+            w.element("sym", m.kind.gpxSymbol)
             w.element("type", m.kind.rawValue)
             w.end()
         }

@@ -15,9 +15,9 @@ public enum PaceBand {
 
         """
         s += "<rect x=\"0.5\" y=\"0.5\" width=\"\(fmt(width - 1))\" height=\"\(fmt(height - 1))\" fill=\"white\" stroke=\"black\" stroke-width=\"0.3\" stroke-dasharray=\"1.5,1\"/>\n"
-        s += text(3, 5.5, escape(String(plan.setup.name.prefix(34))), size: 3.6, weight: "bold")
+        s += text(3, 5.5, TextFormat.xmlEscape(String(plan.setup.name.prefix(34))), size: 3.6, weight: "bold")
         let strategy = describe(plan.setup.strategy)
-        s += text(3, 10, escape("\(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.setup.targetSeconds)) · \(strategy)"), size: 2.6)
+        s += text(3, 10, TextFormat.xmlEscape("\(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.setup.targetSeconds)) · \(strategy)"), size: 2.6)
         let columns: [(String, Double, String)] = [(unitName, 3, "start"), ("split", 20, "end"), ("clock", 36, "end")]
             + (hasGrade ? [("grade", 48, "end")] : []) + [("cues", hasGrade ? 50 : 39, "start")]
         for (title, x, anchor) in columns { s += text(x, 14.5, title, size: 2.4, anchor: anchor, fill: "#555") }
@@ -69,7 +69,4 @@ public enum PaceBand {
         "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" font-size=\"\(fmt(size))\" text-anchor=\"\(anchor)\" font-weight=\"\(weight)\" fill=\"\(fill)\">\(content)</text>\n"
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
 }

@@ -222,11 +222,6 @@ public enum PlanOutput {
         return out
     }
 
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
     static func csvNumber(_ v: Double?, _ digits: Int) -> String {
         guard let v, v.isFinite else { return "" }
         var t = fixed(v, digits)
@@ -243,7 +238,7 @@ public enum PlanOutput {
             out += [String(s.index), csvNumber(s.startMeters / 1000, 3), csvNumber(s.endMeters / 1000, 3), String(s.splitSeconds),
                     String(s.cumulativeSeconds), csvNumber(s.paceSecondsPerKm * plan.unitMeters / 1000, 1),
                     csvNumber(row.elevationMeters, 1), csvNumber(row.gradePercent, 2), s.partial ? "true" : "false"]
-                .map(csvField).joined(separator: ",") + "\n"
+                .map(TextFormat.csvField).joined(separator: ",") + "\n"
         }
         return out
     }

@@ -50,7 +50,8 @@ public enum RacePlanner {
         do {
             pace = try PacePlan(distanceMeters: d, targetSeconds: setup.targetSeconds, strategy: setup.strategy, cost: cost)
         } catch let e as PacePlanError {
-            throw SetupError(kind: .invalid, file: setup.file, line: 0, key: "pacing", message: e.description)
+            throw SetupError(kind: .invalid, file: setup.file, line: setup.pacingLine, key: "pacing",
+                             message: e.description + (course != nil ? " over this course" : ""))
         }
         let raw = pace.splits(everyMeters: unitMeters, checkpoints: setup.checkpointsMeters)
         let splits = raw.map { s -> PlannedSplit in

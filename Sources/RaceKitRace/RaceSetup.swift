@@ -22,8 +22,10 @@ public struct RaceSetup: Sendable {
     /// The course file as written, and resolved against the setup's folder.
     public var course: String?
     public var coursePath: String?
-    /// Line of the `course` key, for messages about the course file.
+    /// Lines of the `course` and `pacing` keys (0 when absent), for messages
+    /// about the course file or a plan the course makes impossible.
     public var courseLine = 0
+    public var pacingLine = 0
     /// Custom split points (metres); nil: every km or mile.
     public var checkpointsMeters: [Double]?
     public var fueling: FuelingSettings?

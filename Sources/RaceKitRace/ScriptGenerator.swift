@@ -93,9 +93,10 @@ public enum ScriptGenerator {
         return out.sorted { $0.1 < $1.1 }
     }
 
-    public static func digest(setup: RaceSetup, plan: RacePlan, personality: Personality) -> String {
-        var text = JSONWriter.write(PlanOutput.json(plan)) + "\n" + personality.canonical + "\n" + version
-        text += "\n" + (setup.personality ?? "")
+    /// SHA-256 of the plan's JSON (which holds the normalised setup), the
+    /// personality's texts and the generator version.
+    public static func digest(plan: RacePlan, personality: Personality) -> String {
+        let text = JSONWriter.write(PlanOutput.json(plan)) + "\n" + personality.canonical + "\n" + version
         return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -200,7 +201,7 @@ public enum ScriptGenerator {
         clocks.append(setup.targetSeconds)
         let scriptPlan = ScriptPlan(distanceMeters: d, targetSeconds: setup.targetSeconds, stepMeters: step, clockSeconds: clocks)
         return RaceScript(id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
-                          inputDigest: digest(setup: setup, plan: plan, personality: personality),
+                          inputDigest: digest(plan: plan, personality: personality),
                           plan: scriptPlan, branches: branches, messages: messages)
     }
 }

@@ -120,6 +120,7 @@ public enum SetupLoader {
         var strategyNode: Node = targetNode
         if let n = top["pacing"] {
             strategyNode = n
+            setup.pacingLine = top.keyLines["pacing"] ?? 0
             setup.strategy = try pacing(n, keyLine: top.keyLines["pacing"], reader: &r, setup: &setup, distance: distance)
         }
         // The plan must be possible (a course may change it; checked again when planned).
@@ -320,7 +321,6 @@ public enum SetupLoader {
 
 /// A mapping's pairs by key.
 struct Fields {
-    var node: Node
     var path: String
     var pairs: [(String, Node)]
     let file: String
@@ -373,7 +373,7 @@ struct Reader {
             pairs.append((s.string, v))
             lines[s.string] = k.mark?.line ?? 0
         }
-        return Fields(node: node, path: path, pairs: pairs, file: file, keyLines: lines, line: keyLine ?? node.mark?.line ?? 0)
+        return Fields(path: path, pairs: pairs, file: file, keyLines: lines, line: keyLine ?? node.mark?.line ?? 0)
     }
 
     func sequence(_ node: Node, _ key: String) throws -> [Node] {

@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// The SVG chart beside each Markdown report: weekly distance as bars (left
 /// axis, km) with fitness and fatigue at each week's end as lines (right axis).
 /// Plain SVG 1.1 (no scripts, no external fonts) so browsers and GitHub render it.
@@ -65,8 +67,5 @@ public enum WeeklyChart {
         return 10 * p
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ s: String) -> String { TextFormat.xmlEscape(s) }
 }

@@ -25,10 +25,7 @@ enum Format {
     static func isoTime(_ seconds: Double) -> String { TimestampParser.format(seconds, fractional: false) }
 
     /// RFC 4180 field quoting.
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func csvField(_ s: String) -> String { TextFormat.csvField(s) }
 
     static func csvRow(_ fields: [String]) -> String { fields.map(csvField).joined(separator: ",") }
 

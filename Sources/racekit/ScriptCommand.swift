@@ -95,8 +95,8 @@ enum ScriptLoading {
             throw ExitCode(Exit.noInput)
         }
         let script: RaceScript
-        do { script = try JSONDecoder().decode(RaceScript.self, from: data) } catch {
-            do { _ = try RaceScript.load(data) } catch { Console.error("racekit: \(path): \(error)") }
+        do { script = try RaceScript.decode(data) } catch {
+            Console.error("racekit: \(path): \(error)")
             throw ExitCode(Exit.dataError)
         }
         let problems = script.validate()

@@ -11,9 +11,8 @@ import Testing
 
     @Test func precedenceNotAndOr() throws {
         let m = Self.metrics(hr: 150)
-        // NOT binds tighter than AND: (NOT false) AND true = true; NOT (false AND true) would also be true,
-        // so test with a case where they differ: NOT true AND false = false; NOT (true AND false) = true.
-        #expect(try !Expression("NOT hr > 100 AND hr > 200").holds(m) == true)
+        // NOT binds tighter than AND: (NOT true) AND false is false, NOT (true AND false) is true.
+        #expect(try Expression("NOT hr > 100 AND hr > 200").holds(m) == false)
         #expect(try Expression("NOT (hr > 100 AND hr > 200)").holds(m))
         // AND tighter than OR: true OR (true AND false) = true; (true OR true) AND false = false.
         #expect(try Expression("hr > 100 OR hr > 100 AND hr > 200").holds(m))

@@ -104,6 +104,7 @@ public struct CuePlan: Sendable {
         let interval = f.gelCarbsGrams / f.carbsPerHourGrams * 3600
         let last = plan.targetSeconds - f.stopBeforeFinishSeconds
         var used = Set<Int>()
+        let stationClock = stations.map { plan.clockSeconds(at: $0) }
         var t = f.startAfterSeconds
         var number = 0
         var nextCaffeine = f.caffeine?.afterSeconds
@@ -111,8 +112,8 @@ public struct CuePlan: Sendable {
             var x = plan.distance(atClock: t)
             var snapped = false
             // The nearest free station in time, within the tolerance.
-            let candidates = stations.enumerated().filter { !used.contains($0.offset) }
-                .map { (index: $0.offset, gap: abs(plan.clockSeconds(at: $0.element) - t)) }
+            let candidates = stationClock.enumerated().filter { !used.contains($0.offset) }
+                .map { (index: $0.offset, gap: abs($0.element - t)) }
                 .filter { $0.gap <= f.snapToleranceSeconds }
             if let best = candidates.min(by: { $0.gap < $1.gap }) {
                 used.insert(best.index)
@@ -134,7 +135,7 @@ public struct CuePlan: Sendable {
             totals.carbsGrams += f.gelCarbsGrams
             t += interval
         }
-        // Caffeine gels are numbered with the gels (gel_N) so a script finds them all.
+        // Caffeine gels are numbered with the gels (gel_N), so a script finds them all.
     }
 
     private mutating func placeDrinks(_ h: HydrationSettings, plan: PacePlan, stations: [Double]) {

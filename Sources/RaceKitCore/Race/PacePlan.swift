@@ -125,9 +125,12 @@ public struct PacePlan: Sendable {
         // A fixed-pace segment takes pace × length (its average pace over the
         // course); effort segments share the rest in proportion to multiplier × cost.
         var fixed = 0.0, weighted = 0.0, start = 0.0
+        var spans: [(start: Double, startF: Double, work: Double)] = []
         for s in segments {
             let length = s.untilMeters - start
-            let work = w.integrals(min(s.untilMeters, d)).f - w.integrals(start).f
+            let startF = w.integrals(start).f
+            let work = w.integrals(min(s.untilMeters, d)).f - startF
+            spans.append((start, startF, work))
             switch s.intensity {
             case .pace(let p):
                 guard p > 0 else { throw PacePlanError.inconsistentPlan("a segment pace must be positive") }
@@ -151,17 +154,13 @@ public struct PacePlan: Sendable {
             base = 0
         }
         // Per segment, time per unit of cost-weighted distance.
-        var pieces: [(start: Double, end: Double, coefficient: Double, startF: Double)] = []
-        start = 0
-        for s in segments {
-            let f0 = w.integrals(start).f, work = w.integrals(s.untilMeters).f - f0
+        let pieces = zip(segments, spans).map { s, span -> (start: Double, end: Double, coefficient: Double, startF: Double) in
             let coefficient: Double
             switch s.intensity {
-            case .pace(let p): coefficient = work > 0 ? p * (s.untilMeters - start) / 1000 / work : 0
+            case .pace(let p): coefficient = span.work > 0 ? p * (s.untilMeters - span.start) / 1000 / span.work : 0
             case .effort(let m): coefficient = base * m / 1000
             }
-            pieces.append((start, s.untilMeters, coefficient, f0))
-            start = s.untilMeters
+            return (span.start, s.untilMeters, coefficient, span.startF)
         }
         let frozen = pieces
         let raw: @Sendable (Double) -> Double = { x in

@@ -19,30 +19,17 @@ public enum LiveMetrics {
         guard s.count >= 2 else { return [] }
         let t0 = s.time[0]
         let total = Int((s.time[s.count - 1] - t0).rounded(.down))
-        let hasDistance = s.has(.distance)
         var distances = [Double](repeating: 0, count: total + 1)
         var hr = [Double](repeating: .nan, count: total + 1), cadence = hr
         var j = 0
-        var geodesic = 0.0, lastGeo = 0
         for k in 0...total {
             let t = t0 + Double(k)
             while j < s.count - 2 && s.time[j + 1] <= t { j += 1 }
             let a = s.time[j], b = s.time[j + 1]
             let u = b > a ? min(1, max(0, (t - a) / (b - a))) : 0
-            if hasDistance {
-                let d0 = s.distance[j], d1 = s.distance[j + 1]
-                distances[k] = d0.isNaN ? (k > 0 ? distances[k - 1] : 0) : (d1.isNaN ? d0 : d0 + (d1 - d0) * u)
-            } else {
-                // Geodesic distance along the points reached so far.
-                while lastGeo < j {
-                    let i = lastGeo
-                    if !s.latitude[i].isNaN, !s.latitude[i + 1].isNaN {
-                        geodesic += Geodesy.distance(lat1: s.latitude[i], lon1: s.longitude[i], lat2: s.latitude[i + 1], lon2: s.longitude[i + 1])
-                    }
-                    lastGeo += 1
-                }
-                distances[k] = geodesic
-            }
+            // The import stored a cumulative distance (device or GPS); none: standing still.
+            let d0 = s.distance.isEmpty ? .nan : s.distance[j], d1 = s.distance.isEmpty ? .nan : s.distance[j + 1]
+            distances[k] = d0.isNaN ? (k > 0 ? distances[k - 1] : 0) : (d1.isNaN ? d0 : d0 + (d1 - d0) * u)
             if k > 0 { distances[k] = max(distances[k], distances[k - 1]) }
             if b - a <= 10 {
                 if s.has(.heartRate), !s.heartRate[j].isNaN, !s.heartRate[j + 1].isNaN {
@@ -55,7 +42,7 @@ public enum LiveMetrics {
         }
         let start = distances[0]
         for k in distances.indices { distances[k] -= start }
-        return series(distances: distances, hr: hr, cadence: cadence, startEpoch: startEpoch + 0, plan: plan,
+        return series(distances: distances, hr: hr, cadence: cadence, startEpoch: startEpoch, plan: plan,
                       zonesLowBpm: zonesLowBpm, timeZone: timeZone, paceSmoothingSeconds: paceSmoothingSeconds)
     }
 

@@ -133,11 +133,18 @@ public struct RaceScript: Codable, Sendable, Equatable {
         return try e.encode(self)
     }
 
-    /// Reads and validates a script.
+    /// Reads and validates a script; throws the first problem.
     public static func load(_ data: Data) throws -> RaceScript {
-        let script: RaceScript
+        let script = try decode(data)
+        if let first = script.validate().first { throw first }
+        return script
+    }
+
+    /// Reads a script's JSON without validating it; a malformed document is a
+    /// `ScriptError` naming the JSON path.
+    public static func decode(_ data: Data) throws -> RaceScript {
         do {
-            script = try JSONDecoder().decode(RaceScript.self, from: data)
+            return try JSONDecoder().decode(RaceScript.self, from: data)
         } catch let DecodingError.keyNotFound(key, ctx) {
             throw ScriptError(path: (ctx.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."), message: "is required")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
@@ -145,9 +152,6 @@ public struct RaceScript: Codable, Sendable, Equatable {
         } catch let DecodingError.dataCorrupted(ctx) {
             throw ScriptError(path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: "not valid JSON: \(ctx.debugDescription)")
         }
-        let problems = script.validate()
-        if let first = problems.first { throw first }
-        return script
     }
 
     /// Every problem: duplicate ids, triggers without their fields, expressions
