@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["RaceKitFormats", "RaceKitCore"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RaceKitStoreTests", dependencies: ["RaceKitStore", "RaceKitCore"]),
+        .testTarget(name: "RaceKitStoreTests", dependencies: ["RaceKitStore", "RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "RaceKitImportTests",
             dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore"]

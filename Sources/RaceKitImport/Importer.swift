@@ -67,8 +67,12 @@ public struct Importer: Sendable {
         let profile = profile ?? (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology()
         let history = history ?? (try? store.history(athleteID: options.athleteID)) ?? Physiology.History()
         do {
-            let read = try ActivityFileReader.read(path: path)
-            guard case .document(var document) = read.outcome else {
+            var read = try ActivityFileReader.read(path: path)
+            // Move the document out of the result: a second reference would make
+            // the repair step copy every sample array instead of compacting in place.
+            var outcome = ReadOutcome.empty
+            swap(&outcome, &read.outcome)
+            guard case .document(var document) = consume outcome else {
                 return FileResult(file: path, status: .skipped, reason: "empty file: no XML content")
             }
             if document.activities.isEmpty {

@@ -89,6 +89,20 @@ enum Migrations {
             try db.create(index: "best_effort_by_distance", on: "best_effort", columns: ["distance_m", "elapsed_s"])
             try db.execute(sql: "UPDATE athlete SET zone_model = 'auto' WHERE zone_model = 'hrmax5'")
         }
+        // The samples blob becomes the last column: SQLite can then store a
+        // zeroblob() without building the record in memory, and the import writes
+        // the packed samples into it with incremental blob I/O (no copy of a long
+        // run's samples). SQLite cannot reorder columns: the table is rebuilt.
+        migrator.registerMigration("v3-samples-blob-last") { db in
+            try db.create(table: "run_samples_v3") { t in
+                t.column("run_id", .text).primaryKey().references("run", onDelete: .cascade)
+                t.column("segments", .text).notNull().defaults(to: "[0]")
+                t.column("data", .blob).notNull()
+            }
+            try db.execute(sql: "INSERT INTO run_samples_v3 (run_id, segments, data) SELECT run_id, segments, data FROM run_samples")
+            try db.drop(table: "run_samples")
+            try db.rename(table: "run_samples_v3", to: "run_samples")
+        }
         return migrator
     }
 }

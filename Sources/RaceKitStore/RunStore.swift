@@ -3,12 +3,16 @@ import Foundation
 import Glibc
 #endif
 import GRDB
+internal import GRDBSQLite
 import RaceKitCore
 
 /// One activity ready to be stored, with its analysis and its encoded samples
 /// (encoded before the write transaction, so the store's lock is held briefly).
 public struct NewRun: Sendable {
+    /// The activity without its samples: they live on, packed, in `encodedSamples`
+    /// (holding both would double a large run's memory while it waits for the store).
     public var activity: Activity
+    /// The analysis's figures (its series released, see `RunAnalysis.dropSeries`).
     public var analysis: RunAnalysis
     public var activityIndex: Int
     /// `SampleCodec.encode(activity.samples)`.
@@ -17,6 +21,8 @@ public struct NewRun: Sendable {
     public init(activity: Activity, analysis: RunAnalysis, activityIndex: Int, encodedSamples: [UInt8]? = nil) {
         self.activity = activity; self.analysis = analysis; self.activityIndex = activityIndex
         self.encodedSamples = encodedSamples ?? SampleCodec.encode(activity.samples)
+        self.activity.samples = SampleSeries()
+        self.analysis.dropSeries()
     }
 }
 
@@ -122,13 +128,38 @@ public final class RunStore: Sendable {
                                             sha256: sha256, importedAt: importedAt)
                     Self.apply(run.analysis, to: &record)
                     try record.insert(db)
-                    try SamplesRecord(runID: record.id, data: Data(run.encodedSamples),
-                                      segments: Self.json(run.activity.segmentStarts)).insert(db)
+                    try Self.insertSamples(db, runID: record.id, blob: run.encodedSamples,
+                                           segments: Self.json(run.activity.segmentStarts))
                     try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
                     outcomes.append(.inserted(runID: record.id))
                 }
                 return outcomes
             }
+        }
+    }
+
+    /// Writes a run's packed samples without copying them: the row is inserted with
+    /// a zero-filled blob of the right size, which SQLite's incremental blob I/O then
+    /// fills from our buffer. Binding the bytes instead would copy them twice (the
+    /// bound value and the record), three buffers of a long run's size at once.
+    static func insertSamples(_ db: Database, runID: String, blob: [UInt8], segments: String) throws {
+        // The blob is the record's last column (migration v3), so SQLite writes its
+        // zeros page by page instead of building the whole record in memory.
+        try db.execute(sql: "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, zeroblob(?))",
+                       arguments: [runID, segments, blob.count])
+        var handle: OpaquePointer?
+        var code = sqlite3_blob_open(db.sqliteConnection, "main", "run_samples", "data", db.lastInsertedRowID, 1, &handle)
+        defer { sqlite3_blob_close(handle) }
+        let chunk = 256 * 1024
+        var offset = 0
+        while code == SQLITE_OK, offset < blob.count {
+            let n = min(chunk, blob.count - offset)
+            code = blob.withUnsafeBytes { sqlite3_blob_write(handle, $0.baseAddress! + offset, Int32(n), Int32(offset)) }
+            offset += n
+        }
+        guard code == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing the samples of run \(runID): \(message)")
         }
     }
 

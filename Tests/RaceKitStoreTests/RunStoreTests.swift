@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import RaceKitCore
 @testable import RaceKitStore
@@ -37,8 +38,76 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(stored.avgHeartRate == 140.5 && stored.maxHeartRate == 142)
         #expect(stored.sourceFormat == "tcx" && stored.sourceSHA256 == "aa" && stored.runType == "treadmill")
         let samples = try #require(try store.samples(runID: id))
-        #expect(Array(samples.time) == Array(run.activity.samples.time))
+        #expect(Array(samples.time) == [1_772_348_400, 1_772_348_410, 1_772_348_420])
         #expect(Array(samples.distance) == [0, 500, 1000])
+    }
+
+    @Test func aRunWaitingForTheStoreKeepsOnlyItsPackedSamples() throws {
+        let run = makeRun(start: 1000, distance: 10_000, points: 50)
+        #expect(run.activity.samples.isEmpty && run.analysis.isFiguresOnly && run.analysis.moving.isEmpty)
+        #expect(try SampleCodec.decode(run.encodedSamples).count == 50)
+        #expect(run.summary.pointCount == 50 && run.summary.distanceMeters == 10_000)
+    }
+
+    /// The blob is written in 256 KB pieces into a zeroblob: a long run (several
+    /// pieces, the last one partial) must come back byte for byte.
+    @Test func aLongRunsSamplesComeBackWhole() throws {
+        let store = try RunStore()
+        let run = makeRun(start: 1_772_348_400, distance: 400_000, points: 200_000)
+        #expect(run.encodedSamples.count > 4 * 256 * 1024 && run.encodedSamples.count % (256 * 1024) != 0)
+        let outcomes = try store.insert([run], athleteID: "default", sourceFile: "long.tcx", format: .tcx,
+                                        sha256: "ll", allowDuplicates: false)
+        guard case .inserted(let id) = outcomes[0] else { Issue.record("not inserted"); return }
+        let back = try #require(try store.samples(runID: id))
+        #expect(SampleCodec.encode(back) == run.encodedSamples)
+        #expect(try store.verify().problems.isEmpty)
+    }
+
+    /// A store written before migration v3 (blob in the middle of the samples
+    /// row) is rebuilt with the blob last and keeps every run's samples.
+    @Test func migrationV3MovesTheBlobLastAndKeepsTheSamples() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-v3-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("racekit.sqlite").path
+        let runs = [makeRun(start: 1000, distance: 5000, points: 40), makeRun(start: 90_000, distance: 8000, points: 70)]
+        var ids: [String] = []
+        do {
+            let store = try RunStore(path: path)
+            for (k, run) in runs.enumerated() {
+                let outcome = try store.insert([run], athleteID: "default", sourceFile: "\(k).tcx", format: .tcx,
+                                               sha256: "s\(k)", allowDuplicates: false)
+                guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
+                ids.append(id)
+            }
+        }
+        // Put the table back as v2 had it and forget that v3 ran.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE old_samples (run_id TEXT PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+                                              data BLOB NOT NULL, segments TEXT NOT NULL DEFAULT '[0]');
+                    INSERT INTO old_samples (run_id, data, segments) SELECT run_id, data, segments FROM run_samples;
+                    DROP TABLE run_samples;
+                    ALTER TABLE old_samples RENAME TO run_samples;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v3-samples-blob-last';
+                    """)
+                #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('run_samples')") == ["run_id", "data", "segments"])
+            }
+        }
+        let store = try RunStore(path: path)
+        let columns = try store.writer.read { try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('run_samples')") }
+        #expect(columns == ["run_id", "segments", "data"])
+        for (id, run) in zip(ids, runs) {
+            let back = try #require(try store.samples(runID: id))
+            #expect(SampleCodec.encode(back) == run.encodedSamples)
+        }
+        #expect(try store.verify().problems.isEmpty)
+        // Deleting a run still deletes its samples (the foreign key survived).
+        try store.writer.write { db in
+            try db.execute(sql: "DELETE FROM run WHERE id = ?", arguments: [ids[0]])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM run_samples") == 1)
+        }
     }
 
     @Test func sameBytesAreADuplicateOfTheStoredRun() throws {

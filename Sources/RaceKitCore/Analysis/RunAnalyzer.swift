@@ -12,10 +12,22 @@ public struct RunAnalysis: Sendable {
     public var load: TrainingLoad?
     /// The physiology used (with its estimates).
     public var physiology: Physiology
-    let samples: SampleSeries
+    private(set) var samples: SampleSeries
+    /// True once `dropSeries()` released the samples: only the figures are left.
+    public private(set) var isFiguresOnly = false
+
+    /// Releases the samples and per-step flags kept for `apply` and `splits`, once
+    /// only the figures are needed (a run waiting for the store's lock would
+    /// otherwise hold its samples twice: as points and packed).
+    public mutating func dropSeries() {
+        samples = SampleSeries()
+        moving = []
+        isFiguresOnly = true
+    }
 
     /// Redoes the physiology-dependent part (zones and load) with `p`.
     public mutating func apply(_ p: Physiology) {
+        precondition(!isFiguresOnly, "apply(_:) needs the samples, released by dropSeries()")
         let (model, zones, load) = RunAnalyzer.zonesAndLoad(samples, summary: summary, physiology: p)
         zoneModel = model
         self.zones = zones
@@ -25,7 +37,8 @@ public struct RunAnalysis: Sendable {
 
     /// Splits at every km or mile.
     public func splits(_ unit: DistanceUnit) -> [Split] {
-        Splits.compute(samples, unit: unit, moving: moving,
+        precondition(!isFiguresOnly, "splits(_:) needs the samples, released by dropSeries()")
+        return Splits.compute(samples, unit: unit, moving: moving,
                        elevation: summary.ascentMeters == nil ? nil : ElevationProfile.steps(samples, hasDistance: hasDistance))
     }
 }
