@@ -18,6 +18,9 @@ SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev
 # and a faster start, measured by make bench-peers; the binaries run on any
 # machine with the system libraries below.
 RELEASE := -c release --static-swift-stdlib
+# Product by product: a whole-package static build would also try to link GRDB's
+# dynamic library product, which cannot take a static runtime.
+RELEASE_BUILD := $(SWIFT) build $(RELEASE) --product racekit && $(SWIFT) build $(RELEASE) --product racekit-gen
 
 # libFuzzer build of the reader harness (release, AddressSanitizer, lld).
 FUZZ_SECONDS ?= 90
@@ -66,7 +69,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build $(RELEASE)
+	$(RELEASE_BUILD)
 
 test: deps
 	$(SWIFT) test
@@ -131,12 +134,12 @@ conformance: build
 	fi
 
 bench: deps bench-deps
-	$(SWIFT) build $(RELEASE)
+	$(RELEASE_BUILD)
 	python3 scripts/bench.py .build/release $(BENCH_ARGS)
 
 bench-peers: deps bench-deps
 	@python3 -c "import gpxpy, tcxparser" 2>/dev/null || pip install --quiet gpxpy python-tcxparser
-	$(SWIFT) build $(RELEASE)
+	$(RELEASE_BUILD)
 	python3 scripts/bench_peers.py .build/release
 
 fuzz: deps
@@ -150,7 +153,7 @@ test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 limits: deps bench-deps
-	$(SWIFT) build $(RELEASE)
+	$(RELEASE_BUILD)
 	bash scripts/limits.sh .build/release/racekit .build/release/racekit-gen
 
 clean:

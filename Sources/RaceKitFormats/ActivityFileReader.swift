@@ -32,16 +32,40 @@ public enum ActivityFileReader {
         return 2_000_000
     }()
 
+    /// When the libxml2 reader runs on a thread of its own, ahead of the handler.
+    public enum ReadAhead: Sendable {
+        /// Never: one thread (when every core already parses a file of its own).
+        case never
+        /// For documents of `readAheadMinimumBytes` or more (a spare core helps).
+        case largeFiles
+        /// Always (tests).
+        case always
+    }
+
+    /// Below this document size a second thread costs more than it saves.
+    public static let readAheadMinimumBytes = 1 << 20
+
     /// Reads the file at `path`; throws `FormatError` naming the file (and line).
-    public static func read(path: String) throws -> ReadResult {
+    public static func read(path: String, readAhead: ReadAhead = .never) throws -> ReadResult {
+        try read(path: path, readAhead: readAhead, pointLimit: maxPoints)
+    }
+
+    /// `read(path:readAhead:)` with another point limit (tests).
+    static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
         let stream = try XMLStream(path: path)
         let parallelDigest = stream.isGzip ? nil : FileDigest(path: path)
-        let outcome = try read(stream)
+        let ahead: Bool
+        switch readAhead {
+        case .never: ahead = false
+        case .largeFiles: ahead = stream.expectedBytes >= readAheadMinimumBytes
+        case .always: ahead = true
+        }
+        let outcome = try read(stream, readAhead: ahead, pointLimit: pointLimit)
         let digest = try parallelDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
-    private static func read(_ stream: XMLStream) throws -> ReadOutcome {
+    private static func read(_ stream: XMLStream, readAhead: Bool, pointLimit: Int) throws -> ReadOutcome {
         let path = stream.path
         if stream.isBlank { return .empty }
         if let line = stream.doctypeLine { throw FormatError.doctypeRefused(file: path, line: line) }
@@ -61,11 +85,11 @@ public enum ActivityFileReader {
                 switch root {
                 case .gpx:
                     let handler = GPXHandler(vocabulary: vocabulary)
-                    try drive(stream, handler, vocabulary)
+                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit)
                     return .document(handler.finish())
                 case .trainingCenterDatabase:
                     let handler = TCXHandler(vocabulary: vocabulary)
-                    try drive(stream, handler, vocabulary)
+                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit)
                     return .document(handler.finish())
                 default:
                     throw FormatError.notAnActivityFile(file: path, root: stream.localNameString)
@@ -78,9 +102,16 @@ public enum ActivityFileReader {
     }
 
     /// Feeds every node from the root element (the current node) to the end.
-    private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary) throws {
+    private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary,
+                                                 readAhead: Bool, pointLimit: Int) throws {
         do {
-            try feed(stream, handler, vocabulary)
+            if readAhead {
+                let ahead = ReadAheadStream(stream)
+                defer { ahead.stop() }   // before `stream` is looked at again
+                try feed(ahead, handler, vocabulary, pointLimit)
+            } else {
+                try feed(stream, handler, vocabulary, pointLimit)
+            }
         } catch FormatError.malformedXML(let file, let line, let message)
                     where stream.reachedEnd && handler.openElements > 0 {
             // libxml2's reader reports a cut-off file as "Extra content at the end of
@@ -91,8 +122,8 @@ public enum ActivityFileReader {
         }
     }
 
-    private static func feed<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary) throws {
-        let limit = maxPoints   // read once: a lazy static costs a check per access
+    private static func feed<H: ElementHandler, S: NodeStream>(_ stream: S, _ handler: H, _ vocabulary: Vocabulary,
+                                                              _ limit: Int) throws {
         var atCurrent = true
         while true {
             if !atCurrent { guard try stream.next() else { break } }
@@ -122,7 +153,7 @@ public enum ActivityFileReader {
 protocol ElementHandler: AnyObject {
     /// An element starts; `stream.namespace` gives its namespace when needed
     /// (resolving it costs a dictionary lookup inside libxml2).
-    func start(_ local: Local, _ stream: XMLStream)
+    func start<S: NodeStream>(_ local: Local, _ stream: S)
     func end()
     var wantsText: Bool { get }
     func text(_ bytes: UnsafeRawBufferPointer)
@@ -212,4 +243,10 @@ struct ElementStack<Capture: Equatable> {
     }
 
     mutating func clearText() { text.reset() }
+
+    // The collected text read in place: going through `text` would copy the
+    // collector (a retain and a release of its buffer per value).
+    func number(_ issues: inout ReadIssues) -> Double { text.number(&issues) }
+    func time(_ issues: inout ReadIssues) -> Double { text.time(&issues) }
+    var string: String? { text.string }
 }

@@ -42,7 +42,7 @@ final class GPXHandler: ElementHandler {
 
     func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
-    func start(_ local: Local, _ stream: XMLStream) {
+    func start<S: NodeStream>(_ local: Local, _ stream: S) {
         var next = Capture.none
         let parent = elements.parent
         if inPoint {
@@ -50,10 +50,10 @@ final class GPXHandler: ElementHandler {
             // extension values do, so the namespace is resolved only for them.
             let direct = parent == .trkpt || parent == .rtept
             let ns: Namespace
-            switch local {
-            case .other, .extensions: ns = .other
-            case .ele, .time: ns = direct ? .none : stream.namespace
-            default: ns = stream.namespace
+            if (local == .ele || local == .time) && direct {
+                ns = .none
+            } else {
+                ns = local.namespaceMatters ? stream.namespace : .other
             }
             switch local {
             case .ele where ns.isPlainGPX: next = .ele
@@ -140,7 +140,7 @@ final class GPXHandler: ElementHandler {
         }
     }
 
-    private func beginPoint(_ stream: XMLStream, isRoute: Bool) {
+    private func beginPoint<S: NodeStream>(_ stream: S, isRoute: Bool) {
         point = SamplePoint()
         inPoint = true
         pointIsRoute = isRoute
@@ -158,21 +158,21 @@ final class GPXHandler: ElementHandler {
     private func store(_ capture: Capture) {
         switch capture {
         case .none: break
-        case .ele: point.elevation = elements.text.number(&activity.issues)
-        case .time: point.time = elements.text.time(&activity.issues)
-        case .hr: if point.heartRate.isNaN { point.heartRate = elements.text.number(&activity.issues) }
-        case .cadence: if point.cadence.isNaN { point.cadence = elements.text.number(&activity.issues) }
-        case .speed: if point.speed.isNaN { point.speed = elements.text.number(&activity.issues) }
-        case .power: if point.power.isNaN { point.power = elements.text.number(&activity.issues) }
-        case .temperature: if point.temperature.isNaN { point.temperature = elements.text.number(&activity.issues) }
-        case .distance: if point.distance.isNaN { point.distance = elements.text.number(&activity.issues) }
-        case .docName: documentName = elements.text.string
+        case .ele: point.elevation = elements.number(&activity.issues)
+        case .time: point.time = elements.time(&activity.issues)
+        case .hr: if point.heartRate.isNaN { point.heartRate = elements.number(&activity.issues) }
+        case .cadence: if point.cadence.isNaN { point.cadence = elements.number(&activity.issues) }
+        case .speed: if point.speed.isNaN { point.speed = elements.number(&activity.issues) }
+        case .power: if point.power.isNaN { point.power = elements.number(&activity.issues) }
+        case .temperature: if point.temperature.isNaN { point.temperature = elements.number(&activity.issues) }
+        case .distance: if point.distance.isNaN { point.distance = elements.number(&activity.issues) }
+        case .docName: documentName = elements.string
         case .docTime:
-            let t = elements.text.time(&activity.issues)
+            let t = elements.time(&activity.issues)
             if t.isFinite { documentTime = t }
-        case .trackName: trackName = elements.text.string
-        case .trackType: trackType = elements.text.string
-        case .routeName: route?.name = elements.text.string
+        case .trackName: trackName = elements.string
+        case .trackType: trackType = elements.string
+        case .routeName: route?.name = elements.string
         }
     }
 
@@ -204,7 +204,7 @@ final class GPXHandler: ElementHandler {
         document.courses.append(course)
     }
 
-    private func readDocumentHeartRate(_ stream: XMLStream) {
+    private func readDocumentHeartRate<S: NodeStream>(_ stream: S) {
         var time = Double.nan, bpm = Double.nan
         stream.forEachAttribute { name, value in
             switch vocabulary.local(name) {

@@ -37,7 +37,7 @@ final class TCXHandler: ElementHandler {
 
     func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
-    func start(_ local: Local, _ stream: XMLStream) {
+    func start<S: NodeStream>(_ local: Local, _ stream: S) {
         let parent = elements.parent
         var next = Capture.none
         if inPoint {
@@ -132,26 +132,26 @@ final class TCXHandler: ElementHandler {
         defer { if activity != nil { activity!.issues = issues } else { scratchIssues = issues } }
         switch capture {
         case .none: break
-        case .time: point.time = elements.text.time(&issues)
-        case .latitude: point.latitude = elements.text.number(&issues)
-        case .longitude: point.longitude = elements.text.number(&issues)
-        case .altitude: point.elevation = elements.text.number(&issues)
-        case .distance: point.distance = elements.text.number(&issues)
-        case .heartRate: point.heartRate = elements.text.number(&issues)
-        case .cadence: if point.cadence.isNaN { point.cadence = elements.text.number(&issues) }
+        case .time: point.time = elements.time(&issues)
+        case .latitude: point.latitude = elements.number(&issues)
+        case .longitude: point.longitude = elements.number(&issues)
+        case .altitude: point.elevation = elements.number(&issues)
+        case .distance: point.distance = elements.number(&issues)
+        case .heartRate: point.heartRate = elements.number(&issues)
+        case .cadence: if point.cadence.isNaN { point.cadence = elements.number(&issues) }
         case .runCadence:
-            point.cadence = elements.text.number(&issues)
+            point.cadence = elements.number(&issues)
             activity?.cadenceIsPerLeg = true
-        case .speed: point.speed = elements.text.number(&issues)
-        case .watts: point.power = elements.text.number(&issues)
+        case .speed: point.speed = elements.number(&issues)
+        case .watts: point.power = elements.number(&issues)
         case .activityId:
-            let t = elements.text.time(&issues)
+            let t = elements.time(&issues)
             if t.isFinite { activity?.declaredStart = t }
-        case .lapTime: lap?.totalTimeSeconds = finite(elements.text.number(&issues))
-        case .lapDistance: lap?.distanceMeters = finite(elements.text.number(&issues))
-        case .creatorName: activity?.creator = elements.text.string
-        case .authorName: if document.creator == nil { document.creator = elements.text.string }
-        case .courseName: course?.name = elements.text.string
+        case .lapTime: lap?.totalTimeSeconds = finite(elements.number(&issues))
+        case .lapDistance: lap?.distanceMeters = finite(elements.number(&issues))
+        case .creatorName: activity?.creator = elements.string
+        case .authorName: if document.creator == nil { document.creator = elements.string }
+        case .courseName: course?.name = elements.string
         }
     }
 

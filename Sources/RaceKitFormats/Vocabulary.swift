@@ -57,28 +57,20 @@ enum Namespace: UInt8 {
     var isTCX: Bool { self == .none || self == .tcx2 || self == .tcx1 }
 }
 
-/// Maps a reader's interned name pointers to `Local` and `Namespace` values with
-/// small open-addressing tables keyed by pointer: no string hashing and no
-/// reference counting in the per-node path.
+/// Maps a reader's interned name pointers to `Local` values with a small
+/// open-addressing table keyed by pointer: no string hashing and no reference
+/// counting in the per-node path. (Namespaces: `NamespaceCache`.)
 final class Vocabulary {
     private let locals = PointerTable<Local>(missing: .other)
-    private let namespaces = PointerTable<Namespace>(missing: .other)
 
     init(stream: XMLStream) {
         for (text, value) in Local.spellings { locals.insert(stream.intern(text), value) }
-        for (text, value) in Namespace.uris { namespaces.insert(stream.intern(text), value) }
     }
 
     @inline(__always)
     func local(_ p: UnsafeRawPointer?) -> Local {
         guard let p else { return .other }
         return locals[p]
-    }
-
-    @inline(__always)
-    func namespace(_ p: UnsafeRawPointer?) -> Namespace {
-        guard let p else { return .none }
-        return namespaces[p]
     }
 }
 

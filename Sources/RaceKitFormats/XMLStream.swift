@@ -25,7 +25,7 @@ enum XMLNodeType: Int32 {
 /// Element and namespace names come back as pointers into the reader's
 /// dictionary; they are compared against interned pointers (`interned`), so the
 /// per-node cost is a dictionary lookup, never a String.
-final class XMLStream {
+final class XMLStream: NodeStream {
     /// Parse options: no network, CDATA as text, drop blank-only text nodes, keep
     /// short text inside its node (one allocation less per value). Never
     /// NOENT (entity substitution), DTDLOAD or HUGE.
@@ -69,10 +69,9 @@ final class XMLStream {
 
     /// A capacity guess for the sample arrays: about one point per 200 bytes of
     /// file (gzip: eight times the compressed size), at most 4 million.
-    var expectedPoints: Int {
-        let bytes = input.isGzip ? input.fileSize * 8 : input.fileSize
-        return max(64, min(4_000_000, bytes / 200))
-    }
+    var expectedPoints: Int { max(64, min(4_000_000, expectedBytes / 200)) }
+    /// The document's size: the file's, or eight times it for gzip.
+    var expectedBytes: Int { input.isGzip ? input.fileSize * 8 : input.fileSize }
 
     /// True when the document is empty or blank.
     var isBlank: Bool { input.isBlank }
@@ -123,13 +122,20 @@ final class XMLStream {
     var nodeType: Int32 { xmlTextReaderNodeType(reader) }
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
     var localName: UnsafeRawPointer? { xmlTextReaderConstLocalName(reader).map { UnsafeRawPointer($0) } }
-    var namespaceURI: UnsafeRawPointer? { xmlTextReaderConstNamespaceUri(reader).map { UnsafeRawPointer($0) } }
-    /// The current element's namespace.
-    var namespace: Namespace { vocabulary.namespace(namespaceURI) }
-    var currentLine: Int? {
-        let line = Int(xmlTextReaderGetParserLineNumber(reader))
-        return line > 0 ? line + input.strippedNewlines : nil
+    /// The current element's namespace, read from the node itself: the reader's
+    /// own accessor interns the URI in its dictionary (hashing ~50 bytes) on every
+    /// call, where one comparison with the last URI seen usually settles it.
+    var namespace: Namespace {
+        guard let node = xmlTextReaderCurrentNode(reader), let ns = node.pointee.ns,
+              let href = ns.pointee.href else { return .none }
+        return namespaces.namespace(of: UnsafeRawPointer(href))
     }
+    private let namespaces = NamespaceCache()
+    var currentLine: Int? { adjustedLine(rawLine) }
+    /// The parser's line, before adding the lines dropped from the start.
+    var rawLine: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    /// A parser line as a line of the file.
+    func adjustedLine(_ raw: Int) -> Int? { raw > 0 ? raw + input.strippedNewlines : nil }
 
     /// The local name of the current node as a String (for messages).
     var localNameString: String {
@@ -160,4 +166,29 @@ final class XMLStream {
 @inline(__always)
 private func strlen(_ p: UnsafePointer<xmlChar>) -> Int {
     Glibc.strlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))
+}
+
+/// Namespace URIs (NUL-terminated bytes) to `Namespace`, remembering the last
+/// match: a document uses one or two extension namespaces, over and over.
+final class NamespaceCache {
+    private let known: [(bytes: [UInt8], namespace: Namespace)] =
+        Namespace.uris.map { (Array($0.0.utf8) + [0], $0.1) }
+    private var last = -1
+
+    func namespace(of uri: UnsafeRawPointer) -> Namespace {
+        let text = uri.assumingMemoryBound(to: CChar.self)
+        if last >= 0, matches(text, known[last].bytes) { return known[last].namespace }
+        for (k, entry) in known.enumerated() where matches(text, entry.bytes) {
+            last = k
+            return entry.namespace
+        }
+        return .other
+    }
+
+    @inline(__always)
+    private func matches(_ text: UnsafePointer<CChar>, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { strcmp(text, $0) == 0 }
+        }
+    }
 }

@@ -37,11 +37,14 @@ public struct Importer: Sendable {
         let next = Atomic<Int>(0)
         let done = Mutex<(count: Int, summary: [FileResult])>((0, []))
         let workers = max(1, min(options.jobs, files.count))
+        // A core no worker uses can read a large file ahead of its handler.
+        let readAhead: ActivityFileReader.ReadAhead =
+            ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                let result = importFile(files[index], profile: profile, history: history)
+                let result = importFile(files[index], profile: profile, history: history, readAhead: readAhead)
                 results.withLock { $0[index] = result }
                 if let progress {
                     done.withLock { state in
@@ -63,11 +66,12 @@ public struct Importer: Sendable {
     /// `profile` (the athlete's set physiology) and `history` (for estimates)
     /// default to the store's. Each run's estimates include the run itself, so an
     /// import that sets no new record leaves nothing to recompute.
-    public func importFile(_ path: String, profile: Physiology? = nil, history: Physiology.History? = nil) -> FileResult {
+    public func importFile(_ path: String, profile: Physiology? = nil, history: Physiology.History? = nil,
+                           readAhead: ActivityFileReader.ReadAhead = .largeFiles) -> FileResult {
         let profile = profile ?? (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology()
         let history = history ?? (try? store.history(athleteID: options.athleteID)) ?? Physiology.History()
         do {
-            var read = try ActivityFileReader.read(path: path)
+            var read = try ActivityFileReader.read(path: path, readAhead: readAhead)
             // Move the document out of the result: a second reference would make
             // the repair step copy every sample array instead of compacting in place.
             var outcome = ReadOutcome.empty

@@ -1,0 +1,380 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What the element handlers read of the current node: the live libxml2 reader
+/// (`XMLStream`), or the same nodes read ahead on another thread
+/// (`ReadAheadStream`). The handlers and the node loop are generic over it, so
+/// each is compiled for both without a dynamic call per node.
+protocol NodeStream: AnyObject {
+    var path: String { get }
+    /// Advances to the next node; false at the end of the document.
+    func next() throws -> Bool
+    var nodeType: Int32 { get }
+    var isEmptyElement: Bool { get }
+    /// The current element's interned local name.
+    var localName: UnsafeRawPointer? { get }
+    /// The current element's namespace. Only asked for elements whose local name
+    /// is one of `Local.namespaceMatters` and that are not `ele`/`time` directly
+    /// inside a GPX point (the read-ahead thread resolves exactly those).
+    var namespace: Namespace { get }
+    /// Line of the current end tag or DOCTYPE (where errors are reported).
+    var currentLine: Int? { get }
+    /// A capacity guess for the sample arrays.
+    var expectedPoints: Int { get }
+    /// True once the whole input was read without a read error.
+    var reachedEnd: Bool { get }
+    /// The current text node's bytes.
+    func withValue<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T
+    /// Each attribute of the current element: interned local name and value bytes.
+    func forEachAttribute(_ body: (UnsafeRawPointer, UnsafeRawBufferPointer) -> Void)
+}
+
+extension Local {
+    /// Elements whose namespace decides what they hold (extension values, and
+    /// `ele`/`time` below a point's extensions).
+    var namespaceMatters: Bool {
+        switch self {
+        case .ele, .time, .hr, .heartrate, .heartRate, .cad, .cadence, .speed, .power, .powerInWatts,
+             .atemp, .temp, .temperature, .distance, .runCadence, .speedTCX, .watts:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// One node read ahead: what the handlers can ask of it.
+struct BufferedNode {
+    var type: Int32 = 0
+    var isEmpty = false
+    /// Resolved for the elements `Local.namespaceMatters` names (see `NodeStream.namespace`).
+    var hasNamespace = false
+    var namespace = Namespace.other
+    /// Raw parser line of an end tag or DOCTYPE (where the node loop reports
+    /// errors), 0 otherwise.
+    var line: Int32 = 0
+    var localName: UnsafeRawPointer?
+    /// Text bytes (text nodes) in the batch's byte arena.
+    var valueStart: Int32 = 0
+    var valueCount: Int32 = 0
+    /// Attributes in the batch's attribute list.
+    var attributeStart: Int32 = 0
+    var attributeCount: Int32 = 0
+}
+
+struct BufferedAttribute {
+    var name: UnsafeRawPointer
+    var valueStart: Int32
+    var valueCount: Int32
+}
+
+/// A run of nodes handed from the reading thread to the handler's thread, in
+/// buffers of its own (not arrays): the handler side reads them through plain
+/// pointers, with no reference counting per node.
+final class NodeBatch: @unchecked Sendable {
+    // @unchecked: a batch is owned by one thread at a time; the hand-over goes
+    // through `NodePipe`'s lock, which orders the writes before the reads.
+    static let nodeCapacity = 4096
+    static let attributeCapacity = 4096
+    static let byteCapacity = 128 * 1024
+
+    let nodes = UnsafeMutablePointer<BufferedNode>.allocate(capacity: nodeCapacity)
+    private(set) var nodeCount = 0
+    let attributes = UnsafeMutablePointer<BufferedAttribute>.allocate(capacity: attributeCapacity)
+    private(set) var attributeCount = 0
+    /// Text and attribute values; grows past `byteCapacity` only for one long value.
+    private(set) var bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
+    private var byteSpace = byteCapacity
+    private(set) var byteCount = 0
+    /// Set on the last batch: the end of the document, or the error that stopped it.
+    var end: Result<Void, FormatError>?
+
+    deinit {
+        nodes.deallocate()
+        attributes.deallocate()
+        bytes.deallocate()
+    }
+
+    /// No room for another node (with up to `attributeCapacity / 8` attributes).
+    var isFull: Bool {
+        nodeCount >= Self.nodeCapacity || attributeCount > Self.attributeCapacity * 7 / 8 || byteCount >= Self.byteCapacity
+    }
+
+    func reset() {
+        nodeCount = 0
+        attributeCount = 0
+        byteCount = 0
+        end = nil
+    }
+
+    @inline(__always)
+    func append(_ node: BufferedNode) {
+        nodes[nodeCount] = node
+        nodeCount += 1
+    }
+
+    /// Adds an attribute; false when the list is full (the rest are dropped, which
+    /// no handler notices: they read at most a few attributes of an element).
+    @inline(__always)
+    func appendAttribute(name: UnsafeRawPointer, value: UnsafeRawBufferPointer) -> Bool {
+        guard attributeCount < Self.attributeCapacity else { return false }
+        let (start, count) = store(value)
+        attributes[attributeCount] = BufferedAttribute(name: name, valueStart: start, valueCount: count)
+        attributeCount += 1
+        return true
+    }
+
+    /// Copies `value` into the arena; returns where it went.
+    @inline(__always)
+    func store(_ value: UnsafeRawBufferPointer) -> (Int32, Int32) {
+        if byteCount + value.count > byteSpace { grow(byteCount + value.count) }
+        let start = byteCount
+        if let base = value.baseAddress { (bytes + start).copyMemory(from: base, byteCount: value.count) }
+        byteCount += value.count
+        return (Int32(start), Int32(value.count))
+    }
+
+    private func grow(_ needed: Int) {
+        let space = max(needed, byteSpace * 2)
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: 8)
+        bigger.copyMemory(from: bytes, byteCount: byteCount)
+        bytes.deallocate()
+        bytes = bigger
+        byteSpace = space
+    }
+
+    @inline(__always)
+    func value(_ start: Int32, _ count: Int32) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: bytes + Int(start), count: Int(count))
+    }
+}
+
+/// A bounded hand-over of batches between the reading thread and the handler's
+/// thread: at most `depth` batches exist, so memory stays bounded whatever the
+/// file size, and the reader waits when the handler falls behind.
+final class NodePipe: Sendable {
+    private struct State {
+        var ready: [NodeBatch] = []
+        var spare: [NodeBatch] = []
+        var created = 0
+        var cancelled = false
+    }
+    private let state = Mutex(State())
+    private let readySignal = DispatchSemaphore(value: 0)
+    private let spareSignal: DispatchSemaphore
+    private let finished = DispatchSemaphore(value: 0)
+    private let depth: Int
+
+    init(depth: Int = 4) {
+        self.depth = depth
+        // Created at 0 and raised: libdispatch traps when a semaphore is freed
+        // below the value it was created with.
+        spareSignal = DispatchSemaphore(value: 0)
+        for _ in 0..<depth { spareSignal.signal() }
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Reading side: an empty batch, nil once the handler side stopped.
+    func emptyBatch() -> NodeBatch? {
+        spareSignal.wait()
+        return state.withLock { s -> NodeBatch? in
+            if s.cancelled { return nil }
+            if let b = s.spare.popLast() { b.reset(); return b }
+            s.created += 1
+            return NodeBatch()
+        }
+    }
+
+    /// Reading side: hands a filled batch over.
+    func send(_ batch: NodeBatch) {
+        state.withLock { $0.ready.insert(batch, at: 0) }
+        readySignal.signal()
+    }
+
+    /// Reading side: called once, when the reading thread no longer touches the reader.
+    func readerDone() { finished.signal() }
+
+    /// Handler side: the next filled batch (waits for it).
+    func receive() -> NodeBatch {
+        readySignal.wait()
+        return state.withLock { $0.ready.popLast()! }
+    }
+
+    /// Handler side: gives a consumed batch back for reuse.
+    func recycle(_ batch: NodeBatch) {
+        state.withLock { $0.spare.append(batch) }
+        spareSignal.signal()
+    }
+
+    /// Handler side: stops the reading thread (if still running) and waits until it
+    /// has let go of the reader.
+    func stopAndWait() {
+        state.withLock { $0.cancelled = true }
+        spareSignal.signal()
+        finished.wait()
+    }
+}
+
+/// The nodes of an `XMLStream`, read by a dedicated thread while the handler
+/// works on the previous ones: on a large file the libxml2 reader and the
+/// handler (numbers, timestamps, samples) run on two cores instead of one.
+/// Used when a core would otherwise sit idle (see `ActivityFileReader`).
+final class ReadAheadStream: NodeStream {
+    private let live: XMLStream
+    private let pipe: NodePipe
+    private var batch: NodeBatch?
+    private var index = -1
+    private var stopped = false
+
+    var path: String { live.path }
+    var expectedPoints: Int { live.expectedPoints }
+    /// Read only once the reading thread has stopped (after the last batch).
+    var reachedEnd: Bool { live.reachedEnd }
+
+    /// Starts reading from `live`'s current node (which is delivered first).
+    init(_ live: XMLStream) {
+        self.live = live
+        let pipe = NodePipe()
+        self.pipe = pipe
+        let job = ReadJob(live: live, pipe: pipe)
+        let thread = Thread { job.run() }
+        thread.name = "racekit-read-ahead"
+        thread.start()
+        // The first batch starts with the current node: make it current here too.
+        let first = pipe.receive()
+        batch = first
+        arena = first
+        index = 0
+        current = first.nodes
+    }
+
+    deinit { stop() }
+
+    /// Stops the reading thread and waits for it; safe to call more than once.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        if let batch { pipe.recycle(batch); self.batch = nil }
+        pipe.stopAndWait()
+    }
+
+    func next() throws -> Bool {
+        while true {
+            if let b = batch {
+                if index + 1 < b.nodeCount { index += 1; current = b.nodes + index; return true }
+                if let end = b.end {
+                    try end.get()
+                    return false
+                }
+                pipe.recycle(b)
+                batch = nil
+            }
+            let b = pipe.receive()
+            batch = b
+            arena = b
+            index = -1
+        }
+    }
+
+    /// The current node and its batch, as plain pointers (valid while `batch` is held).
+    private var current: UnsafeMutablePointer<BufferedNode>
+    private unowned(unsafe) var arena: NodeBatch
+
+    var nodeType: Int32 { current.pointee.type }
+    var isEmptyElement: Bool { current.pointee.isEmpty }
+    var localName: UnsafeRawPointer? { current.pointee.localName }
+    var namespace: Namespace {
+        assert(current.pointee.hasNamespace, "namespace asked of an element the read-ahead thread did not resolve")
+        return current.pointee.namespace
+    }
+    var currentLine: Int? { live.adjustedLine(Int(current.pointee.line)) }
+
+    func withValue<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        body(arena.value(current.pointee.valueStart, current.pointee.valueCount))
+    }
+
+    func forEachAttribute(_ body: (UnsafeRawPointer, UnsafeRawBufferPointer) -> Void) {
+        let n = current.pointee
+        for k in Int(n.attributeStart)..<Int(n.attributeStart + n.attributeCount) {
+            let a = arena.attributes[k]
+            body(a.name, arena.value(a.valueStart, a.valueCount))
+        }
+    }
+}
+
+/// The reading thread's work: copies every node the handlers may look at into
+/// batches until the document ends, fails, or the handler side stops.
+private final class ReadJob: @unchecked Sendable {
+    // @unchecked: the XMLStream is used by this thread only between the handler
+    // thread's last live call (before the thread starts) and `pipe.readerDone()`,
+    // which the handler thread waits for before touching the stream again.
+    let live: XMLStream
+    let pipe: NodePipe
+
+    init(live: XMLStream, pipe: NodePipe) {
+        self.live = live
+        self.pipe = pipe
+    }
+
+    func run() {
+        defer { pipe.readerDone() }
+        let vocabulary = live.vocabulary!
+        var parents: [Local] = []
+        parents.reserveCapacity(32)
+        var atCurrent = true
+        while let batch = pipe.emptyBatch() {
+            while !batch.isFull {
+                if !atCurrent {
+                    do {
+                        guard try live.next() else { batch.end = .success(()); break }
+                    } catch let error as FormatError {
+                        batch.end = .failure(error)
+                        break
+                    } catch {
+                        batch.end = .failure(.malformedXML(file: live.path, line: nil, message: "\(error)"))
+                        break
+                    }
+                }
+                atCurrent = false
+                capture(into: batch, vocabulary, &parents)
+            }
+            let last = batch.end != nil
+            pipe.send(batch)
+            if last { return }
+        }
+    }
+
+    @inline(__always)
+    private func capture(into batch: NodeBatch, _ vocabulary: Vocabulary, _ parents: inout [Local]) {
+        var n = BufferedNode()
+        n.type = live.nodeType
+        switch XMLNodeType(rawValue: n.type) {
+        case .element:
+            n.isEmpty = live.isEmptyElement
+            n.localName = live.localName
+            let local = vocabulary.local(n.localName)
+            let parent = parents.last ?? .other
+            let directValue = (local == .ele || local == .time) && (parent == .trkpt || parent == .rtept)
+            if local.namespaceMatters && !directValue {
+                n.namespace = live.namespace
+                n.hasNamespace = true
+            }
+            if !n.isEmpty { parents.append(local) }
+            n.attributeStart = Int32(batch.attributeCount)
+            live.forEachAttribute { name, value in _ = batch.appendAttribute(name: name, value: value) }
+            n.attributeCount = Int32(batch.attributeCount) - n.attributeStart
+        case .endElement:
+            n.line = Int32(truncatingIfNeeded: live.rawLine)
+            _ = parents.popLast()
+        case .text, .cdata, .significantWhitespace:
+            (n.valueStart, n.valueCount) = live.withValue { batch.store($0) }
+        case .documentType:
+            n.line = Int32(truncatingIfNeeded: live.rawLine)
+        default:
+            break
+        }
+        batch.append(n)
+    }
+}

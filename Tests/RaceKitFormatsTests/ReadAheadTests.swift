@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import RaceKitCore
+@testable import RaceKitFormats
+
+/// Reading ahead on a second thread must change nothing but the speed: the same
+/// document, the same error (message and line), for every kind of input.
+@Suite struct ReadAheadTests {
+    /// What a read gave, as text (NaN-safe, every field of the document).
+    static func outcome(_ path: String, _ mode: ActivityFileReader.ReadAhead, pointLimit: Int = ActivityFileReader.maxPoints) -> String {
+        do {
+            let r = try ActivityFileReader.read(path: path, readAhead: mode, pointLimit: pointLimit)
+            return "\(r.sha256) \(r.byteCount) \(r.outcome)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    static func allFixtures() throws -> [String] {
+        let dir = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let walker = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)
+        var paths: [String] = []
+        while let url = walker?.nextObject() as? URL {
+            if !url.hasDirectoryPath { paths.append(url.path) }
+        }
+        return paths.sorted()
+    }
+
+    @Test func everyFixtureReadsTheSame() throws {
+        let paths = try Self.allFixtures()
+        #expect(paths.count >= 20)
+        for path in paths {
+            #expect(Self.outcome(path, .always) == Self.outcome(path, .never), "\(path)")
+        }
+    }
+
+    /// The real watch exports of ../shared/corpus (beside the repository), when present.
+    @Test func everyCorpusFileReadsTheSame() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        let dir = url.appendingPathComponent("shared/corpus/public").path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names.sorted() {
+            let path = dir + "/" + name
+            #expect(Self.outcome(path, .always) == Self.outcome(path, .never), "\(name)")
+        }
+    }
+
+    /// A GPX of `points` 1 Hz points with Garmin extensions under a prefix and
+    /// a second extension block in the default namespace of another vendor.
+    static func bigGPX(points: Int, truncateAt cut: Int? = nil) -> String {
+        var s = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+         <trk><name>Long</name><type>running</type><trkseg>
+
+        """
+        for i in 0..<points {
+            let lat = 48.1 + Double(i) * 0.00003, lon = 11.5 + Double(i % 97) * 0.00001
+            let time = Date(timeIntervalSince1970: 1_772_348_400 + Double(i)).formatted(.iso8601)
+            s += "  <trkpt lat=\"\(lat)\" lon=\"\(lon)\"><ele>\(500 + i % 13)</ele><time>\(time)</time>"
+            s += "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(120 + i % 40)</gpxtpx:hr>"
+            s += "<gpxtpx:cad>\(80 + i % 5)</gpxtpx:cad></gpxtpx:TrackPointExtension>"
+            if i % 3 == 0 {
+                s += "<TrackPointExtension xmlns=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\"><speed>3.\(i % 10)</speed></TrackPointExtension>"
+            }
+            s += "</extensions></trkpt>\n"
+        }
+        s += " </trkseg></trk>\n</gpx>\n"
+        if let cut { return String(s.prefix(cut)) }
+        return s
+    }
+
+    /// Thousands of nodes: many batches handed over, values and attributes on
+    /// every one, namespaces resolved on the reading thread.
+    @Test func aLongDocumentReadsTheSame() throws {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent("long.gpx").path
+        try Self.bigGPX(points: 6000).write(toFile: path, atomically: true, encoding: .utf8)
+        let ahead = Self.outcome(path, .always)
+        #expect(ahead == Self.outcome(path, .never))
+        guard case .document(let d) = try ActivityFileReader.read(path: path, readAhead: .always).outcome else {
+            Issue.record("empty"); return
+        }
+        let samples = d.activities[0].samples
+        #expect(samples.count == 6000)
+        #expect(samples.heartRate[5999] == Double(120 + 5999 % 40) && samples.cadence[17] == 82)
+        #expect(samples.speed[3] == 3.3 && samples.speed[4].isNaN)
+    }
+
+    /// An error after many batches: the same message and line as without read-ahead.
+    @Test func anErrorFarIntoTheFileIsReportedTheSame() throws {
+        let dir = try temporaryDirectory()
+        let full = Self.bigGPX(points: 3000)
+        for (k, cut) in [full.count - 40, full.count / 2, 300].enumerated() {
+            let path = dir.appendingPathComponent("cut\(k).gpx").path
+            try Self.bigGPX(points: 3000, truncateAt: cut).write(toFile: path, atomically: true, encoding: .utf8)
+            let ahead = Self.outcome(path, .always)
+            #expect(ahead.hasPrefix("error: "), "\(ahead.prefix(80))")
+            #expect(ahead == Self.outcome(path, .never))
+        }
+    }
+
+    /// The handler side stopping early (too many points) stops the reading thread
+    /// mid-file; repeated, to give a race a chance to show (and TSan to see it).
+    @Test func stoppingEarlyStopsTheReadingThread() throws {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent("long.gpx").path
+        try Self.bigGPX(points: 4000).write(toFile: path, atomically: true, encoding: .utf8)
+        let expected = Self.outcome(path, .never, pointLimit: 700)
+        #expect(expected.contains("more than 700 points"))
+        for _ in 0..<40 {
+            #expect(Self.outcome(path, .always, pointLimit: 700) == expected)
+        }
+    }
+
+    /// Only documents of a megabyte or more get a thread of their own.
+    @Test func largeFilesModeSkipsSmallFiles() throws {
+        let dir = try temporaryDirectory()
+        let small = dir.appendingPathComponent("small.gpx").path
+        try Self.bigGPX(points: 100).write(toFile: small, atomically: true, encoding: .utf8)
+        let stream = try XMLStream(path: small)
+        #expect(stream.expectedBytes < ActivityFileReader.readAheadMinimumBytes)
+        #expect(Self.outcome(small, .largeFiles) == Self.outcome(small, .never))
+    }
+}
