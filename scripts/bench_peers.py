@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """make bench-peers: racekit import against the reference Python parsers and the
-xmllint floor, over the same inputs, in the same run (medians of 3).
+xmllint floor, over the same inputs, in the same run (medians of 7 runs for the
+fast commands, 3 for the Python peers).
 
   GPX: racekit import, gpxpy (parse + length + moving data), xmllint --stream
   TCX: racekit import, python-tcxparser (parse + distance, duration, HR), xmllint --stream
 
 Usage: bench_peers.py BUILD_DIR
 """
-import os, statistics, subprocess, sys, tempfile
+import os, statistics, subprocess, sys, tempfile, time
 
 BUILD = sys.argv[1]
 RACEKIT = os.path.join(BUILD, "racekit")
 GEN = os.path.join(BUILD, "racekit-gen")
 WORK = os.path.join(".build", "bench", "peers")
-RUNS = 3
+RUNS = 3        # the Python peers (seconds each)
+FAST_RUNS = 7   # racekit and xmllint (a fraction of a second)
 
 GPXPY = """
 import sys, gpxpy
@@ -29,24 +31,37 @@ for path in sys.argv[1:]:
     t.distance; t.duration; t.hr_avg; t.started_at
 """
 
-def timed(cmd):
+def launch(cmd):
+    """Wall time (perf_counter) and peak RSS (/usr/bin/time %M) of one run."""
     with tempfile.NamedTemporaryFile("r") as out:
-        r = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", out.name] + cmd,
+        start = time.perf_counter()
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name] + cmd,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
         if r.returncode != 0:
             sys.exit(f"failed ({r.returncode}): {' '.join(cmd[:3])}...\n{r.stderr.decode()[-1500:]}")
-        wall, rss = out.read().split()[-2:]
-        return float(wall), int(rss) / 1024
+        return wall, int(out.read().split()[-1]) / 1024
 
-def median(cmdf):
-    samples = [cmdf() for _ in range(RUNS)]
+# What starting a process through /usr/bin/time costs by itself (its %e rounds to
+# 10 ms, too coarse here): subtracted from every wall time, the same for all tools.
+LAUNCH = None
+
+def timed(cmd):
+    global LAUNCH
+    if LAUNCH is None:
+        LAUNCH = statistics.median(launch(["true"])[0] for _ in range(15))
+    wall, rss = launch(cmd)
+    return max(wall - LAUNCH, 0.0), rss
+
+def median(cmdf, runs=RUNS):
+    samples = [cmdf() for _ in range(runs)]
     return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
 
 def racekit(files):
     def once():
         with tempfile.TemporaryDirectory() as tmp:
             return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet"] + files)
-    return median(once)
+    return median(once, FAST_RUNS)
 
 def main():
     folder = os.path.join(WORK, "files")
@@ -61,13 +76,13 @@ def main():
             ("TCX files", tcx, "python-tcxparser", TCXPARSER)]
     for name, files, peer, script in sets:
         mb = sum(os.path.getsize(f) for f in files) / 1048576
-        print(f"\n== {name}: {len(files)} files, {mb:.1f} MB, median of {RUNS}")
-        floor = median(lambda: timed(["xmllint", "--stream", "--noout"] + files))
+        print(f"\n== {name}: {len(files)} files, {mb:.1f} MB, medians of {FAST_RUNS} (racekit, xmllint) and {RUNS} ({peer})")
+        floor = median(lambda: timed(["xmllint", "--stream", "--noout"] + files), FAST_RUNS)
         ours = racekit(files)
         theirs = median(lambda: timed([sys.executable, "-c", script] + files))
-        print(f"xmllint --stream --noout  {floor[0]:7.2f} s  peak RSS {floor[1]:7.1f} MB")
-        print(f"racekit import            {ours[0]:7.2f} s  peak RSS {ours[1]:7.1f} MB  ({ours[0] / floor[0]:.2f}x xmllint)")
-        print(f"{peer:25s} {theirs[0]:7.2f} s  peak RSS {theirs[1]:7.1f} MB")
+        print(f"xmllint --stream --noout  {floor[0]:7.3f} s  peak RSS {floor[1]:7.1f} MB")
+        print(f"racekit import            {ours[0]:7.3f} s  peak RSS {ours[1]:7.1f} MB  ({ours[0] / floor[0]:.2f}x xmllint)")
+        print(f"{peer:25s} {theirs[0]:7.3f} s  peak RSS {theirs[1]:7.1f} MB")
         print(f"racekit is {theirs[0] / ours[0]:.1f}x faster than {peer} with {ours[1] / theirs[1]:.2f}x its peak memory")
 
 if __name__ == "__main__":

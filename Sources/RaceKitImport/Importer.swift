@@ -15,24 +15,86 @@ public struct ImportOptions: Sendable {
     public init() {}
 }
 
+/// A store opened on another thread, so that an import starts reading its
+/// first file at once: parsing needs no store, only analysing (the athlete's
+/// physiology) and storing do, and they wait for it.
+public final class PendingStore: Sendable {
+    private let result = Mutex<Result<RunStore, any Error>?>(nil)
+    private let ready = DispatchGroup()
+
+    /// A store that is already open.
+    public init(_ store: RunStore) {
+        result.withLock { $0 = .success(store) }
+    }
+
+    /// Runs `open` on a thread of its own.
+    public init(opening open: @escaping @Sendable () throws -> RunStore) {
+        ready.enter()
+        let thread = Thread { [self] in
+            let opened = Result { try open() }
+            result.withLock { $0 = opened }
+            ready.leave()
+        }
+        thread.name = "racekit-open-store"
+        thread.start()
+    }
+
+    /// The store, once open; rethrows what opening it threw.
+    public func get() throws -> RunStore {
+        ready.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
+
 /// The import job: each file is read, repaired, summarised and stored in one
 /// transaction, on `jobs` worker threads; a failure never stops the other files.
 public struct Importer: Sendable {
-    public let store: RunStore
+    private let pending: PendingStore
     public let options: ImportOptions
 
     public init(store: RunStore, options: ImportOptions) {
-        self.store = store
+        self.init(opening: PendingStore(store), options: options)
+    }
+
+    /// An import that starts reading files while `pending` still opens.
+    public init(opening pending: PendingStore, options: ImportOptions) {
+        self.pending = pending
         self.options = options
+    }
+
+    /// The store (waits while it opens).
+    public func store() throws -> RunStore { try pending.get() }
+
+    /// What analysing and storing a file needs from the store.
+    struct Context: Sendable {
+        var store: RunStore
+        /// The athlete's set physiology.
+        var profile: Physiology
+        /// Their history, for estimates.
+        var history: Physiology.History
+    }
+
+    private func context(profile: Physiology? = nil, history: Physiology.History? = nil) throws -> Context {
+        let store = try pending.get()
+        return Context(store: store,
+                       profile: profile ?? (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology(),
+                       history: history ?? (try? store.history(athleteID: options.athleteID)) ?? Physiology.History())
     }
 
     /// Imports `files` in parallel; results come back in the order of `files`.
     /// `progress` is called after each file (serialised). When runs were stored,
     /// the athlete's runs analysed with other physiology estimates than the
-    /// history now gives are analysed again (see `Recompute`).
-    public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) -> [FileResult] {
-        let profile = (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology()
-        let history = (try? store.history(athleteID: options.athleteID)) ?? Physiology.History()
+    /// history now gives are analysed again (see `Recompute`). Throws only what
+    /// opening the store threw (the files read meanwhile are then left alone).
+    public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> [FileResult] {
+        // Read once, by the first worker that has parsed a file.
+        let shared = Mutex<Result<Context, any Error>?>(nil)
+        let sharedContext = { @Sendable () throws -> Context in
+            try shared.withLock { value in
+                if value == nil { value = Result { try self.context() } }
+                return try value!.get()
+            }
+        }
         let results = Mutex([FileResult?](repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let done = Mutex<(count: Int, summary: [FileResult])>((0, []))
@@ -44,7 +106,7 @@ public struct Importer: Sendable {
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                let result = importFile(files[index], profile: profile, history: history, readAhead: readAhead)
+                let result = importFile(files[index], context: sharedContext, readAhead: readAhead)
                 results.withLock { $0[index] = result }
                 if let progress {
                     done.withLock { state in
@@ -55,6 +117,7 @@ public struct Importer: Sendable {
                 }
             }
         }
+        let store = try pending.get()
         let final = results.withLock { $0.map { $0! } }
         if final.contains(where: { $0.status == .imported }) {
             _ = try? Recompute(store: store).run(athleteID: options.athleteID, force: false)
@@ -68,8 +131,11 @@ public struct Importer: Sendable {
     /// import that sets no new record leaves nothing to recompute.
     public func importFile(_ path: String, profile: Physiology? = nil, history: Physiology.History? = nil,
                            readAhead: ActivityFileReader.ReadAhead = .largeFiles) -> FileResult {
-        let profile = profile ?? (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology()
-        let history = history ?? (try? store.history(athleteID: options.athleteID)) ?? Physiology.History()
+        importFile(path, context: { try context(profile: profile, history: history) }, readAhead: readAhead)
+    }
+
+    private func importFile(_ path: String, context loadContext: () throws -> Context,
+                            readAhead: ActivityFileReader.ReadAhead) -> FileResult {
         do {
             var read = try ActivityFileReader.read(path: path, readAhead: readAhead)
             // Move the document out of the result: a second reference would make
@@ -82,6 +148,8 @@ public struct Importer: Sendable {
             if document.activities.isEmpty {
                 return FileResult(file: path, status: .skipped, reason: Self.whyNoActivity(document))
             }
+            let context = try loadContext()
+            let (profile, history) = (context.profile, context.history)
             var newRuns: [NewRun] = []
             var notes: [String] = []
             var pending = document.activities
@@ -116,7 +184,7 @@ public struct Importer: Sendable {
             if newRuns.isEmpty {
                 return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
             }
-            let outcomes = try store.insert(newRuns, athleteID: options.athleteID,
+            let outcomes = try context.store.insert(newRuns, athleteID: options.athleteID,
                                             sourceFile: (path as NSString).lastPathComponent,
                                             format: document.format, sha256: read.sha256,
                                             allowDuplicates: options.allowDuplicates)

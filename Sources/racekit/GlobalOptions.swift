@@ -15,7 +15,9 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, or exits 74 (EX_IOERR) with a message on stderr.
-    func open() throws -> RunStore {
+    func open() throws -> RunStore { try Self.open(path: path) }
+
+    static func open(path: String) throws -> RunStore {
         do { return try RunStore(path: path) } catch {
             Console.error("\(error)")
             throw ExitCode(Exit.ioError)

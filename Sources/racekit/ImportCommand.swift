@@ -51,10 +51,15 @@ extension RaceKitCommand {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
-            guard (try? store.athlete(id: athlete)) ?? nil != nil else {
-                Console.error("racekit: unknown athlete '\(athlete)' (create it with: racekit athlete add \(athlete))")
-                throw ExitCode(Exit.usage)
+            // The store opens on another thread while the first files are read.
+            let (path, athlete) = (storeOptions.path, self.athlete)
+            let pending = PendingStore {
+                let store = try StoreOptions.open(path: path)
+                guard (try? store.athlete(id: athlete)) ?? nil != nil else {
+                    Console.error("racekit: unknown athlete '\(athlete)' (create it with: racekit athlete add \(athlete))")
+                    throw ExitCode(Exit.usage)
+                }
+                return store
             }
             var options = ImportOptions()
             options.athleteID = athlete
@@ -63,8 +68,8 @@ extension RaceKitCommand {
 
             let (files, missing) = InputCollector.collect(paths)
             let showProgress = !quiet && format == .text && Console.stderrIsTerminal && files.count > 1
-            let importer = Importer(store: store, options: options)
-            var results = importer.run(files: files, progress: showProgress ? Self.progressLine() : nil)
+            let importer = Importer(opening: pending, options: options)
+            var results = try importer.run(files: files, progress: showProgress ? Self.progressLine() : nil)
             if showProgress { Console.clearProgress() }
             results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
 

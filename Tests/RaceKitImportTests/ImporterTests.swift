@@ -50,7 +50,7 @@ func makeExport() throws -> URL {
         let dir = try makeExport()
         let store = try RunStore()
         let files = InputCollector.collect([dir.path]).files
-        let results = Importer(store: store, options: ImportOptions()).run(files: files)
+        let results = try Importer(store: store, options: ImportOptions()).run(files: files)
         let byName = Dictionary(uniqueKeysWithValues: results.map { (($0.file as NSString).lastPathComponent, $0) })
         #expect(byName["a.gpx"]?.status == .imported && byName["a.gpx"]?.runIds.count == 1)
         #expect(byName["d.gpx.gz"]?.status == .imported)
@@ -63,13 +63,36 @@ func makeExport() throws -> URL {
         #expect(try store.runCount() == 4)
     }
 
+    /// The store opens on another thread while files are read: a slow open
+    /// gives the same results; a failed one is what `run` throws, and nothing
+    /// read meanwhile is kept anywhere.
+    @Test func readsWhileTheStoreOpens() throws {
+        let dir = try makeExport()
+        let files = InputCollector.collect([dir.path]).files
+        let store = try RunStore()
+        let slow = PendingStore {
+            Thread.sleep(forTimeInterval: 0.2)
+            return store
+        }
+        let results = try Importer(opening: slow, options: ImportOptions()).run(files: files)
+        #expect(results.map(\.status) == [.imported, .failed, .imported, .imported, .skipped, .imported])
+        #expect(try store.runCount() == 4)
+
+        struct CannotOpen: Error {}
+        let failing = PendingStore { throw CannotOpen() }
+        #expect(throws: CannotOpen.self) { try Importer(opening: failing, options: ImportOptions()).run(files: files) }
+        #expect(throws: CannotOpen.self) { try Importer(opening: failing, options: ImportOptions()).run(files: []) }
+        let one = Importer(opening: failing, options: ImportOptions()).importFile(files[0])
+        #expect(one.status == .failed && one.runIds.isEmpty)
+    }
+
     @Test func reimportingChangesNothing() throws {
         let dir = try makeExport()
         let store = try RunStore()
         let files = InputCollector.collect([dir.path]).files
         let importer = Importer(store: store, options: ImportOptions())
-        let first = importer.run(files: files)
-        let second = importer.run(files: files)
+        let first = try importer.run(files: files)
+        let second = try importer.run(files: files)
         #expect(try store.runCount() == 4)
         for (a, b) in zip(first, second) where a.status == .imported {
             #expect(b.status == .duplicate)
@@ -82,8 +105,8 @@ func makeExport() throws -> URL {
         let files = InputCollector.collect([dir.path]).files
         var serial = ImportOptions(); serial.jobs = 1
         var parallel = ImportOptions(); parallel.jobs = 4
-        let a = Importer(store: try RunStore(), options: serial).run(files: files)
-        let b = Importer(store: try RunStore(), options: parallel).run(files: files)
+        let a = try Importer(store: try RunStore(), options: serial).run(files: files)
+        let b = try Importer(store: try RunStore(), options: parallel).run(files: files)
         #expect(a.map(\.status) == b.map(\.status))
         #expect(a.map(\.reason) == b.map(\.reason))
     }
