@@ -53,19 +53,24 @@ public enum ActivityFileReader {
     /// `read(path:readAhead:)` with another point limit (tests).
     static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
         let stream = try XMLStream(path: path)
-        let parallelDigest = stream.isGzip ? nil : FileDigest(path: path)
         let ahead: Bool
         switch readAhead {
         case .never: ahead = false
         case .largeFiles: ahead = stream.expectedBytes >= readAheadMinimumBytes
         case .always: ahead = true
         }
-        let outcome = try read(stream, readAhead: ahead, pointLimit: pointLimit)
-        let digest = try parallelDigest?.value() ?? stream.finishDigest()
+        // Plain files are hashed beside the parse: by the handler thread while it
+        // waits for nodes (read-ahead), else on another thread. Gzip input is
+        // hashed as it is inflated.
+        let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path) : nil
+        let parallelDigest = !stream.isGzip && !ahead ? FileDigest(path: path) : nil
+        let outcome = try read(stream, readAhead: ahead, pointLimit: pointLimit, idle: idleDigest.map { d in { d.step() } })
+        let digest = try idleDigest?.value() ?? parallelDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
-    private static func read(_ stream: XMLStream, readAhead: Bool, pointLimit: Int) throws -> ReadOutcome {
+    private static func read(_ stream: XMLStream, readAhead: Bool, pointLimit: Int,
+                             idle: (() -> Bool)?) throws -> ReadOutcome {
         let path = stream.path
         if stream.isBlank { return .empty }
         if let line = stream.doctypeLine { throw FormatError.doctypeRefused(file: path, line: line) }
@@ -85,11 +90,11 @@ public enum ActivityFileReader {
                 switch root {
                 case .gpx:
                     let handler = GPXHandler(vocabulary: vocabulary)
-                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit)
+                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit, idle: idle)
                     return .document(handler.finish())
                 case .trainingCenterDatabase:
                     let handler = TCXHandler(vocabulary: vocabulary)
-                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit)
+                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit, idle: idle)
                     return .document(handler.finish())
                 default:
                     throw FormatError.notAnActivityFile(file: path, root: stream.localNameString)
@@ -103,10 +108,10 @@ public enum ActivityFileReader {
 
     /// Feeds every node from the root element (the current node) to the end.
     private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary,
-                                                 readAhead: Bool, pointLimit: Int) throws {
+                                                 readAhead: Bool, pointLimit: Int, idle: (() -> Bool)?) throws {
         do {
             if readAhead {
-                let ahead = ReadAheadStream(stream)
+                let ahead = ReadAheadStream(stream, idle: idle ?? { false })
                 defer { ahead.stop() }   // before `stream` is looked at again
                 try feed(ahead, handler, vocabulary, pointLimit)
             } else {

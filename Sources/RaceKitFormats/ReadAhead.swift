@@ -18,7 +18,7 @@ protocol NodeStream: AnyObject {
     /// is one of `Local.namespaceMatters` and that are not `ele`/`time` directly
     /// inside a GPX point (the read-ahead thread resolves exactly those).
     var namespace: Namespace { get }
-    /// Line of the current end tag or DOCTYPE (where errors are reported).
+    /// Line of the current end tag of a point, or DOCTYPE (where errors are reported).
     var currentLine: Int? { get }
     /// A capacity guess for the sample arrays.
     var expectedPoints: Int { get }
@@ -51,8 +51,8 @@ struct BufferedNode {
     /// Resolved for the elements `Local.namespaceMatters` names (see `NodeStream.namespace`).
     var hasNamespace = false
     var namespace = Namespace.other
-    /// Raw parser line of an end tag or DOCTYPE (where the node loop reports
-    /// errors), 0 otherwise.
+    /// Raw parser line of a point's end tag or a DOCTYPE (where the node loop
+    /// reports errors), 0 otherwise.
     var line: Int32 = 0
     var localName: UnsafeRawPointer?
     /// Text bytes (text nodes) in the batch's byte arena.
@@ -196,9 +196,15 @@ final class NodePipe: Sendable {
     /// Reading side: called once, when the reading thread no longer touches the reader.
     func readerDone() { finished.signal() }
 
-    /// Handler side: the next filled batch (waits for it).
-    func receive() -> NodeBatch {
-        readySignal.wait()
+    /// Handler side: the next filled batch. While none is ready, `idle` is called
+    /// (until it returns false), then the call waits.
+    func receive(idle: () -> Bool) -> NodeBatch {
+        while readySignal.wait(timeout: .now()) == .timedOut {
+            if !idle() {
+                readySignal.wait()
+                break
+            }
+        }
         return state.withLock { $0.ready.popLast()! }
     }
 
@@ -224,6 +230,8 @@ final class NodePipe: Sendable {
 final class ReadAheadStream: NodeStream {
     private let live: XMLStream
     private let pipe: NodePipe
+    /// Work for the moments the handler waits for nodes (hashing the file).
+    private let idle: () -> Bool
     private var batch: NodeBatch?
     private var index = -1
     private var stopped = false
@@ -233,9 +241,11 @@ final class ReadAheadStream: NodeStream {
     /// Read only once the reading thread has stopped (after the last batch).
     var reachedEnd: Bool { live.reachedEnd }
 
-    /// Starts reading from `live`'s current node (which is delivered first).
-    init(_ live: XMLStream) {
+    /// Starts reading from `live`'s current node (which is delivered first);
+    /// `idle` is called while no node is ready, as long as it returns true.
+    init(_ live: XMLStream, idle: @escaping () -> Bool = { false }) {
         self.live = live
+        self.idle = idle
         let pipe = NodePipe()
         self.pipe = pipe
         let job = ReadJob(live: live, pipe: pipe)
@@ -243,7 +253,7 @@ final class ReadAheadStream: NodeStream {
         thread.name = "racekit-read-ahead"
         thread.start()
         // The first batch starts with the current node: make it current here too.
-        let first = pipe.receive()
+        let first = pipe.receive(idle: idle)
         batch = first
         arena = first
         index = 0
@@ -271,7 +281,7 @@ final class ReadAheadStream: NodeStream {
                 pipe.recycle(b)
                 batch = nil
             }
-            let b = pipe.receive()
+            let b = pipe.receive(idle: idle)
             batch = b
             arena = b
             index = -1
@@ -366,8 +376,12 @@ private final class ReadJob: @unchecked Sendable {
             live.forEachAttribute { name, value in _ = batch.appendAttribute(name: name, value: value) }
             n.attributeCount = Int32(batch.attributeCount) - n.attributeStart
         case .endElement:
-            n.line = Int32(truncatingIfNeeded: live.rawLine)
-            _ = parents.popLast()
+            // Only the end of a point can exceed the point limit, whose message
+            // gives the line.
+            switch parents.popLast() {
+            case .trkpt?, .rtept?, .trackpoint?: n.line = Int32(truncatingIfNeeded: live.rawLine)
+            default: break
+            }
         case .text, .cdata, .significantWhitespace:
             (n.valueStart, n.valueCount) = live.withValue { batch.store($0) }
         case .documentType:

@@ -89,10 +89,10 @@ enum Migrations {
             try db.create(index: "best_effort_by_distance", on: "best_effort", columns: ["distance_m", "elapsed_s"])
             try db.execute(sql: "UPDATE athlete SET zone_model = 'auto' WHERE zone_model = 'hrmax5'")
         }
-        // The samples blob becomes the last column: SQLite can then store a
-        // zeroblob() without building the record in memory, and the import writes
-        // the packed samples into it with incremental blob I/O (no copy of a long
-        // run's samples). SQLite cannot reorder columns: the table is rebuilt.
+        // The samples blob becomes the last column: SQLite reads a row's columns
+        // in order, so a column after a long run's blob (segments) meant walking
+        // the blob's overflow pages to reach it. SQLite cannot reorder columns:
+        // the table is rebuilt.
         migrator.registerMigration("v3-samples-blob-last") { db in
             try db.create(table: "run_samples_v3") { t in
                 t.column("run_id", .text).primaryKey().references("run", onDelete: .cascade)

@@ -138,26 +138,22 @@ public final class RunStore: Sendable {
         }
     }
 
-    /// Writes a run's packed samples without copying them: the row is inserted with
-    /// a zero-filled blob of the right size, which SQLite's incremental blob I/O then
-    /// fills from our buffer. Binding the bytes instead would copy them twice (the
-    /// bound value and the record), three buffers of a long run's size at once.
+    /// Writes a run's packed samples with the bytes bound in place
+    /// (SQLITE_STATIC: `blob` outlives the statement), so SQLite copies them once,
+    /// into the record; GRDB's `Data` binding would copy them twice more.
     static func insertSamples(_ db: Database, runID: String, blob: [UInt8], segments: String) throws {
-        // The blob is the record's last column (migration v3), so SQLite writes its
-        // zeros page by page instead of building the whole record in memory.
-        try db.execute(sql: "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, zeroblob(?))",
-                       arguments: [runID, segments, blob.count])
-        var handle: OpaquePointer?
-        var code = sqlite3_blob_open(db.sqliteConnection, "main", "run_samples", "data", db.lastInsertedRowID, 1, &handle)
-        defer { sqlite3_blob_close(handle) }
-        let chunk = 256 * 1024
-        var offset = 0
-        while code == SQLITE_OK, offset < blob.count {
-            let n = min(chunk, blob.count - offset)
-            code = blob.withUnsafeBytes { sqlite3_blob_write(handle, $0.baseAddress! + offset, Int32(n), Int32(offset)) }
-            offset += n
+        var statement: OpaquePointer?
+        var code = sqlite3_prepare_v2(db.sqliteConnection, "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)",
+                                      -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        if code == SQLITE_OK { code = sqlite3_bind_text(statement, 1, runID, -1, transient) }
+        if code == SQLITE_OK { code = sqlite3_bind_text(statement, 2, segments, -1, transient) }
+        if code == SQLITE_OK {
+            code = blob.withUnsafeBytes { sqlite3_bind_blob64(statement, 3, $0.baseAddress, sqlite3_uint64($0.count), nil) }
         }
-        guard code == SQLITE_OK else {
+        if code == SQLITE_OK { code = sqlite3_step(statement) }
+        guard code == SQLITE_DONE else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing the samples of run \(runID): \(message)")
         }
