@@ -65,8 +65,23 @@ enum FuzzTarget {
         }
     }
 
+    /// A read as text: the digest and document, or the error.
+    static func describeRead(_ mode: ActivityFileReader.ReadAhead) -> String {
+        do {
+            let r = try ActivityFileReader.read(path: path, readAhead: mode)
+            return "\(r.sha256) \(r.byteCount) \(r.outcome)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
     static func runReader(_ bytes: UnsafeRawBufferPointer) {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        // Differential: the read-ahead thread must give exactly what one thread gives.
+        let plain = describeRead(.never), ahead = describeRead(.always)
+        guard plain == ahead else {
+            fatalError("read-ahead differs from a plain read:\n\(plain.prefix(400))\n\(ahead.prefix(400))")
+        }
         guard let result = try? ActivityFileReader.read(path: path), case .document(let document) = result.outcome else { return }
         for raw in document.activities {
             guard case .activity(let activity) = TrackRepair.repair(raw, format: document.format,
