@@ -150,11 +150,38 @@ final class XMLStream: NodeStream {
     }
 
     /// Calls `body` with each attribute's interned local name and value bytes.
+    /// Reads the element's attribute list in place (each value one text node, as
+    /// the parser leaves it unless the value holds an entity reference); otherwise
+    /// walks the attributes with the reader, as before. Namespace declarations are
+    /// not attributes and are left out either way.
     func forEachAttribute(_ body: (UnsafeRawPointer, UnsafeRawBufferPointer) -> Void) {
+        guard let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ELEMENT_NODE else { return }
+        var simple = true
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            if a.pointee.name == nil || (a.pointee.children != nil && (a.pointee.children.pointee.next != nil
+                || a.pointee.children.pointee.type != XML_TEXT_NODE)) {
+                simple = false
+                break
+            }
+            attribute = a.pointee.next
+        }
+        if simple {
+            attribute = node.pointee.properties
+            while let a = attribute {
+                if let text = a.pointee.children?.pointee.content {
+                    body(UnsafeRawPointer(a.pointee.name), UnsafeRawBufferPointer(start: text, count: strlen(text)))
+                } else {
+                    body(UnsafeRawPointer(a.pointee.name), UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+                attribute = a.pointee.next
+            }
+            return
+        }
         guard xmlTextReaderHasAttributes(reader) == 1 else { return }
         var more = xmlTextReaderMoveToFirstAttribute(reader)
         while more == 1 {
-            if let name = xmlTextReaderConstLocalName(reader) {
+            if xmlTextReaderIsNamespaceDecl(reader) != 1, let name = xmlTextReaderConstLocalName(reader) {
                 withValue { body(UnsafeRawPointer(name), $0) }
             }
             more = xmlTextReaderMoveToNextAttribute(reader)

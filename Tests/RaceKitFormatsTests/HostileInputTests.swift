@@ -39,6 +39,31 @@ import Testing
         #expect(error.message.contains("truncated"))
     }
 
+    /// Attribute values with references (read through the reader) and without
+    /// (read in place) give the same values; a namespace declaration is not an
+    /// attribute, even one whose prefix is `lat`.
+    @Test func attributesAreReadWithAndWithoutReferences() throws {
+        let text = """
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="Run &amp; Ride" xmlns="http://www.topografix.com/GPX/1/1">
+         <trk><trkseg>
+          <trkpt lat="48&#46;5" lon="11.5" xmlns:lat="urn:not-a-number"><time>2026-03-01T07:00:00Z</time></trkpt>
+          <trkpt lat="48.6" lon="11.6"><time>2026-03-01T07:00:10Z</time></trkpt>
+         </trkseg></trk>
+        </gpx>
+        """
+        let path = try write(text, "refs.gpx")
+        for mode in [ActivityFileReader.ReadAhead.never, .always] {
+            guard case .document(let d) = try ActivityFileReader.read(path: path, readAhead: mode).outcome else {
+                Issue.record("empty"); return
+            }
+            #expect(d.creator == "Run & Ride")
+            let a = try #require(d.activities.first)
+            #expect(Array(a.samples.latitude) == [48.5, 48.6] && Array(a.samples.longitude) == [11.5, 11.6])
+            #expect(a.issues.nonNumericValues == 0 && a.issues.missingPosition == 0)
+        }
+    }
+
     @Test func nonXMLFileSaysSo() throws {
         let error = try #require(failure(try write("hello, I am a JPEG", "photo.gpx")))
         #expect(error.description.contains("not XML"))
