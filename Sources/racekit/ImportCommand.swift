@@ -7,6 +7,7 @@ import Synchronization
 extension RaceKitCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import GPX and TCX files (plain or .gz) into the store.",
             discussion: """
             Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files. Each

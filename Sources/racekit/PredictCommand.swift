@@ -6,6 +6,7 @@ import RaceKitStore
 extension RaceKitCommand {
     struct Predict: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "predict",
             abstract: "Predict a race time from a performance (Riegel, Daniels' VDOT, Cameron).",
             discussion: """
             Shows each model's time and pace and the range they span. Riegel's formula tends

@@ -8,6 +8,7 @@ import RaceKitStore
 extension RaceKitCommand {
     struct Race: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "race",
             abstract: "Race setups: write one, plan it over its course, export a pace band and a course.",
             discussion: """
               racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00

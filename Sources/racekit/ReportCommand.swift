@@ -7,6 +7,7 @@ import RaceKitStore
 extension RaceKitCommand {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Write reports.",
             subcommands: [Weekly.self]
         )

@@ -3,6 +3,7 @@ import ArgumentParser
 extension RaceKitCommand {
     struct Runs: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "runs",
             abstract: "Look at, edit and analyse the stored runs.",
             subcommands: [List.self, Show.self, Splits.self, Bests.self, Edit.self, Delete.self, Recompute.self]
         )

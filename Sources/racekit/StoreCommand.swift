@@ -4,6 +4,7 @@ import Foundation
 extension RaceKitCommand {
     struct Store: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "store",
             abstract: "Look after the store file.",
             subcommands: [Check.self]
         )
