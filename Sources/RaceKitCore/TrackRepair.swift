@@ -1,3 +1,4 @@
+import Dispatch
 /// Why a timed-looking activity was not kept.
 public enum RepairOutcome: Sendable {
     case activity(Activity)
@@ -272,8 +273,13 @@ public enum TrackRepair {
         var last = -1
         var rejected: [Int] = []
         var nextSegment = 0
+        // The step from each point to the next, computed up front on two cores
+        // (the trigonometry is most of this function's time); the walk below
+        // uses it whenever it steps from one point to the very next.
+        let neighbour = Self.neighbourSteps(s)
         func step(_ a: Int, _ b: Int) -> (meters: Double, speed: Double) {
-            let m = Geodesy.distance(lat1: s.latitude[a], lon1: s.longitude[a], lat2: s.latitude[b], lon2: s.longitude[b])
+            let m = b == a + 1 ? neighbour[b]
+                : Geodesy.distance(lat1: s.latitude[a], lon1: s.longitude[a], lat2: s.latitude[b], lon2: s.longitude[b])
             return (m, m / max(1, s.time[b] - s.time[a]))
         }
         for i in 0..<s.count {
@@ -311,6 +317,42 @@ public enum TrackRepair {
         report.gpsJumpPoints += rejected.count
         s.distance = d
         return total
+    }
+
+    /// `steps[i]`: great-circle metres from point i - 1 to point i (NaN without
+    /// positions; `steps[0]` unused). Long tracks are split in two halves computed
+    /// side by side; the values do not depend on the split.
+    static func neighbourSteps(_ s: SampleSeries) -> ContiguousArray<Double> {
+        let n = s.count
+        var steps = ContiguousArray<Double>(repeating: .nan, count: n)
+        guard n > 1 else { return steps }
+        s.latitude.withUnsafeBufferPointer { lat in
+            s.longitude.withUnsafeBufferPointer { lon in
+                steps.withUnsafeMutableBufferPointer { out in
+                    let p = StepBuffers(lat: lat.baseAddress!, lon: lon.baseAddress!, out: out.baseAddress!)
+                    if n < 20_000 {
+                        p.fill(1..<n)
+                    } else {
+                        let middle = n / 2
+                        DispatchQueue.concurrentPerform(iterations: 2) { half in p.fill(half == 0 ? 1..<middle : middle..<n) }
+                    }
+                }
+            }
+        }
+        return steps
+    }
+
+    /// The buffers `neighbourSteps` reads and writes; each half writes its own range.
+    private struct StepBuffers: @unchecked Sendable {
+        let lat: UnsafePointer<Double>
+        let lon: UnsafePointer<Double>
+        let out: UnsafeMutablePointer<Double>
+
+        func fill(_ range: Range<Int>) {
+            for i in range {
+                out[i] = Geodesy.distance(lat1: lat[i - 1], lon1: lon[i - 1], lat2: lat[i], lon2: lon[i])
+            }
+        }
     }
 
     /// Gives each point the document heart rate nearest in time, within the tolerance.

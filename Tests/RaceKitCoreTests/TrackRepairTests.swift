@@ -246,4 +246,31 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         truncated.removeLast(3)
         #expect(throws: SampleCodec.DecodeError.self) { try SampleCodec.decode(truncated) }
     }
+
+    /// The neighbour steps of a long track are computed in two halves at once:
+    /// every value must equal the one-by-one computation, whatever the length
+    /// (the split path from 20,000 points), positionless points included.
+    @Test func neighbourStepsEqualTheOneByOneDistances() {
+        for n in [1, 2, 19_999, 20_000, 50_001] {
+            var s = SampleSeries()
+            var lat = 48.1, lon = 11.5
+            for i in 0..<n {
+                lat += Double((i * 7919) % 13 - 6) * 0.00001
+                lon += Double((i * 104_729) % 11 - 5) * 0.00001
+                var p = SamplePoint()
+                p.time = Double(i)
+                if i % 997 != 5 { p.latitude = lat; p.longitude = lon }
+                s.append(p)
+            }
+            let steps = TrackRepair.neighbourSteps(s)
+            #expect(steps.count == n)
+            for i in 1..<max(n, 1) {
+                let one = Geodesy.distance(lat1: s.latitude[i - 1], lon1: s.longitude[i - 1], lat2: s.latitude[i], lon2: s.longitude[i])
+                guard steps[i].bitPattern == one.bitPattern || (steps[i].isNaN && one.isNaN) else {
+                    Issue.record("n \(n), step \(i): \(steps[i]) != \(one)")
+                    break
+                }
+            }
+        }
+    }
 }
