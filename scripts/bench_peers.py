@@ -63,10 +63,10 @@ def racekit_once(files):
 
 def series(run, runs):
     """Median wall time and peak RSS of `runs` runs after one discarded warm-up
-    run. The warm-up matters on a virtual machine that hands freed memory back
-    to its host: right after a tool that used hundreds of MB (gpxpy), the next
-    process pays host page faults on every page it touches for a second or two,
-    which says nothing about that process."""
+    run. The warm-up matters on the shared virtual machine this was measured on:
+    for a second or so after a process that used hundreds of MB (gpxpy), racekit
+    runs took 190-240 ms instead of 150 (no major faults in the guest: the host,
+    presumably), which says nothing about racekit."""
     run()
     return median(run, runs)
 
