@@ -159,7 +159,6 @@ final class NodePipe: @unchecked Sendable {
     private struct State {
         var ready: [NodeBatch] = []
         var spare: [NodeBatch] = []
-        var created = 0
         var cancelled = false
     }
     private var state = State()
@@ -173,17 +172,13 @@ final class NodePipe: @unchecked Sendable {
     private let readySignal = DispatchSemaphore(value: 0)
     private let spareSignal: DispatchSemaphore
     private let finished = DispatchSemaphore(value: 0)
-    private let depth: Int
 
     init(depth: Int = 4) {
-        self.depth = depth
         // Created at 0 and raised: libdispatch traps when a semaphore is freed
         // below the value it was created with.
         spareSignal = DispatchSemaphore(value: 0)
         for _ in 0..<depth { spareSignal.signal() }
     }
-
-    var isCancelled: Bool { withState { $0.cancelled } }
 
     /// Reading side: an empty batch, nil once the handler side stopped.
     func emptyBatch() -> NodeBatch? {
@@ -191,7 +186,6 @@ final class NodePipe: @unchecked Sendable {
         return withState { s -> NodeBatch? in
             if s.cancelled { return nil }
             if let b = s.spare.popLast() { b.reset(); return b }
-            s.created += 1
             return NodeBatch()
         }
     }
