@@ -31,6 +31,15 @@ public enum TextFormat {
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// A Markdown pipe table (no trailing newline); `|` in cells is escaped.
+    public static func markdownTable(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        let rule = "|" + header.indices.map { rightAligned.contains($0) ? " ---: |" : " --- |" }.joined()
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+
     /// Text for XML/SVG content and attribute values.
     public static func xmlEscape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -45,6 +45,15 @@ public enum ActivityFileReader {
     /// Below this document size a second thread costs more than it saves.
     public static let readAheadMinimumBytes = 1 << 20
 
+    /// Whether a document of about `documentBytes` gets a reading thread under `mode`.
+    static func readsAhead(_ mode: ReadAhead, documentBytes: Int) -> Bool {
+        switch mode {
+        case .never: return false
+        case .largeFiles: return documentBytes >= readAheadMinimumBytes
+        case .always: return true
+        }
+    }
+
     /// Reads the file at `path`; throws `FormatError` naming the file (and line).
     public static func read(path: String, readAhead: ReadAhead = .never) throws -> ReadResult {
         try read(path: path, readAhead: readAhead, pointLimit: maxPoints)
@@ -53,24 +62,20 @@ public enum ActivityFileReader {
     /// `read(path:readAhead:)` with another point limit (tests).
     static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
         let stream = try XMLStream(path: path)
-        let ahead: Bool
-        switch readAhead {
-        case .never: ahead = false
-        case .largeFiles: ahead = stream.expectedBytes >= readAheadMinimumBytes
-        case .always: ahead = true
-        }
+        let ahead = readsAhead(readAhead, documentBytes: stream.expectedBytes)
         // Plain files are hashed beside the parse: by the handler thread while it
         // waits for nodes (read-ahead), else on another thread. Gzip input is
         // hashed as it is inflated.
         let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path) : nil
         let parallelDigest = !stream.isGzip && !ahead ? FileDigest(path: path) : nil
-        let outcome = try read(stream, readAhead: ahead, pointLimit: pointLimit, idle: idleDigest.map { d in { d.step() } })
+        let outcome = try read(stream, readAhead: ahead, pointLimit: pointLimit,
+                               idle: idleDigest.map { d in { d.step() } } ?? { false })
         let digest = try idleDigest?.value() ?? parallelDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
     private static func read(_ stream: XMLStream, readAhead: Bool, pointLimit: Int,
-                             idle: (() -> Bool)?) throws -> ReadOutcome {
+                             idle: @escaping () -> Bool) throws -> ReadOutcome {
         let path = stream.path
         if stream.isBlank { return .empty }
         if let line = stream.doctypeLine { throw FormatError.doctypeRefused(file: path, line: line) }
@@ -108,10 +113,10 @@ public enum ActivityFileReader {
 
     /// Feeds every node from the root element (the current node) to the end.
     private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary,
-                                                 readAhead: Bool, pointLimit: Int, idle: (() -> Bool)?) throws {
+                                                 readAhead: Bool, pointLimit: Int, idle: @escaping () -> Bool) throws {
         do {
             if readAhead {
-                let ahead = ReadAheadStream(stream, idle: idle ?? { false })
+                let ahead = ReadAheadStream(stream, idle: idle)
                 defer { ahead.stop() }   // before `stream` is looked at again
                 try feed(ahead, handler, vocabulary, pointLimit)
             } else {
@@ -156,8 +161,8 @@ public enum ActivityFileReader {
 
 /// Receives the element events of one document.
 protocol ElementHandler: AnyObject {
-    /// An element starts; `stream.namespace` gives its namespace when needed
-    /// (resolving it costs a dictionary lookup inside libxml2).
+    /// An element starts; `stream.namespace` gives its namespace, to be asked only
+    /// where `Local.namespaceMatters(under:)` holds.
     func start<S: NodeStream>(_ local: Local, _ stream: S)
     func end()
     var wantsText: Bool { get }

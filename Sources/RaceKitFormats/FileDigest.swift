@@ -27,21 +27,8 @@ final class FileDigest: @unchecked Sendable {
     }
 
     private static func hash(_ path: String) -> Result<String, FormatError> {
-        guard let file = fopen(path, "rb") else {
-            return .failure(.cannotOpen(file: path, reason: String(cString: strerror(errno))))
-        }
-        defer { fclose(file) }
-        var hasher = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, file) }
-            if n > 0 { buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
-            if n < buffer.count {
-                if ferror(file) != 0 { return .failure(.cannotOpen(file: path, reason: String(cString: strerror(errno)))) }
-                break
-            }
-        }
-        return .success(hasher.finalize().hexString)
+        let digest = IncrementalDigest(path: path)
+        return Result { try digest.value() }.mapError { $0 as? FormatError ?? .cannotOpen(file: path, reason: "\($0)") }
     }
 }
 

@@ -48,13 +48,8 @@ final class GPXHandler: ElementHandler {
         if inPoint {
             // ele and time as children of the point need no namespace check; only
             // extension values do, so the namespace is resolved only for them.
-            let direct = parent == .trkpt || parent == .rtept
-            let ns: Namespace
-            if (local == .ele || local == .time) && direct {
-                ns = .none
-            } else {
-                ns = local.namespaceMatters ? stream.namespace : .other
-            }
+            let ns: Namespace = local.namespaceMatters(under: parent) ? stream.namespace
+                : (local == .ele || local == .time) ? .none : .other
             switch local {
             case .ele where ns.isPlainGPX: next = .ele
             case .time where ns.isPlainGPX: next = .time

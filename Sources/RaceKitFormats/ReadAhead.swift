@@ -13,9 +13,9 @@ protocol NodeStream: AnyObject {
     var isEmptyElement: Bool { get }
     /// The current element's interned local name.
     var localName: UnsafeRawPointer? { get }
-    /// The current element's namespace. Only asked for elements whose local name
-    /// is one of `Local.namespaceMatters` and that are not `ele`/`time` directly
-    /// inside a GPX point (the read-ahead thread resolves exactly those).
+    /// The current element's namespace. Only asked for elements for which
+    /// `Local.namespaceMatters(under:)` holds (the read-ahead thread resolves
+    /// exactly those).
     var namespace: Namespace { get }
     /// Line of the current end tag of a point, or DOCTYPE (where errors are reported).
     var currentLine: Int? { get }
@@ -30,11 +30,14 @@ protocol NodeStream: AnyObject {
 }
 
 extension Local {
-    /// Elements whose namespace decides what they hold (extension values, and
-    /// `ele`/`time` below a point's extensions).
-    var namespaceMatters: Bool {
+    /// Whether the handlers read this element's namespace when it opens inside
+    /// `parent`: extension values decide by it; `ele` and `time` directly inside
+    /// a GPX point are GPX's own and need no check.
+    func namespaceMatters(under parent: Local) -> Bool {
         switch self {
-        case .ele, .time, .hr, .heartrate, .heartRate, .cad, .cadence, .speed, .power, .powerInWatts,
+        case .ele, .time:
+            return parent != .trkpt && parent != .rtept
+        case .hr, .heartrate, .heartRate, .cad, .cadence, .speed, .power, .powerInWatts,
              .atemp, .temp, .temperature, .distance, .runCadence, .speedTCX, .watts:
             return true
         default:
@@ -47,7 +50,7 @@ extension Local {
 struct BufferedNode {
     var type: Int32 = 0
     var isEmpty = false
-    /// Resolved for the elements `Local.namespaceMatters` names (see `NodeStream.namespace`).
+    /// Resolved where `Local.namespaceMatters(under:)` holds (see `NodeStream.namespace`).
     var hasNamespace = false
     var namespace = Namespace.other
     /// Raw parser line of a point's end tag or a DOCTYPE (where the node loop
@@ -80,7 +83,9 @@ final class NodeBatch: @unchecked Sendable {
 
     let nodes = UnsafeMutablePointer<BufferedNode>.allocate(capacity: nodeCapacity)
     private(set) var nodeCount = 0
-    let attributes = UnsafeMutablePointer<BufferedAttribute>.allocate(capacity: attributeCapacity)
+    /// Grows past `attributeCapacity` only for an element with that many attributes.
+    private(set) var attributes = UnsafeMutablePointer<BufferedAttribute>.allocate(capacity: attributeCapacity)
+    private var attributeSpace = attributeCapacity
     private(set) var attributeCount = 0
     /// Text and attribute values; grows past `byteCapacity` only for one long value.
     private(set) var bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
@@ -95,7 +100,7 @@ final class NodeBatch: @unchecked Sendable {
         bytes.deallocate()
     }
 
-    /// No room for another node (with up to `attributeCapacity / 8` attributes).
+    /// Time to hand the batch over (the buffers still grow for one huge node).
     var isFull: Bool {
         nodeCount >= Self.nodeCapacity || attributeCount > Self.attributeCapacity * 7 / 8 || byteCount >= Self.byteCapacity
     }
@@ -113,15 +118,19 @@ final class NodeBatch: @unchecked Sendable {
         nodeCount += 1
     }
 
-    /// Adds an attribute; false when the list is full (the rest are dropped, which
-    /// no handler notices: they read at most a few attributes of an element).
+    /// Adds an attribute of the node being captured.
     @inline(__always)
-    func appendAttribute(name: UnsafeRawPointer, value: UnsafeRawBufferPointer) -> Bool {
-        guard attributeCount < Self.attributeCapacity else { return false }
+    func appendAttribute(name: UnsafeRawPointer, value: UnsafeRawBufferPointer) {
+        if attributeCount == attributeSpace {
+            let bigger = UnsafeMutablePointer<BufferedAttribute>.allocate(capacity: attributeSpace * 2)
+            bigger.moveInitialize(from: attributes, count: attributeCount)
+            attributes.deallocate()
+            attributes = bigger
+            attributeSpace *= 2
+        }
         let (start, count) = store(value)
         attributes[attributeCount] = BufferedAttribute(name: name, valueStart: start, valueCount: count)
         attributeCount += 1
-        return true
     }
 
     /// Copies `value` into the arena; returns where it went.
@@ -368,15 +377,13 @@ private final class ReadJob: @unchecked Sendable {
             n.isEmpty = live.isEmptyElement
             n.localName = live.localName
             let local = vocabulary.local(n.localName)
-            let parent = parents.last ?? .other
-            let directValue = (local == .ele || local == .time) && (parent == .trkpt || parent == .rtept)
-            if local.namespaceMatters && !directValue {
+            if local.namespaceMatters(under: parents.last ?? .other) {
                 n.namespace = live.namespace
                 n.hasNamespace = true
             }
             if !n.isEmpty { parents.append(local) }
             n.attributeStart = Int32(batch.attributeCount)
-            live.forEachAttribute { name, value in _ = batch.appendAttribute(name: name, value: value) }
+            live.forEachAttribute { name, value in batch.appendAttribute(name: name, value: value) }
             n.attributeCount = Int32(batch.attributeCount) - n.attributeStart
         case .endElement:
             // Only the end of a point can exceed the point limit, whose message

@@ -41,7 +41,7 @@ final class TCXHandler: ElementHandler {
         let parent = elements.parent
         var next = Capture.none
         if inPoint {
-            let ns = local == .runCadence || local == .speedTCX || local == .watts ? stream.namespace : .other
+            let ns = local.namespaceMatters(under: parent) ? stream.namespace : .other
             switch local {
             case .timeTCX: next = .time
             case .latitudeDegrees: next = .latitude

@@ -22,9 +22,9 @@ enum XMLNodeType: Int32 {
 
 /// A thin, allocation-free wrapper over one `xmlTextReader`.
 ///
-/// Element and namespace names come back as pointers into the reader's
-/// dictionary; they are compared against interned pointers (`interned`), so the
-/// per-node cost is a dictionary lookup, never a String.
+/// Element names come back as pointers into the reader's dictionary and are
+/// compared against interned pointers (`Vocabulary`), namespaces by their URI
+/// against the last one seen (`NamespaceCache`): no String per node.
 final class XMLStream: NodeStream {
     /// Parse options: no network, CDATA as text, drop blank-only text nodes, keep
     /// short text inside its node (one allocation less per value). Never

@@ -62,9 +62,6 @@ public struct Importer: Sendable {
         self.options = options
     }
 
-    /// The store (waits while it opens).
-    public func store() throws -> RunStore { try pending.get() }
-
     /// What analysing and storing a file needs from the store.
     struct Context: Sendable {
         var store: RunStore

@@ -202,20 +202,15 @@ public enum PlanOutput {
 
     /// Markdown: headings, pipe tables, warnings as a list.
     public static func markdown(_ plan: RacePlan) -> String {
-        func mdTable(_ header: [String], _ rows: [[String]], _ right: Set<Int>) -> String {
-            var out = "| " + header.joined(separator: " | ") + " |\n|"
-            for i in header.indices { out += right.contains(i) ? " ---: |" : " --- |" }
-            for row in rows { out += "\n| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
-            return out
-        }
         let lines = summary(plan)
         var out = "# \(plan.setup.name)\n\n" + lines.map { $0 + "  " }.joined(separator: "\n") + "\n"
         if let n = plan.setup.notes { out += "\n> \(n)\n" }
         out += "\n## Splits\n\n"
         let s = splitRows(plan)
-        out += mdTable(s.header, s.rows, s.right) + "\n"
+        out += TextFormat.markdownTable(header: s.header, rows: s.rows, rightAligned: s.right) + "\n"
         if !plan.cues.cues.isEmpty {
-            out += "\n## Fueling and hydration\n\n" + mdTable(["clock", unitName(plan.unitMeters), "cue"], cueRows(plan), [0, 1]) + "\n"
+            out += "\n## Fueling and hydration\n\n" + TextFormat.markdownTable(header: ["clock", unitName(plan.unitMeters), "cue"],
+                                                                        rows: cueRows(plan), rightAligned: [0, 1]) + "\n"
         }
         if let t = totalsLine(plan) { out += "\n" + t + "\n" }
         if !plan.warnings.isEmpty { out += "\n## Warnings\n\n" + plan.warnings.map { "- " + $0 }.joined(separator: "\n") + "\n" }

@@ -251,8 +251,9 @@ extension RaceKitCommand.ScriptGroup {
             let summary = "\(result.played.count) of \(result.messages) messages played; "
                 + NotPlayedReason.allCases.compactMap { r in counts[r.rawValue].map { "\($0) \(r.rawValue)" } }.joined(separator: ", ")
             if format == .md {
-                var out = "# Simulation of \(s.race) (\(s.personality))\n\nAgainst \(source).\n\n| elapsed | km | message | trigger | branch | text |\n| ---: | ---: | --- | --- | --- | --- |\n"
-                for r in rows { out += "| " + r.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
+                var out = "# Simulation of \(s.race) (\(s.personality))\n\nAgainst \(source).\n\n"
+                out += TextFormat.markdownTable(header: ["elapsed", "km", "message", "trigger", "branch", "text"],
+                                                rows: rows, rightAligned: [0, 1]) + "\n"
                 out += "\n## Not played\n\n" + result.notPlayed.map { "- \(ScriptLoading.shortID($0.messageId, s)): \($0.reason.rawValue)" }.joined(separator: "\n")
                 Console.out(out + "\n\n" + summary)
                 return

@@ -16,17 +16,6 @@ import Testing
         return url.path
     }
 
-    func gzip(_ text: String) throws -> [UInt8] {
-        let dir = try temporaryDirectory()
-        let plain = dir.appendingPathComponent("x")
-        try Data(text.utf8).write(to: plain)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        p.arguments = ["-n", plain.path]
-        try p.run(); p.waitUntilExit()
-        return [UInt8](try Data(contentsOf: dir.appendingPathComponent("x.gz")))
-    }
-
     func failure(_ path: String) -> FormatError? {
         do { _ = try ActivityFileReader.read(path: path); return nil } catch let e as FormatError { return e } catch { return nil }
     }

@@ -115,13 +115,41 @@ import Testing
         }
     }
 
-    /// Only documents of a megabyte or more get a thread of their own.
-    @Test func largeFilesModeSkipsSmallFiles() throws {
+    /// An element with more attributes than a batch holds (libxml2 sets no limit)
+    /// keeps every one of them, in every point.
+    @Test func elementsWithThousandsOfAttributesReadTheSame() throws {
+        let junk = (0..<5000).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        var text = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        for i in 0..<3 {
+            text += "<trkpt \(junk) lat=\"48.\(i)\" lon=\"11.\(i)\"><time>2026-03-01T07:00:0\(i)Z</time></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        let path = try temporaryDirectory().appendingPathComponent("attributes.gpx").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(Self.outcome(path, .always) == Self.outcome(path, .never))
+        guard case .document(let d) = try ActivityFileReader.read(path: path, readAhead: .always).outcome else {
+            Issue.record("empty"); return
+        }
+        #expect(Array(d.activities[0].samples.latitude) == [48.0, 48.1, 48.2])
+    }
+
+    /// Only documents of a megabyte or more get a thread of their own; a gzip
+    /// file counts as eight times its size.
+    @Test func largeFilesModeReadsAheadFromAMegabyte() throws {
+        let limit = ActivityFileReader.readAheadMinimumBytes
+        #expect(limit == 1 << 20)
+        #expect(!ActivityFileReader.readsAhead(.largeFiles, documentBytes: limit - 1))
+        #expect(ActivityFileReader.readsAhead(.largeFiles, documentBytes: limit))
+        #expect(!ActivityFileReader.readsAhead(.never, documentBytes: 1 << 30))
+        #expect(ActivityFileReader.readsAhead(.always, documentBytes: 0))
         let dir = try temporaryDirectory()
         let small = dir.appendingPathComponent("small.gpx").path
         try Self.bigGPX(points: 100).write(toFile: small, atomically: true, encoding: .utf8)
-        let stream = try XMLStream(path: small)
-        #expect(stream.expectedBytes < ActivityFileReader.readAheadMinimumBytes)
-        #expect(Self.outcome(small, .largeFiles) == Self.outcome(small, .never))
+        let packed = try gzip(Self.bigGPX(points: 100))
+        let compressed = dir.appendingPathComponent("small.gpx.gz").path
+        try Data(packed).write(to: URL(fileURLWithPath: compressed))
+        let plainSize = try FileManager.default.attributesOfItem(atPath: small)[.size] as! UInt64
+        #expect(try XMLStream(path: small).expectedBytes == Int(plainSize))
+        #expect(try XMLStream(path: compressed).expectedBytes == 8 * packed.count)
     }
 }

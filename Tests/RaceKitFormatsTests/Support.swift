@@ -16,6 +16,18 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// `text` compressed with the system's gzip.
+func gzip(_ text: String) throws -> [UInt8] {
+    let dir = try temporaryDirectory()
+    let plain = dir.appendingPathComponent("x")
+    try Data(text.utf8).write(to: plain)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    p.arguments = ["-n", plain.path]
+    try p.run(); p.waitUntilExit()
+    return [UInt8](try Data(contentsOf: dir.appendingPathComponent("x.gz")))
+}
+
 /// Reads a file and returns its document, failing the test when it is empty.
 func document(_ path: String) throws -> ParsedDocument {
     guard case .document(let d) = try ActivityFileReader.read(path: path).outcome else {
