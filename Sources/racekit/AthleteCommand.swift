@@ -62,6 +62,7 @@ extension ZoneModel: ExpressibleByArgument {}
 extension RaceKitCommand.AthleteCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an athlete.",
             discussion: "  racekit athlete add anna --name \"Anna K\" --max-hr 188 --resting-hr 48 --sex female --time-zone Europe/Berlin")
 
@@ -89,6 +90,7 @@ extension RaceKitCommand.AthleteCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change an athlete's profile; their runs' zones and load are recomputed.",
             discussion: "  racekit athlete set default --max-hr 192 --threshold-hr 172 --threshold-pace 4:20/km")
 
@@ -122,7 +124,7 @@ extension RaceKitCommand.AthleteCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show an athlete's profile, with the estimates used where values are not set.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show an athlete's profile, with the estimates used where values are not set.")
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Athlete id.") var id: String = Athlete.defaultID
@@ -172,7 +174,7 @@ extension RaceKitCommand.AthleteCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List athletes.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List athletes.")
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {

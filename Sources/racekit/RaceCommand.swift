@@ -44,6 +44,7 @@ extension RaceKitCommand.Race {
 
     struct Plan: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plan",
             abstract: "Print a race's pace plan, fueling and hydration cues and warnings; export a pace band, TCX or GPX.",
             discussion: """
             Splits every km or mile (--unit) or at the setup's checkpoints, with split time, pace, the clock
@@ -119,6 +120,7 @@ extension RaceKitCommand.Race {
 
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "new",
             abstract: "Write a commented race setup into Races/ to edit.",
             discussion: """
             Without --target, the target is suggested from the athlete's best efforts (the middle of the

@@ -14,6 +14,7 @@ extension RaceKitCommand {
 
         struct Weekly: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "weekly",
                 abstract: "Weekly trend reports: a CSV row per week and a Markdown report with a chart.",
                 discussion: """
                 For each athlete, writes OUT/ATHLETE/weekly.csv (one row per ISO week, in the

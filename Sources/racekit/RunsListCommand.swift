@@ -6,6 +6,7 @@ import RaceKitStore
 extension RaceKitCommand.Runs {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List stored runs (oldest first unless sorted otherwise).",
             discussion: """
               racekit runs list

@@ -10,6 +10,7 @@ import Glibc
 extension RaceKitCommand.Runs {
     struct Bests: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bests",
             abstract: "Personal records: the fastest 400 m, 1 km, mile, 5k, 10k, half and marathon inside runs.",
             discussion: """
               racekit runs bests                      # one record per distance
@@ -68,6 +69,7 @@ extension RaceKitCommand.Runs {
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Set a run's label, mode, type, perceived effort or notes.",
             discussion: """
             An empty value clears a field.
@@ -112,6 +114,7 @@ extension RaceKitCommand.Runs {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a run with its samples.",
             discussion: "Asks first on a terminal; elsewhere (scripts) --yes is required.")
 
@@ -141,6 +144,7 @@ extension RaceKitCommand.Runs {
 
     struct Recompute: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "recompute",
             abstract: "Analyse stored runs again after an athlete's profile or the analysis changed.",
             discussion: """
             Runs analysed by an older version of RaceKit, or with other physiology than the

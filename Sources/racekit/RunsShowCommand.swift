@@ -6,6 +6,7 @@ import RaceKitStore
 extension RaceKitCommand.Runs {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one run the way a coach reads it.",
             discussion: """
             Distance, elapsed and moving time, pace, elevation, heart rate, cadence and load;
@@ -39,6 +40,7 @@ extension RaceKitCommand.Runs {
 
     struct Splits: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "splits",
             abstract: "Splits of one run per km or mile, timed at the exact boundary.",
             discussion: "  racekit runs splits 01M7F0F1 --unit mi --format csv")
 

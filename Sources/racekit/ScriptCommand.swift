@@ -126,7 +126,7 @@ enum ScriptLoading {
 
 extension RaceKitCommand.ScriptGroup {
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
+        static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
         @Argument(help: "The script (JSON).") var file: String
         func run() throws {
             let s = try ScriptLoading.load(file)
@@ -137,7 +137,7 @@ extension RaceKitCommand.ScriptGroup {
     enum ShowFormat: String, ExpressibleByArgument, CaseIterable { case table, md }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a script for a coach, grouped by distance.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a script for a coach, grouped by distance.")
         @Argument(help: "The script (JSON).") var file: String
         @Option(help: "table or md.") var format: ShowFormat = .table
         func run() throws {
@@ -176,6 +176,7 @@ extension RaceKitCommand.ScriptGroup {
 
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "simulate",
             abstract: "Replay a stored run (or a run exactly on plan) through the script at 1 Hz.",
             discussion: "Prints every message that would have played and, for each that never did, why: window, lower_priority, cooldown, branch_not_taken, never_triggered or stale."
         )

@@ -11,6 +11,7 @@ extension RaceKitCommand {
 
         struct Check: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "check",
                 abstract: "Check the store: SQLite's integrity check, and every run's samples whole.",
                 discussion: "Exit 0 when sound, 65 when something is wrong (each problem on stderr).")
 
