@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench-peers: racekit import against the reference Python parsers and the
 xmllint floor, over the same inputs, in the same run (medians of 7 runs for the
-fast commands, 3 for the Python peers, each series after one warm-up run).
+fast commands, 3 for the Python peers, interleaved, after one warm-up run each).
 
   GPX: racekit import, gpxpy (parse + length + moving data), xmllint --stream
   TCX: racekit import, python-tcxparser (parse + distance, duration, HR), xmllint --stream
@@ -16,6 +16,8 @@ GEN = os.path.join(BUILD, "racekit-gen")
 WORK = os.path.join(".build", "bench", "peers")
 RUNS = 3        # the Python peers (seconds each)
 FAST_RUNS = 7   # racekit and xmllint (a fraction of a second)
+WARM_MB = 512   # memory touched by a throwaway process before every timed run (see settle)
+WARM = f"b = bytearray({WARM_MB} << 20)\nfor i in range(0, len(b), 4096): b[i] = 1"
 
 GPXPY = """
 import sys, gpxpy
@@ -53,22 +55,40 @@ def timed(cmd):
     wall, rss = launch(cmd)
     return max(wall - LAUNCH, 0.0), rss
 
-def median(cmdf, runs=RUNS):
-    samples = [cmdf() for _ in range(runs)]
-    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
-
 def racekit_once(files):
     with tempfile.TemporaryDirectory() as tmp:
         return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet"] + files)
 
-def series(run, runs):
-    """Median wall time and peak RSS of `runs` runs after one discarded warm-up
-    run. The warm-up matters on the shared virtual machine this was measured on:
-    for a second or so after a process that used hundreds of MB (gpxpy), racekit
-    runs took 190-240 ms instead of 150 (no major faults in the guest: the host,
-    presumably), which says nothing about racekit."""
-    run()
-    return median(run, runs)
+def settle():
+    """Touches WARM_MB of fresh memory in a throwaway process. The virtual machine
+    this was measured on has free page reporting on (virtio-balloon): memory a
+    process frees (gpxpy frees 385 MB) is handed back to the host a moment later,
+    and the next process to get those pages pays a host page fault on each first
+    touch. Measured: racekit importing the 20 MB file right after gpxpy, median
+    178 ms; the same with this step in between, 144 ms (gpxpy itself, 3.8 s, is
+    not measurably affected). Run before every timed run of every tool, so that
+    each starts on memory the host still backs, as on a machine without a balloon."""
+    subprocess.run([sys.executable, "-c", WARM], check=True)
+
+def compare(tools):
+    """Medians (wall time, peak RSS) and spread of each tool's runs, interleaved:
+    round after round, each tool runs once (the slow Python peers in RUNS of the
+    FAST_RUNS rounds), so that a slow spell of the machine hits every tool alike.
+    Every tool gets one warm-up run first (page cache, imports), and every timed
+    run comes right after `settle()`."""
+    for run, _ in tools.values():
+        run()
+    peer_rounds = {round(i * (FAST_RUNS - 1) / (RUNS - 1)) for i in range(RUNS)}
+    samples = {name: [] for name in tools}
+    for r in range(FAST_RUNS):
+        for name, (run, slow) in tools.items():
+            if slow and r not in peer_rounds:
+                continue
+            settle()
+            samples[name].append(run())
+    return {name: (statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs),
+                   min(t for t, _ in runs), max(t for t, _ in runs))
+            for name, runs in samples.items()}
 
 def main():
     folder = os.path.join(WORK, "files")
@@ -83,13 +103,16 @@ def main():
             ("TCX files", tcx, "python-tcxparser", TCXPARSER)]
     for name, files, peer, script in sets:
         mb = sum(os.path.getsize(f) for f in files) / 1048576
-        print(f"\n== {name}: {len(files)} files, {mb:.1f} MB, medians of {FAST_RUNS} (racekit, xmllint) and {RUNS} ({peer}) after a warm-up run each")
-        floor = series(lambda: timed(["xmllint", "--stream", "--noout"] + files), FAST_RUNS)
-        ours = series(lambda: racekit_once(files), FAST_RUNS)
-        theirs = series(lambda: timed([sys.executable, "-c", script] + files), RUNS)
+        print(f"\n== {name}: {len(files)} files, {mb:.1f} MB, medians of {FAST_RUNS} (racekit, xmllint) and {RUNS} ({peer}), interleaved")
+        r = compare({
+            "xmllint": (lambda: timed(["xmllint", "--stream", "--noout"] + files), False),
+            "racekit": (lambda: racekit_once(files), False),
+            "peer": (lambda: timed([sys.executable, "-c", script] + files), True),
+        })
+        floor, ours, theirs = r["xmllint"], r["racekit"], r["peer"]
         print(f"xmllint --stream --noout  {floor[0]:7.3f} s  peak RSS {floor[1]:7.1f} MB")
-        print(f"racekit import            {ours[0]:7.3f} s  peak RSS {ours[1]:7.1f} MB  ({ours[0] / floor[0]:.2f}x xmllint)")
-        print(f"{peer:25s} {theirs[0]:7.3f} s  peak RSS {theirs[1]:7.1f} MB")
+        print(f"racekit import            {ours[0]:7.3f} s  peak RSS {ours[1]:7.1f} MB  ({ours[0] / floor[0]:.2f}x xmllint; runs {ours[2]:.3f}-{ours[3]:.3f} s)")
+        print(f"{peer:25s} {theirs[0]:7.3f} s  peak RSS {theirs[1]:7.1f} MB  (runs {theirs[2]:.3f}-{theirs[3]:.3f} s)")
         print(f"racekit is {theirs[0] / ours[0]:.1f}x faster than {peer} with {ours[1] / theirs[1]:.2f}x its peak memory")
 
 if __name__ == "__main__":
