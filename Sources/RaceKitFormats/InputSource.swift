@@ -168,12 +168,18 @@ final class InputSource {
             start = k
         }
         prefix = Array(buffer[start...])
-        let doctype = Array("<!DOCTYPE".utf8)
-        let found: Int? = prefix.withUnsafeBufferPointer { hay in
-            guard hay.count >= doctype.count else { return nil }
-            outer: for i in 0...(hay.count - doctype.count) where hay[i] == 0x3C {
-                for j in 1..<doctype.count where hay[i + j] != doctype[j] { continue outer }
-                return i
+        // "<!DOCTYPE": found from each "!" (rare in activity files) with memchr.
+        let rest = Array("DOCTYPE".utf8)
+        let found: Int? = prefix.withUnsafeBytes { hay in
+            guard let base = hay.baseAddress else { return nil }
+            var from = 1
+            while from < hay.count, let hit = memchr(base + from, 0x21, hay.count - from) {
+                let i = base.distance(to: UnsafeRawPointer(hit))
+                if hay[i - 1] == 0x3C, hay.count - i > rest.count,
+                   rest.withUnsafeBytes({ memcmp(base + i + 1, $0.baseAddress!, rest.count) }) == 0 {
+                    return i - 1
+                }
+                from = i + 1
             }
             return nil
         }

@@ -104,6 +104,18 @@ import Testing
         #expect(error == .doctypeRefused(file: error.file, line: 2))
     }
 
+    /// The DOCTYPE is found wherever it sits in the first 64 KB, after other
+    /// "!" constructs (comments, CDATA) and "<!" that are not it, and its line
+    /// is the one reported.
+    @Test func doctypeIsFoundAfterCommentsAndLookalikes() throws {
+        let lead = "<?xml version=\"1.0\"?>\n<!-- Hi! <!DOCTYP not it -->\n<!--!-->\n" + String(repeating: "<!-- padding! -->\n", count: 2000)
+        let text = lead + "<!DOCTYPE gpx>\n<gpx version=\"1.1\" creator=\"x\"></gpx>"
+        let error = try #require(failure(try write(text, "late-doctype.gpx")))
+        #expect(error == .doctypeRefused(file: error.file, line: 2004))
+        let clean = lead + "<gpx version=\"1.1\" creator=\"x\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-03-01T07:00:00Z</time></trkpt></trkseg></trk></gpx>"
+        #expect(failure(try write(clean, "no-doctype.gpx")) == nil)
+    }
+
     @Test func entityExpansionBombIsRefusedQuickly() throws {
         var entities = ["<!ENTITY a0 \"lollollollollollollollollollol\">"]
         for i in 1...12 { entities.append("<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">") }
