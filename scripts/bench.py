@@ -14,6 +14,8 @@ Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
+from benchtime import timed
+
 def arg(name, default):
     return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
@@ -24,16 +26,6 @@ FILES = arg("--files", 1000)
 RACEKIT = os.path.join(BUILD, "racekit")
 GEN = os.path.join(BUILD, "racekit-gen")
 WORK = os.path.join(".build", "bench")
-
-def timed(cmd, env=None):
-    """Runs cmd under /usr/bin/time; returns (wall s, peak RSS MB, cpu s)."""
-    with tempfile.NamedTemporaryFile("r") as out:
-        r = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", out.name] + cmd,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        if r.returncode != 0:
-            sys.exit(f"failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr.decode()[-2000:]}")
-        wall, rss, user, sys_ = out.read().split()[-4:]
-        return float(wall), int(rss) / 1024, float(user) + float(sys_)
 
 def import_once(path):
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,7 +90,7 @@ def analytics():
                        ("runs list --format json", ["runs", "list", "--format", "json"]),
                        ("runs show (4-hour run)", ["runs", "show", longest["id"]])]:
         wall = medians([timed([RACEKIT, "--store", store] + cmd) for _ in range(RUNS)])
-        print(f"{label:28s} median {wall[0] * 1000:6.0f} ms  peak RSS {wall[1]:.1f} MB")
+        print(f"{label:28s} median {wall[0] * 1000:6.1f} ms  peak RSS {wall[1]:.1f} MB")
 
 def reports():
     print("\n== weekly reports")
@@ -141,9 +133,9 @@ def race():
     floor = medians([timed(["xmllint", "--stream", "--noout", course]) for _ in range(runs)])
     plan = medians([timed([RACEKIT, "race", "plan", setup, "--format", "json"]) for _ in range(runs)])
     print(f"course: 40,000 points, {size_mb(course):.1f} MB; median of {runs} runs")
-    print(f"racekit --version (startup)     {start[0] * 1000:6.0f} ms")
-    print(f"xmllint --stream the course     {floor[0] * 1000:6.0f} ms")
-    print(f"racekit race plan (whole run)   {plan[0] * 1000:6.0f} ms  peak RSS {plan[1]:.1f} MB  (target < 100 ms)")
+    print(f"racekit --version (startup)     {start[0] * 1000:6.1f} ms")
+    print(f"xmllint --stream the course     {floor[0] * 1000:6.1f} ms")
+    print(f"racekit race plan (whole run)   {plan[0] * 1000:6.1f} ms  peak RSS {plan[1]:.1f} MB  (target < 100 ms)")
     print("\n== script simulation (target < 100 ms)")
     subprocess.run([GEN, "bench-simulate"], check=True)
 

@@ -10,6 +10,8 @@ Usage: bench_peers.py BUILD_DIR
 """
 import os, statistics, subprocess, sys, tempfile, time
 
+from benchtime import timed
+
 BUILD = sys.argv[1]
 RACEKIT = os.path.join(BUILD, "racekit")
 GEN = os.path.join(BUILD, "racekit-gen")
@@ -32,28 +34,6 @@ for path in sys.argv[1:]:
     t = tcxparser.TCXParser(path)
     t.distance; t.duration; t.hr_avg; t.started_at
 """
-
-def launch(cmd):
-    """Wall time (perf_counter) and peak RSS (/usr/bin/time %M) of one run."""
-    with tempfile.NamedTemporaryFile("r") as out:
-        start = time.perf_counter()
-        r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name] + cmd,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wall = time.perf_counter() - start
-        if r.returncode != 0:
-            sys.exit(f"failed ({r.returncode}): {' '.join(cmd[:3])}...\n{r.stderr.decode()[-1500:]}")
-        return wall, int(out.read().split()[-1]) / 1024
-
-# What starting a process through /usr/bin/time costs by itself (its %e rounds to
-# 10 ms, too coarse here): subtracted from every wall time, the same for all tools.
-LAUNCH = None
-
-def timed(cmd):
-    global LAUNCH
-    if LAUNCH is None:
-        LAUNCH = statistics.median(launch(["true"])[0] for _ in range(15))
-    wall, rss = launch(cmd)
-    return max(wall - LAUNCH, 0.0), rss
 
 def racekit_once(files):
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,8 +66,8 @@ def compare(tools):
                 continue
             settle()
             samples[name].append(run())
-    return {name: (statistics.median(t for t, _ in runs), statistics.median(m for _, m in runs),
-                   min(t for t, _ in runs), max(t for t, _ in runs))
+    return {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
+                   min(r[0] for r in runs), max(r[0] for r in runs))
             for name, runs in samples.items()}
 
 def main():
