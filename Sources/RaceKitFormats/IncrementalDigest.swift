@@ -1,36 +1,7 @@
 import Crypto
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// SHA-256 of a plain file computed on another thread, so that hashing (about a
-/// tenth of the import time of a large file) overlaps with parsing.
-final class FileDigest: @unchecked Sendable {
-    // @unchecked: `result` is written once by the hashing task before
-    // `group.leave()` and read only after `group.wait()`, which orders the two.
-    private var result: Result<String, FormatError> = .failure(.cannotOpen(file: "", reason: "not hashed"))
-    private let group = DispatchGroup()
-
-    init(path: String) {
-        group.enter()
-        DispatchQueue.global().async { [self] in
-            result = Self.hash(path)
-            group.leave()
-        }
-    }
-
-    /// Waits for the hash.
-    func value() throws -> String {
-        group.wait()
-        return try result.get()
-    }
-
-    private static func hash(_ path: String) -> Result<String, FormatError> {
-        let digest = IncrementalDigest(path: path)
-        return Result { try digest.value() }.mapError { $0 as? FormatError ?? .cannotOpen(file: path, reason: "\($0)") }
-    }
-}
 
 /// SHA-256 of a plain file computed a piece at a time by whoever has a moment:
 /// the handler thread of a read-ahead parse hashes while it waits for nodes,

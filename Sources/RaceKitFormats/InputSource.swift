@@ -96,17 +96,24 @@ final class InputSource {
         let n = backendRead(buffer, count)
         if n == 0 { reachedEnd = true }
         if n > 0 {
-            if isGzip { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n)) }
+            if hashing { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n)) }
             totalBytes += n
         }
         return n
     }
 
+    /// Whether the bytes are hashed as they are read (see `stopHashing`).
+    private(set) var hashing = true
+
+    /// Leaves the hashing to someone else (a plain file read ahead is hashed by
+    /// the handler thread while it waits for nodes).
+    func stopHashing() { hashing = false }
+
     /// Reads whatever the parser left unread, then returns the SHA-256 (hex) of all
-    /// the document's bytes (after gzip decompression, before any repair). Only
-    /// gzip input is hashed here; plain files are hashed by `FileDigest` on
-    /// another thread while they parse.
+    /// the document's bytes (after gzip decompression, before any repair), hashed
+    /// as they were read: the file is read once.
     func finishDigest() throws -> String {
+        precondition(hashing, "finishDigest after stopHashing")
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }

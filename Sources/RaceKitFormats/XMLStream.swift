@@ -81,8 +81,12 @@ final class XMLStream: NodeStream {
     /// True when the input is gzip data.
     var isGzip: Bool { input.isGzip }
 
-    /// SHA-256 (hex) of the whole document (gzip input); reads what the parser left.
+    /// SHA-256 (hex) of the whole document, hashed as it was read; reads what the
+    /// parser left.
     func finishDigest() throws -> String { try input.finishDigest() }
+
+    /// Leaves the hashing to someone else (see `InputSource.stopHashing`).
+    func stopHashing() { input.stopHashing() }
 
     /// Decompressed bytes read so far.
     var bytesRead: Int { input.totalBytes }

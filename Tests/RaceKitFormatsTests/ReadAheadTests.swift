@@ -34,6 +34,29 @@ import Testing
         }
     }
 
+    /// The digest is SHA-256 of the document's bytes as they are on disk (before
+    /// the repairs at its start), whoever hashes it: the parser as it reads, or
+    /// the handler thread while it waits (read ahead); checked against sha256sum.
+    @Test func theDigestIsTheSHA256OfTheFileEitherWay() throws {
+        let plain = try Self.allFixtures().filter { !$0.hasSuffix(".gz") }
+        #expect(plain.count >= 20)
+        for path in plain {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            p.arguments = [path]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            let expected = String(text.prefix(64))
+            for mode in [ActivityFileReader.ReadAhead.never, .always] {
+                let read = try? ActivityFileReader.read(path: path, readAhead: mode)
+                if let read { #expect(read.sha256 == expected, "\(path) \(mode)") }
+            }
+        }
+    }
+
     /// The real watch exports of ../shared/corpus (beside the repository), when present.
     @Test func everyCorpusFileReadsTheSame() throws {
         var url = URL(fileURLWithPath: #filePath)
