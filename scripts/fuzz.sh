@@ -7,6 +7,10 @@ set -uo pipefail
 bin=$1; seconds=${2:-90}
 work=.build-fuzz/run
 mkdir -p "$work/artifacts"
+# Artifacts of earlier runs stay (they may not be turned into tests yet); only
+# the ones this run writes are counted.
+marker="$work/.started"
+touch "$marker"
 status=0
 for target in gpx tcx yaml expr; do
   corpus="$work/corpus-$target"
@@ -36,6 +40,6 @@ for target in gpx tcx yaml expr; do
     grep -E "ERROR|SUMMARY|Test unit written" "$work/$target.log" | head -5 | sed 's/^/    /'
   fi
 done
-crashes=$(ls "$work/artifacts" | wc -l)
-echo "fuzz: $crashes crash/hang/leak inputs in $work/artifacts"
+crashes=$(find "$work/artifacts" -type f -newer "$marker" | wc -l)
+echo "fuzz: $crashes new crash/hang/leak inputs in $work/artifacts"
 exit $status

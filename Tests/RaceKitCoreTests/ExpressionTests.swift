@@ -84,4 +84,31 @@ import Testing
             }
         }
     }
+
+    /// Found by `make fuzz`: ~2,900 "(" overflowed the stack of the recursive
+    /// parser. Nesting (parentheses, NOT, minus) stops at 32 levels and length at
+    /// 512 tokens, each with a message at the token where it is exceeded.
+    @Test func deepNestingAndHugeExpressionsAreRefusedNotACrash() throws {
+        let deep = String(repeating: "(", count: 32) + "hr > 1" + String(repeating: ")", count: 32)
+        #expect(try Expression(deep).holds({ var m = Metrics(); m.hr = 2; return m }()))
+        let cases: [(String, Int, String)] = [
+            (String(repeating: "(", count: 33) + "hr > 1" + String(repeating: ")", count: 33), 33, "nested too deeply"),
+            (String(repeating: "NOT ", count: 40) + "hr > 1", 129, "nested too deeply"),
+            ("hr > " + String(repeating: "- ", count: 40) + "1", 70, "nested too deeply"),
+            (String(repeating: "( ", count: 1500), 1025, "too long: 1500 tokens"),
+            ("hr" + String(repeating: " + hr", count: 300) + " > 1", 1281, "too long: 603 tokens"),
+        ]
+        for (source, column, words) in cases {
+            do {
+                _ = try Expression(source)
+                Issue.record("accepted \(source.prefix(40))...")
+            } catch let e as ExpressionError {
+                #expect(e.column == column, "\(source.prefix(30))...: column \(e.column): \(e.message)")
+                #expect(e.message.contains(words), "\(e.message)")
+            }
+        }
+        // A chain as long as allowed parses and evaluates (one level per operator).
+        let chain = "hr" + String(repeating: " + hr", count: 254) + " > 1"
+        #expect(try Expression(chain).holds({ var m = Metrics(); m.hr = 1; return m }()))
+    }
 }

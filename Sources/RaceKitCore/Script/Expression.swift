@@ -94,7 +94,7 @@ public struct Expression: Sendable, Equatable, CustomStringConvertible {
     /// Parses a condition (a boolean expression).
     public init(_ source: String) throws {
         var p = Parser(source: source)
-        let (node, type) = try p.parseOr()
+        let (node, type) = try p.parseExpression()
         if let extra = p.peek {
             throw p.error("unexpected '\(extra.text)' after the end of the expression", extra)
         }
@@ -189,6 +189,8 @@ struct Parser {
     var tokens: [Token] = []
     var index = 0
     var lexError: ExpressionError?
+    /// Current depth of parentheses, NOT and unary minus.
+    var nesting = 0
 
     init(source: String) {
         self.source = source
@@ -250,9 +252,33 @@ struct Parser {
         }
     }
 
-    mutating func parseOr() throws -> (Expression.Node, ValueType) {
+    /// Longest expression, in tokens: a chain of `+` or `AND` nests one node per
+    /// operator, and evaluating a tree recurses once per level.
+    static let maxTokens = 512
+    /// Deepest nesting of parentheses, NOT and unary minus (each level is a few
+    /// recursive calls while parsing; thousands overflowed the stack, found by
+    /// `make fuzz`).
+    static let maxNesting = 32
+
+    /// The whole expression: a token list of bounded size, parsed.
+    mutating func parseExpression() throws -> (Expression.Node, ValueType) {
         if let e = lexError { throw e }
         if tokens.isEmpty { throw ExpressionError(message: "the expression is empty", column: 1, length: 1, source: source) }
+        if tokens.count > Self.maxTokens {
+            throw error("the expression is too long: \(tokens.count) tokens, at most \(Self.maxTokens)", tokens[Self.maxTokens])
+        }
+        return try parseOr()
+    }
+
+    /// Enters one level of nesting at `t`; throws past `maxNesting`.
+    mutating func nest(_ t: Token) throws {
+        nesting += 1
+        if nesting > Self.maxNesting {
+            throw error("nested too deeply: more than \(Self.maxNesting) levels of parentheses, NOT and minus", t)
+        }
+    }
+
+    mutating func parseOr() throws -> (Expression.Node, ValueType) {
         var (left, type) = try parseAnd()
         while let t = peek, t.kind == .keyword("OR") {
             index += 1
@@ -281,6 +307,8 @@ struct Parser {
     mutating func parseNot() throws -> (Expression.Node, ValueType) {
         if let t = peek, t.kind == .keyword("NOT") {
             index += 1
+            try nest(t)
+            defer { nesting -= 1 }
             let (inner, type) = try parseNot()
             try require(type, .condition, at: t, "NOT")
             return (.not(inner), .condition)
@@ -337,6 +365,8 @@ struct Parser {
         index += 1
         switch t.kind {
         case .op where t.text == "-":
+            try nest(t)
+            defer { nesting -= 1 }
             let (inner, type) = try parseUnary()
             try require(type, .number, at: t, "-")
             return (.negate(inner), .number)
@@ -351,6 +381,8 @@ struct Parser {
             }
             return (.variable(v), .number)
         case .lparen:
+            try nest(t)
+            defer { nesting -= 1 }
             let inner = try parseOr()
             guard let close = peek, close.kind == .rparen else {
                 throw error("'(' is never closed", t)
