@@ -19,7 +19,7 @@ public struct ImportOptions: Sendable {
 /// first file at once: parsing needs no store, only analysing (the athlete's
 /// physiology) and storing do, and they wait for it.
 public final class PendingStore: Sendable {
-    private let result = Mutex<Result<RunStore, any Error>?>(nil)
+    private let result = Locked<Result<RunStore, any Error>?>(nil)
     private let ready = DispatchGroup()
 
     /// A store that is already open.
@@ -85,16 +85,16 @@ public struct Importer: Sendable {
     /// opening the store threw (the files read meanwhile are then left alone).
     public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> [FileResult] {
         // Read once, by the first worker that has parsed a file.
-        let shared = Mutex<Result<Context, any Error>?>(nil)
+        let shared = Locked<Result<Context, any Error>?>(nil)
         let sharedContext = { @Sendable () throws -> Context in
             try shared.withLock { value in
                 if value == nil { value = Result { try self.context() } }
                 return try value!.get()
             }
         }
-        let results = Mutex([FileResult?](repeating: nil, count: files.count))
+        let results = Locked([FileResult?](repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
-        let done = Mutex<(count: Int, summary: [FileResult])>((0, []))
+        let done = Locked<(count: Int, summary: [FileResult])>((0, []))
         let workers = max(1, min(options.jobs, files.count))
         // A core no worker uses can read a large file ahead of its handler.
         let readAhead: ActivityFileReader.ReadAhead =
@@ -195,7 +195,7 @@ public struct Importer: Sendable {
 
     /// Runs two independent pieces of work at once (on two threads when free).
     static func both<A: Sendable, B: Sendable>(_ a: @Sendable () -> A, _ b: @Sendable () -> B) -> (A, B) {
-        let first = Mutex<A?>(nil), second = Mutex<B?>(nil)
+        let first = Locked<A?>(nil), second = Locked<B?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 { let v = a(); first.withLock { $0 = v } } else { let v = b(); second.withLock { $0 = v } }
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import RaceKitImport
 import RaceKitStore
-import Synchronization
+import RaceKitCore
 
 extension RaceKitCommand {
     struct Import: ParsableCommand {
@@ -82,7 +82,7 @@ extension RaceKitCommand {
 
         /// A throttled (10 Hz) progress line on stderr.
         static func progressLine() -> @Sendable (ImportProgress) -> Void {
-            let lastDraw = Mutex<Double>(0)
+            let lastDraw = Locked<Double>(0)
             return { p in
                 let now = Date().timeIntervalSince1970
                 let draw = lastDraw.withLock { last -> Bool in

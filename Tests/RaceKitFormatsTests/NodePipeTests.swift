@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
+import RaceKitCore
 @testable import RaceKitFormats
 
 /// The hand-over between the reading thread and the handler: bounded, in order,
@@ -18,7 +18,7 @@ import Testing
     /// A reading thread that sends numbered batches until the pipe stops it.
     final class Reader: Sendable {
         let pipe: NodePipe
-        let sent = Mutex(0)
+        let sent = Locked(0)
         let limit: Int
         init(_ pipe: NodePipe, limit: Int) {
             self.pipe = pipe
