@@ -41,18 +41,21 @@ extension RaceKitCommand.Race {
                 Console.error("racekit: \(e)")
                 throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
             }
+            let path = output ?? setup.script["output"].map { resolve($0, setup) }
+                ?? URL(fileURLWithPath: setup.file).deletingLastPathComponent().appendingPathComponent("\(setup.slug).script.json").path
+            // Up to date when the existing script was made from the same plan and
+            // personality: decided before generating anything.
+            let digest = ScriptGenerator.digest(plan: plan, personality: voice)
+            if !force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
+               old.inputDigest == digest {
+                Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
+                return
+            }
             let script = ScriptGenerator.generate(plan: plan, personality: voice)
             let problems = script.validate()
             guard problems.isEmpty else {
                 for p in problems { Console.error("racekit: generated script: \(p)") }
                 throw ExitCode(Exit.dataError)
-            }
-            let path = output ?? setup.script["output"].map { resolve($0, setup) }
-                ?? URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("\(setup.slug).script.json").path
-            if !force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.load(data),
-               old.inputDigest == script.inputDigest {
-                Console.out("\(path) is up to date (input digest \(script.inputDigest.prefix(12))); --force rewrites it")
-                return
             }
             do {
                 try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
@@ -211,7 +214,10 @@ extension RaceKitCommand.ScriptGroup {
                 let record = try RunLookup.find(store, runID!)
                 let samples = try store.samples(of: record)
                 let athlete = try store.athlete(id: record.athleteID)
-                let zones = athlete.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0.physiology) }?.map(\.lowBpm)
+                // hr_zone is 1-5 of max HR (DESIGN.md), with the athlete's values
+                // estimated from their history where not set, as the analysis does.
+                let physiology = try? store.physiology(athleteID: record.athleteID)
+                let zones = physiology.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0) }?.map(\.lowBpm)
                 let tz = athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
                 metrics = LiveMetrics.series(samples, startEpoch: record.startedAt, plan: s.plan, zonesLowBpm: zones, timeZone: tz,
                                              paceSmoothingSeconds: s.engine.paceSmoothingSeconds)

@@ -11,8 +11,19 @@ import Testing
         let first = try String(contentsOfFile: path, encoding: .utf8)
         let again = try cli.run(["race", "script", "Races/m.yaml"])
         #expect(again.status == 0 && again.stdout.contains("is up to date"))
-        let forced = try cli.run(["race", "script", "Races/m.yaml", "--force", "--personality", "calm_coach"])
-        #expect(forced.status == 0 && forced.stdout.contains("calm_coach"))
+        // A hand edit keeps the input digest: without --force the file is left
+        // alone, with --force it is generated again.
+        let edited = first.replacingOccurrences(of: "\"priority\" : 95", with: "\"priority\" : 94")
+        #expect(edited != first)
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["race", "script", "Races/m.yaml"]).stdout.contains("is up to date"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+        let forced = try cli.run(["race", "script", "Races/m.yaml", "--force"])
+        #expect(forced.status == 0 && forced.stdout.contains("roast_coach"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == first)
+        // Another personality is another input: written without --force.
+        let other = try cli.run(["race", "script", "Races/m.yaml", "--personality", "calm_coach"])
+        #expect(other.status == 0 && other.stdout.contains("calm_coach"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) != first)
 
         let valid = try cli.run(["script", "validate", "Races/test-marathon.script.json"])
@@ -47,6 +58,25 @@ import Testing
         #expect(r.stdout.contains("Not played:") && r.stdout.contains("branch_not_taken"))
     }
 
+    /// hr_zone comes from the athlete's max HR, estimated from their runs when
+    /// not set (the default athlete has none set): a run at 190 bpm is zone 5,
+    /// so the script's hr_high warning plays.
+    @Test func heartRateZonesOfAStoredRunUseTheEstimatedMaximum() throws {
+        let cli = try CLI()
+        try cli.write("Races/ten.yaml", "name: Ten\ndistance: 5k\ntarget_time: \"20:00\"\n")
+        _ = try cli.run(["race", "script", "Races/ten.yaml", "--output", "ten.json"])
+        #expect(try String(contentsOf: cli.workdir.appendingPathComponent("ten.json"), encoding: .utf8).contains("hr_zone >= 5"))
+        try cli.write("run.tcx", steadyTCX(seconds: 1300, hr: 190))
+        _ = try cli.run(["import", "run.tcx"])
+        let list = try cli.run(["runs", "list", "--format", "csv"])
+        let id = String(list.stdout.split(separator: "\n")[1].split(separator: ",")[0])
+        let r = try cli.run(["script", "simulate", "ten.json", "--run", id, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let played = try #require(json["played"] as? [[String: Any]])
+        #expect(played.contains { ($0["messageId"] as? String)?.hasSuffix(".hr_high") == true }, "\(played.map { $0["messageId"] ?? "" })")
+    }
+
     @Test func badScriptsExit65WithEveryProblem() throws {
         let cli = try CLI()
         try cli.write("Races/ten.yaml", "name: Ten\ndistance: 10k\ntarget_time: \"45:00\"\n")
@@ -61,7 +91,10 @@ import Testing
         #expect(try cli.run(["script", "validate", "missing.json"]).status == 66)
         try cli.write("notjson.json", "{")
         #expect(try cli.run(["script", "show", "notjson.json"]).status == 65)
+        #expect(try cli.run(["script", "simulate", "s.json", "--race", "Races/missing.yaml"]).status == 66)
+        try cli.write("Races/other.yaml", "name: Other\ndistance: 10k\ntarget_time: \"45:00\"\n")
         let wrongRace = try cli.run(["script", "simulate", "s.json", "--race", "Races/other.yaml"])
-        #expect(wrongRace.status == 66)
+        #expect(wrongRace.status == 64)
+        #expect(wrongRace.stderr.contains("is race 'other' but the script is for 'ten'"), "\(wrongRace.stderr)")
     }
 }
