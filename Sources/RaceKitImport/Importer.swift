@@ -86,9 +86,16 @@ public struct Importer: Sendable {
     public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> [FileResult] {
         // Read once, by the first worker that has parsed a file.
         let shared = Locked<Result<Context, any Error>?>(nil)
+        // Set once the store cannot be used (it did not open, or the athlete is
+        // unknown): the workers then take no more files, instead of parsing all
+        // of them for nothing.
+        let unusable = Atomic<Bool>(false)
         let sharedContext = { @Sendable () throws -> Context in
             try shared.withLock { value in
-                if value == nil { value = Result { try self.context() } }
+                if value == nil {
+                    value = Result { try self.context() }
+                    if case .failure = value! { unusable.store(true, ordering: .relaxed) }
+                }
                 return try value!.get()
             }
         }
@@ -100,7 +107,7 @@ public struct Importer: Sendable {
         let readAhead: ActivityFileReader.ReadAhead =
             ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
+            while !unusable.load(ordering: .relaxed) {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
                 let result = importFile(files[index], context: sharedContext, readAhead: readAhead)

@@ -86,6 +86,21 @@ func makeExport() throws -> URL {
         #expect(one.status == .failed && one.runIds.isEmpty)
     }
 
+    /// A store that cannot be used (unknown athlete, cannot open) stops the
+    /// workers after the file each has in hand, instead of parsing every file.
+    @Test func anUnusableStoreStopsTheWorkers() throws {
+        let files = Array(repeating: InputCollector.collect([try makeExport().path]).files[0], count: 200)
+        struct CannotOpen: Error {}
+        let failing = PendingStore { throw CannotOpen() }
+        var options = ImportOptions()
+        options.jobs = 2
+        let handled = Locked(0)
+        #expect(throws: CannotOpen.self) {
+            try Importer(opening: failing, options: options).run(files: files, progress: { _ in handled.withLock { $0 += 1 } })
+        }
+        #expect(handled.withLock { $0 } <= 2)
+    }
+
     @Test func reimportingChangesNothing() throws {
         let dir = try makeExport()
         let store = try RunStore()
