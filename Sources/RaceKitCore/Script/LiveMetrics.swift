@@ -21,6 +21,8 @@ public enum LiveMetrics {
         let total = Int((s.time[s.count - 1] - t0).rounded(.down))
         var distances = [Double](repeating: 0, count: total + 1)
         var hr = [Double](repeating: .nan, count: total + 1), cadence = hr
+        // Whether the columns hold anything: asked once, not every second.
+        let hasDistance = !s.distance.isEmpty, hasHR = s.has(.heartRate), hasCadence = s.has(.cadence)
         var j = 0
         for k in 0...total {
             let t = t0 + Double(k)
@@ -28,14 +30,14 @@ public enum LiveMetrics {
             let a = s.time[j], b = s.time[j + 1]
             let u = b > a ? min(1, max(0, (t - a) / (b - a))) : 0
             // The import stored a cumulative distance (device or GPS); none: standing still.
-            let d0 = s.distance.isEmpty ? .nan : s.distance[j], d1 = s.distance.isEmpty ? .nan : s.distance[j + 1]
+            let d0 = hasDistance ? s.distance[j] : .nan, d1 = hasDistance ? s.distance[j + 1] : .nan
             distances[k] = d0.isNaN ? (k > 0 ? distances[k - 1] : 0) : (d1.isNaN ? d0 : d0 + (d1 - d0) * u)
             if k > 0 { distances[k] = max(distances[k], distances[k - 1]) }
             if b - a <= 10 {
-                if s.has(.heartRate), !s.heartRate[j].isNaN, !s.heartRate[j + 1].isNaN {
+                if hasHR, !s.heartRate[j].isNaN, !s.heartRate[j + 1].isNaN {
                     hr[k] = s.heartRate[j] + (s.heartRate[j + 1] - s.heartRate[j]) * u
                 }
-                if s.has(.cadence), !s.cadence[j].isNaN, !s.cadence[j + 1].isNaN {
+                if hasCadence, !s.cadence[j].isNaN, !s.cadence[j + 1].isNaN {
                     cadence[k] = s.cadence[j] + (s.cadence[j + 1] - s.cadence[j]) * u
                 }
             }
