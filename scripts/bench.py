@@ -14,7 +14,7 @@ Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
-from benchtime import timed
+from benchtime import timed, timed_import
 
 def arg(name, default):
     return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
@@ -26,10 +26,6 @@ FILES = arg("--files", 1000)
 RACEKIT = os.path.join(BUILD, "racekit")
 GEN = os.path.join(BUILD, "racekit-gen")
 WORK = os.path.join(".build", "bench")
-
-def import_once(path):
-    with tempfile.TemporaryDirectory() as tmp:
-        return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet", path])
 
 def medians(samples):
     return tuple(statistics.median(s[i] for s in samples) for i in range(3))
@@ -51,7 +47,7 @@ def main():
     mb = size_mb(big)
     print(f"\n== one large GPX: {mb:.1f} MB, median of {RUNS} runs")
     floor = medians([timed(["xmllint", "--stream", "--noout", big]) for _ in range(RUNS)])
-    ours = medians([import_once(big) for _ in range(RUNS)])
+    ours = medians([timed_import(RACEKIT, [big]) for _ in range(RUNS)])
     print(f"xmllint --stream --noout   {floor[0]:6.2f} s  {mb / floor[0]:7.1f} MB/s  peak RSS {floor[1]:6.1f} MB")
     print(f"racekit import             {ours[0]:6.2f} s  {mb / ours[0]:7.1f} MB/s  peak RSS {ours[1]:6.1f} MB")
     print(f"ratio racekit / xmllint    {ours[0] / floor[0]:6.2f}x  (target <= 2.0x; peak RSS target < 200 MB)")
@@ -61,7 +57,7 @@ def main():
     runs = max(3, RUNS // 2)
     print(f"\n== folder: {len(files)} files, {fmb:.1f} MB, median of {runs} runs, {os.cpu_count()} cores")
     floor = medians([timed(["xmllint", "--stream", "--noout"] + files) for _ in range(runs)])
-    ours = medians([import_once(folder) for _ in range(runs)])
+    ours = medians([timed_import(RACEKIT, [folder]) for _ in range(runs)])
     print(f"xmllint --stream --noout   {floor[0]:6.2f} s wall  {floor[2]:6.2f} s CPU  {fmb / floor[0]:7.1f} MB/s (one core)")
     print(f"racekit import             {ours[0]:6.2f} s wall  {ours[2]:6.2f} s CPU  {fmb / ours[0]:7.1f} MB/s  "
           f"{len(files) / ours[0]:6.0f} files/s  peak RSS {ours[1]:.1f} MB")

@@ -8,9 +8,9 @@ fast commands, 3 for the Python peers, interleaved, after one warm-up run each).
 
 Usage: bench_peers.py BUILD_DIR
 """
-import os, statistics, subprocess, sys, tempfile, time
+import os, statistics, subprocess, sys
 
-from benchtime import timed
+from benchtime import timed, timed_import
 
 BUILD = sys.argv[1]
 RACEKIT = os.path.join(BUILD, "racekit")
@@ -34,10 +34,6 @@ for path in sys.argv[1:]:
     t = tcxparser.TCXParser(path)
     t.distance; t.duration; t.hr_avg; t.started_at
 """
-
-def racekit_once(files):
-    with tempfile.TemporaryDirectory() as tmp:
-        return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet"] + files)
 
 def settle():
     """Touches WARM_MB of fresh memory in a throwaway process. The virtual machine
@@ -86,7 +82,7 @@ def main():
         print(f"\n== {name}: {len(files)} files, {mb:.1f} MB, medians of {FAST_RUNS} (racekit, xmllint) and {RUNS} ({peer}), interleaved")
         r = compare({
             "xmllint": (lambda: timed(["xmllint", "--stream", "--noout"] + files), False),
-            "racekit": (lambda: racekit_once(files), False),
+            "racekit": (lambda: timed_import(RACEKIT, files), False),
             "peer": (lambda: timed([sys.executable, "-c", script] + files), True),
         })
         floor, ours, theirs = r["xmllint"], r["racekit"], r["peer"]

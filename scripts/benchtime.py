@@ -4,7 +4,7 @@ Wall time from perf_counter, less what launching a process through /usr/bin/time
 costs by itself (measured once per benchmark); CPU time from the rusage of the
 children (user + system); peak RSS from /usr/bin/time's %M. /usr/bin/time's own
 %e, %U and %S round to 10 ms, too coarse for commands of a few milliseconds."""
-import resource, statistics, subprocess, sys, tempfile, time
+import os, resource, statistics, subprocess, sys, tempfile, time
 
 _launch = None
 
@@ -28,3 +28,8 @@ def timed(cmd, env=None):
         _launch = statistics.median(_run(["true"])[0] for _ in range(15))
     wall, rss, cpu = _run(cmd, env)
     return max(wall - _launch, 0.0), rss, cpu
+
+def timed_import(racekit, paths):
+    """timed() of `racekit import --quiet PATHS` into a new, empty store."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return timed([racekit, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet"] + list(paths))

@@ -52,3 +52,13 @@ public enum TextFormat {
         return "\(s / 60):\(two(s % 60))"
     }
 }
+
+extension Sequence where Element == UInt8 {
+    /// Lower-case hexadecimal (digests).
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

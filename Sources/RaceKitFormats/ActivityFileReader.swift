@@ -255,12 +255,10 @@ struct ElementStack<Capture: Equatable> {
 
     mutating func clearText() { text.reset() }
 
-    // The collected text read in place: going through `text` would copy the
-    // collector (a retain and a release of its buffer per value).
-    // Mutating although they only read: a handler keeps its stack in a stored
-    // property of a class, and a non-mutating call there copies the stack out
-    // (retaining and releasing both of its arrays) for every value read: 2% of
-    // a folder import's time.
+    // The collected text, read in place. Mutating although they only read: a
+    // handler keeps its stack in a stored property of a class, and a
+    // non-mutating call there copies the stack out (a retain and a release of
+    // both of its arrays) for every value read: 2% of a folder import's time.
     mutating func number(_ issues: inout ReadIssues) -> Double { text.number(&issues) }
     mutating func time(_ issues: inout ReadIssues) -> Double { text.time(&issues) }
     var string: String? { text.string }

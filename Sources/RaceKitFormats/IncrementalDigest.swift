@@ -1,4 +1,5 @@
 import Crypto
+import RaceKitCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ final class IncrementalDigest {
     private var hasher = SHA256()
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var failure: FormatError?
-    private(set) var isDone = false
+    private var isDone = false
 
     init(path: String) {
         self.path = path

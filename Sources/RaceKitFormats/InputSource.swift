@@ -5,6 +5,7 @@ import Darwin
 #endif
 @preconcurrency internal import CZlib
 import Crypto
+import RaceKitCore
 
 /// Bytes of one activity file for libxml2's reader: plain or gzip (detected by its
 /// magic bytes, whatever the extension), with two safe repairs at the start:
@@ -114,6 +115,7 @@ final class InputSource {
     /// as they were read: the file is read once.
     func finishDigest() throws -> String {
         precondition(hashing, "finishDigest after stopHashing")
+        if reachedEnd, readError == nil { return hasher.finalize().hexString }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
@@ -208,16 +210,6 @@ final class InputSource {
         }
         let n = rawRead(UnsafeMutableRawPointer(buffer), count)
         return Int32(n)
-    }
-}
-
-extension Sequence where Element == UInt8 {
-    /// Lower-case hexadecimal.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 

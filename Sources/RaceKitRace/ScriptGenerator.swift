@@ -97,7 +97,7 @@ public enum ScriptGenerator {
     /// personality's texts and the generator version.
     public static func digest(plan: RacePlan, personality: Personality) -> String {
         let text = JSONWriter.write(PlanOutput.json(plan)) + "\n" + personality.canonical + "\n" + version
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(text.utf8)).hexString
     }
 
     public static func generate(plan: RacePlan, personality: Personality) -> RaceScript {

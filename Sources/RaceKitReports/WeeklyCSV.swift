@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// The weekly CSV: RFC 4180, snake_case headers with units, empty for unknown,
 /// one row per athlete and week, CRLF-free (`\n`) line ends.
 public enum WeeklyCSV {
@@ -13,7 +15,7 @@ public enum WeeklyCSV {
         var lines = [header(zoneNames: weeks.zoneNames).joined(separator: ",")]
         let f = ReportFormat.fixed
         for r in weeks.rows {
-            let fields = [quote(r.athlete), r.week.description, ISOWeek.dateString(r.week.monday), String(r.runs),
+            let fields = [TextFormat.csvField(r.athlete), r.week.description, ISOWeek.dateString(r.week.monday), String(r.runs),
                           f(r.distanceKm, 3), f(r.movingSeconds, 0), f(r.elapsedSeconds, 0), f(r.elevationGainMeters, 1),
                           f(r.longestRunKm, 3), f(r.avgPaceSecondsPerKm, 1), f(r.avgHeartRate, 1),
                           f(r.heartRateCoveragePercent, 1), f(r.load, 1), String(r.runsWithoutLoad)]
@@ -24,10 +26,5 @@ public enum WeeklyCSV {
             lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func quote(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -15,7 +15,7 @@ public enum WeeklyChart {
         let f = { (v: Double) in ReportFormat.fixed(v, 1) }
         var s = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="11">
-        <title>\(escape(weeks.athleteName)): weekly distance, fitness and fatigue, \(rows.first?.week.description ?? "") to \(rows.last?.week.description ?? "")</title>
+        <title>\(TextFormat.xmlEscape(weeks.athleteName)): weekly distance, fitness and fatigue, \(rows.first?.week.description ?? "") to \(rows.last?.week.description ?? "")</title>
         <rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#ffffff"/>
 
         """
@@ -49,7 +49,7 @@ public enum WeeklyChart {
         s += "<rect x=\"\(f(left))\" y=\"\(f(ly - 9))\" width=\"12\" height=\"10\" fill=\"#4c78a8\" fill-opacity=\"0.75\"/><text x=\"\(f(left + 16))\" y=\"\(f(ly))\">distance (km)</text>\n"
         s += "<line x1=\"\(f(left + 120))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + 140))\" y2=\"\(f(ly - 4))\" stroke=\"#f58518\" stroke-width=\"2.5\"/><text x=\"\(f(left + 144))\" y=\"\(f(ly))\">fitness (42-day)</text>\n"
         s += "<line x1=\"\(f(left + 260))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + 280))\" y2=\"\(f(ly - 4))\" stroke=\"#e45756\" stroke-width=\"2.5\"/><text x=\"\(f(left + 284))\" y=\"\(f(ly))\">fatigue (7-day)</text>\n"
-        s += "<text x=\"\(f(left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(escape(weeks.athleteName)) · weekly distance, fitness and fatigue</text>\n"
+        s += "<text x=\"\(f(left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(TextFormat.xmlEscape(weeks.athleteName)) · weekly distance, fitness and fatigue</text>\n"
         return s + "</svg>\n"
     }
 
@@ -67,5 +67,4 @@ public enum WeeklyChart {
         return 10 * p
     }
 
-    static func escape(_ s: String) -> String { TextFormat.xmlEscape(s) }
 }

@@ -162,10 +162,9 @@ public struct PacePlan: Sendable {
             }
             return (span.start, s.untilMeters, coefficient, span.startF)
         }
-        let frozen = pieces
         let raw: @Sendable (Double) -> Double = { x in
             var c = 0.0
-            for p in frozen {
+            for p in pieces {
                 if x <= p.start { break }
                 c += (w.integrals(min(x, p.end)).f - p.startF) * p.coefficient
             }
