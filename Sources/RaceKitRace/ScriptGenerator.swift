@@ -12,9 +12,17 @@ public struct Personality: Sendable, Equatable {
     /// Every role a personality must have.
     public static let roles = ["start", "pace_km", "ahead", "on", "behind", "too_fast_early", "fading_late", "hr_high",
                                "gel", "caffeine", "drink", "near_finish", "finish"]
-    /// Fields filled at generation.
-    public static let staticFields = ["km", "unit", "split", "clock", "checkpoint", "number", "carbs", "caffeine", "fluid",
-                                      "sodium", "race", "target"]
+    /// Fields filled at generation in every role.
+    static let baseFields = ["race", "target", "unit"]
+    /// Fields filled at generation, by role (what `ScriptGenerator.generate` fills).
+    public static let fields: [String: [String]] = {
+        var f = Dictionary(uniqueKeysWithValues: roles.map { ($0, baseFields) })
+        f["pace_km"]! += ["km", "clock", "split"]
+        for role in ["ahead", "on", "behind"] { f[role]! += ["checkpoint", "clock"] }
+        for role in ["gel", "caffeine"] { f[role]! += ["number", "clock", "km", "carbs", "caffeine"] }
+        f["drink"]! += ["number", "clock", "km", "fluid", "sodium"]
+        return f
+    }()
     public static let shipped = ["calm_coach", "roast_coach", "drill_sergeant"]
 
     /// A shipped personality by name.
@@ -57,9 +65,10 @@ public struct Personality: Sendable, Equatable {
             for (i, item) in items.enumerated() {
                 let key = "templates.\(role)[\(i)]"
                 let s = try r.string(item, key)
+                let here = fields[role] ?? baseFields
                 for field in RaceScript.placeholderNames(in: s)
-                where !staticFields.contains(field) && !RaceScript.placeholders.contains(field) {
-                    throw r.error(item, key, "unknown field {\(field)}; static: \(staticFields.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))")
+                where !here.contains(field) && !RaceScript.placeholders.contains(field) {
+                    throw r.error(item, key, "{\(field)} is not filled in \(role) texts; here: \(here.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))")
                 }
                 texts.append(s)
             }

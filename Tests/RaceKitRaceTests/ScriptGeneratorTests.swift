@@ -129,7 +129,26 @@ import Testing
         } catch let e as SetupError {
             #expect(e.key == "templates.ahead" && e.line == 2 && e.description.contains("is required"), "\(e)")
         }
-        let bad = text.replacingOccurrences(of: "{unit} {km}", with: "{unit} {kilometre}")
-        #expect(throws: SetupError.self) { try Personality.parse(bad, file: "mine.yaml") }
+    }
+
+    /// Each role may use only the fields generation fills for it (and the
+    /// run-time ones): {split} exists for pace_km, not for start.
+    @Test func fieldsAreCheckedPerRole() throws {
+        let roles = Personality.roles.map { "  \($0): [\"{race}\"]" }.joined(separator: "\n")
+        let good = "name: mine\ntemplates:\n" + roles + "\n"
+        #expect(try Personality.parse(good, file: "mine.yaml").templates["start"] == ["{race}"])
+        for (role, field, ok) in [("pace_km", "split", true), ("start", "split", false), ("drink", "fluid", true),
+                                  ("gel", "fluid", false), ("on", "checkpoint", true), ("finish", "km", false),
+                                  ("finish", "gap", true), ("start", "kilometre", false)] {
+            let text = good.replacingOccurrences(of: "  \(role): [\"{race}\"]", with: "  \(role): [\"{\(field)}\"]")
+            do {
+                _ = try Personality.parse(text, file: "mine.yaml")
+                #expect(ok, "accepted {\(field)} in \(role)")
+            } catch let e as SetupError {
+                #expect(!ok, "refused {\(field)} in \(role): \(e)")
+                #expect(e.key == "templates.\(role)[0]" && e.description.contains("{\(field)} is not filled in \(role) texts"), "\(e)")
+            }
+        }
+        for name in Personality.shipped { _ = try Personality.named(name) }
     }
 }
