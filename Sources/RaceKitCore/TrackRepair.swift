@@ -250,7 +250,8 @@ public enum TrackRepair {
                 let va = d[a], vb = max(running, s.distance[b] - first)
                 let ta = s.time[a], tb = s.time[b]
                 d[i] = tb > ta ? va + (vb - va) * (s.time[i] - ta) / (tb - ta) : va
-                report.interpolatedDistance += 1
+                // Missing values only: a dropped spike is counted as a spike.
+                if !(s.distance[i].isFinite && s.distance[i] >= 0) { report.interpolatedDistance += 1 }
             } else {
                 d[i] = running
             }

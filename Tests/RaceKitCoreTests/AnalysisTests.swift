@@ -162,6 +162,20 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
         #expect(abs(efforts[3].elapsedSeconds - 1562.5) < 0.01)
     }
 
+    /// Memory for splits grows with distance: a distance far past any activity
+    /// gets none (at once), one just under the bound gets them all.
+    @Test func splitsAreBoundedByDistanceNotJustPoints() {
+        func run(_ meters: Double) -> SampleSeries {
+            var s = SampleSeries()
+            for (t, d) in [(0.0, 0.0), (3600.0, meters)] { var p = SamplePoint(); p.time = t; p.distance = d; s.append(p) }
+            return s
+        }
+        #expect(Splits.compute(run(1e13), unit: .km, moving: [true, true], elevation: nil).isEmpty)
+        #expect(Splits.compute(run(Double(Splits.maxSplits) * 1000 + 1), unit: .km, moving: [true, true], elevation: nil).isEmpty)
+        #expect(Splits.compute(run(5_500), unit: .km, moving: [true, true], elevation: nil).count == 6)
+        #expect(Splits.compute(run(Double(Splits.maxSplits) * 1000), unit: .km, moving: [true, true], elevation: nil).count == Splits.maxSplits)
+    }
+
     @Test func zonesAreHalfOpenAndPausesAreCapped() throws {
         // HR 150 for 100 s, then one 300-s gap at 170, then 171 for 10 s.
         var s = SampleSeries()

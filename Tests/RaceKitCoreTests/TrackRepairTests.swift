@@ -37,6 +37,7 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         points[40].distance = 900     // 783 m ahead in one second
         let a = try repaired(rawActivity(points), .tcx)
         #expect(a.repairs.distanceSpikes == 2)
+        #expect(a.repairs.interpolatedDistance == 0)   // the spikes are not also "missing values"
         #expect(a.distanceMeters == 177)
         #expect(abs(a.samples.distance[5] - 15) < 1e-9, "interpolated over the spike")
         // Mostly nonsense: the device distance is not used at all.

@@ -24,11 +24,19 @@ public struct Split: Sendable, Equatable, Codable {
 
 /// Splits at every km or mile, with times interpolated at the exact boundary.
 public enum Splits {
-    /// The splits of an analysed run; empty without a distance stream.
+    /// Most splits of one run: 100,000 km is no single activity. Memory here
+    /// grows with distance, not with points, so a distance no repair caught (a
+    /// corrupt file; make fuzz found one of 10^14 km) gets no splits rather
+    /// than an allocation for each of its kilometres.
+    public static let maxSplits = 100_000
+
+    /// The splits of an analysed run; empty without a distance stream, or
+    /// beyond `maxSplits`.
     public static func compute(_ s: SampleSeries, unit: DistanceUnit, moving: [Bool],
                                elevation: ElevationProfile.Steps?) -> [Split] {
         let n = s.count
-        guard n > 1, let total = s.distance.last, total > 0, !total.isNaN else { return [] }
+        guard n > 1, let total = s.distance.last, total > 0, !total.isNaN,
+              total / unit.meters <= Double(maxSplits) else { return [] }
         var bounds: [Double] = []
         var d = unit.meters
         while d < total - 1e-6 { bounds.append(d); d += unit.meters }
