@@ -22,6 +22,12 @@ public struct RaceSetup: Sendable {
     /// The course file as written, and resolved against the setup's folder.
     public var course: String?
     public var coursePath: String?
+
+    /// A path named in the setup (course, script files), resolved against the
+    /// setup file's folder unless absolute.
+    public func resolvedPath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
+    }
     /// Lines of the `course` and `pacing` keys (0 when absent), for messages
     /// about the course file or a plan the course makes impossible.
     public var courseLine = 0

@@ -99,8 +99,7 @@ public enum SetupLoader {
             let c = try r.string(n, "course")
             setup.course = c
             setup.courseLine = n.mark?.line ?? 0
-            let base = URL(fileURLWithPath: file).deletingLastPathComponent()
-            setup.coursePath = c.hasPrefix("/") ? c : base.appendingPathComponent(c).path
+            setup.coursePath = setup.resolvedPath(c)
         }
         if let n = top["checkpoints"] {
             let items = try r.sequence(n, "checkpoints")

@@ -32,7 +32,7 @@ extension RaceKitCommand.Race {
             let plan = try SetupLoading.plan(setup, unit: unit)
             let voice: Personality
             do {
-                if let f = personalityFile ?? (personality == nil ? setup.script["personality_file"].map { resolve($0, setup) } : nil) {
+                if let f = personalityFile ?? (personality == nil ? setup.script["personality_file"].map(setup.resolvedPath) : nil) {
                     voice = try Personality.load(path: f)
                 } else {
                     voice = try Personality.named(personality ?? setup.personality ?? "calm_coach")
@@ -41,8 +41,7 @@ extension RaceKitCommand.Race {
                 Console.error("racekit: \(e)")
                 throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
             }
-            let path = output ?? setup.script["output"].map { resolve($0, setup) }
-                ?? URL(fileURLWithPath: setup.file).deletingLastPathComponent().appendingPathComponent("\(setup.slug).script.json").path
+            let path = output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.slug).script.json")
             // Up to date when the existing script was made from the same plan and
             // personality: decided before generating anything.
             let digest = ScriptGenerator.digest(plan: plan, personality: voice)
@@ -66,10 +65,6 @@ extension RaceKitCommand.Race {
             let gels = script.messages.filter { $0.id.contains(".gel_") }.count
             let drinks = script.messages.filter { $0.id.contains(".drink_") }.count
             Console.out("wrote \(path): \(script.messages.count) messages, \(script.branches.count / 3) branch points, \(gels) gels, \(drinks) drinks (\(voice.name))")
-        }
-
-        func resolve(_ p: String, _ setup: RaceSetup) -> String {
-            p.hasPrefix("/") ? p : URL(fileURLWithPath: setup.file).deletingLastPathComponent().appendingPathComponent(p).path
         }
     }
 }
