@@ -71,11 +71,11 @@ public struct Importer: Sendable {
         var history: Physiology.History
     }
 
-    private func context(profile: Physiology? = nil, history: Physiology.History? = nil) throws -> Context {
+    private func context() throws -> Context {
         let store = try pending.get()
         return Context(store: store,
-                       profile: profile ?? (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology(),
-                       history: history ?? (try? store.history(athleteID: options.athleteID)) ?? Physiology.History())
+                       profile: (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology(),
+                       history: (try? store.history(athleteID: options.athleteID)) ?? Physiology.History())
     }
 
     /// Imports `files` in parallel; results come back in the order of `files`.
@@ -130,12 +130,11 @@ public struct Importer: Sendable {
     }
 
     /// Imports one file; never throws: every problem becomes a `failed` result.
-    /// `profile` (the athlete's set physiology) and `history` (for estimates)
-    /// default to the store's. Each run's estimates include the run itself, so an
-    /// import that sets no new record leaves nothing to recompute.
-    public func importFile(_ path: String, profile: Physiology? = nil, history: Physiology.History? = nil,
-                           readAhead: ActivityFileReader.ReadAhead = .largeFiles) -> FileResult {
-        importFile(path, context: { try context(profile: profile, history: history) }, readAhead: readAhead)
+    /// The athlete's set physiology and history (for estimates) come from the
+    /// store. Each run's estimates include the run itself, so an import that sets
+    /// no new record leaves nothing to recompute.
+    public func importFile(_ path: String) -> FileResult {
+        importFile(path, context: context, readAhead: .largeFiles)
     }
 
     private func importFile(_ path: String, context loadContext: () throws -> Context,
