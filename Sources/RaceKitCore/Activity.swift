@@ -46,6 +46,18 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var lapTotalsIgnored = false
     /// Running cadence doubled from per-leg (strides) to steps per minute.
     public var cadenceDoubled = false
+    /// A per-leg cadence field (TCX `RunCadence`) already held steps per minute: not doubled.
+    public var cadenceAlreadySteps = false
+    /// Elevation values outside -500...9,000 m (including no-data sentinels) removed.
+    public var droppedElevation = 0
+    /// Exact 0 m at the start or end of a real profile removed (altitude not yet known).
+    public var edgeZeroElevation = 0
+    /// Cadence values outside the sport's range removed.
+    public var droppedCadence = 0
+    /// Other impossible values removed (non-finite numbers, power, temperature, speed).
+    public var droppedOtherValues = 0
+    /// The sport inferred from the speeds of a file that declared none.
+    public var inferredSport: String?
 
     public init() {}
 
@@ -69,6 +81,12 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if timesWithoutZone > 0 { out.append("\(timesWithoutZone) timestamps without a zone taken as UTC") }
         if lapTotalsIgnored { out.append("lap totals describe a longer activity: trackpoints trusted") }
         if cadenceDoubled { out.append("running cadence doubled to steps per minute") }
+        if cadenceAlreadySteps { out.append("per-leg cadence already in steps per minute: kept") }
+        if droppedElevation > 0 { out.append("\(droppedElevation) impossible elevation values removed (outside -500...9000 m)") }
+        if edgeZeroElevation > 0 { out.append("\(edgeZeroElevation) placeholder 0 m elevations at the start or end removed") }
+        if droppedCadence > 0 { out.append("\(droppedCadence) impossible cadence values removed") }
+        if droppedOtherValues > 0 { out.append("\(droppedOtherValues) impossible power, temperature, speed or non-finite values removed") }
+        if let inferredSport { out.append("no sport in the file: \(inferredSport) inferred from the speeds") }
         return out
     }
 }

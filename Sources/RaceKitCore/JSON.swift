@@ -9,7 +9,7 @@ public enum JSONValue: Encodable, Sendable {
         var c = encoder.singleValueContainer()
         switch self {
         case .string(let s): try c.encode(s)
-        case .number(let d): try c.encode(d)
+        case .number(let d): if d.isFinite { try c.encode(d) } else { try c.encodeNil() }   // unknown, never a failed encode
         case .bool(let b): try c.encode(b)
         case .null: try c.encodeNil()
         }

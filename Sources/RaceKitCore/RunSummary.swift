@@ -42,11 +42,12 @@ public struct RunSummary: Sendable, Equatable, Codable {
         elapsedSeconds = endedAt - startedAt
         distanceMeters = activity.distanceMeters
         pointCount = s.count
-        let hr = Self.weightedAverage(s.heartRate, time: s.time) { _ in true }
+        let breaks = activity.segmentStarts.filter { $0 > 0 }
+        let hr = Self.weightedAverage(s.heartRate, time: s.time, segmentStarts: breaks) { _ in true }
         avgHeartRate = hr.average
         heartRateCoveragePercent = hr.average == nil ? nil : hr.coverage * 100
         maxHeartRate = Self.robustMaximum(s.heartRate, time: s.time)
-        avgCadence = Self.weightedAverage(s.cadence, time: s.time) { $0 > 0 }.average
+        avgCadence = Self.weightedAverage(s.cadence, time: s.time, segmentStarts: breaks) { $0 > 0 }.average
     }
 
     /// A heart-rate sample this much above both its neighbours, each within
@@ -75,15 +76,24 @@ public struct RunSummary: Sendable, Equatable, Codable {
     }
 
     /// Time-weighted mean, sample-and-hold: each valid value holds until the next
-    /// valid value, for at most `stepCapSeconds`. Falls back to the plain mean when
-    /// no step has positive length. `coverage` is the held time over all (capped) steps.
+    /// valid value, for at most `stepCapSeconds`, and never across a segment break
+    /// (`segmentStarts`, ascending: the watch was paused, nothing was recorded).
+    /// Falls back to the plain mean when no step has positive length. `coverage` is
+    /// the held time over all (capped) steps inside segments.
     static func weightedAverage(_ values: ContiguousArray<Double>, time: ContiguousArray<Double>,
+                                segmentStarts: [Int] = [],
                                 include: (Double) -> Bool) -> (average: Double?, coverage: Double) {
         var area = 0.0, weight = 0.0, count = 0, plainSum = 0.0
         var allWeight = 0.0
         var lastIndex = -1
+        var nextBreak = 0
         for i in 0..<values.count {
-            if i > 0 { allWeight += min(time[i] - time[i - 1], stepCapSeconds) }
+            if nextBreak < segmentStarts.count, segmentStarts[nextBreak] == i {
+                nextBreak += 1
+                lastIndex = -1
+            } else if i > 0 {
+                allWeight += min(time[i] - time[i - 1], stepCapSeconds)
+            }
             let v = values[i]
             guard !v.isNaN, include(v) else { continue }
             count += 1

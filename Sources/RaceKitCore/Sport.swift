@@ -1,6 +1,6 @@
 /// A normalised sport. Analytics and reports default to `running`.
 public enum Sport: String, Sendable, Codable, CaseIterable {
-    case running, walking, hiking, cycling, swimming, other
+    case running, walking, hiking, cycling, swimming, skiing, driving, other
 
     /// Maps what files write (`Running`, `running`, `run`, `trail_running`,
     /// Strava's numeric GPX codes `9` run, `1` ride, `10` walk, `4` hike, TCX
@@ -19,12 +19,17 @@ public enum Sport: String, Sendable, Codable, CaseIterable {
              "indoor_cycling", "virtualride", "virtual_ride", "ebikeride":
             self = .cycling
         case "2", "swim", "swimming", "lap_swimming", "open_water_swimming": self = .swimming
+        case "alpine_skiing", "alpineski", "downhill_skiing", "backcountryski", "nordicski", "cross_country_skiing",
+             "snowboarding", "snowboard", "skiing":
+            self = .skiing
+        case "driving", "drive", "motorcycling", "car": self = .driving
         default:
             if value.contains("run") { self = .running }
             else if value.contains("bik") || value.contains("cycl") || value.contains("ride") { self = .cycling }
             else if value.contains("swim") { self = .swimming }
             else if value.contains("walk") { self = .walking }
             else if value.contains("hik") { self = .hiking }
+            else if value.contains("ski") || value.contains("snowboard") { self = .skiing }
             else { self = .other }
         }
     }

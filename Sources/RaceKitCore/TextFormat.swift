@@ -6,11 +6,19 @@ public enum TextFormat {
     /// Two digits with a leading zero.
     public static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 
+    /// What every formatter prints for a value it cannot show (unknown,
+    /// non-finite, or past what the format can hold).
+    public static let unknown = "-"
+
     /// Fixed decimals (0 to 9), rounded half away from zero, no negative zero.
+    /// Non-finite values are `unknown`; magnitudes past 1e15 (no reading of a run
+    /// comes near) are printed as Swift writes them (`1e+30`) instead of trapping.
     public static func fixed(_ v: Double, _ digits: Int) -> String {
+        guard v.isFinite else { return unknown }
         let digits = min(9, max(0, digits))
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        guard abs(v) * scale < 9e18 else { return "\(v)" }
         let scaled = Int64((abs(v) * scale).rounded())
         let sign = v < 0 && scaled != 0 ? "-" : ""
         guard digits > 0 else { return sign + String(scaled) }
@@ -20,7 +28,11 @@ public enum TextFormat {
     }
 
     /// `h:mm:ss`, or `m:ss` under an hour.
+    /// Non-finite values, and durations past 100 million hours, are `unknown`;
+    /// a negative duration keeps its sign.
     public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 3.6e11 else { return unknown }
+        if seconds < 0, seconds.rounded() < 0 { return "-" + duration(-seconds) }
         let s = Int(seconds.rounded())
         return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
     }
@@ -47,7 +59,9 @@ public enum TextFormat {
     }
 
     /// `m:ss` from seconds per unit.
+    /// Non-finite or negative paces, and paces past 100 million hours a unit, are `unknown`.
     public static func pace(_ secondsPerUnit: Double) -> String {
+        guard secondsPerUnit.isFinite, secondsPerUnit >= 0, secondsPerUnit < 3.6e11 else { return unknown }
         let s = Int(secondsPerUnit.rounded())
         return "\(s / 60):\(two(s % 60))"
     }

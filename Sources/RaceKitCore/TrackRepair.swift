@@ -24,9 +24,9 @@ public enum RepairOutcome: Sendable {
 ///    great-circle distance over positions, summed within segments (a gap between
 ///    segments or tracks was never recorded); otherwise the laps' total when the
 ///    points have neither; otherwise unknown. Lap totals never override points.
-/// 7. Running cadence is stored in steps per minute: TCX `RunCadence` is per leg
-///    and is doubled; other running cadence is doubled when its median is below
-///    120 (strides per minute, as Garmin and Strava write it) and kept otherwise.
+/// 7. Running cadence is stored in steps per minute (`normaliseFootCadence`).
+/// 8. A file without a sport is running unless its speeds say otherwise
+///    (`SportInference`). Every channel is range-checked (`Plausibility`).
 public enum TrackRepair {
     /// Minimum number of timed points for an activity.
     public static let minimumPoints = 2
@@ -60,6 +60,14 @@ public enum TrackRepair {
             attach(documentHeartRate, to: &samples)
         }
 
+        // Plausibility by channel (README, "Plausibility").
+        Plausibility.clean(&samples, report: &report)
+        let elapsed = samples.time[samples.count - 1] - samples.time[0]
+        guard elapsed <= Plausibility.maximumElapsedSeconds else {
+            return .notAnActivity(reason: "its points span \(TextFormat.fixed(elapsed / 86_400, 1)) days, more than the "
+                + "\(Int(Plausibility.maximumElapsedSeconds / 86_400))-day limit of one activity (a clock reset mixes dates)")
+        }
+
         // 5: all-zero elevation is a placeholder.
         let elevations = samples.elevation.filter { !$0.isNaN }
         if !elevations.isEmpty, elevations.allSatisfy({ $0 == 0 }) {
@@ -68,16 +76,7 @@ public enum TrackRepair {
         }
 
         let declared = Sport(fileValue: raw.sport)
-        let sport = declared ?? .running
-
-        // 7: cadence in steps per minute for running.
-        if sport == .running || sport == .walking || sport == .hiking {
-            if let median = sampledMedian(samples.cadence, where: { $0 > 0 }),
-               raw.cadenceIsPerLeg || median < 120 {
-                for i in samples.cadence.indices { samples.cadence[i] *= 2 }
-                report.cadenceDoubled = true
-            }
-        }
+        var sport = declared ?? .running
 
         // 6: distance.
         let hasPositions = samples.has(.latitude)
@@ -95,6 +94,20 @@ public enum TrackRepair {
             let lapTotal = raw.laps.compactMap(\.distanceMeters).reduce(0, +)
             if lapTotal > 0 { source = .laps; total = lapTotal }
         }
+
+        // 8: a file without a sport whose speeds are not a run's.
+        if declared == nil, source == .device || source == .gps,
+           let inferred = SportInference.infer(samples, segmentStarts: segmentStarts) {
+            sport = inferred
+            report.inferredSport = inferred.rawValue
+        }
+
+        // 7: cadence in steps per minute on foot; then the sport's range.
+        if sport == .running || sport == .walking || sport == .hiking {
+            normaliseFootCadence(&samples, perLeg: raw.cadenceIsPerLeg, report: &report)
+        }
+        Plausibility.cleanCadence(&samples, sport: sport, report: &report)
+
         let lapDistance = raw.laps.compactMap(\.distanceMeters).reduce(0, +)
         let lapTime = raw.laps.compactMap(\.totalTimeSeconds).reduce(0, +)
         let span = samples.time[samples.count - 1] - samples.time[0]
@@ -108,6 +121,23 @@ public enum TrackRepair {
             distanceMeters: total, laps: raw.laps,
             isIndoor: !hasPositions && (source == .device || source == .laps), repairs: report)
         return .activity(activity)
+    }
+
+    /// The plausibility rules again, on a stored activity (values stored by an
+    /// older version), and the sport inferred again when the file declared none
+    /// and nobody set it. Returns true when the sport changed.
+    @discardableResult
+    public static func recheck(_ activity: inout Activity) -> Bool {
+        var report = RepairReport()
+        Plausibility.clean(&activity.samples, report: &report)
+        var changed = false
+        if !activity.sportDeclared, activity.distanceSource == .device || activity.distanceSource == .gps {
+            let sport = SportInference.infer(activity.samples, segmentStarts: activity.segmentStarts) ?? .running
+            changed = sport != activity.sport
+            activity.sport = sport
+        }
+        Plausibility.cleanCadence(&activity.samples, sport: activity.sport, report: &report)
+        return changed
     }
 
     /// Rules 1-4 in one pass: drops or strips points, merges equal times, keeps
@@ -164,6 +194,49 @@ public enum TrackRepair {
         }
         if newStarts.first != 0, w > 0 { newStarts.insert(0, at: 0) }
         return newStarts
+    }
+
+    /// Running cadence above this many strides per minute is a sprint; a per-leg
+    /// value this high at a slower speed was already steps per minute.
+    public static let maxStrideCadence = 130.0
+    /// Doubling a per-leg value to more than this many steps per minute while the
+    /// median speed is under `stepsSpeedLimit` (m/s; 3:20/km) means it was already
+    /// steps per minute (easy running is 150-185 spm).
+    public static let maxDoubledCadence = 230.0
+    public static let stepsSpeedLimit = 5.0
+
+    /// Rule 7: running cadence in steps per minute. A per-leg source (TCX
+    /// `RunCadence`) is doubled unless its values are already steps (some exporters
+    /// write steps there): a median above `maxStrideCadence`, or doubled above
+    /// `maxDoubledCadence` at a median speed under `stepsSpeedLimit`. Any other
+    /// source is doubled when its median is below 120 (strides per minute, as
+    /// Garmin and Strava write it) and kept otherwise.
+    static func normaliseFootCadence(_ samples: inout SampleSeries, perLeg: Bool, report: inout RepairReport) {
+        guard let median = sampledMedian(samples.cadence, where: { $0 > 0 }) else { return }
+        var double = median < 120
+        if perLeg {
+            let speed = medianStepSpeed(samples)
+            let alreadySteps = median > maxStrideCadence || (2 * median > maxDoubledCadence && (speed ?? 0) < stepsSpeedLimit)
+            double = !alreadySteps
+            report.cadenceAlreadySteps = alreadySteps
+        }
+        guard double else { return }
+        for i in samples.cadence.indices { samples.cadence[i] *= 2 }
+        report.cadenceDoubled = true
+    }
+
+    /// Median speed (m/s) of the steps of at most 10 s that carry cadence, from the
+    /// distance stream; nil without one.
+    static func medianStepSpeed(_ s: SampleSeries) -> Double? {
+        var speeds = ContiguousArray<Double>()
+        let stride = max(1, s.count / 4000)
+        var i = 1
+        while i < s.count {
+            let dt = s.time[i] - s.time[i - 1], dd = s.distance[i] - s.distance[i - 1]
+            if dt > 0, dt <= 10, dd.isFinite, s.cadence[i] > 0 { speeds.append(dd / dt) }
+            i += stride
+        }
+        return sampledMedian(speeds) { _ in true }
     }
 
     /// Puts segments in the order of their first timestamp when they are not;

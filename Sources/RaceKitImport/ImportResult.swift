@@ -1,6 +1,6 @@
 /// What happened to one input file.
 public enum FileStatus: String, Sendable, Codable {
-    case imported, duplicate, skipped, failed
+    case imported, upgraded, duplicate, skipped, failed
 }
 
 /// The outcome for one input file, as `import --format json` prints it.
@@ -8,7 +8,8 @@ public struct FileResult: Sendable, Codable, Equatable {
     /// The path as given (or as found under a given folder).
     public var file: String
     public var status: FileStatus
-    /// New runs (imported) or the runs already stored (duplicate).
+    /// New runs (imported), the runs replaced by a richer copy (upgraded), or the
+    /// runs already stored (duplicate).
     public var runIds: [String]
     /// Why it was skipped or failed, or what else is worth knowing; nil otherwise.
     public var reason: String?
@@ -28,15 +29,16 @@ public struct FileResult: Sendable, Codable, Equatable {
 
 /// Counts for the closing summary.
 public struct ImportSummary: Sendable, Equatable {
-    public var imported = 0, duplicate = 0, skipped = 0, failed = 0
+    public var imported = 0, upgraded = 0, duplicate = 0, skipped = 0, failed = 0
     /// Runs stored by this import.
     public var runsStored = 0
-    public var total: Int { imported + duplicate + skipped + failed }
+    public var total: Int { imported + upgraded + duplicate + skipped + failed }
 
     public init(_ results: [FileResult]) {
         for r in results {
             switch r.status {
             case .imported: imported += 1; runsStored += r.runIds.count
+            case .upgraded: upgraded += 1
             case .duplicate: duplicate += 1
             case .skipped: skipped += 1
             case .failed: failed += 1

@@ -74,8 +74,32 @@ public struct Importer: Sendable {
     private func context() throws -> Context {
         let store = try pending.get()
         return Context(store: store,
-                       profile: (try? store.athlete(id: options.athleteID))??.physiology ?? Physiology(),
-                       history: (try? store.history(athleteID: options.athleteID)) ?? Physiology.History())
+                       profile: try store.athlete(id: options.athleteID)?.physiology ?? Physiology(),
+                       history: try store.history(athleteID: options.athleteID))
+    }
+
+    /// What a whole import did: one result per file, and what went wrong when the
+    /// athlete's stored runs were analysed again afterwards (nil when nothing did).
+    public struct Run: Sendable {
+        public var results: [FileResult]
+        public var recomputeError: RecomputeError?
+    }
+
+    /// Analysing stored runs again after an import failed (the files themselves
+    /// were stored; `runs recompute` tries again).
+    public struct RecomputeError: Error, Sendable, CustomStringConvertible {
+        public var failures: [String]
+        public var description: String {
+            "the import is stored, but analysing the athlete's runs again failed (run 'racekit runs recompute' to retry): "
+                + failures.joined(separator: "; ")
+        }
+    }
+
+    /// `importAll(files:progress:)`, throwing its recompute error when there is one.
+    public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> [FileResult] {
+        let run = try importAll(files: files, progress: progress)
+        if let error = run.recomputeError { throw error }
+        return run.results
     }
 
     /// Imports `files` in parallel; results come back in the order of `files`.
@@ -83,7 +107,7 @@ public struct Importer: Sendable {
     /// the athlete's runs analysed with other physiology estimates than the
     /// history now gives are analysed again (see `Recompute`). Throws only what
     /// opening the store threw (the files read meanwhile are then left alone).
-    public func run(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> [FileResult] {
+    public func importAll(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> Run {
         // Read once, by the first worker that has parsed a file.
         let shared = Locked<Result<Context, any Error>?>(nil)
         // Set once the store cannot be used (it did not open, or the athlete is
@@ -123,10 +147,16 @@ public struct Importer: Sendable {
         }
         let store = try pending.get()
         let final = results.withLock { $0.map { $0! } }
-        if final.contains(where: { $0.status == .imported }) {
-            _ = try? Recompute(store: store).run(athleteID: options.athleteID, force: false)
+        var recomputeError: RecomputeError?
+        if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
+            do {
+                let outcome = try Recompute(store: store).run(athleteID: options.athleteID, force: false)
+                if !outcome.failed.isEmpty { recomputeError = RecomputeError(failures: outcome.failed) }
+            } catch {
+                recomputeError = RecomputeError(failures: ["\(error)"])
+            }
         }
-        return final
+        return Run(results: final, recomputeError: recomputeError)
     }
 
     /// Imports one file; never throws: every problem becomes a `failed` result.
@@ -210,15 +240,24 @@ public struct Importer: Sendable {
 
     static func result(_ path: String, _ outcomes: [InsertOutcome], notes: [String]) -> FileResult {
         var inserted: [String] = []
+        var upgraded: [String] = []
         var existing: [String] = []
         var sameBytes = true
         for outcome in outcomes {
             switch outcome {
             case .inserted(let id): inserted.append(id)
+            case .upgraded(let id): upgraded.append(id)
             case .duplicate(let id, let same): existing.append(id); sameBytes = sameBytes && same
             }
         }
         var notes = notes
+        if inserted.isEmpty, !upgraded.isEmpty {
+            notes.insert("richer than the stored copy of the same activity: \(upgraded.joined(separator: ", ")) upgraded "
+                + "(samples and summary replaced; id, label, mode, effort and notes kept)", at: 0)
+            if !existing.isEmpty { notes.append("\(existing.count) activities already stored as \(existing.joined(separator: ", "))") }
+            return FileResult(file: path, status: .upgraded, runIds: upgraded, reason: notes.joined(separator: "; "))
+        }
+        if !upgraded.isEmpty { notes.append("\(upgraded.count) stored activities upgraded: \(upgraded.joined(separator: ", "))") }
         if inserted.isEmpty {
             let why = sameBytes ? "already imported as \(existing.joined(separator: ", "))"
                 : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, distance within 2%); use --allow-duplicates to store it again"

@@ -18,6 +18,15 @@ public struct Recompute: Sendable {
         public init() {}
     }
 
+    /// Analyses one run again in full (after its sport was changed by hand).
+    public func reanalyse(runID: String) throws {
+        guard let record = try store.run(id: runID) else { throw StoreError.unknownRun(runID) }
+        let physiology = try store.physiology(athleteID: record.athleteID)
+        var activity = try store.activity(of: record)
+        TrackRepair.recheck(&activity)
+        try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology))
+    }
+
     /// Recomputes one athlete's stale runs.
     public func run(athleteID: String, force: Bool) throws -> Outcome {
         let physiology = try store.physiology(athleteID: athleteID)
@@ -27,8 +36,10 @@ public struct Recompute: Sendable {
             outcome.checked += 1
             do {
                 if force || record.analysisVersion != RunAnalyzer.version {
-                    let activity = try store.activity(of: record)
-                    try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology))
+                    var activity = try store.activity(of: record)
+                    let sportChanged = TrackRepair.recheck(&activity)
+                    try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology),
+                                           sport: sportChanged ? activity.sport : nil)
                 } else {
                     // Only the physiology changed: redo zones and load, keep the rest.
                     let samples = try store.samples(of: record)

@@ -173,11 +173,12 @@ extension RunStore {
                         isIndoor: r.runType == "treadmill", repairs: RepairReport())
     }
 
-    /// Stores a new analysis of an existing run.
-    public func saveAnalysis(runID: String, _ analysis: RunAnalysis) throws {
+    /// Stores a new analysis of an existing run (and its sport, when inferred anew).
+    public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport? = nil) throws {
         try wrap {
             try writer.write { db in
                 guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
+                if let sport { record.sport = sport.rawValue }
                 Self.apply(analysis, to: &record)
                 try record.update(db)
                 try Self.writeDetails(db, runID: runID, analysis: analysis)
@@ -233,6 +234,8 @@ extension RunStore {
         public var runType: String?
         public var perceivedEffort: Int??
         public var notes: String??
+        /// A sport set by the user: stored as declared (never inferred again).
+        public var sport: Sport?
         public init() {}
     }
 
@@ -246,6 +249,7 @@ extension RunStore {
                 if let v = e.runType { r.runType = v }
                 if let v = e.perceivedEffort { r.perceivedEffort = v }
                 if let v = e.notes { r.notes = v }
+                if let v = e.sport { r.sport = v.rawValue; r.sportDeclared = true }
                 try r.update(db)
                 return r
             }

@@ -31,6 +31,9 @@ public enum InsertOutcome: Sendable, Equatable {
     case inserted(runID: String)
     /// Already stored: the same bytes, or the same activity in another file.
     case duplicate(existingRunID: String, sameBytes: Bool)
+    /// The same activity, richer than the stored copy: its samples and summary
+    /// replaced the stored ones, keeping the run's id and what the user set.
+    case upgraded(runID: String)
 }
 
 /// The embedded SQLite store (GRDB, WAL). Every file's runs go in one transaction.
@@ -121,7 +124,13 @@ public final class RunStore: Sendable {
                         continue
                     }
                     if !allowDuplicates, let existing = try sameActivity(db, run, athleteID: athleteID) {
-                        outcomes.append(.duplicate(existingRunID: existing, sameBytes: false))
+                        if let stored = try RunRecord.fetchOne(db, key: existing), Self.isRicher(run, than: stored) {
+                            try upgrade(db, stored, with: run, sourceFile: sourceFile, format: format, sha256: sha256,
+                                        importedAt: importedAt)
+                            outcomes.append(.upgraded(runID: existing))
+                        } else {
+                            outcomes.append(.duplicate(existingRunID: existing, sameBytes: false))
+                        }
                         continue
                     }
                     var record = makeRecord(run, athleteID: athleteID, sourceFile: sourceFile, format: format,
@@ -157,6 +166,44 @@ public final class RunStore: Sendable {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing the samples of run \(runID): \(message)")
         }
+    }
+
+    /// A duplicate this many times the stored run's points, with the same
+    /// channels, is richer (a 1 s recording of what was stored as smart recording).
+    public static let richerPointRatio = 1.5
+
+    /// Whether a duplicate should replace the stored copy: it brings a channel the
+    /// stored run lacks (heart rate, cadence, elevation, positions) and loses none
+    /// of the stored ones, or it has the same channels and `richerPointRatio` times
+    /// the points.
+    static func isRicher(_ run: NewRun, than stored: RunRecord) -> Bool {
+        let s = run.summary
+        let new = [s.avgHeartRate != nil, s.avgCadence != nil, s.ascentMeters != nil, !run.activity.isIndoor]
+        let old = [stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil, stored.runType != "treadmill"]
+        if zip(new, old).contains(where: { !$0 && $1 }) { return false }
+        if zip(new, old).contains(where: { $0 && !$1 }) { return true }
+        return Double(s.pointCount) >= richerPointRatio * Double(stored.pointCount)
+    }
+
+    /// Replaces a stored run's source, samples and analysis with a richer copy's,
+    /// keeping its id and what the user set (label, mode, run type, effort, notes,
+    /// and a sport the user chose).
+    private func upgrade(_ db: Database, _ stored: RunRecord, with run: NewRun, sourceFile: String, format: SourceFormat,
+                         sha256: String, importedAt: Double) throws {
+        var record = makeRecord(run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format,
+                                sha256: sha256, importedAt: importedAt)
+        record.id = stored.id
+        record.label = stored.label
+        record.mode = stored.mode
+        record.runType = stored.runType
+        record.perceivedEffort = stored.perceivedEffort
+        record.notes = stored.notes
+        if stored.sportDeclared, !record.sportDeclared { record.sport = stored.sport; record.sportDeclared = true }
+        Self.apply(run.analysis, to: &record)
+        try record.update(db)
+        try SamplesRecord.deleteOne(db, key: stored.id)
+        try Self.insertSamples(db, runID: stored.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
+        try Self.writeDetails(db, runID: stored.id, analysis: run.analysis)
     }
 
     private func sameActivity(_ db: Database, _ run: NewRun, athleteID: String) throws -> String? {

@@ -1,5 +1,10 @@
 import ArgumentParser
 import Foundation
+import RaceKitCore
+import RaceKitFormats
+import RaceKitImport
+import RaceKitRace
+import RaceKitReports
 import RaceKitStore
 
 /// Options every command that touches the store takes.
@@ -39,4 +44,19 @@ enum Exit {
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
     static let busy: Int32 = 75
+    static let software: Int32 = 70
+
+    /// The sysexits code for an error no command mapped: bad data for format,
+    /// setup, script and encoding errors, an I/O error for the store, 70 (internal
+    /// software error) for anything else.
+    static func code(for error: any Error) -> Int32 {
+        switch error {
+        case is FormatError, is SetupError, is ScriptError, is CourseError, is PacePlanError, is ExpressionError,
+             is EncodingError, is DecodingError, is SampleCodec.DecodeError:
+            return dataError
+        case is StoreError, is Importer.RecomputeError: return ioError
+        case is ExportError, is ReportError: return cannotCreate
+        default: return software
+        }
+    }
 }

@@ -56,7 +56,12 @@ extension RaceKitCommand {
             let (path, athlete) = (storeOptions.path, self.athlete)
             let pending = PendingStore {
                 let store = try StoreOptions.open(path: path)
-                guard (try? store.athlete(id: athlete)) ?? nil != nil else {
+                let known: Bool
+                do { known = try store.athlete(id: athlete) != nil } catch {
+                    Console.error("racekit: \(error)")
+                    throw ExitCode(Exit.ioError)
+                }
+                guard known else {
                     Console.error("racekit: unknown athlete '\(athlete)' (create it with: racekit athlete add \(athlete))")
                     throw ExitCode(Exit.usage)
                 }
@@ -70,11 +75,16 @@ extension RaceKitCommand {
             let (files, missing) = InputCollector.collect(paths)
             let showProgress = !quiet && format == .text && Console.stderrIsTerminal && files.count > 1
             let importer = Importer(opening: pending, options: options)
-            var results = try importer.run(files: files, progress: showProgress ? Self.progressLine() : nil)
+            let run = try importer.importAll(files: files, progress: showProgress ? Self.progressLine() : nil)
+            var results = run.results
             if showProgress { Console.clearProgress() }
             results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
 
-            report(results)
+            try report(results)
+            if let error = run.recomputeError {
+                Console.error("racekit: \(error)")
+                throw ExitCode(Exit.ioError)
+            }
             let summary = ImportSummary(results)
             if files.isEmpty && !missing.isEmpty { throw ExitCode(Exit.noInput) }
             if summary.failed > 0 { throw ExitCode(Exit.someFailed) }
@@ -96,9 +106,9 @@ extension RaceKitCommand {
             }
         }
 
-        private func report(_ results: [FileResult]) {
+        private func report(_ results: [FileResult]) throws {
             if format == .json {
-                Console.out((try? Console.json(results)) ?? "[]")
+                Console.out(try Console.json(results))
                 return
             }
             for r in results where r.status == .failed { Console.error("failed: \(r.reason ?? r.file)") }
@@ -107,14 +117,16 @@ extension RaceKitCommand {
             for r in results where r.status == .duplicate && r.reason?.hasPrefix("already imported") == false {
                 Console.out("duplicate: \(r.file): \(r.reason ?? "")")
             }
+            for r in results where r.status == .upgraded { Console.out("upgraded: \(r.file): \(r.reason ?? "")") }
             for r in results where r.status == .imported && r.reason != nil { Console.out("note: \(r.file): \(r.reason!)") }
             let s = ImportSummary(results)
             if s.total == 0 {
                 Console.out("No GPX or TCX files found.")
-            } else if s.imported == 0 && s.failed == 0 && s.duplicate > 0 {
+            } else if s.imported == 0 && s.upgraded == 0 && s.failed == 0 && s.duplicate > 0 {
                 Console.out("Nothing new: \(s.duplicate) of \(s.total) files already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "").")
             } else {
-                Console.out("\(s.total) files: \(s.imported) imported (\(s.runsStored) runs), \(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed.")
+                let upgraded = s.upgraded > 0 ? "\(s.upgraded) upgraded, " : ""
+                Console.out("\(s.total) files: \(s.imported) imported (\(s.runsStored) runs), \(upgraded)\(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed.")
             }
         }
     }

@@ -46,7 +46,19 @@ struct RaceKitCommand: ParsableCommand {
             end = min(end, subcommandDepth(arguments))
             arguments.insert(contentsOf: hoisted, at: end)
         }
-        main(arguments)
+        let command: ParsableCommand
+        do { command = try parseAsRoot(arguments) } catch { exit(withError: error) }
+        do {
+            var command = command
+            try command.run()
+        } catch let error where error is ExitCode || error is ValidationError || error is CleanExit {
+            exit(withError: error)
+        } catch {
+            // A library error a command did not map itself: its message and the
+            // sysexits class of its kind, never ArgumentParser's bare exit 1.
+            Console.error("racekit: \(error)")
+            exit(withError: ExitCode(Exit.code(for: error)))
+        }
     }
 
     /// How many leading words name subcommands.

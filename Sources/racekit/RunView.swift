@@ -24,7 +24,7 @@ struct RunView: Encodable {
     }
 
     /// The JSON keys, in the order of `values`.
-    static let keys = ["id", "athlete", "sport", "name", "sourceFile", "sourceFormat", "creator", "startedAt", "endedAt",
+    static let keys = ["id", "athlete", "sport", "sportInferred", "name", "sourceFile", "sourceFormat", "creator", "startedAt", "endedAt",
                        "elapsedSeconds", "movingSeconds", "distanceMeters", "ascentMeters", "descentMeters",
                        "avgPaceSecondsPerKm", "avgHeartRate", "maxHeartRate", "heartRateCoveragePercent", "avgCadence",
                        "load", "loadSource", "label", "mode", "runType", "perceivedEffort", "notes"]
@@ -34,7 +34,7 @@ struct RunView: Encodable {
     var values: [JSONValue] {
         let r = record
         return [
-            .string(r.id), .string(r.athleteID), .string(r.sport), .init(r.name), .string(r.sourceFile),
+            .string(r.id), .string(r.athleteID), .string(r.sport), .bool(!r.sportDeclared), .init(r.name), .string(r.sourceFile),
             .string(r.sourceFormat), .init(r.creator), .string(startedAt), .string(Format.isoTime(r.endedAt)),
             .init(Self.round(r.elapsedSeconds, 3)), .init(Self.round(r.movingSeconds, 3)),
             .init(Self.round(r.distanceMeters, 2)), .init(Self.round(r.ascentMeters, 1)), .init(Self.round(r.descentMeters, 1)),

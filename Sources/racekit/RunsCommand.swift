@@ -14,3 +14,4 @@ extension RaceKitCommand {
 extension DistanceUnit: ExpressibleByArgument {}
 
 import RaceKitCore
+extension Sport: ExpressibleByArgument {}

@@ -13,19 +13,23 @@ extension RaceKitCommand.Runs {
             commandName: "bests",
             abstract: "Personal records: the fastest 400 m, 1 km, mile, 5k, 10k, half and marathon inside runs.",
             discussion: """
-              racekit runs bests                      # one record per distance
+              racekit runs bests                      # one record per distance (athlete 'default')
               racekit runs bests --distance 5k        # the 10 fastest 5 km efforts
+              racekit runs bests --athlete mia
+
+            Running only: rides, drives and ski days (declared, inferred or set with 'runs edit --sport') never count.
             """
         )
 
         @OptionGroup var storeOptions: StoreOptions
-        @Option(help: "Only this athlete's runs.") var athlete: String?
+        @Option(help: "The athlete whose records to show.") var athlete = "default"
         @Option(help: "One distance (400m, 1k, 1mi, 5k, 10k, half, marathon): its fastest efforts.") var distance: String?
-        @Option(help: "How many efforts with --distance.") var limit = 10
+        @Option(help: "How many efforts with --distance (1-1000).") var limit = 10
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func validate() throws {
+            if !(1...1000).contains(limit) { throw ValidationError("--limit: \(limit) is not between 1 and 1000") }
             if let distance, Self.meters(distance) == nil {
                 throw ValidationError("--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))")
             }
@@ -38,6 +42,9 @@ extension RaceKitCommand.Runs {
 
         func run() throws {
             let store = try storeOptions.open()
+            guard try store.athlete(id: athlete) != nil else {
+                throw ValidationError("unknown athlete '\(athlete)' (racekit athlete list shows them)")
+            }
             let records = try store.personalRecords(athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
             switch format {
             case .json:
@@ -70,11 +77,12 @@ extension RaceKitCommand.Runs {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
-            abstract: "Set a run's label, mode, type, perceived effort or notes.",
+            abstract: "Set a run's label, mode, type, perceived effort, notes or sport.",
             discussion: """
-            An empty value clears a field.
+            An empty value clears a field. --sport corrects a sport the file declared or RaceKit inferred (a ride stored as a run, or a run taken for a ride); the run is analysed again and counts (or stops counting) in running records, predictions and reports.
 
               racekit runs edit 01M7F0F1 --label "Race - Munich Half" --mode race --rpe 9
+              racekit runs edit 01M7F0F1 --sport cycling
             """
         )
 
@@ -88,10 +96,11 @@ extension RaceKitCommand.Runs {
         @Option(name: .customLong("type"), help: "outdoor or treadmill.") var runType: RunType?
         @Option(help: "Perceived effort 1-10 (empty to clear).") var rpe: String?
         @Option(help: "Notes.") var notes: String?
+        @Option(help: "The sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: Sport?
 
         func validate() throws {
-            if label == nil, mode == nil, runType == nil, rpe == nil, notes == nil {
-                throw ValidationError("nothing to change: give --label, --mode, --type, --rpe or --notes")
+            if label == nil, mode == nil, runType == nil, rpe == nil, notes == nil, sport == nil {
+                throw ValidationError("nothing to change: give --label, --mode, --type, --rpe, --notes or --sport")
             }
             if let rpe, !rpe.isEmpty, !(Int(rpe).map { (1...10).contains($0) } ?? false) {
                 throw ValidationError("--rpe must be a whole number from 1 to 10")
@@ -107,8 +116,10 @@ extension RaceKitCommand.Runs {
             if let rpe { e.perceivedEffort = .some(rpe.isEmpty ? nil : Int(rpe)) }
             e.mode = mode?.rawValue
             e.runType = runType?.rawValue
+            e.sport = sport
             let updated = try store.edit(runID: record.id, e)
-            Console.out("Updated \(updated.id): label \(updated.label ?? "-"), mode \(updated.mode), type \(updated.runType), effort \(updated.perceivedEffort.map(String.init) ?? "-")")
+            if sport != nil { try RaceKitImport.Recompute(store: store).reanalyse(runID: record.id) }
+            Console.out("Updated \(updated.id): \(updated.sport), label \(updated.label ?? "-"), mode \(updated.mode), type \(updated.runType), effort \(updated.perceivedEffort.map(String.init) ?? "-")")
         }
     }
 

@@ -106,7 +106,8 @@ struct RunDetail {
         var lines: [String] = []
         let nouns = ["running": "Run", "cycling": "Ride", "walking": "Walk", "hiking": "Hike", "swimming": "Swim"]
         let title = r.label ?? r.name ?? nouns[r.sport] ?? "Activity"
-        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(r.sport) · \(r.mode)")
+        let sport = r.sportDeclared ? r.sport : "\(r.sport) (inferred: the file names no sport)"
+        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode)")
         lines.append("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)")
         lines.append("")
         let pace = RunView(r).avgPaceSecondsPerKm

@@ -25,9 +25,18 @@ public enum BestEfforts {
     /// The fastest time for each standard distance that fits in the run. O(n) per
     /// distance: for every end point, the start pointer only moves forward; the
     /// start is interpolated so the effort covers exactly the distance.
-    public static func compute(_ s: SampleSeries, distances: [Double] = standardDistances.map(\.meters)) -> [BestEffort] {
+    ///
+    /// `excluding[k]` true: the step from point k-1 to point k is not running (see
+    /// `inhumanSteps`); no effort may contain it.
+    public static func compute(_ s: SampleSeries, distances: [Double] = standardDistances.map(\.meters),
+                               excluding: [Bool] = []) -> [BestEffort] {
         let n = s.count
         guard n > 1, let total = s.distance.last, !total.isNaN else { return [] }
+        // excludedBefore[k]: excluded steps among points 1...k (prefix count).
+        var excludedBefore = [Int](repeating: 0, count: n)
+        if excluding.count == n {
+            for k in 1..<n { excludedBefore[k] = excludedBefore[k - 1] + (excluding[k] ? 1 : 0) }
+        }
         var out: [BestEffort] = []
         for target in distances where target <= total + 1e-6 {
             var best: BestEffort?
@@ -40,6 +49,8 @@ public enum BestEfforts {
                 let d0 = s.distance[i], d1 = s.distance[i + 1]
                 let t0 = s.time[i], t1 = s.time[i + 1]
                 let startTime = d1 > d0 ? t0 + (t1 - t0) * min(1, max(0, (startDistance - d0) / (d1 - d0))) : t0
+                // Steps i+1...j are inside the effort.
+                if excludedBefore[j] != excludedBefore[i] { continue }
                 let elapsed = s.time[j] - startTime
                 // Faster by more than 1 ms (stored distances are Float32): among equal
                 // efforts the earliest stands, before and after a recompute.
@@ -50,5 +61,39 @@ public enum BestEfforts {
             if let best { out.append(best) }
         }
         return out
+    }
+
+    /// No human runs faster than this (m/s) for this long (s): the 400 m world
+    /// record averages 9.3 m/s over 43 s, the 1,500 m record 7.3 m/s over 3:26.
+    public static let humanLimits: [(seconds: Double, metersPerSecond: Double)] = [(60, 9.0), (300, 7.3)]
+
+    /// Steps inside a stretch faster than `humanLimits` allow (a bus, a bike, a
+    /// watch left running in a car), for an activity that is a run: flagged
+    /// per point (`flags[k]`: the step from k-1 to k), to be left out of best
+    /// efforts while the run itself is kept. Windows are measured in time
+    /// (between one and two times the limit's duration).
+    public static func inhumanSteps(_ s: SampleSeries) -> [Bool] {
+        let n = s.count
+        guard n > 1 else { return [] }
+        var cover = [Int](repeating: 0, count: n + 1)
+        var any = false
+        for limit in humanLimits {
+            var i = 0
+            for j in 1..<n {
+                while i + 1 < j, s.time[j] - s.time[i + 1] >= limit.seconds { i += 1 }
+                let dt = s.time[j] - s.time[i]
+                guard dt >= limit.seconds, dt <= 2 * limit.seconds else { continue }
+                let dd = s.distance[j] - s.distance[i]
+                if dd.isFinite, dd / dt > limit.metersPerSecond {
+                    cover[i + 1] += 1; cover[j + 1] -= 1
+                    any = true
+                }
+            }
+        }
+        guard any else { return [] }
+        var flags = [Bool](repeating: false, count: n)
+        var running = 0
+        for k in 0..<n { running += cover[k]; flags[k] = running > 0 }
+        return flags
     }
 }

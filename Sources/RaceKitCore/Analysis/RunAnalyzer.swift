@@ -47,7 +47,9 @@ public struct RunAnalysis: Sendable {
 /// by an older version are redone by `runs recompute`.
 public enum RunAnalyzer {
     /// Bumped whenever a change to the analysis changes stored numbers.
-    public static let version = 2
+    /// 3: averages never hold a value across a segment break; best efforts leave
+    /// out stretches faster than a human runs; summaries are range-checked.
+    public static let version = 3
 
     /// The part of the analysis that depends on the athlete's physiology: time in
     /// zones and training load. `runs recompute` redoes only this when only the
@@ -72,6 +74,12 @@ public enum RunAnalyzer {
         return (zones == nil ? nil : model, zones, load)
     }
 
+    /// Best efforts; on foot, stretches no human runs are left out of them.
+    static func bestEfforts(_ s: SampleSeries, sport: Sport) -> [BestEffort] {
+        let onFoot = sport == .running || sport == .walking || sport == .hiking
+        return BestEfforts.compute(s, excluding: onFoot ? BestEfforts.inhumanSteps(s) : [])
+    }
+
     public static func analyse(_ activity: Activity, physiology: Physiology) -> RunAnalysis {
         let s = activity.samples
         let hasDistance = activity.distanceSource == .device || activity.distanceSource == .gps
@@ -83,10 +91,11 @@ public enum RunAnalyzer {
         summary.movingSeconds = s.count > 1 ? MovingTime.seconds(s, moving: moving) : nil
         summary.ascentMeters = elevation?.gain
         summary.descentMeters = elevation?.loss
+        summary = summary.sanitised()
 
         let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
         return RunAnalysis(summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
-                           zones: zones, bestEfforts: hasDistance ? BestEfforts.compute(s) : [], load: load,
+                           zones: zones, bestEfforts: hasDistance ? bestEfforts(s, sport: activity.sport) : [], load: load,
                            physiology: physiology, samples: s)
     }
 }

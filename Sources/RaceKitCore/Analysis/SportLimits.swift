@@ -11,10 +11,10 @@ public struct SportLimits: Sendable, Equatable {
     ///
     /// - Jump limits: running 12 m/s (43 km/h, above Bolt's 12.4 m/s top speed only
     ///   by GPS error), walking and hiking 6 m/s, swimming 4 m/s, cycling 35 m/s
-    ///   (126 km/h, a fast descent), other 70 m/s.
+    ///   (126 km/h, a fast descent), skiing 50 m/s, driving 90 m/s, other 70 m/s.
     /// - Moving thresholds: 0.5 m/s (1.8 km/h) on foot: a slow walk is about
     ///   1 m/s, while a good 1 Hz fix drifts well under 0.5 m when standing;
-    ///   cycling 1.5 m/s; swimming 0.2 m/s. Checked against the reference moving
+    ///   cycling and driving 1.5 m/s; skiing 1 m/s; swimming 0.2 m/s. Checked against the reference moving
     ///   times of the conformance corpus (README, "Accuracy").
     public static func of(_ sport: Sport, declared: Bool) -> SportLimits {
         switch sport {
@@ -23,6 +23,8 @@ public struct SportLimits: Sendable, Equatable {
         case .walking, .hiking: return SportLimits(maxPlausibleSpeed: 6, movingThreshold: 0.5)
         case .cycling: return SportLimits(maxPlausibleSpeed: 35, movingThreshold: 1.5)
         case .swimming: return SportLimits(maxPlausibleSpeed: 4, movingThreshold: 0.2)
+        case .skiing: return SportLimits(maxPlausibleSpeed: 50, movingThreshold: 1.0)
+        case .driving: return SportLimits(maxPlausibleSpeed: 90, movingThreshold: 1.5)
         case .other: return SportLimits(maxPlausibleSpeed: 70, movingThreshold: 0.5)
         }
     }

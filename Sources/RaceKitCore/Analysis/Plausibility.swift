@@ -1,0 +1,106 @@
+/// Physical ranges by channel (README, "Plausibility"). A value outside its range
+/// is not data: it is removed and treated like a missing value (elevation and
+/// distance are interpolated over, averages skip it) and counted in the repair
+/// report. Applied at import and again when stored runs are recomputed, so a value
+/// stored by an older version cannot reach a summary either.
+public enum Plausibility {
+    /// Elevation in metres: the Dead Sea shore is -430 m, Everest 8,849 m. Vendor
+    /// "no data" sentinels (-32768, -9999, 65535, 32767) fall outside.
+    public static let elevationMeters = -500.0...9000.0
+    /// A run of exact zeros at the start or end of a profile is a placeholder (the
+    /// barometer or GPS altitude not yet there) when the first real value next to it
+    /// is at least this far from 0 m.
+    public static let edgeZeroJumpMeters = 10.0
+    /// Heart rate in bpm (0 is a strap without contact).
+    public static let heartRateBpm = TrackRepair.heartRateRange
+    /// Power in watts: a track sprinter's peak is about 2,500 W.
+    public static let powerWatts = 0.0...3000.0
+    /// Air temperature in °C at a sensor on the body.
+    public static let temperatureCelsius = -60.0...70.0
+    /// The longest activity stored: 7 days (the longest foot races, the Tor des
+    /// Géants and the Barkley, take 4 to 6 days). Longer is two clocks mixed up.
+    public static let maximumElapsedSeconds = 7 * 86_400.0
+
+    /// Cadence in stored units (steps per minute on foot, rpm on a bike, strokes per
+    /// minute swimming). 0 stays (standing, coasting) and is left out of averages.
+    public static func cadence(_ sport: Sport) -> ClosedRange<Double> {
+        switch sport {
+        case .running, .walking, .hiking: return 30...280
+        case .cycling: return 10...220
+        case .swimming: return 5...150
+        case .other, .skiing, .driving: return 1...300
+        }
+    }
+
+    /// Removes implausible values from every channel but time and position (those
+    /// have their own rules in `TrackRepair`); counts what it removed.
+    static func clean(_ s: inout SampleSeries, report: inout RepairReport) {
+        var dropped = 0
+        s.modify(.elevation) { e in
+            for i in e.indices where !e[i].isNaN && !elevationMeters.contains(e[i]) { e[i] = .nan; dropped += 1 }
+        }
+        report.droppedElevation += dropped
+        dropped = 0
+        for (channel, range) in [(SampleSeries.Channel.power, powerWatts), (.temperature, temperatureCelsius),
+                                 (.speed, 0.0...1000.0)] {
+            s.modify(channel) { v in
+                for i in v.indices where !v[i].isNaN && !range.contains(v[i]) { v[i] = .nan; dropped += 1 }
+            }
+        }
+        s.modify(.heartRate) { v in
+            for i in v.indices where !v[i].isNaN && !heartRateBpm.contains(v[i]) { v[i] = .nan; report.droppedHeartRate += 1 }
+        }
+        s.modify(.cadence) { v in
+            for i in v.indices where !v[i].isNaN && (!v[i].isFinite || v[i] < 0) { v[i] = .nan; dropped += 1 }
+        }
+        s.modify(.distance) { v in
+            for i in v.indices where !v[i].isNaN && !v[i].isFinite { v[i] = .nan; dropped += 1 }
+        }
+        report.droppedOtherValues += dropped
+        dropEdgeZeros(&s.elevation, report: &report)
+    }
+
+    /// Cadence outside the sport's range (after the unit is settled) becomes missing.
+    static func cleanCadence(_ s: inout SampleSeries, sport: Sport, report: inout RepairReport) {
+        let range = cadence(sport)
+        var dropped = 0
+        s.modify(.cadence) { v in
+            for i in v.indices where !v[i].isNaN && v[i] != 0 && !range.contains(v[i]) { v[i] = .nan; dropped += 1 }
+        }
+        report.droppedCadence += dropped
+    }
+
+    /// Leading and trailing runs of exact 0 m next to a real value at least
+    /// `edgeZeroJumpMeters` away become missing.
+    static func dropEdgeZeros(_ e: inout ContiguousArray<Double>, report: inout RepairReport) {
+        func clear(_ indices: [Int]) {
+            guard let boundary = indices.first(where: { !e[$0].isNaN && e[$0] != 0 }),
+                  abs(e[boundary]) >= edgeZeroJumpMeters else { return }
+            for i in indices {
+                if i == boundary { break }
+                if e[i] == 0 { e[i] = .nan; report.edgeZeroElevation += 1 }
+            }
+        }
+        clear(Array(e.indices))
+        clear(Array(e.indices.reversed()))
+    }
+}
+
+extension RunSummary {
+    /// The summary with every non-finite or impossible figure made unknown (nil):
+    /// whatever reached the analysis, no stored summary holds NaN, infinity or a
+    /// negative time or distance.
+    public func sanitised() -> RunSummary {
+        func ok(_ v: Double?, _ range: ClosedRange<Double>) -> Double? { v.flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }
+        var s = self
+        s.distanceMeters = ok(distanceMeters, 0...1e8)
+        s.avgHeartRate = ok(avgHeartRate, Plausibility.heartRateBpm)
+        s.maxHeartRate = ok(maxHeartRate, Plausibility.heartRateBpm)
+        s.movingSeconds = ok(movingSeconds, 0...max(0, elapsedSeconds))
+        s.ascentMeters = ok(ascentMeters, 0...1e6)
+        s.descentMeters = ok(descentMeters, 0...1e6)
+        s.heartRateCoveragePercent = ok(heartRateCoveragePercent, 0...100)
+        s.avgCadence = ok(avgCadence, 0...1000)
+        return s
+    }
+}
