@@ -41,6 +41,9 @@ public enum RacePlanner {
             if abs(c.courseMeters - d) >= 10 {
                 warnings.append("course: the course file measures \(TextFormat.fixed(c.courseMeters / 1000, 3)) km, the race \(TextFormat.fixed(d / 1000, 3)) km (\(c.courseMeters > d ? "+" : "")\(TextFormat.fixed((c.courseMeters / d - 1) * 100, 2))%): the course was scaled to the race distance")
             }
+            if c.ignoredElevations > 0 {
+                warnings.append("course: \(c.ignoredElevations) impossible elevation value\(c.ignoredElevations == 1 ? "" : "s") (outside -500...9000 m, no-data sentinels such as -32768, or placeholder zeros at an end) ignored")
+            }
             if !c.hasElevation {
                 warnings.append("course: the course file has no elevation; planned as flat")
             }

@@ -37,8 +37,14 @@ struct CLI {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        // Both pipes at once: reading one to its end while the child fills the
+        // other past the pipe buffer (64 KB) would deadlock.
+        let stderrData = DataBox()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { stderrData.data = err.fileHandleForReading.readDataToEndOfFile() }
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let e = stderrData.data
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
@@ -49,6 +55,10 @@ struct CLI {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 }
+
+/// Stderr as a reader thread collects it; read only after the group's wait,
+/// which orders the write before the read.
+final class DataBox: @unchecked Sendable { var data = Data() }
 
 let goodGPX = """
 <?xml version="1.0"?><gpx version="1.1" creator="Garmin Connect" xmlns="http://www.topografix.com/GPX/1/1"

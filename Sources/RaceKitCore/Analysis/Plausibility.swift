@@ -35,12 +35,10 @@ public enum Plausibility {
     /// Removes implausible values from every channel but time and position (those
     /// have their own rules in `TrackRepair`); counts what it removed.
     static func clean(_ s: inout SampleSeries, report: inout RepairReport) {
+        let elevation = cleanElevation(&s.elevation)
+        report.droppedElevation += elevation.outOfRange
+        report.edgeZeroElevation += elevation.edgeZeros
         var dropped = 0
-        s.modify(.elevation) { e in
-            for i in e.indices where !e[i].isNaN && !elevationMeters.contains(e[i]) { e[i] = .nan; dropped += 1 }
-        }
-        report.droppedElevation += dropped
-        dropped = 0
         for (channel, range) in [(SampleSeries.Channel.power, powerWatts), (.temperature, temperatureCelsius),
                                  (.speed, 0.0...1000.0)] {
             s.modify(channel) { v in
@@ -57,7 +55,14 @@ public enum Plausibility {
             for i in v.indices where !v[i].isNaN && !v[i].isFinite { v[i] = .nan; dropped += 1 }
         }
         report.droppedOtherValues += dropped
-        dropEdgeZeros(&s.elevation, report: &report)
+    }
+
+    /// Elevation outside `elevationMeters`, and placeholder zeros at either end,
+    /// become missing (for activities and race courses alike).
+    public static func cleanElevation(_ e: inout ContiguousArray<Double>) -> (outOfRange: Int, edgeZeros: Int) {
+        var outOfRange = 0
+        for i in e.indices where !e[i].isNaN && !elevationMeters.contains(e[i]) { e[i] = .nan; outOfRange += 1 }
+        return (outOfRange, dropEdgeZeros(&e))
     }
 
     /// Cadence outside the sport's range (after the unit is settled) becomes missing.
@@ -72,17 +77,19 @@ public enum Plausibility {
 
     /// Leading and trailing runs of exact 0 m next to a real value at least
     /// `edgeZeroJumpMeters` away become missing.
-    static func dropEdgeZeros(_ e: inout ContiguousArray<Double>, report: inout RepairReport) {
+    static func dropEdgeZeros(_ e: inout ContiguousArray<Double>) -> Int {
+        var dropped = 0
         func clear(_ indices: [Int]) {
             guard let boundary = indices.first(where: { !e[$0].isNaN && e[$0] != 0 }),
                   abs(e[boundary]) >= edgeZeroJumpMeters else { return }
             for i in indices {
                 if i == boundary { break }
-                if e[i] == 0 { e[i] = .nan; report.edgeZeroElevation += 1 }
+                if e[i] == 0 { e[i] = .nan; dropped += 1 }
             }
         }
         clear(Array(e.indices))
         clear(Array(e.indices.reversed()))
+        return dropped
     }
 }
 

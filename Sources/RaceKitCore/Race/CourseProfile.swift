@@ -44,6 +44,9 @@ public struct CourseProfile: Sendable {
     /// Positions along the grid (course order), for exports.
     public let latitude: [Double]
     public let longitude: [Double]
+    /// Elevation values left out as impossible (outside -500...9,000 m, no-data
+    /// sentinels, placeholder zeros at either end).
+    public let ignoredElevations: Int
 
     public init(samples: SampleSeries, raceMeters: Double, step: Double = 10, smoothingMeters: Double = 200) throws {
         // Points with a position, in order; distance from the device when complete.
@@ -71,6 +74,12 @@ public struct CourseProfile: Sendable {
         self.raceMeters = raceMeters
         scale = raceMeters / total
         self.smoothingMeters = smoothingMeters
+
+        // Impossible elevations and no-data sentinels are no hills (Plausibility).
+        var checked = ContiguousArray(ele)
+        let dropped = Plausibility.cleanElevation(&checked)
+        ignoredElevations = dropped.outOfRange + dropped.edgeZeros
+        ele = Array(checked)
 
         // Raw climb over the points that carry an elevation.
         var up = 0.0, down = 0.0, previous = Double.nan
