@@ -9,7 +9,10 @@ public enum RaceTemplate {
             "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         let long = targetSeconds >= 75 * 60
-        let stations = stride(from: 5.0, through: distanceMeters / 1000 - 0.5, by: 5).map { TextFormat.fixed($0, 0) }
+        // Every 5 km; a distance past the planner's range (which the loader then
+        // refuses) must not make a list of billions of stations.
+        let lastStationKm = min(distanceMeters, PacePlan.distanceRange.upperBound) / 1000 - 0.5
+        let stations = stride(from: 5.0, through: lastStationKm, by: 5).map { TextFormat.fixed($0, 0) }
         var y = """
         # Race setup for racekit (see README "Race setups"). Plan it with:
         #   racekit race plan THIS_FILE [--unit km|mi] [--format table|md|csv|json] [--export band,tcx,gpx]

@@ -72,8 +72,8 @@ public enum SetupLoader {
         let name = try r.string(top.require("name"), "name")
         let distanceNode = try top.require("distance")
         let distanceText = try r.scalarText(distanceNode, "distance")
-        guard let distance = Units.parseDistance(distanceText), distance >= 100, distance <= 1_000_000 else {
-            throw r.error(distanceNode, "distance", "'\(distanceText)' is not a race distance (5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\", or metres)")
+        guard let distance = Units.parseDistance(distanceText), PacePlan.distanceRange.contains(distance) else {
+            throw r.error(distanceNode, "distance", "'\(distanceText)' is not a race distance (400 m to 250 km: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\", or metres)")
         }
         let targetNode = try top.require("target_time")
         let targetText = try r.scalarText(targetNode, "target_time")
@@ -194,6 +194,9 @@ public enum SetupLoader {
                 case (let p?, nil):
                     let t = try r.scalarText(p, "\(key).pace")
                     guard let pace = Units.parsePace(t) else { throw r.error(p, "\(key).pace", "'\(t)' is not a pace (4:37/km or 7:26/mi)") }
+                    guard PacePlan.paceRange.contains(pace) else {
+                        throw r.error(p, "\(key).pace", "\(t) is out of range (2:00/km to 20:00/km)")
+                    }
                     segments.append(.init(untilMeters: until, intensity: .pace(pace)))
                 case (nil, let e?):
                     let v = try r.number(e, "\(key).effort", in: 0.5...2)
@@ -227,8 +230,7 @@ public enum SetupLoader {
             let after = try cm["after"].map { try r.duration($0, "fueling.caffeine.after") } ?? 0
             var every: Double?
             if let e = cm["every"] {
-                every = try r.duration(e, "fueling.caffeine.every")
-                guard every! >= 60 else { throw r.error(e, "fueling.caffeine.every", "must be at least a minute") }
+                every = try r.duration(e, "fueling.caffeine.every", in: 60...Reader.longestDuration)
             }
             f.caffeine = .init(milligrams: mg, afterSeconds: after, everySeconds: every)
         }
@@ -254,8 +256,7 @@ public enum SetupLoader {
                 h.aidStationsMeters.append(km * 1000)
             }
         case (nil, let e?):
-            let every = try r.duration(e, "hydration.every")
-            guard every >= 60 else { throw r.error(e, "hydration.every", "must be at least a minute") }
+            let every = try r.duration(e, "hydration.every", in: 60...Reader.longestDuration)
             h.everySeconds = every
         case (_?, let e?):
             throw r.error(e, "hydration.every", "give aid_stations_km or every, not both")
@@ -294,7 +295,8 @@ public enum SetupLoader {
         return nil
     }
 
-    static func isDate(_ s: String) -> Bool {
+    /// A calendar date `YYYY-MM-DD` (a four-digit year, a real day of that month).
+    public static func isDate(_ s: String) -> Bool {
         let parts = s.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else { return false }
@@ -396,15 +398,29 @@ struct Reader {
             throw error(node, key, "expected a number, got '\(t)'")
         }
         guard range.contains(v) else {
-            throw error(node, key, "\(t) is out of range (\(TextFormat.fixed(range.lowerBound, 0)) to \(TextFormat.fixed(range.upperBound, 0)))")
+            throw error(node, key, "\(t) is out of range (\(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)))")
         }
         return v
     }
 
-    func duration(_ node: Node, _ key: String) throws -> Double {
+    /// The longest time a setup's durations may name: 100 hours, above any
+    /// target (250 km at 20:00/km is 83:20:00).
+    static let longestDuration = 100.0 * 3600
+
+    func duration(_ node: Node, _ key: String, in range: ClosedRange<Double> = 0...longestDuration) throws -> Double {
         let t = try scalarText(node, key)
         guard let v = Units.parseDuration(t) else { throw error(node, key, "'\(t)' is not a time (h:mm:ss or mm:ss)") }
+        guard range.contains(v) else {
+            throw error(node, key, "\(t) is out of range (\(TextFormat.duration(range.lowerBound)) to \(TextFormat.duration(range.upperBound)))")
+        }
         return v
+    }
+
+    /// A range bound as written in the docs: `0.5`, `19.99`, `2000`.
+    static func plain(_ v: Double) -> String {
+        var s = TextFormat.fixed(v, 2)
+        while s.contains("."), s.hasSuffix("0") || s.hasSuffix(".") { s.removeLast() }
+        return s
     }
 
     /// The known key nearest to `s` by edit distance, if it is close.

@@ -59,7 +59,10 @@ public enum WeeklyChart {
     }
 
     /// 1, 2 or 5 times a power of ten, at or above `v`.
+    /// Not finite or not positive: 1 (an infinite value looped forever here).
     static func niceCeiling(_ v: Double) -> Double {
+        guard v.isFinite, v > 0 else { return 1 }
+        guard v < 1e300 else { return v }
         var p = 1.0
         while p * 10 <= v { p *= 10 }
         while p > v { p /= 10 }

@@ -82,9 +82,15 @@ public enum WeeklyMarkdown {
     /// ▁▂▃▄▅▆▇█ scaled between the series' minimum and maximum.
     public static func sparkline(_ values: [Double]) -> String {
         let blocks = Array("▁▂▃▄▅▆▇█")
-        guard let lo = values.min(), let hi = values.max() else { return "" }
+        // Non-finite values take the lowest block; the scale is over the finite ones
+        // (halved first, so that 1e308 - -1e308 stays finite).
+        let finite = values.filter(\.isFinite)
+        guard let lo = finite.min(), let hi = finite.max() else { return String(repeating: blocks[0], count: values.count) }
         return String(values.map { v in
-            hi > lo ? blocks[Int(((v - lo) / (hi - lo) * 7).rounded())] : blocks[v > 0 ? 3 : 0]
+            guard v.isFinite else { return blocks[0] }
+            guard hi > lo else { return blocks[v > 0 ? 3 : 0] }
+            let share = (v / 2 - lo / 2) / (hi / 2 - lo / 2)
+            return blocks[Int((min(1, max(0, share.isFinite ? share : 0)) * 7).rounded())]
         })
     }
 

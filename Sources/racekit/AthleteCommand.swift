@@ -17,10 +17,10 @@ extension RaceKitCommand {
 /// The profile options `add` and `set` share.
 struct ProfileOptions: ParsableArguments {
     @Option(help: "Display name.") var name: String?
-    @Option(help: "Maximum heart rate (bpm).") var maxHr: Double?
-    @Option(help: "Resting heart rate (bpm).") var restingHr: Double?
-    @Option(help: "Lactate-threshold heart rate (bpm).") var thresholdHr: Double?
-    @Option(help: "Threshold pace, e.g. 4:15/km or 6:50/mi.") var thresholdPace: String?
+    @Option(help: "Maximum heart rate (25 to 250 bpm).") var maxHr: Double?
+    @Option(help: "Resting heart rate (25 to 250 bpm).") var restingHr: Double?
+    @Option(help: "Lactate-threshold heart rate (25 to 250 bpm).") var thresholdHr: Double?
+    @Option(help: "Threshold pace, e.g. 4:15/km or 6:50/mi (2:00/km to 20:00/km).") var thresholdPace: String?
     @Option(help: "female or male (for TRIMP).") var sex: Sex?
     @Option(help: "IANA time zone, e.g. Europe/Berlin.") var timeZone: String?
     @Option(help: "auto (Friel with a threshold HR, else %HRmax), hrmax5, friel or seiler3.") var zoneModel: ZoneModel?
@@ -32,13 +32,11 @@ struct ProfileOptions: ParsableArguments {
 
     func validate() throws {
         for (flag, value) in [("--max-hr", maxHr), ("--resting-hr", restingHr), ("--threshold-hr", thresholdHr)] {
-            if let v = value, !(25...250).contains(v) { throw ValidationError("\(flag) must be between 25 and 250 bpm") }
+            if let v = value { try ArgumentRanges.check(v, in: ArgumentRanges.heartRate, option: flag, unit: "bpm") }
         }
         if let m = maxHr, let r = restingHr, r >= m { throw ValidationError("--resting-hr must be below --max-hr") }
         if let m = maxHr, let t = thresholdHr, t >= m { throw ValidationError("--threshold-hr must be below --max-hr") }
-        if let p = thresholdPace, Units.parsePace(p) == nil {
-            throw ValidationError("--threshold-pace: '\(p)' is not a pace like 4:15/km or 6:50/mi")
-        }
+        if let p = thresholdPace { _ = try ArgumentRanges.pace(p, option: "--threshold-pace") }
         if let tz = timeZone, TimeZone(identifier: tz) == nil {
             throw ValidationError("--time-zone: '\(tz)' is not an IANA time zone (e.g. Europe/Berlin)")
         }

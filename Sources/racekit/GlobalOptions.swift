@@ -49,6 +49,11 @@ enum Exit {
     /// The sysexits code for an error no command mapped: bad data for format,
     /// setup, script and encoding errors, an I/O error for the store, 70 (internal
     /// software error) for anything else.
+    /// Errors of RaceKit's libraries (and encoding), which `code(for:)` classifies.
+    static func isLibraryError(_ error: any Error) -> Bool {
+        code(for: error) != software || error is Importer.RecomputeError
+    }
+
     static func code(for error: any Error) -> Int32 {
         switch error {
         case is FormatError, is SetupError, is ScriptError, is CourseError, is PacePlanError, is ExpressionError,

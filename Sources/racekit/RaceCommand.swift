@@ -124,7 +124,8 @@ extension RaceKitCommand.Race {
             abstract: "Write a commented race setup into Races/ to edit.",
             discussion: """
             Without --target, the target is suggested from the athlete's best efforts (the middle of the
-            Riegel, VDOT and Cameron predictions; see racekit predict).
+            Riegel, VDOT and Cameron predictions; see racekit predict). Ranges: --distance 400 m to 250 km;
+            --target such that the pace is 2:00/km to 20:00/km (what race plan accepts).
 
               racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
               racekit race new "Spring 10k" --distance 10k --athlete anna
@@ -134,8 +135,9 @@ extension RaceKitCommand.Race {
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race's name; the file is Races/SLUG.yaml.") var name: String
-        @Option(help: "The distance: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\".") var distance: String
-        @Option(help: "The target time (h:mm:ss); suggested from --athlete's records when left out.") var target: String?
+        @Option(help: "The distance: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\" (400 m to 250 km).") var distance: String
+        @Option(help: "The target time (h:mm:ss; a pace of 2:00/km to 20:00/km); suggested from --athlete's records when left out.")
+        var target: String?
         @Option(help: "The athlete (slug).") var athlete: String?
         @Option(help: "A course file (GPX route or track, TCX course), relative to the race file's folder or absolute.") var course: String?
         @Option(help: "The race date (YYYY-MM-DD).") var date: String?
@@ -143,18 +145,18 @@ extension RaceKitCommand.Race {
         @Flag(help: "Overwrite an existing file.") var force = false
 
         func validate() throws {
-            guard let d = Units.parseDistance(distance), d >= 100 else { throw ValidationError("--distance: '\(distance)' is not a distance") }
-            if let target, Units.parseDuration(target) == nil { throw ValidationError("--target: '\(target)' is not a time (h:mm:ss)") }
+            let meters = try ArgumentRanges.distance(distance, option: "--distance")
+            if let target { _ = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target") }
             if target == nil, athlete == nil { throw ValidationError("give --target, or --athlete to suggest one from the athlete's records") }
-            if let date, !date.isEmpty, date.split(separator: "-").count != 3 { throw ValidationError("--date: '\(date)' is not YYYY-MM-DD") }
+            if let date, !date.isEmpty, !SetupLoader.isDate(date) { throw ValidationError("--date: '\(date)' is not a date (YYYY-MM-DD)") }
         }
 
         func run() throws {
-            let meters = Units.parseDistance(distance)!
+            let meters = try ArgumentRanges.distance(distance, option: "--distance")
             var targetSeconds: Double
             var suggestion: String?
             if let target {
-                targetSeconds = Units.parseDuration(target)!
+                targetSeconds = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
             } else {
                 let store = try storeOptions.open()
                 guard try store.athlete(id: athlete!) != nil else {

@@ -51,13 +51,14 @@ struct RaceKitCommand: ParsableCommand {
         do {
             var command = command
             try command.run()
-        } catch let error where error is ExitCode || error is ValidationError || error is CleanExit {
-            exit(withError: error)
-        } catch {
+        } catch let error where Exit.isLibraryError(error) {
             // A library error a command did not map itself: its message and the
             // sysexits class of its kind, never ArgumentParser's bare exit 1.
             Console.error("racekit: \(error)")
             exit(withError: ExitCode(Exit.code(for: error)))
+        } catch {
+            // ArgumentParser's own (help, usage, ExitCode) and anything unknown.
+            exit(withError: error)
         }
     }
 

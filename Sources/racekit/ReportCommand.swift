@@ -40,24 +40,24 @@ extension RaceKitCommand {
             @OptionGroup var storeOptions: StoreOptions
             @Option(help: "The athlete (default: default).") var athlete: String?
             @Flag(help: "Every athlete with runs, plus a roster index.md.") var allAthletes = false
-            @Option(help: "Weeks in the CSV and the trend.") var weeks = 12
+            @Option(help: "Weeks in the CSV and the trend (1 to 520).") var weeks = 12
             @Option(help: "The report's week, YYYY-Www.") var week: String?
             @Option(help: "last-complete or current (when --week is not given).") var through: Through = .lastComplete
             @Option(help: "Output folder.") var out = "Reports"
             @Option(help: "csv, md or csv,md.") var format = "csv,md"
             @Flag(help: "Print nothing on success.") var quiet = false
             @Flag(help: "Put the generation time in the Markdown (reruns then differ).") var stamp = false
-            @Option(help: "Seconds to wait for another report run's lock.") var wait = 10.0
+            @Option(help: "Seconds to wait for another report run's lock (0 to 3600).") var wait = 10.0
 
             func validate() throws {
                 if athlete != nil && allAthletes { throw ValidationError("give --athlete or --all-athletes, not both") }
-                if !(1...520).contains(weeks) { throw ValidationError("--weeks must be between 1 and 520") }
+                try ArgumentRanges.check(weeks, in: ArgumentRanges.weeks, option: "--weeks")
                 if let week, ISOWeek(week) == nil { throw ValidationError("--week: '\(week)' is not an ISO week like 2026-W09") }
                 let parts = format.split(separator: ",").map { String($0).trimmingBlanks() }
                 if parts.isEmpty || !parts.allSatisfy({ $0 == "csv" || $0 == "md" }) {
                     throw ValidationError("--format: '\(format)' must be csv, md or csv,md")
                 }
-                if wait < 0 { throw ValidationError("--wait must not be negative") }
+                try ArgumentRanges.check(wait, in: ArgumentRanges.lockWaitSeconds, option: "--wait", unit: "s")
             }
 
             func run() throws {

@@ -24,7 +24,7 @@ extension RaceKitCommand.Runs {
         @Option(help: "Only runs starting on or before this date (YYYY-MM-DD, UTC).") var until: String?
         @Option(help: "Sort by date, distance, time (elapsed), pace or load.") var sort: SortKey = .date
         @Flag(help: "Reverse the order.") var reverse = false
-        @Option(help: "At most this many runs (after sorting; with date order, the newest).") var limit: Int?
+        @Option(help: "At most this many runs (after sorting; with date order, the newest; 1 to 100000).") var limit: Int?
         @Option(help: "km or mi for the table.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
@@ -34,7 +34,7 @@ extension RaceKitCommand.Runs {
             if let sport, Sport(rawValue: sport) == nil {
                 throw ValidationError("--sport: '\(sport)' is not one of \(Sport.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+            if let limit { try ArgumentRanges.check(limit, in: ArgumentRanges.listLimit, option: "--limit") }
         }
 
         static func day(_ text: String) -> Double? {

@@ -27,15 +27,18 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(json["fromMeters"] as? Double == 5000)
         #expect(abs((json["fromSeconds"] as! Double) - 1200) < 0.5)
+        // Without --from or --from-athlete: the athlete 'default'.
+        let implicit = try cli.run(["predict", "--to", "10k", "--format", "json"])
+        #expect(implicit.status == 0 && implicit.stdout == r.stdout, "\(implicit.stderr)")
         let none = try CLI()
         #expect(try none.run(["predict", "--from-athlete", "default", "--to", "10k"]).status == 65)
+        #expect(try none.run(["predict", "--to", "10k"]).status == 65)
     }
 
     @Test func usageErrorsExit64() throws {
         let cli = try CLI()
         #expect(try cli.run(["predict", "--from", "10k", "--to", "marathon"]).status == 64)
         #expect(try cli.run(["predict", "--from", "10k=45:00", "--to", "far"]).status == 64)
-        #expect(try cli.run(["predict", "--to", "marathon"]).status == 64)
         #expect(try cli.run(["predict", "--from", "10k=45:00", "--from-athlete", "a", "--to", "half"]).status == 64)
     }
 }

@@ -59,6 +59,18 @@ public struct PlanSplit: Sendable, Equatable {
 /// Cumulative times are rounded to whole seconds at each boundary and split
 /// times are their differences, so the last cumulative time is the target exactly.
 public struct PacePlan: Sendable {
+    /// The paces a race plan accepts, in seconds per km: 2:00/km (faster is no
+    /// running target, over any distance) to 20:00/km (slower is walking slowly).
+    public static let paceRange: ClosedRange<Double> = 120...1200
+    /// The race distances a setup accepts, in metres: 400 m (one lap of a track)
+    /// to 250 km (Spartathlon's 246 km, the longest of the classic road ultras).
+    public static let distanceRange: ClosedRange<Double> = 400...250_000
+
+    /// `123 s` for messages: whole seconds, never trapping on a huge value.
+    static func seconds(_ v: Double) -> String { "\(TextFormat.fixed(v, 0)) s" }
+    /// `42195 m` for messages: whole metres, never trapping on a huge value.
+    static func meters(_ v: Double) -> String { "\(TextFormat.fixed(v, 0)) m" }
+
     public let distanceMeters: Double
     public let targetSeconds: Double
     /// Clock time at distance x (seconds), exact.
@@ -66,19 +78,22 @@ public struct PacePlan: Sendable {
 
     public init(distanceMeters d: Double, targetSeconds t: Double, strategy: PacingStrategy,
                 cost: CostProfile? = nil) throws {
-        guard d > 0 else { throw PacePlanError.impossibleTarget("the distance must be positive") }
-        guard t > 0 else { throw PacePlanError.impossibleTarget("the target time must be positive") }
-        // Faster than 2:00/km over any distance is not a running target.
-        guard t / (d / 1000) >= 120 else {
-            throw PacePlanError.impossibleTarget("a target of \(Int(t)) s over \(Int(d)) m is faster than 2:00/km")
+        guard d > 0, d <= Self.distanceRange.upperBound else {
+            throw PacePlanError.impossibleTarget("the distance must be positive and at most 250 km (got \(Self.meters(d)))")
         }
-        // Slower than 20:00/km is walking slowly; no race plan needs it.
-        guard t / (d / 1000) <= 1200 else {
-            throw PacePlanError.impossibleTarget("a target of \(Int(t)) s over \(Int(d)) m is slower than 20:00/km")
+        guard t > 0, t.isFinite else { throw PacePlanError.impossibleTarget("the target time must be positive") }
+        // Faster than 2:00/km over any distance is not a running target; slower
+        // than 20:00/km is walking slowly and no race plan needs it.
+        let pace = t / (d / 1000)
+        guard pace >= Self.paceRange.lowerBound else {
+            throw PacePlanError.impossibleTarget("a target of \(Self.seconds(t)) over \(Self.meters(d)) is faster than 2:00/km")
+        }
+        guard pace <= Self.paceRange.upperBound else {
+            throw PacePlanError.impossibleTarget("a target of \(Self.seconds(t)) over \(Self.meters(d)) is slower than 20:00/km")
         }
         let w = cost ?? CostProfile.flat(d)
         guard abs(w.length - d) < 0.5 else {
-            throw PacePlanError.inconsistentPlan("the course profile is \(Int(w.length)) m but the race is \(Int(d)) m")
+            throw PacePlanError.inconsistentPlan("the course profile is \(Self.meters(w.length)) but the race is \(Self.meters(d))")
         }
         distanceMeters = d
         targetSeconds = t
@@ -115,12 +130,12 @@ public struct PacePlan: Sendable {
         var previous = 0.0
         for s in segments {
             guard s.untilMeters > previous else {
-                throw PacePlanError.inconsistentPlan("custom segments must end at increasing distances (\(Int(s.untilMeters)) m after \(Int(previous)) m)")
+                throw PacePlanError.inconsistentPlan("custom segments must end at increasing distances (\(meters(s.untilMeters)) after \(meters(previous)))")
             }
             previous = s.untilMeters
         }
         guard abs(previous - d) < 0.5 else {
-            throw PacePlanError.inconsistentPlan("custom segments end at \(Int(previous)) m but the race is \(Int(d)) m: they must cover the whole distance")
+            throw PacePlanError.inconsistentPlan("custom segments end at \(meters(previous)) but the race is \(meters(d)): they must cover the whole distance")
         }
         // A fixed-pace segment takes pace × length (its average pace over the
         // course); effort segments share the rest in proportion to multiplier × cost.
@@ -145,11 +160,11 @@ public struct PacePlan: Sendable {
         if weighted > 0 {
             base = (t - fixed) / weighted
             guard base > 0 else {
-                throw PacePlanError.inconsistentPlan("the fixed-pace segments alone take \(Int(fixed)) s, more than the target \(Int(t)) s")
+                throw PacePlanError.inconsistentPlan("the fixed-pace segments alone take \(seconds(fixed)), more than the target \(seconds(t))")
             }
         } else {
             guard abs(fixed - t) <= 1 else {
-                throw PacePlanError.inconsistentPlan("the segment paces add up to \(Int(fixed.rounded())) s, not the target \(Int(t)) s")
+                throw PacePlanError.inconsistentPlan("the segment paces add up to \(seconds(fixed)), not the target \(seconds(t))")
             }
             base = 0
         }
