@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: runs the libFuzzer harness for the GPX and TCX readers and the race-setup
-# loader (RACEKIT_FUZZ_TARGET=setup) and the script expression parser (=expression) for a bounded
+# loader (RACEKIT_FUZZ_TARGET=setup), the setup's numeric values (=setup-numbers), the shared
+# formatters over any double (=formatters) and the script expression parser (=expression) for a bounded
 # time each, seeded from the test fixtures (and ../shared/corpus when present).
 # Usage: fuzz.sh FUZZ_BINARY SECONDS_PER_TARGET
 set -uo pipefail
@@ -12,12 +13,18 @@ mkdir -p "$work/artifacts"
 marker="$work/.started"
 touch "$marker"
 status=0
-for target in gpx tcx yaml expr; do
+for target in gpx tcx yaml yamlnum fmt expr; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus"
   if [ "$target" = expr ]; then
     export RACEKIT_FUZZ_TARGET=expression; dict=scripts/fuzz/expression.dict; what="expression parser"
     i=0; while IFS= read -r line; do i=$((i+1)); printf '%s' "$line" > "$corpus/seed-$i"; done < scripts/fuzz/expression.seeds
+  elif [ "$target" = yamlnum ] || [ "$target" = fmt ]; then
+    # Raw doubles: 8 bytes each; seeds of zeros, ones and NaN/infinity bit patterns.
+    [ "$target" = yamlnum ] && export RACEKIT_FUZZ_TARGET=setup-numbers || export RACEKIT_FUZZ_TARGET=formatters
+    dict=/dev/null; what="$RACEKIT_FUZZ_TARGET target"
+    head -c 96 /dev/zero > "$corpus/seed-zero"
+    printf '\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\x7f\xff\xff\xff\xff\xff\xff\xef\x7f' > "$corpus/seed-special"
   elif [ "$target" = yaml ]; then
     export RACEKIT_FUZZ_TARGET=setup; dict=scripts/fuzz/setup.dict; what="race-setup loader"
     cp Races/*.yaml Tests/RaceKitRaceTests/Fixtures/fuzz/*.yaml "$corpus"/ 2>/dev/null
@@ -29,7 +36,8 @@ for target in gpx tcx yaml expr; do
     fi
   fi
   echo "== fuzzing the $what for ${seconds}s (seeds: $(ls "$corpus" | wc -l))"
-  "$bin" "$corpus" -dict="$dict" -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
+  dictarg=(); [ "$dict" != /dev/null ] && dictarg=(-dict="$dict")
+  "$bin" "$corpus" "${dictarg[@]}" -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
       -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$work/artifacts/$target-" > "$work/$target.log" 2>&1
   rc=$?

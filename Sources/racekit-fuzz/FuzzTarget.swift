@@ -14,12 +14,14 @@ enum FuzzTarget {
         return "\(dir)/racekit-fuzz-\(getpid()).xml"
     }()
 
-    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`, `expression`.
+    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`, `setup-numbers`, `formatters`, `expression`.
     static let target = ProcessInfo.processInfo.environment["RACEKIT_FUZZ_TARGET"] ?? "reader"
 
     static func run(_ bytes: UnsafeRawBufferPointer) {
         switch target {
         case "setup": runSetup(bytes)
+        case "setup-numbers": runSetupNumbers(bytes)
+        case "formatters": runFormatters(bytes)
         case "expression": runExpression(bytes)
         default: runReader(bytes)
         }
@@ -38,6 +40,54 @@ enum FuzzTarget {
         _ = PlanOutput.markdown(plan)
         _ = PlanOutput.splitsCSV(plan) + PlanOutput.cuesCSV(plan)
         _ = PaceBand.svg(plan, unitName: "km")
+    }
+
+    /// The input as doubles: every 8 bytes a bit pattern (NaN, infinities,
+    /// subnormals and huge values included).
+    static func doubles(_ bytes: UnsafeRawBufferPointer) -> [Double] {
+        stride(from: 0, to: bytes.count - 7, by: 8).map { i in
+            var bits: UInt64 = 0
+            for k in 0..<8 { bits |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
+            return Double(bitPattern: bits)
+        }
+    }
+
+    /// The setup loader's numeric keys with values from the input: a valid setup
+    /// whose numbers are anything. It loads and plans, or throws a SetupError.
+    static func runSetupNumbers(_ bytes: UnsafeRawBufferPointer) {
+        let v = doubles(bytes).map { "\($0)" } + Array(repeating: "1", count: 12)
+        let yaml = """
+            name: Fuzz
+            date: 2026-06-01
+            distance: \(v[0]) m
+            target_time: "\(v[1])"
+            pacing: {strategy: negative_split, split_percent: \(v[2]), smoothing_m: \(v[3])}
+            checkpoints: [\(v[4])]
+            fueling: {carbs_per_hour_g: \(v[5]), gel_carbs_g: \(v[6])}
+            hydration: {ml_per_hour: \(v[7]), sodium_mg_per_hour: \(v[8]), aid_stations_km: [\(v[9]), \(v[10])]}
+            """
+        guard var setup = try? SetupLoader.parse(yaml: yaml, file: "fuzz.yaml") else { return }
+        setup.coursePath = nil
+        guard let plan = try? RacePlanner.plan(setup) else { return }
+        _ = JSONWriter.write(PlanOutput.json(plan))
+        _ = PlanOutput.markdown(plan)
+    }
+
+    /// Every shared formatter and a summary check over any double.
+    static func runFormatters(_ bytes: UnsafeRawBufferPointer) {
+        for v in doubles(bytes) {
+            for digits in [0, 1, 2, 9] { _ = TextFormat.fixed(v, digits) }
+            _ = TextFormat.duration(v)
+            _ = TextFormat.pace(v)
+            _ = TimestampParser.format(v)
+            _ = JSONWriter.write(.value(.number(v)))
+            var s = RunSummary(startedAt: 0, endedAt: 1, elapsedSeconds: 1, pointCount: 2)
+            s.distanceMeters = v; s.avgHeartRate = v; s.ascentMeters = v; s.movingSeconds = v
+            let clean = s.sanitised()
+            for x in [clean.distanceMeters, clean.avgHeartRate, clean.ascentMeters, clean.movingSeconds] {
+                if let x, !x.isFinite { fatalError("a sanitised summary holds \(x)") }
+            }
+        }
     }
 
     /// The script expression parser and evaluator, and the placeholder filler:
