@@ -160,7 +160,7 @@ extension RunStore {
             }
             do {
                 let s = try SampleCodec.decode([UInt8](rec.data))
-                let seg = (try? JSONDecoder().decode([Int].self, from: Data(rec.segments.utf8))) ?? [0]
+                let seg = try JSONDecoder().decode([Int].self, from: Data(rec.segments.utf8))
                 return (s, seg)
             } catch {
                 throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")

@@ -211,7 +211,7 @@ extension RaceKitCommand.ScriptGroup {
                 let athlete = try store.athlete(id: record.athleteID)
                 // hr_zone is 1-5 of max HR (DESIGN.md), with the athlete's values
                 // estimated from their history where not set, as the analysis does.
-                let physiology = try? store.physiology(athleteID: record.athleteID)
+                let physiology: Physiology? = try store.physiology(athleteID: record.athleteID)
                 let zones = physiology.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0) }?.map(\.lowBpm)
                 let tz = athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
                 metrics = LiveMetrics.series(samples, startEpoch: record.startedAt, plan: s.plan, zonesLowBpm: zones, timeZone: tz,
