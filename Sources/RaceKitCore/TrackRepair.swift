@@ -17,7 +17,8 @@ public enum RepairOutcome: Sendable {
 /// 3. Segments are put in time order; a point earlier than the previous kept one is
 ///    dropped; a point at the same time is merged into it (missing channels filled).
 ///    Times therefore strictly increase, so no pause can come out negative.
-/// 4. Heart rate outside 25...250 bpm is removed (0 is "no contact").
+/// 4. Heart rate outside 25...250 bpm is removed (0 is "no contact"), with the
+///    other channels' ranges (`Plausibility`).
 /// 5. Elevation that is 0 on every point is a placeholder: unknown, not 0.
 /// 6. Distance: the device's cumulative distance when it has one that grows (offset
 ///    so it starts at 0, gaps interpolated in time, backward steps held); otherwise
@@ -167,11 +168,6 @@ public enum TrackRepair {
             } else if requirePosition {
                 report.droppedInvalidPosition += 1
                 continue
-            }
-            let hr = s.heartRate[r]
-            if !hr.isNaN, !heartRateRange.contains(hr) {
-                report.droppedHeartRate += 1
-                s.heartRate[r] = .nan
             }
             if w > 0 {
                 let last = s.time[w - 1]

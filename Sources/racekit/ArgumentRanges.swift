@@ -13,12 +13,14 @@ enum ArgumentRanges {
     /// Paces of a performance `predict` starts from, in seconds per km: 1:30/km
     /// (below every world record, the 400 m's 1:48/km included) to 20:00/km.
     static let performancePace: ClosedRange<Double> = 90...1200
-    /// Heart rates in bpm.
-    static let heartRate: ClosedRange<Double> = 25...250
+    /// Heart rates in bpm: what import keeps (`Plausibility`).
+    static let heartRate = Plausibility.heartRateBpm
     /// Weeks of a weekly report: one to ten years.
     static let weeks = 1...520
     /// Rows of `runs list --limit`: more than any history holds (274 years of daily runs).
     static let listLimit = 1...100_000
+    /// Efforts of `runs bests --distance --limit`.
+    static let bestsLimit = 1...1000
     /// Seconds `report weekly --wait` waits for another run's lock: up to an hour.
     static let lockWaitSeconds: ClosedRange<Double> = 0...3600
 

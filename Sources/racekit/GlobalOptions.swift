@@ -51,7 +51,7 @@ enum Exit {
     /// software error) for anything else.
     /// Errors of RaceKit's libraries (and encoding), which `code(for:)` classifies.
     static func isLibraryError(_ error: any Error) -> Bool {
-        code(for: error) != software || error is Importer.RecomputeError
+        code(for: error) != software
     }
 
     static func code(for error: any Error) -> Int32 {

@@ -29,7 +29,7 @@ extension RaceKitCommand.Runs {
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func validate() throws {
-            if !(1...1000).contains(limit) { throw ValidationError("--limit: \(limit) is not between 1 and 1000") }
+            try ArgumentRanges.check(limit, in: ArgumentRanges.bestsLimit, option: "--limit")
             if let distance, Self.meters(distance) == nil {
                 throw ValidationError("--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))")
             }
@@ -43,7 +43,8 @@ extension RaceKitCommand.Runs {
         func run() throws {
             let store = try storeOptions.open()
             guard try store.athlete(id: athlete) != nil else {
-                throw ValidationError("unknown athlete '\(athlete)' (racekit athlete list shows them)")
+                Console.error("racekit: unknown athlete '\(athlete)' (racekit athlete list shows them)")
+                throw ExitCode(Exit.usage)
             }
             let records = try store.personalRecords(athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
             switch format {

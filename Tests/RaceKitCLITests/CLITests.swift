@@ -25,14 +25,7 @@ struct CLI {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
     func run(_ args: [String], env: [String: String] = [:]) throws -> Result {
-        let p = Process()
-        p.executableURL = Self.binary
-        p.arguments = args
-        p.currentDirectoryURL = workdir
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "RACEKIT_STORE")
-        for (k, v) in env { environment[k] = v }
-        p.environment = environment
+        let p = process(args, env: env)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -47,6 +40,19 @@ struct CLI {
         let e = stderrData.data
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// The binary with these arguments, in the work folder, without the caller's RACEKIT_STORE.
+    func process(_ args: [String], env: [String: String] = [:]) -> Process {
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = args
+        p.currentDirectoryURL = workdir
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "RACEKIT_STORE")
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        return p
     }
 
     func write(_ name: String, _ text: String) throws {

@@ -217,13 +217,7 @@ extension CLI {
     /// Runs the binary like `run`, but kills it after `seconds` (status `killedStatus`).
     /// Output goes to files, so a chatty process never blocks on a full pipe.
     func runBounded(_ args: [String], seconds: Double = ExtremeArgumentTests.seconds) throws -> Result {
-        let p = Process()
-        p.executableURL = Self.binary
-        p.arguments = args
-        p.currentDirectoryURL = workdir
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "RACEKIT_STORE")
-        p.environment = environment
+        let p = process(args)
         let id = UUID().uuidString
         let outURL = workdir.appendingPathComponent(".out-\(id)"), errURL = workdir.appendingPathComponent(".err-\(id)")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
