@@ -238,7 +238,14 @@ extension CLI {
             kill(p.processIdentifier, SIGKILL)
             done.wait()
         }
-        let o = (try? Data(contentsOf: outURL)) ?? Data(), e = (try? Data(contentsOf: errURL)) ?? Data()
+        // Read through a file handle: under AddressSanitizer, Data(contentsOf:)'s
+        // buffers were reported as leaked (Foundation's reader, not ours).
+        func contents(_ url: URL) throws -> Data {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            return try handle.readToEnd() ?? Data()
+        }
+        let o = try contents(outURL), e = try contents(errURL)
         return Result(status: killed ? Self.killedStatus : p.terminationStatus,
                       stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
