@@ -105,6 +105,15 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
 }
 
 extension RunRecord {
+    /// The load inputs that were estimated; a stored value that is not a JSON
+    /// array of strings is reported as a damaged run, not read as "none".
+    public func estimatedLoadInputs() throws -> [String] {
+        guard let text = loadEstimated else { return [] }
+        do { return try JSONDecoder().decode([String].self, from: Data(text.utf8)) } catch {
+            throw StoreError.corruptSamples(runID: id, reason: "load_estimated is not a list of names: \(text.prefix(40))")
+        }
+    }
+
     public init(row: Row) throws {
         id = row[0]; athleteID = row[1]; sport = row[2]; sportDeclared = row[3]; name = row[4]; sourceFile = row[5]
         sourceFormat = row[6]; sourceSHA256 = row[7]; activityIndex = row[8]; creator = row[9]; startedAt = row[10]

@@ -36,6 +36,8 @@ extension RunStore {
         }
     }
 
+    /// Used for string lists, integer lists and the range-checked physiology, which always encode; the
+    /// "null" fallback is unreachable (try? on purpose, not a swallowed error).
     static func json<T: Encodable>(_ value: T) -> String {
         (try? JSONEncoder.sorted.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }

@@ -230,6 +230,7 @@ public final class RunStore: Sendable {
     private func makeRecord(_ run: NewRun, athleteID: String, sourceFile: String, format: SourceFormat,
                             sha256: String, importedAt: Double) -> RunRecord {
         let s = run.summary, a = run.activity
+        // RepairReport holds integer counts only, which always encode (try? on purpose).
         let repairs = (try? JSONEncoder.sorted.encode(a.repairs)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return RunRecord(
             id: ULID.make(at: s.startedAt), athleteID: athleteID, sport: a.sport.rawValue,

@@ -29,11 +29,11 @@ extension RaceKitCommand.Runs {
             let splits = detail.analysis.splits(unit)
             switch format {
             case .json:
-                Console.out(try Console.json(detail.json(splits: splits, unit: unit)))
+                Console.out(try Console.json(try detail.json(splits: splits, unit: unit)))
             case .csv:
                 Console.out(SplitTable.csv(splits, unit: unit))
             case .table:
-                Console.out(detail.text(splits: splits, unit: unit))
+                Console.out(try detail.text(splits: splits, unit: unit))
             }
         }
     }
@@ -79,7 +79,7 @@ struct RunDetail {
                          zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
     }
 
-    func json(splits: [Split], unit: DistanceUnit) -> [String: JSONTree] {
+    func json(splits: [Split], unit: DistanceUnit) throws -> [String: JSONTree] {
         var out = [String: JSONTree]()
         for (k, v) in RunView(record).fields { out[k] = .value(v) }
         out["splits"] = .array(splits.map { .object(SplitTable.json($0).mapValues(JSONTree.value)) })
@@ -95,12 +95,12 @@ struct RunDetail {
                      "elapsedSeconds": .value(.init(RunView.round(e.elapsedSeconds, 1))),
                      "startOffsetSeconds": .value(.init(RunView.round(e.startOffsetSeconds, 1)))])
         })
-        let estimated = record.loadEstimated.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        let estimated = try record.estimatedLoadInputs()
         out["loadEstimated"] = .array(estimated.map { .value(.string($0)) })
         return out
     }
 
-    func text(splits: [Split], unit: DistanceUnit) -> String {
+    func text(splits: [Split], unit: DistanceUnit) throws -> String {
         let r = record
         let tz = athlete?.timeZone ?? "UTC"
         var lines: [String] = []
@@ -120,7 +120,7 @@ struct RunDetail {
             ("Heart rate", r.avgHeartRate == nil ? "none" : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"),
             ("Cadence", r.avgCadence == nil ? "none" : "\(Format.number(r.avgCadence, digits: 0)) spm"),
         ]
-        let estimated = r.loadEstimated.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        let estimated = try r.estimatedLoadInputs()
         facts.append(("Load", r.load == nil ? "unknown (no heart rate, and no threshold pace)" :
             "\(Format.number(r.load, digits: 0)) (\(r.loadSource ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"))
         if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }

@@ -43,7 +43,8 @@ extension RaceKitCommand.Race {
             }
             let path = output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.slug).script.json")
             // Up to date when the existing script was made from the same plan and
-            // personality: decided before generating anything.
+            // personality: decided before generating anything. An existing file that
+            // does not decode is not up to date, so it is regenerated (try? on purpose).
             let digest = ScriptGenerator.digest(plan: plan, personality: voice)
             if !force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
                old.inputDigest == digest {

@@ -109,6 +109,22 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         }
     }
 
+    @Test func damagedLoadInputsAreReportedNotReadAsNone() throws {
+        let store = try RunStore()
+        let outcome = try store.insert([makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
+                                       sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
+        guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
+        try store.writer.write { db in
+            try db.execute(sql: "UPDATE run SET load_estimated = ? WHERE id = ?", arguments: ["[\"maxHR\"]", id])
+        }
+        #expect(try store.run(id: id)?.estimatedLoadInputs() == ["maxHR"])
+        try store.writer.write { db in
+            try db.execute(sql: "UPDATE run SET load_estimated = '{broken' WHERE id = ?", arguments: [id])
+        }
+        let record = try #require(try store.run(id: id))
+        #expect(throws: StoreError.self) { try record.estimatedLoadInputs() }
+    }
+
     @Test func sameBytesAreADuplicateOfTheStoredRun() throws {
         let store = try RunStore()
         let run = makeRun(start: 1_772_348_400, distance: 1000)
