@@ -1,5 +1,5 @@
 # RaceKit: `make demo` and `make test` are all a fresh Debian/Ubuntu machine with
-# Swift needs. Other targets: build, release, conformance, bench, clean.
+# Swift needs. Other targets: build, release, format, lint, conformance, bench, clean.
 
 SWIFT       ?= swift
 BIN         := .build/debug/racekit
@@ -11,7 +11,7 @@ CORPUS      ?= ../shared/corpus
 # System packages the build needs: pkg-config module -> Debian package.
 SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev
 
-.PHONY: all deps bench-deps build release test demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
+.PHONY: all deps bench-deps build release test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
 
 # Release builds link the Swift runtime and Foundation statically: a smaller
 # resident set (no relocation of a dozen shared libraries, only the pages used)
@@ -32,6 +32,8 @@ all: build
 help:
 	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), show runs, write Reports/"
 	@echo "make test         run the test suite (Swift Testing)"
+	@echo "make format       swift format in place over Sources, Tests and Package.swift (.swift-format)"
+	@echo "make lint         swift format lint --strict with .swift-format; fails on any rule finding (LINT_LAYOUT=1: layout too)"
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
 	@echo "make bench-peers  racekit import vs gpxpy and python-tcxparser (pip) and xmllint, same inputs"
@@ -73,6 +75,21 @@ release: deps
 
 test: deps
 	$(SWIFT) test
+
+# swift-format ships with the toolchain; .swift-format holds the house settings.
+# The first make format rewrites the tree's hand layout in some 2,000 places
+# (continuation lines, short statements on one line): a commit of its own, made
+# when no other edit is in flight.
+FORMAT_PATHS := Sources Tests Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel --configuration .swift-format $(FORMAT_PATHS)
+
+# Strict: exit 1 on findings. Layout findings (which .swift-format cannot switch
+# off) are counted, not failed on, until the tree has been through make format:
+# see scripts/lint.sh.
+lint:
+	@SWIFT=$(SWIFT) bash scripts/lint.sh
 
 demo: build
 	@rm -rf $(DEMO_DIR)

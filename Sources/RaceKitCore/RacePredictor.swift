@@ -64,4 +64,37 @@ public enum RacePredictor {
          Prediction(model: .vdot, seconds: time(vdot: vdot(meters: d1, seconds: t1), meters: d2)),
          Prediction(model: .cameron, seconds: cameron(seconds: t1, meters: d1, to: d2))]
     }
+
+    /// The shortest performance the models are fitted to: a mile.
+    public static let shortestFittedMeters = Units.metersPerMile
+    /// Above this VDOT a performance is world-class: the models are fitted below it.
+    public static let highestFittedVDOT = 85.0
+
+    /// A target time suggested from one performance: the middle of the three
+    /// models' predictions, rounded up to whole minutes over an hour and to 5 s
+    /// below (a target a runner would write down), with the models' range.
+    public struct Suggestion: Sendable, Equatable {
+        public var seconds: Double
+        public var fastestSeconds: Double
+        public var slowestSeconds: Double
+    }
+
+    public static func suggestTarget(seconds: Double, meters: Double, to distance: Double) -> Suggestion {
+        let times = predict(seconds: seconds, meters: meters, to: distance).map(\.seconds).sorted()
+        let middle = times[times.count / 2]
+        let rounded = middle >= 3600 ? (middle / 60).rounded(.up) * 60 : (middle / 5).rounded(.up) * 5
+        return Suggestion(seconds: rounded, fastestSeconds: times.first!, slowestSeconds: times.last!)
+    }
+
+    /// Why a prediction from this performance deserves less trust, if it does.
+    public static func warnings(meters: Double, vdot: Double) -> [String] {
+        var out: [String] = []
+        if meters < shortestFittedMeters {
+            out.append("the performance (\(TextFormat.fixed(meters, 0)) m) is shorter than a mile: the models are fitted to races of a mile or more, so the predictions are rough")
+        }
+        if vdot > highestFittedVDOT {
+            out.append("VDOT \(TextFormat.fixed(vdot, 1)) is above 85 (world class): the models are extrapolating")
+        }
+        return out
+    }
 }

@@ -11,7 +11,8 @@
 /// with position, elevation, distance, HR and cadence takes 28 bytes: a 4-hour
 /// 1 Hz run is about 400 KB.
 public enum SampleCodec {
-    public enum DecodeError: Error, CustomStringConvertible {
+    public enum DecodeError: RaceKitError {
+        public var exitClass: ExitClass { .dataError }
         case badHeader, truncated
         public var description: String {
             self == .badHeader ? "sample blob has an unknown header" : "sample blob is truncated"

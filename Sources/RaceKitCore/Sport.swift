@@ -44,3 +44,15 @@ extension String {
         return String(self[first...last])
     }
 }
+
+/// How a run counts: `race` marks a race (reports highlight it), `training` a
+/// planned session, `free` anything else.
+public enum RunMode: String, Sendable, Codable, CaseIterable {
+    case free, training, race
+}
+
+/// Where a run was done: a treadmill run has no course (no GPS distance, no
+/// elevation worth a climb).
+public enum RunType: String, Sendable, Codable, CaseIterable {
+    case outdoor, treadmill
+}

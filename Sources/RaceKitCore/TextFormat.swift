@@ -4,6 +4,22 @@ import Foundation
 /// the reports (report files must come out byte-identical on every machine).
 public enum TextFormat {
     /// Two digits with a leading zero.
+    /// `v` rounded to `digits` decimals: the one rounding of numbers for JSON and
+    /// CSV output. Non-finite values come back unchanged.
+    public static func rounded(_ v: Double, _ digits: Int) -> Double {
+        guard v.isFinite else { return v }
+        var scale = 1.0
+        for _ in 0..<max(0, digits) { scale *= 10 }
+        // + 0 turns -0 (a small negative value rounded) into 0.
+        return (v * scale).rounded() / scale + 0
+    }
+
+    /// As `rounded(_:_:)`, and nil for nil or a non-finite value (unknown).
+    public static func round(_ v: Double?, _ digits: Int) -> Double? {
+        guard let v, v.isFinite else { return nil }
+        return rounded(v, digits)
+    }
+
     public static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 
     /// What every formatter prints for a value it cannot show (unknown,

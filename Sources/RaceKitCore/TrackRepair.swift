@@ -112,7 +112,7 @@ public enum TrackRepair {
         let lapDistance = raw.laps.compactMap(\.distanceMeters).reduce(0, +)
         let lapTime = raw.laps.compactMap(\.totalTimeSeconds).reduce(0, +)
         let span = samples.time[samples.count - 1] - samples.time[0]
-        if source != .laps, (lapDistance > (total ?? 0) * 1.1 + 100 || lapTime > span * 1.1 + 60) {
+        if source != .laps, lapDistance > (total ?? 0) * 1.1 + 100 || lapTime > span * 1.1 + 60 {
             report.lapTotalsIgnored = true
         }
 

@@ -1,5 +1,8 @@
 /// Parsing and formatting of the units people type: durations, paces, distances.
 public enum Units {
+    /// The international mile, in metres: the one definition every mile uses.
+    public static let metersPerMile = 1609.344
+
     /// `h:mm:ss`, `mm:ss` or plain seconds (`95`, `95.5`) as seconds; nil otherwise.
     public static func parseDuration(_ text: String) -> Double? {
         let parts = text.trimmingBlanks().split(separator: ":", omittingEmptySubsequences: false).map(String.init)

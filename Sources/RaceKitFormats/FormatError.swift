@@ -1,5 +1,12 @@
+import RaceKitCore
+
 /// Why a file could not be read. Every case names the file; the message is for runners.
-public enum FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FormatError: RaceKitError, Equatable {
+    public var exitClass: ExitClass {
+        if case .cannotOpen = self { return .noInput }
+        return .dataError
+    }
+
     case cannotOpen(file: String, reason: String)
     case corruptGzip(file: String, message: String)
     case malformedXML(file: String, line: Int?, message: String)

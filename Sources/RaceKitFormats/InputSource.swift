@@ -1,11 +1,12 @@
+@preconcurrency internal import CZlib
+import Crypto
+import RaceKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@preconcurrency internal import CZlib
-import Crypto
-import RaceKitCore
 
 /// Bytes of one activity file for libxml2's reader: plain or gzip (detected by its
 /// magic bytes, whatever the extension), with two safe repairs at the start:

@@ -1,7 +1,8 @@
+@preconcurrency internal import CLibXML2
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@preconcurrency internal import CLibXML2
 
 /// One-time libxml2 set-up: `xmlInitParser` before any thread parses, and an
 /// external-entity loader that refuses everything, so no file or URL named in a

@@ -87,7 +87,8 @@ public struct Importer: Sendable {
 
     /// Analysing stored runs again after an import failed (the files themselves
     /// were stored; `runs recompute` tries again).
-    public struct RecomputeError: Error, Sendable, CustomStringConvertible {
+    public struct RecomputeError: RaceKitError {
+        public var exitClass: ExitClass { .ioError }
         public var failures: [String]
         public var description: String {
             "the import is stored, but analysing the athlete's runs again failed (run 'racekit runs recompute' to retry): "

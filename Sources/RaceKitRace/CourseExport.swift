@@ -1,40 +1,11 @@
-import CLibXML2
 import Foundation
 import RaceKitCore
-
-/// A point to mark on an exported course: cues, aid stations and distance markers.
-public struct CourseMark: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case gel, caffeine, drink, aid, marker
-
-        /// TCX CoursePoint `PointType`.
-        var tcxPointType: String {
-            switch self {
-            case .gel, .caffeine: return "Food"
-            case .drink, .aid: return "Water"
-            case .marker: return "Generic"
-            }
-        }
-
-        /// GPX waypoint `sym` (Garmin's symbol names).
-        var gpxSymbol: String {
-            switch self {
-            case .gel, .caffeine: return "Food Source"
-            case .drink, .aid: return "Drinking Water"
-            case .marker: return "Flag, Blue"
-            }
-        }
-    }
-    public var kind: Kind
-    /// Short name (at most 10 characters: TCX CoursePoint names).
-    public var name: String
-    public var notes: String
-    public var distanceMeters: Double
-    public var clockSeconds: Int
-}
+import RaceKitFormats
 
 /// Why an export failed.
-public struct ExportError: Error, CustomStringConvertible, Sendable {
+public struct ExportError: RaceKitError {
+    /// The setup lacks what the export needs: a usage problem.
+    public var exitClass: ExitClass { .usage }
     public var description: String
 }
 
@@ -94,8 +65,6 @@ public enum CourseExport {
         return midnight + (Units.parseDuration(setup.startTime ?? "0:00") ?? 0) * 60
     }
 
-    static func isoTime(_ epoch: Double) -> String { TimestampParser.format(epoch.rounded(), fractional: false) }
-
     static func requireCourse(_ plan: RacePlan, _ format: String) throws -> CourseProfile {
         guard let c = plan.course else {
             throw ExportError(description: "a \(format) export needs a course file: add `course:` to \(plan.setup.file)")
@@ -103,148 +72,41 @@ public enum CourseExport {
         return c
     }
 
-    /// TCX v2 Course document.
-    public static func tcx(_ plan: RacePlan, unitMeters: Double = 1000) throws -> Data {
-        let course = try requireCourse(plan, "TCX")
-        let w = try XMLWriter()
+    /// The plan's course as a document the writers take: the course grid with
+    /// the planned time at each point, and the marks placed on the course.
+    static func document(_ plan: RacePlan, unitMeters: Double, format: String) throws -> CourseDocument {
+        let course = try requireCourse(plan, format)
         let start = startEpoch(plan.setup)
-        w.start("TrainingCenterDatabase")
-        w.attribute("xmlns", "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2")
-        w.attribute("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
-        w.attribute("xsi:schemaLocation", "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd")
-        w.start("Courses")
-        w.start("Course")
-        w.element("Name", tcxName(plan.setup.name, max: 15))
-        let first = course.position(at: 0), last = course.position(at: course.raceMeters)
-        w.start("Lap")
-        w.element("TotalTimeSeconds", TextFormat.fixed(plan.pacePlan.targetSeconds, 0))
-        w.element("DistanceMeters", TextFormat.fixed(course.raceMeters, 1))
-        position(w, first, name: "BeginPosition")
-        if let e = course.elevation(at: 0) { w.element("BeginAltitudeMeters", TextFormat.fixed(e, 1)) }
-        position(w, last, name: "EndPosition")
-        if let e = course.elevation(at: course.raceMeters) { w.element("EndAltitudeMeters", TextFormat.fixed(e, 1)) }
-        w.element("Intensity", "Active")
-        w.end()
-        w.start("Track")
-        for (k, x) in course.grid.enumerated() {
-            w.start("Trackpoint")
-            w.element("Time", isoTime(start + plan.pacePlan.clockSeconds(at: x)))
-            position(w, (course.latitude[k], course.longitude[k]))
-            if course.hasElevation { w.element("AltitudeMeters", TextFormat.fixed(course.elevation[k], 1)) }
-            w.element("DistanceMeters", TextFormat.fixed(x, 1))
-            w.end()
+        func placed(_ x: Double) -> CourseDocument.PlacedPosition {
+            let p = course.position(at: x)
+            return .init(latitude: p.latitude, longitude: p.longitude, elevation: course.elevation(at: x))
         }
-        w.end()
-        w.element("Notes", notes(plan))
-        for m in marks(plan, unitMeters: unitMeters) {
-            w.start("CoursePoint")
-            w.element("Name", tcxName(m.name, max: 10))
-            w.element("Time", isoTime(start + Double(m.clockSeconds)))
-            position(w, course.position(at: m.distanceMeters))
-            if let e = course.elevation(at: m.distanceMeters) { w.element("AltitudeMeters", TextFormat.fixed(e, 1)) }
-            w.element("PointType", m.kind.tcxPointType)
-            w.element("Notes", m.notes)
-            w.end()
+        let points = course.grid.enumerated().map { k, x in
+            CourseDocument.Point(latitude: course.latitude[k], longitude: course.longitude[k],
+                                 elevation: course.hasElevation ? course.elevation[k] : nil,
+                                 distanceMeters: x, time: start + plan.pacePlan.clockSeconds(at: x))
         }
-        w.end(); w.end(); w.end()
-        return try w.finish()
+        let marks = marks(plan, unitMeters: unitMeters).map { m in
+            let p = placed(m.distanceMeters)
+            return CourseDocument.PlacedMark(mark: m, latitude: p.latitude, longitude: p.longitude, elevation: p.elevation,
+                                             time: start + Double(m.clockSeconds))
+        }
+        return CourseDocument(name: plan.setup.name, notes: notes(plan), totalSeconds: plan.pacePlan.targetSeconds,
+                              distanceMeters: course.raceMeters, begin: placed(0), end: placed(course.raceMeters),
+                              points: points, marks: marks)
+    }
+
+    /// TCX v2 Course document; the times are the plan's, so a watch's virtual partner runs it.
+    public static func tcx(_ plan: RacePlan, unitMeters: Double = 1000) throws -> Data {
+        try CourseWriter.tcx(document(plan, unitMeters: unitMeters, format: "TCX"))
     }
 
     /// GPX 1.1: the marks as waypoints, the course as an untimed track.
     public static func gpx(_ plan: RacePlan, unitMeters: Double = 1000) throws -> Data {
-        let course = try requireCourse(plan, "GPX")
-        let w = try XMLWriter()
-        w.start("gpx")
-        w.attribute("version", "1.1")
-        w.attribute("creator", "racekit")
-        w.attribute("xmlns", "http://www.topografix.com/GPX/1/1")
-        w.attribute("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
-        w.attribute("xsi:schemaLocation", "http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd")
-        w.start("metadata")
-        w.element("name", plan.setup.name)
-        w.element("desc", notes(plan))
-        w.end()
-        for m in marks(plan, unitMeters: unitMeters) {
-            let p = course.position(at: m.distanceMeters)
-            w.start("wpt")
-            w.attribute("lat", TextFormat.fixed(p.latitude, 7))
-            w.attribute("lon", TextFormat.fixed(p.longitude, 7))
-            if let e = course.elevation(at: m.distanceMeters) { w.element("ele", TextFormat.fixed(e, 1)) }
-            w.element("name", m.name)
-            w.element("cmt", m.notes)
-            w.element("desc", "\(TextFormat.fixed(m.distanceMeters / 1000, 2)) km, planned at \(TextFormat.duration(Double(m.clockSeconds)))")
-            w.element("sym", m.kind.gpxSymbol)
-            w.element("type", m.kind.rawValue)
-            w.end()
-        }
-        w.start("trk")
-        w.element("name", plan.setup.name)
-        w.start("trkseg")
-        for k in course.grid.indices {
-            w.start("trkpt")
-            w.attribute("lat", TextFormat.fixed(course.latitude[k], 7))
-            w.attribute("lon", TextFormat.fixed(course.longitude[k], 7))
-            if course.hasElevation { w.element("ele", TextFormat.fixed(course.elevation[k], 1)) }
-            w.end()
-        }
-        w.end(); w.end(); w.end()
-        return try w.finish()
+        try CourseWriter.gpx(document(plan, unitMeters: unitMeters, format: "GPX"))
     }
 
     static func notes(_ plan: RacePlan) -> String {
         "\(plan.setup.name): \(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.setup.targetSeconds)), planned by racekit"
-    }
-
-    static func position(_ w: XMLWriter, _ p: (latitude: Double, longitude: Double), name: String = "Position") {
-        w.start(name)
-        w.element("LatitudeDegrees", TextFormat.fixed(p.latitude, 7))
-        w.element("LongitudeDegrees", TextFormat.fixed(p.longitude, 7))
-        w.end()
-    }
-
-    /// A TCX token: no leading, trailing or doubled blanks, at most `max` characters.
-    static func tcxName(_ s: String, max: Int) -> String {
-        let words = s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-        let t = String(words.joined(separator: " ").prefix(max)).trimmingCharacters(in: .whitespaces)
-        return t.isEmpty ? "Race" : t
-    }
-}
-
-/// A thin wrapper over libxml2's xmlTextWriter writing into memory, indented.
-final class XMLWriter {
-    private let buffer: xmlBufferPtr
-    private let writer: xmlTextWriterPtr
-    private var failed = false
-
-    init() throws {
-        guard let b = xmlBufferCreate() else { throw ExportError(description: "libxml2 could not allocate a buffer") }
-        guard let w = xmlNewTextWriterMemory(b, 0) else {
-            xmlBufferFree(b)
-            throw ExportError(description: "libxml2 could not create a writer")
-        }
-        buffer = b
-        writer = w
-        xmlTextWriterSetIndent(w, 1)
-        xmlTextWriterSetIndentString(w, "  ")
-        check(xmlTextWriterStartDocument(w, "1.0", "UTF-8", nil))
-    }
-
-    deinit {
-        xmlFreeTextWriter(writer)
-        xmlBufferFree(buffer)
-    }
-
-    private func check(_ rc: Int32) { if rc < 0 { failed = true } }
-
-    func start(_ name: String) { check(xmlTextWriterStartElement(writer, name)) }
-    func end() { check(xmlTextWriterEndElement(writer)) }
-    func attribute(_ name: String, _ value: String) { check(xmlTextWriterWriteAttribute(writer, name, value)) }
-    func element(_ name: String, _ text: String) { check(xmlTextWriterWriteElement(writer, name, text)) }
-
-    func finish() throws -> Data {
-        check(xmlTextWriterEndDocument(writer))
-        check(xmlTextWriterFlush(writer))
-        guard !failed, let content = xmlBufferContent(buffer) else { throw ExportError(description: "libxml2 failed to write the document") }
-        return Data(bytes: content, count: Int(xmlBufferLength(buffer)))
     }
 }

@@ -4,62 +4,151 @@ import RaceKitCore
 /// Renders a race plan as JSON (DESIGN.md "Machine-readable output"), a text
 /// table, Markdown or CSV.
 public enum PlanOutput {
-    static func r(_ v: Double?, _ digits: Int) -> JSONValue {
-        guard let v, v.isFinite else { return .null }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        return .number((v * scale).rounded() / scale)
+    static func r(_ v: Double?, _ digits: Int) -> Double? { TextFormat.round(v, digits) }
+
+    /// `race plan --format json` (DESIGN.md "Machine-readable output").
+    public struct PlanJSON: Encodable, Sendable {
+        public var race: SetupJSON
+        public var targetSeconds: Double
+        @Null public var distanceMeters: Double?
+        @Null public var unitMeters: Double?
+        public var splits: [SplitJSON]
+        public var cues: [CueJSON]
+        public var warnings: [String]
+        public var totals: TotalsJSON
+        @Null public var course: CourseJSON?
     }
 
     /// The normalised setup: every value resolved to SI units, defaults filled in.
-    public static func setupTree(_ s: RaceSetup) -> JSONTree {
-        var pacing: [String: JSONTree] = [
-            "strategy": .value(.string(strategyName(s.strategy))),
-            "gradeModel": .value(.string(s.gradeModel.rawValue)),
-            "smoothingMeters": .value(.number(s.smoothingMeters)),
-        ]
+    public struct SetupJSON: Encodable, Sendable {
+        public var name: String
+        public var slug: String
+        @Null public var date: String?
+        @Null public var startTime: String?
+        @Null public var athlete: String?
+        public var distance: String
+        @Null public var distanceMeters: Double?
+        public var targetSeconds: Double
+        public var pacing: PacingJSON
+        @Null public var course: String?
+        @Null public var notes: String?
+        @Null public var checkpointsMeters: [Double?]?
+        @Null public var fueling: FuelingJSON?
+        @Null public var hydration: HydrationJSON?
+        public var script: [String: String]
+    }
+
+    public struct PacingJSON: Encodable, Sendable {
+        public var strategy: String
+        public var gradeModel: String
+        public var smoothingMeters: Double
+        public var splitPercent: Double?
+        public var segments: [SegmentJSON]?
+    }
+
+    public struct SegmentJSON: Encodable, Sendable {
+        @Null public var untilMeters: Double?
+        public var paceSecondsPerKm: Double??
+        public var effort: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            enum Keys: String, CodingKey { case untilMeters, paceSecondsPerKm, effort }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(_untilMeters, forKey: .untilMeters)
+            if let pace = paceSecondsPerKm { try c.encode(Null(wrappedValue: pace), forKey: .paceSecondsPerKm) }
+            try c.encodeIfPresent(effort, forKey: .effort)
+        }
+    }
+
+    public struct FuelingJSON: Encodable, Sendable {
+        public var carbsPerHourGrams, gelCarbsGrams, startAfterSeconds, stopBeforeFinishSeconds, snapToleranceSeconds: Double
+        @Null public var caffeine: CaffeineJSON?
+    }
+
+    public struct CaffeineJSON: Encodable, Sendable {
+        public var milligrams, afterSeconds: Double
+        @Null public var everySeconds: Double?
+    }
+
+    public struct HydrationJSON: Encodable, Sendable {
+        public var mlPerHour: Double
+        @Null public var sodiumMgPerHour: Double?
+        public var aidStationsMeters: [Double?]
+        @Null public var everySeconds: Double?
+    }
+
+    public struct SplitJSON: Encodable, Sendable {
+        public var index: Int
+        @Null public var startMeters: Double?
+        @Null public var endMeters: Double?
+        public var splitSeconds: Int
+        public var cumulativeSeconds: Int
+        @Null public var paceSecondsPerKm: Double?
+        @Null public var gradePercent: Double?
+        @Null public var elevationMeters: Double?
+        public var partial: Bool
+    }
+
+    public struct CueJSON: Encodable, Sendable {
+        public var kind: String
+        public var number: Int
+        @Null public var distanceMeters: Double?
+        public var clockSeconds: Int
+        @Null public var carbsGrams: Double?
+        @Null public var fluidMl: Double?
+        @Null public var sodiumMg: Double?
+        @Null public var caffeineMg: Double?
+        public var atAidStation: Bool
+    }
+
+    public struct TotalsJSON: Encodable, Sendable {
+        public var gels: Int
+        @Null public var carbsGrams: Double?
+        @Null public var carbsPerHourGrams: Double?
+        public var drinks: Int
+        @Null public var fluidMl: Double?
+        @Null public var sodiumMg: Double?
+        @Null public var caffeineMg: Double?
+    }
+
+    public struct CourseJSON: Encodable, Sendable {
+        @Null public var courseMeters: Double?
+        @Null public var scale: Double?
+        public var hasElevation: Bool
+        @Null public var rawClimbMeters: Double?
+        @Null public var rawDescentMeters: Double?
+        @Null public var climbMeters: Double?
+        @Null public var descentMeters: Double?
+        public var smoothingMeters: Double
+        public var gradeModel: String
+    }
+
+    public static func setup(_ s: RaceSetup) -> SetupJSON {
+        var pacing = PacingJSON(strategy: strategyName(s.strategy), gradeModel: s.gradeModel.rawValue, smoothingMeters: s.smoothingMeters)
         switch s.strategy {
-        case .negative(let p), .positive(let p): pacing["splitPercent"] = .value(.number(p))
+        case .negative(let p), .positive(let p): pacing.splitPercent = p
         case .custom(let segments):
-            pacing["segments"] = .array(segments.map { seg in
+            pacing.segments = segments.map { seg in
                 switch seg.intensity {
-                case .pace(let p): return .object(["untilMeters": .value(r(seg.untilMeters, 1)), "paceSecondsPerKm": .value(r(p, 2))])
-                case .effort(let e): return .object(["untilMeters": .value(r(seg.untilMeters, 1)), "effort": .value(.number(e))])
+                case .pace(let p): return SegmentJSON(untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: .some(r(p, 2)), effort: nil)
+                case .effort(let e): return SegmentJSON(untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: nil, effort: e)
                 }
-            })
+            }
         case .even: break
         }
-        var out: [String: JSONTree] = [
-            "name": .value(.string(s.name)), "slug": .value(.string(s.slug)), "date": .value(JSONValue(s.date)),
-            "startTime": .value(JSONValue(s.startTime)), "athlete": .value(JSONValue(s.athlete)),
-            "distance": .value(.string(s.distanceText)), "distanceMeters": .value(r(s.distanceMeters, 3)),
-            "targetSeconds": .value(.number(s.targetSeconds)), "pacing": .object(pacing),
-            "course": .value(JSONValue(s.course)), "notes": .value(JSONValue(s.notes)),
-            "checkpointsMeters": s.checkpointsMeters.map { .array($0.map { .value(r($0, 1)) }) } ?? .value(.null),
-        ]
-        if let f = s.fueling {
-            var fueling: [String: JSONTree] = [
-                "carbsPerHourGrams": .value(.number(f.carbsPerHourGrams)), "gelCarbsGrams": .value(.number(f.gelCarbsGrams)),
-                "startAfterSeconds": .value(.number(f.startAfterSeconds)),
-                "stopBeforeFinishSeconds": .value(.number(f.stopBeforeFinishSeconds)),
-                "snapToleranceSeconds": .value(.number(f.snapToleranceSeconds)),
-                "caffeine": .value(.null),
-            ]
-            if let c = f.caffeine {
-                fueling["caffeine"] = .object(["milligrams": .value(.number(c.milligrams)), "afterSeconds": .value(.number(c.afterSeconds)),
-                                               "everySeconds": .value(JSONValue(c.everySeconds))])
-            }
-            out["fueling"] = .object(fueling)
-        } else { out["fueling"] = .value(.null) }
-        if let h = s.hydration {
-            out["hydration"] = .object([
-                "mlPerHour": .value(.number(h.mlPerHour)), "sodiumMgPerHour": .value(JSONValue(h.sodiumMgPerHour)),
-                "aidStationsMeters": .array(h.aidStationsMeters.map { .value(r($0, 1)) }),
-                "everySeconds": .value(JSONValue(h.everySeconds)),
-            ])
-        } else { out["hydration"] = .value(.null) }
-        out["script"] = .object(s.script.mapValues { .value(.string($0)) })
-        return .object(out)
+        let fueling = s.fueling.map { f in
+            FuelingJSON(carbsPerHourGrams: f.carbsPerHourGrams, gelCarbsGrams: f.gelCarbsGrams, startAfterSeconds: f.startAfterSeconds,
+                        stopBeforeFinishSeconds: f.stopBeforeFinishSeconds, snapToleranceSeconds: f.snapToleranceSeconds,
+                        caffeine: f.caffeine.map { CaffeineJSON(milligrams: $0.milligrams, afterSeconds: $0.afterSeconds, everySeconds: $0.everySeconds) })
+        }
+        let hydration = s.hydration.map { h in
+            HydrationJSON(mlPerHour: h.mlPerHour, sodiumMgPerHour: h.sodiumMgPerHour, aidStationsMeters: h.aidStationsMeters.map { r($0, 1) },
+                          everySeconds: h.everySeconds)
+        }
+        return SetupJSON(name: s.name, slug: s.slug, date: s.date, startTime: s.startTime, athlete: s.athlete, distance: s.distanceText,
+                         distanceMeters: r(s.distanceMeters, 3), targetSeconds: s.targetSeconds, pacing: pacing, course: s.course,
+                         notes: s.notes, checkpointsMeters: s.checkpointsMeters.map { $0.map { r($0, 1) } },
+                         fueling: fueling, hydration: hydration, script: s.script)
     }
 
     public static func strategyName(_ s: PacingStrategy) -> String {
@@ -71,50 +160,51 @@ public enum PlanOutput {
         }
     }
 
-    public static func cueTree(_ c: Cue) -> JSONTree {
-        .object([
-            "kind": .value(.string(c.kind.rawValue)), "number": .value(.number(Double(c.number))),
-            "distanceMeters": .value(r(c.distanceMeters, 1)), "clockSeconds": .value(.number(Double(c.clockSeconds))),
-            "carbsGrams": .value(JSONValue(c.carbsGrams)), "fluidMl": .value(JSONValue(c.fluidMl)),
-            "sodiumMg": .value(JSONValue(c.sodiumMg)), "caffeineMg": .value(JSONValue(c.caffeineMg)),
-            "atAidStation": .value(.bool(c.atAidStation)),
-        ])
+    public static func cue(_ c: Cue) -> CueJSON {
+        CueJSON(kind: c.kind.rawValue, number: c.number, distanceMeters: r(c.distanceMeters, 1), clockSeconds: c.clockSeconds,
+                carbsGrams: c.carbsGrams, fluidMl: c.fluidMl, sodiumMg: c.sodiumMg, caffeineMg: c.caffeineMg, atAidStation: c.atAidStation)
     }
 
-    public static func json(_ plan: RacePlan) -> JSONTree {
-        let splits: [JSONTree] = plan.splits.map { row in
+    public static func json(_ plan: RacePlan) -> PlanJSON {
+        let splits = plan.splits.map { row in
             let s = row.split
-            return .object([
-                "index": .value(.number(Double(s.index))), "startMeters": .value(r(s.startMeters, 1)),
-                "endMeters": .value(r(s.endMeters, 1)), "splitSeconds": .value(.number(Double(s.splitSeconds))),
-                "cumulativeSeconds": .value(.number(Double(s.cumulativeSeconds))),
-                "paceSecondsPerKm": .value(r(s.paceSecondsPerKm, 1)), "gradePercent": .value(r(row.gradePercent, 2)),
-                "elevationMeters": .value(r(row.elevationMeters, 1)), "partial": .value(.bool(s.partial)),
-            ])
+            return SplitJSON(index: s.index, startMeters: r(s.startMeters, 1), endMeters: r(s.endMeters, 1), splitSeconds: s.splitSeconds,
+                             cumulativeSeconds: s.cumulativeSeconds, paceSecondsPerKm: r(s.paceSecondsPerKm, 1),
+                             gradePercent: r(row.gradePercent, 2), elevationMeters: r(row.elevationMeters, 1), partial: s.partial)
         }
         let t = plan.cues.totals
-        var out: [String: JSONTree] = [
-            "race": setupTree(plan.setup), "targetSeconds": .value(.number(plan.setup.targetSeconds.rounded())),
-            "distanceMeters": .value(r(plan.setup.distanceMeters, 3)),
-            "unitMeters": .value(r(plan.unitMeters, 3)),
-            "splits": .array(splits), "cues": .array(plan.cues.cues.map(cueTree)),
-            "warnings": .array(plan.warnings.map { .value(.string($0)) }),
-            "totals": .object([
-                "gels": .value(.number(Double(t.gels))), "carbsGrams": .value(r(t.carbsGrams, 1)),
-                "carbsPerHourGrams": .value(r(t.carbsPerHourGrams, 1)), "drinks": .value(.number(Double(t.drinks))),
-                "fluidMl": .value(r(t.fluidMl, 0)), "sodiumMg": .value(r(t.sodiumMg, 0)), "caffeineMg": .value(r(t.caffeineMg, 0)),
-            ]),
-        ]
-        if let c = plan.course {
-            out["course"] = .object([
-                "courseMeters": .value(r(c.courseMeters, 1)), "scale": .value(r(c.scale, 5)),
-                "hasElevation": .value(.bool(c.hasElevation)),
-                "rawClimbMeters": .value(r(c.rawClimbMeters, 1)), "rawDescentMeters": .value(r(c.rawDescentMeters, 1)),
-                "climbMeters": .value(r(c.climbMeters, 1)), "descentMeters": .value(r(c.descentMeters, 1)),
-                "smoothingMeters": .value(.number(c.smoothingMeters)), "gradeModel": .value(.string(plan.setup.gradeModel.rawValue)),
-            ])
-        } else { out["course"] = .value(.null) }
-        return .object(out)
+        let totals = TotalsJSON(gels: t.gels, carbsGrams: r(t.carbsGrams, 1), carbsPerHourGrams: r(t.carbsPerHourGrams, 1),
+                                drinks: t.drinks, fluidMl: r(t.fluidMl, 0), sodiumMg: r(t.sodiumMg, 0), caffeineMg: r(t.caffeineMg, 0))
+        let course = plan.course.map { c in
+            CourseJSON(courseMeters: r(c.courseMeters, 1), scale: r(c.scale, 5), hasElevation: c.hasElevation,
+                       rawClimbMeters: r(c.rawClimbMeters, 1), rawDescentMeters: r(c.rawDescentMeters, 1),
+                       climbMeters: r(c.climbMeters, 1), descentMeters: r(c.descentMeters, 1),
+                       smoothingMeters: c.smoothingMeters, gradeModel: plan.setup.gradeModel.rawValue)
+        }
+        return PlanJSON(race: setup(plan.setup), targetSeconds: plan.setup.targetSeconds.rounded(),
+                        distanceMeters: r(plan.setup.distanceMeters, 3), unitMeters: r(plan.unitMeters, 3),
+                        splits: splits, cues: plan.cues.cues.map(cue), warnings: plan.warnings, totals: totals, course: course)
+    }
+
+    /// What a race script is generated from, as values: the normalised setup,
+    /// the split unit, the planned clock every 10 m, the splits and the cues,
+    /// compact and key-sorted at full precision (independent of how plans print).
+    public static func canonical(_ plan: RacePlan) -> String {
+        struct Inputs: Encodable {
+            var setup: SetupJSON
+            var unitMeters: Double
+            var clockEvery10m: [Double]
+            var splitSeconds: [Int]
+            var cues: [CueJSON]
+        }
+        var clocks: [Double] = []
+        var x = 0.0
+        while x < plan.setup.distanceMeters { clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 3)); x += 10 }
+        let inputs = Inputs(setup: setup(plan.setup), unitMeters: plan.unitMeters, clockEvery10m: clocks,
+                            splitSeconds: plan.splits.map(\.split.splitSeconds), cues: plan.cues.cues.map(cue))
+        // Every number in it is finite (the setup is range-checked and the plan is
+        // built from it), so encoding cannot fail; the description is a fallback.
+        return (try? JSONOutput.canonical(inputs)) ?? "\(inputs)"
     }
 
     // MARK: text

@@ -87,6 +87,48 @@ public struct Personality: Sendable, Equatable {
 public enum ScriptGenerator {
     public static let version = "racekit 0.2 script-generator 1"
 
+    /// Message priorities (0-100; the engine's `criticalPriority` is 90): what
+    /// wins when two messages are due in the same window.
+    public enum Priority {
+        public static let paceFeedback = 40
+        public static let start = 60
+        public static let branch = 60
+        public static let paceCondition = 70
+        public static let heartRate = 75
+        public static let nearFinish = 80
+        public static let drink = 90
+        public static let gel = 92
+        public static let finish = 95
+    }
+
+    /// The thresholds of the generated conditions and branch points.
+    public enum Threshold {
+        /// Branch points: the average pace so far within this share of the plan's is "on".
+        public static let branchBand = 0.01
+        /// "Too fast" before this share of the race, when the last 3 minutes are this much faster than the target.
+        public static let tooFastBefore = 0.25
+        public static let tooFastRatio = 1.04
+        /// "Fading" between these shares of the race, when the last 3 minutes are this much slower.
+        public static let fadingAfter = 0.6
+        public static let fadingRatio = 0.95
+        /// Conditions stay quiet in the last 5% of the race.
+        public static let quietAfter = 0.95
+        /// A condition repeats at most this often, and holds this long before it speaks.
+        public static let conditionCooldownSeconds = 600.0
+        public static let tooFastHoldSeconds = 30.0
+        public static let fadingHoldSeconds = 60.0
+        /// The near-finish message: this far out, at most a fifth of the race.
+        public static let nearFinishMeters = 1000.0
+        /// The plan is written into the script every this many metres.
+        public static let planStepMeters = 100.0
+    }
+
+    /// Message id suffixes the generator uses, and how statistics recognise them.
+    enum Role {
+        static let gel = "gel_"
+        static let drink = "drink_"
+    }
+
     /// Checkpoints for branch points, scaled to the distance: about 12%, 24%,
     /// halfway, 71%, 83% and 95% of the race, on whole kilometres (marathon: 5k,
     /// 10k, half, 30k, 35k, 40k).
@@ -102,23 +144,79 @@ public enum ScriptGenerator {
         return out.sorted { $0.1 < $1.1 }
     }
 
-    /// SHA-256 of the plan's JSON (which holds the normalised setup), the
-    /// personality's texts and the generator version.
+    /// The three branches spoken at each checkpoint.
+    static let branchRoles = ["ahead", "on", "behind"]
+
+    /// What a script holds, for a one-line summary.
+    public struct Statistics: Sendable, Equatable {
+        public var messages: Int
+        public var branchPoints: Int
+        public var gels: Int
+        public var drinks: Int
+    }
+
+    public static func statistics(_ script: RaceScript) -> Statistics {
+        let prefix = script.race + "."
+        func count(_ role: String) -> Int { script.messages.filter { $0.id.hasPrefix(prefix + role) }.count }
+        let branchPoints = Set(script.messages.compactMap { m in m.branchKey.flatMap { _ in m.trigger.atMeters } }).count
+        return Statistics(messages: script.messages.count, branchPoints: branchPoints, gels: count(Role.gel), drinks: count(Role.drink))
+    }
+
+    /// SHA-256 of the normalised inputs: the plan's content (normalised setup,
+    /// pace plan, cues), the personality's texts and the generator version.
+    /// Computed from values, not from any printed form, so a change of output
+    /// formatting leaves scripts up to date.
     public static func digest(plan: RacePlan, personality: Personality) -> String {
-        let text = JSONWriter.write(PlanOutput.json(plan)) + "\n" + personality.canonical + "\n" + version
+        let text = PlanOutput.canonical(plan) + "\n" + personality.canonical + "\n" + version
         return SHA256.hash(data: Data(text.utf8)).hexString
     }
 
     public static func generate(plan: RacePlan, personality: Personality) -> RaceScript {
-        let setup = plan.setup
-        let d = setup.distanceMeters
-        let slug = setup.slug
-        let unitName = plan.unitMeters == 1000 ? "Kilometre" : "Mile"
+        var g = Generation(plan: plan, personality: personality)
+        g.start()
+        g.paceFeedback()
+        g.branchPoints()
+        g.conditions()
+        g.fuelAndDrinks()
+        g.finish()
+        let slug = plan.setup.slug
+        return RaceScript(id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
+                          inputDigest: digest(plan: plan, personality: personality),
+                          plan: scriptPlan(plan), branches: g.branches, messages: g.messages)
+    }
+
+    /// The plan every `Threshold.planStepMeters`, for {gap} and the synthetic on-plan run.
+    static func scriptPlan(_ plan: RacePlan) -> ScriptPlan {
+        let d = plan.setup.distanceMeters, step = Threshold.planStepMeters
+        var clocks: [Double] = []
+        var x = 0.0
+        while x < d { clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 1)); x += step }
+        clocks.append(plan.setup.targetSeconds)
+        return ScriptPlan(distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks)
+    }
+
+    /// One generation's state: the messages so far and how often each role's
+    /// variants were used (in turn, so a race does not repeat a sentence).
+    struct Generation {
+        let plan: RacePlan
+        let personality: Personality
         var messages: [ScriptMessage] = []
         var branches: [String: String] = [:]
         var used: [String: Int] = [:]
-        // Variants in turn per role, so a race does not repeat a sentence.
-        func text(_ role: String, _ fields: [String: String]) -> String {
+        let base: [String: String]
+        let checkpoints: [(label: String, meters: Double)]
+
+        init(plan: RacePlan, personality: Personality) {
+            self.plan = plan
+            self.personality = personality
+            let unitName = plan.unitMeters == 1000 ? "Kilometre" : "Mile"
+            base = ["race": plan.setup.name, "target": TextFormat.duration(plan.setup.targetSeconds), "unit": unitName]
+            checkpoints = ScriptGenerator.checkpoints(distance: plan.setup.distanceMeters)
+        }
+
+        var distance: Double { plan.setup.distanceMeters }
+
+        mutating func text(_ role: String, _ fields: [String: String]) -> String {
             let list = personality.templates[role] ?? [""]
             let n = used[role, default: 0]
             used[role] = n + 1
@@ -126,91 +224,104 @@ public enum ScriptGenerator {
             for (k, v) in fields { s = s.replacingOccurrences(of: "{\(k)}", with: v) }
             return s
         }
-        func id(_ role: String) -> String { "\(slug).\(role)" }
-        let dur = { (s: Double) in TextFormat.duration(s) }
-        let base = ["race": setup.name, "target": dur(setup.targetSeconds), "unit": unitName]
 
-        messages.append(ScriptMessage(id: id("start"), trigger: Trigger(type: .time, atSeconds: 0), text: text("start", base), priority: 60))
+        func id(_ role: String) -> String { "\(plan.setup.slug).\(role)" }
 
-        let cps = checkpoints(distance: d)
-        // Pace feedback every unit, except where a branch point speaks.
-        var n = 1
-        while Double(n) * plan.unitMeters < d - 1 {
-            let x = Double(n) * plan.unitMeters
-            defer { n += 1 }
-            if cps.contains(where: { abs($0.meters - x) < 1 }) { continue }
-            let split = plan.splits.first { abs($0.split.endMeters - x) < 1 }?.split
-            var f = base
-            f["km"] = String(n)
-            f["clock"] = dur(plan.pacePlan.clockSeconds(at: x))
-            f["split"] = split.map { dur(Double($0.splitSeconds)) } ?? dur(plan.pacePlan.clockSeconds(at: x) - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
-            messages.append(ScriptMessage(id: id("pace_km_\(n)"), trigger: .distance(x), text: text("pace_km", f), priority: 40))
+        mutating func start() {
+            messages.append(ScriptMessage(id: id("start"), trigger: Trigger(type: .time, atSeconds: 0), text: text("start", base),
+                                          priority: Priority.start))
         }
 
-        // Branch points: average pace so far against the plan's average at the checkpoint, ±1%.
-        for cp in cps {
-            let clock = plan.pacePlan.clockSeconds(at: cp.meters)
-            let planAvg = (clock / cp.meters * 1000 * 10).rounded() / 10
-            let lo = TextFormat.fixed(planAvg * 0.99, 1), hi = TextFormat.fixed(planAvg * 1.01, 1)
-            var f = base
-            f["checkpoint"] = cp.label == "half" ? "Halfway" : cp.label.uppercased()
-            f["clock"] = dur(clock)
-            for (role, expression) in [("ahead", "avg_pace < \(lo)"), ("on", "avg_pace >= \(lo) AND avg_pace <= \(hi)"), ("behind", "avg_pace > \(hi)")] {
-                let key = role == "ahead" ? "ahead_of_pace_\(cp.label)" : "\(role)_pace_\(cp.label)"
-                branches[key] = expression
-                messages.append(ScriptMessage(id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f), priority: 60))
+        /// Pace feedback every unit, except where a branch point speaks.
+        mutating func paceFeedback() {
+            var n = 1
+            while Double(n) * plan.unitMeters < distance - 1 {
+                let x = Double(n) * plan.unitMeters
+                defer { n += 1 }
+                if checkpoints.contains(where: { abs($0.meters - x) < 1 }) { continue }
+                let split = plan.splits.first { abs($0.split.endMeters - x) < 1 }?.split
+                let clock = plan.pacePlan.clockSeconds(at: x)
+                var f = base
+                f["km"] = String(n)
+                f["clock"] = TextFormat.duration(clock)
+                f["split"] = TextFormat.duration(split.map { Double($0.splitSeconds) }
+                                                 ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
+                messages.append(ScriptMessage(id: id("pace_km_\(n)"), trigger: .distance(x), text: text("pace_km", f),
+                                              priority: Priority.paceFeedback))
             }
         }
 
-        // Conditions.
-        let early = TextFormat.fixed(d * 0.25, 0), late = TextFormat.fixed(d * 0.6, 0), end = TextFormat.fixed(d * 0.95, 0)
-        messages.append(ScriptMessage(id: id("too_fast_early"),
-                                      trigger: Trigger(type: .condition, expression: "distance < \(early) AND pace_3min_ratio > 1.04",
-                                                       branchKey: "too_fast_early", cooldownSeconds: 600, holdSeconds: 30),
-                                      text: text("too_fast_early", base), priority: 70, playOnce: false))
-        messages.append(ScriptMessage(id: id("fading_late"),
-                                      trigger: Trigger(type: .condition, expression: "distance > \(late) AND distance < \(end) AND pace_3min_ratio < 0.95",
-                                                       branchKey: "fading_late", cooldownSeconds: 600, holdSeconds: 60),
-                                      text: text("fading_late", base), priority: 70, playOnce: false))
-        messages.append(ScriptMessage(id: id("hr_high"),
-                                      trigger: Trigger(type: .fatigue_zone, expression: "hr_zone >= 5 AND distance < \(end)",
-                                                       cooldownSeconds: 600, holdSeconds: 30),
-                                      text: text("hr_high", base), priority: 75, playOnce: false))
-
-        // Every fueling and hydration cue: race-critical.
-        for c in plan.cues.cues {
-            var f = base
-            f["number"] = String(c.number)
-            f["clock"] = dur(Double(c.clockSeconds))
-            f["km"] = TextFormat.fixed(c.distanceMeters / 1000, 1)
-            switch c.kind {
-            case .gel, .caffeine:
-                f["carbs"] = TextFormat.fixed(c.carbsGrams ?? 0, 0)
-                f["caffeine"] = TextFormat.fixed(c.caffeineMg ?? 0, 0)
-                messages.append(ScriptMessage(id: id("gel_\(c.number)"), trigger: .distance(c.distanceMeters),
-                                              text: text(c.kind == .gel ? "gel" : "caffeine", f), priority: 92))
-            case .drink:
-                f["fluid"] = TextFormat.fixed(c.fluidMl ?? 0, 0)
-                f["sodium"] = TextFormat.fixed(c.sodiumMg ?? 0, 0)
-                messages.append(ScriptMessage(id: id("drink_\(c.number)"), trigger: .distance(c.distanceMeters),
-                                              text: text("drink", f), priority: 90))
-            case .aid:
-                continue
+        /// Branch points: average pace so far against the plan's average at the checkpoint.
+        mutating func branchPoints() {
+            for cp in checkpoints {
+                let clock = plan.pacePlan.clockSeconds(at: cp.meters)
+                let planAvg = TextFormat.rounded(clock / cp.meters * 1000, 1)
+                let lo = TextFormat.fixed(planAvg * (1 - Threshold.branchBand), 1)
+                let hi = TextFormat.fixed(planAvg * (1 + Threshold.branchBand), 1)
+                var f = base
+                f["checkpoint"] = cp.label == "half" ? "Halfway" : cp.label.uppercased()
+                f["clock"] = TextFormat.duration(clock)
+                let expressions = ["ahead": "avg_pace < \(lo)", "on": "avg_pace >= \(lo) AND avg_pace <= \(hi)", "behind": "avg_pace > \(hi)"]
+                for role in ScriptGenerator.branchRoles {
+                    let key = role == "ahead" ? "ahead_of_pace_\(cp.label)" : "\(role)_pace_\(cp.label)"
+                    branches[key] = expressions[role]
+                    messages.append(ScriptMessage(id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f),
+                                                  priority: Priority.branch))
+                }
             }
         }
-        messages.append(ScriptMessage(id: id("near_finish"), trigger: Trigger(type: .near_finish, remainingMeters: min(1000, d / 5)),
-                                      text: text("near_finish", base), priority: 80))
-        messages.append(ScriptMessage(id: id("finish"), trigger: .distance(d), text: text("finish", base), priority: 95))
 
-        // The plan, every 100 m, for {gap} and the synthetic on-plan run.
-        let step = 100.0
-        var clocks: [Double] = []
-        var x = 0.0
-        while x < d { clocks.append((plan.pacePlan.clockSeconds(at: x) * 10).rounded() / 10); x += step }
-        clocks.append(setup.targetSeconds)
-        let scriptPlan = ScriptPlan(distanceMeters: d, targetSeconds: setup.targetSeconds, stepMeters: step, clockSeconds: clocks)
-        return RaceScript(id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
-                          inputDigest: digest(plan: plan, personality: personality),
-                          plan: scriptPlan, branches: branches, messages: messages)
+        mutating func conditions() {
+            let d = distance
+            let early = TextFormat.fixed(d * Threshold.tooFastBefore, 0), late = TextFormat.fixed(d * Threshold.fadingAfter, 0)
+            let end = TextFormat.fixed(d * Threshold.quietAfter, 0)
+            let fast = TextFormat.fixed(Threshold.tooFastRatio, 2), fade = TextFormat.fixed(Threshold.fadingRatio, 2)
+            messages.append(ScriptMessage(id: id("too_fast_early"),
+                                          trigger: Trigger(type: .condition, expression: "distance < \(early) AND pace_3min_ratio > \(fast)",
+                                                           branchKey: "too_fast_early", cooldownSeconds: Threshold.conditionCooldownSeconds,
+                                                           holdSeconds: Threshold.tooFastHoldSeconds),
+                                          text: text("too_fast_early", base), priority: Priority.paceCondition, playOnce: false))
+            messages.append(ScriptMessage(id: id("fading_late"),
+                                          trigger: Trigger(type: .condition, expression: "distance > \(late) AND distance < \(end) AND pace_3min_ratio < \(fade)",
+                                                           branchKey: "fading_late", cooldownSeconds: Threshold.conditionCooldownSeconds,
+                                                           holdSeconds: Threshold.fadingHoldSeconds),
+                                          text: text("fading_late", base), priority: Priority.paceCondition, playOnce: false))
+            messages.append(ScriptMessage(id: id("hr_high"),
+                                          trigger: Trigger(type: .fatigue_zone, expression: "hr_zone >= 5 AND distance < \(end)",
+                                                           cooldownSeconds: Threshold.conditionCooldownSeconds,
+                                                           holdSeconds: Threshold.tooFastHoldSeconds),
+                                          text: text("hr_high", base), priority: Priority.heartRate, playOnce: false))
+        }
+
+        /// Every fueling and hydration cue: race-critical.
+        mutating func fuelAndDrinks() {
+            for c in plan.cues.cues {
+                var f = base
+                f["number"] = String(c.number)
+                f["clock"] = TextFormat.duration(Double(c.clockSeconds))
+                f["km"] = TextFormat.fixed(c.distanceMeters / 1000, 1)
+                switch c.kind {
+                case .gel, .caffeine:
+                    f["carbs"] = TextFormat.fixed(c.carbsGrams ?? 0, 0)
+                    f["caffeine"] = TextFormat.fixed(c.caffeineMg ?? 0, 0)
+                    messages.append(ScriptMessage(id: id(Role.gel + String(c.number)), trigger: .distance(c.distanceMeters),
+                                                  text: text(c.kind == .gel ? "gel" : "caffeine", f), priority: Priority.gel))
+                case .drink:
+                    f["fluid"] = TextFormat.fixed(c.fluidMl ?? 0, 0)
+                    f["sodium"] = TextFormat.fixed(c.sodiumMg ?? 0, 0)
+                    messages.append(ScriptMessage(id: id(Role.drink + String(c.number)), trigger: .distance(c.distanceMeters),
+                                                  text: text("drink", f), priority: Priority.drink))
+                case .aid:
+                    continue
+                }
+            }
+        }
+
+        mutating func finish() {
+            messages.append(ScriptMessage(id: id("near_finish"),
+                                          trigger: Trigger(type: .near_finish, remainingMeters: min(Threshold.nearFinishMeters, distance / 5)),
+                                          text: text("near_finish", base), priority: Priority.nearFinish))
+            messages.append(ScriptMessage(id: id("finish"), trigger: .distance(distance), text: text("finish", base), priority: Priority.finish))
+        }
     }
 }

@@ -3,7 +3,9 @@ import RaceKitCore
 import Yams
 
 /// A race setup that cannot be used: names the file, the line and the key.
-public struct SetupError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct SetupError: RaceKitError, Equatable {
+    public var exitClass: ExitClass { kind == .unreadable ? .noInput : .dataError }
+
     public enum Kind: Sendable, Equatable {
         /// The file could not be read (missing, unreadable).
         case unreadable
@@ -306,9 +308,9 @@ public enum SetupLoader {
 
     static func yamlError(_ e: YamlError, file: String, text: String) -> SetupError {
         switch e {
-        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return SetupError(kind: .invalid, file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
-        case let .duplicatedKeysInMapping(duplicates, context):
+        case .duplicatedKeysInMapping(let duplicates, let context):
             if let key = duplicates.first, let found = secondOccurrence(of: key, in: text) {
                 return SetupError(kind: .invalid, file: file, line: found.line, key: found.path, message: "the key appears more than once")
             }

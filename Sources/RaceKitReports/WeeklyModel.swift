@@ -10,7 +10,7 @@ public struct ReportRun: Sendable {
     public var day: Int
     public var name: String?
     public var label: String?
-    public var mode: String
+    public var mode: RunMode
     public var distanceMeters: Double?
     public var movingSeconds: Double?
     public var elapsedSeconds: Double
@@ -22,7 +22,7 @@ public struct ReportRun: Sendable {
     public var zoneSeconds: [String: Double]
     public var bestEfforts: [BestEffort]
 
-    public init(id: String, startedAt: Double, day: Int, name: String? = nil, label: String? = nil, mode: String = "free",
+    public init(id: String, startedAt: Double, day: Int, name: String? = nil, label: String? = nil, mode: RunMode = .free,
                 distanceMeters: Double?, movingSeconds: Double?, elapsedSeconds: Double, ascentMeters: Double? = nil,
                 avgHeartRate: Double? = nil, heartRateCoveragePercent: Double? = nil, load: Double? = nil,
                 zoneSeconds: [String: Double] = [:], bestEfforts: [BestEffort] = []) {
@@ -35,7 +35,7 @@ public struct ReportRun: Sendable {
 
     /// True for races: mode `race`, or a label or name that says so.
     public var isRace: Bool {
-        mode == "race" || [label, name].contains { $0?.lowercased().contains("race") == true }
+        mode == .race || [label, name].contains { $0?.lowercased().contains("race") == true }
     }
 }
 

@@ -55,12 +55,12 @@ public struct WeeklyReportJob: Sendable {
             athletes = try store.athletes().filter { try store.runCount(athleteID: $0.id) > 0 || $0.id != Athlete.defaultID }
         } else {
             athletes = try options.athleteIDs.map { id in
-                guard let a = try store.athlete(id: id) else { throw ReportError.unknownAthlete(id) }
+                guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
                 return a
             }
         }
         try AtomicFile.createDirectory(options.outputDirectory)
-        let lock = try ReportLock(directory: options.outputDirectory, waitSeconds: options.lockWaitSeconds)
+        let lock = try OutputLock(directory: options.outputDirectory, waitSeconds: options.lockWaitSeconds)
         defer { withExtendedLifetime(lock) {} }
 
         var written: [Written] = []
@@ -108,7 +108,7 @@ public struct WeeklyReportJob: Sendable {
     public func weeks(for athlete: Athlete) throws -> AthleteWeeks {
         var filter = RunStore.RunFilter()
         filter.athleteID = athlete.id
-        filter.sport = Sport.running.rawValue
+        filter.sport = .running
         let records = try store.runs(matching: filter)
         let zones = try store.zonesByRun(athleteID: athlete.id)
         let efforts = try store.bestEffortsByRun(athleteID: athlete.id)

@@ -103,6 +103,10 @@ enum Migrations {
             try db.drop(table: "run_samples")
             try db.rename(table: "run_samples_v3", to: "run_samples")
         }
+        // `low_hr` (v2) was never written or read.
+        migrator.registerMigration("v4-drop-low-hr") { db in
+            try db.alter(table: "run") { t in t.drop(column: "low_hr") }
+        }
         return migrator
     }
 }

@@ -15,15 +15,15 @@ public struct Athlete: Codable, Sendable, Equatable, FetchableRecord, Persistabl
     public var thresholdHeartRate: Double?
     /// Threshold pace in seconds per km.
     public var thresholdPaceSecondsPerKm: Double?
-    /// `female`, `male` or nil.
-    public var sex: String?
+    /// nil when not set.
+    public var sex: Sex?
     /// IANA time-zone name.
     public var timeZone: String
-    public var zoneModel: String
+    public var zoneModel: ZoneModel
     /// Seconds since the epoch.
     public var createdAt: Double
 
-    public init(id: String, name: String, timeZone: String = "UTC", zoneModel: String = "auto", createdAt: Double) {
+    public init(id: String, name: String, timeZone: String = "UTC", zoneModel: ZoneModel = .auto, createdAt: Double) {
         self.id = id; self.name = name; self.timeZone = timeZone; self.zoneModel = zoneModel; self.createdAt = createdAt
     }
 
@@ -46,11 +46,11 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
 
     public var id: String
     public var athleteID: String
-    public var sport: String
+    public var sport: Sport
     public var sportDeclared: Bool
     public var name: String?
     public var sourceFile: String
-    public var sourceFormat: String
+    public var sourceFormat: SourceFormat
     public var sourceSHA256: String
     /// Position of the activity in its file (several TCX activities per file).
     public var activityIndex: Int
@@ -61,7 +61,7 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var elapsedSeconds: Double
     public var movingSeconds: Double?
     public var distanceMeters: Double?
-    public var distanceSource: String
+    public var distanceSource: DistanceSource
     public var ascentMeters: Double?
     public var descentMeters: Double?
     public var avgHeartRate: Double?
@@ -69,12 +69,11 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var heartRateCoveragePercent: Double?
     public var avgCadence: Double?
     public var load: Double?
-    public var loadSource: String?
+    public var loadSource: LoadSource?
     public var label: String?
-    /// free, training or race.
-    public var mode: String
+    public var mode: RunMode
     /// outdoor or treadmill.
-    public var runType: String
+    public var runType: RunType
     public var perceivedEffort: Int?
     public var notes: String?
     public var pointCount: Int
@@ -83,7 +82,7 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var analysisVersion: Int
     public var importedAt: Double
     /// Zone model used for `run_zone`.
-    public var zoneModel: String?
+    public var zoneModel: ZoneModel?
     /// JSON array of the load inputs that were estimated.
     public var loadEstimated: String?
     /// JSON of the physiology the analysis used.
@@ -114,15 +113,57 @@ extension RunRecord {
         }
     }
 
+    /// Every column through GRDB's throwing `decode`: a stored value of the
+    /// wrong type or an unknown enum value is a store error, never a trap.
     public init(row: Row) throws {
-        id = row[0]; athleteID = row[1]; sport = row[2]; sportDeclared = row[3]; name = row[4]; sourceFile = row[5]
-        sourceFormat = row[6]; sourceSHA256 = row[7]; activityIndex = row[8]; creator = row[9]; startedAt = row[10]
-        endedAt = row[11]; elapsedSeconds = row[12]; movingSeconds = row[13]; distanceMeters = row[14]
-        distanceSource = row[15]; ascentMeters = row[16]; descentMeters = row[17]; avgHeartRate = row[18]
-        maxHeartRate = row[19]; heartRateCoveragePercent = row[20]; avgCadence = row[21]; load = row[22]
-        loadSource = row[23]; label = row[24]; mode = row[25]; runType = row[26]; perceivedEffort = row[27]
-        notes = row[28]; pointCount = row[29]; repairs = row[30]; analysisVersion = row[31]; importedAt = row[32]
-        zoneModel = row[33]; loadEstimated = row[34]; analysisProfile = row[35]
+        var i = 0
+        func next<T: DatabaseValueConvertible>() throws -> T {
+            defer { i += 1 }
+            return try row.decode(atIndex: i)
+        }
+        func nextOptional<T: DatabaseValueConvertible>() throws -> T? {
+            defer { i += 1 }
+            return try row.decode(atIndex: i)
+        }
+        id = try next(); athleteID = try next(); sport = try next(); sportDeclared = try next(); name = try nextOptional()
+        sourceFile = try next(); sourceFormat = try next(); sourceSHA256 = try next(); activityIndex = try next()
+        creator = try nextOptional(); startedAt = try next(); endedAt = try next(); elapsedSeconds = try next()
+        movingSeconds = try nextOptional(); distanceMeters = try nextOptional(); distanceSource = try next()
+        ascentMeters = try nextOptional(); descentMeters = try nextOptional(); avgHeartRate = try nextOptional()
+        maxHeartRate = try nextOptional(); heartRateCoveragePercent = try nextOptional(); avgCadence = try nextOptional()
+        load = try nextOptional(); loadSource = try nextOptional(); label = try nextOptional(); mode = try next()
+        runType = try next(); perceivedEffort = try nextOptional(); notes = try nextOptional(); pointCount = try next()
+        repairs = try next(); analysisVersion = try next(); importedAt = try next(); zoneModel = try nextOptional()
+        loadEstimated = try nextOptional(); analysisProfile = try nextOptional()
+    }
+}
+
+/// The store's enum columns hold the Core enums' raw values.
+extension Sport: DatabaseValueConvertible {}
+extension SourceFormat: DatabaseValueConvertible {}
+extension DistanceSource: DatabaseValueConvertible {}
+extension LoadSource: DatabaseValueConvertible {}
+extension RunMode: DatabaseValueConvertible {}
+extension RunType: DatabaseValueConvertible {}
+extension ZoneModel: DatabaseValueConvertible {}
+extension Sex: DatabaseValueConvertible {}
+
+extension RunRecord {
+    /// The run table's columns, named once.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let athleteID = Column(CodingKeys.athleteID)
+        public static let sport = Column(CodingKeys.sport)
+        public static let startedAt = Column(CodingKeys.startedAt)
+        public static let analysisVersion = Column(CodingKeys.analysisVersion)
+        public static let analysisProfile = Column(CodingKeys.analysisProfile)
+    }
+}
+
+extension Athlete {
+    /// The athlete table's columns, named once.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
     }
 }
 
@@ -160,5 +201,19 @@ struct BestEffortRecord: Codable, FetchableRecord, PersistableRecord {
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", distanceMeters = "distance_m", elapsedSeconds = "elapsed_s"
         case startOffsetSeconds = "start_offset_s"
+    }
+}
+
+extension ZoneRecord {
+    enum Columns {
+        static let runID = Column(CodingKeys.runID)
+        static let zone = Column(CodingKeys.zone)
+    }
+}
+
+extension BestEffortRecord {
+    enum Columns {
+        static let runID = Column(CodingKeys.runID)
+        static let distanceMeters = Column(CodingKeys.distanceMeters)
     }
 }

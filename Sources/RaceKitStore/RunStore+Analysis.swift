@@ -15,17 +15,17 @@ extension RunStore {
         r.heartRateCoveragePercent = s.heartRateCoveragePercent
         r.avgCadence = s.avgCadence
         r.load = a.load?.value
-        r.loadSource = a.load?.source.rawValue
+        r.loadSource = a.load?.source
         r.loadEstimated = a.load.map { json($0.estimated) }
-        r.zoneModel = a.zoneModel?.rawValue
+        r.zoneModel = a.zoneModel
         r.analysisVersion = RunAnalyzer.version
         r.analysisProfile = profileKey(a.physiology)
     }
 
     /// Replaces a run's zones and best efforts.
     static func writeDetails(_ db: Database, runID: String, analysis: RunAnalysis) throws {
-        try ZoneRecord.filter(Column("run_id") == runID).deleteAll(db)
-        try BestEffortRecord.filter(Column("run_id") == runID).deleteAll(db)
+        try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
+        try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).deleteAll(db)
         for z in analysis.zones ?? [] {
             try ZoneRecord(runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
                            seconds: z.seconds).insert(db)
@@ -92,7 +92,7 @@ extension RunStore {
     public func runs(idPrefix prefix: String) throws -> [RunRecord] {
         try wrap {
             try writer.read { db in
-                try RunRecord.filter(Column("id").like(prefix.uppercased() + "%")).limit(5).fetchAll(db)
+                try RunRecord.filter(RunRecord.Columns.id.like(prefix.uppercased() + "%")).limit(5).fetchAll(db)
             }
         }
     }
@@ -101,7 +101,7 @@ extension RunStore {
     public func zones(runID: String) throws -> [ZoneTime] {
         try wrap {
             try writer.read { db in
-                try ZoneRecord.filter(Column("run_id") == runID).order(Column("zone")).fetchAll(db).map {
+                try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).order(ZoneRecord.Columns.zone).fetchAll(db).map {
                     ZoneTime(zone: $0.zone, name: $0.name, lowBpm: $0.lowBpm, highBpm: $0.highBpm, seconds: $0.seconds)
                 }
             }
@@ -112,7 +112,7 @@ extension RunStore {
     public func bestEfforts(runID: String) throws -> [BestEffort] {
         try wrap {
             try writer.read { db in
-                try BestEffortRecord.filter(Column("run_id") == runID).order(Column("distance_m")).fetchAll(db).map {
+                try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).order(BestEffortRecord.Columns.distanceMeters).fetchAll(db).map {
                     BestEffort(distanceMeters: $0.distanceMeters, elapsedSeconds: $0.elapsedSeconds,
                                startOffsetSeconds: $0.startOffsetSeconds)
                 }
@@ -168,11 +168,10 @@ extension RunStore {
                 throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")
             }
         }
-        let source = DistanceSource(rawValue: r.distanceSource) ?? .none
-        return Activity(sport: Sport(rawValue: r.sport) ?? .other, sportDeclared: r.sportDeclared, name: r.name,
-                        creator: r.creator, format: SourceFormat(rawValue: r.sourceFormat) ?? .gpx, samples: samples,
-                        segmentStarts: segments, distanceSource: source, distanceMeters: r.distanceMeters, laps: [],
-                        isIndoor: r.runType == "treadmill", repairs: RepairReport())
+        return Activity(sport: r.sport, sportDeclared: r.sportDeclared, name: r.name,
+                        creator: r.creator, format: r.sourceFormat, samples: samples,
+                        segmentStarts: segments, distanceSource: r.distanceSource, distanceMeters: r.distanceMeters, laps: [],
+                        isIndoor: r.runType == .treadmill, repairs: RepairReport())
     }
 
     /// Stores a new analysis of an existing run (and its sport, when inferred anew).
@@ -180,7 +179,7 @@ extension RunStore {
         try wrap {
             try writer.write { db in
                 guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
-                if let sport { record.sport = sport.rawValue }
+                if let sport { record.sport = sport }
                 Self.apply(analysis, to: &record)
                 try record.update(db)
                 try Self.writeDetails(db, runID: runID, analysis: analysis)
@@ -199,7 +198,7 @@ extension RunStore {
                     WHERE id = ?
                     """, arguments: [load?.value, load?.source.rawValue, load.map { Self.json($0.estimated) },
                                      model?.rawValue, Self.profileKey(physiology), runID])
-                try ZoneRecord.filter(Column("run_id") == runID).deleteAll(db)
+                try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
                 for z in zones ?? [] {
                     try ZoneRecord(runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
                                    seconds: z.seconds).insert(db)
@@ -219,12 +218,12 @@ extension RunStore {
     public func staleRuns(athleteID: String, currentProfile: String, force: Bool) throws -> [RunRecord] {
         try wrap {
             try writer.read { db in
-                var request = RunRecord.filter(Column("athlete_id") == athleteID)
+                var request = RunRecord.filter(RunRecord.Columns.athleteID == athleteID)
                 if !force {
-                    request = request.filter(Column("analysis_version") < RunAnalyzer.version
-                        || Column("analysis_profile") == nil || Column("analysis_profile") != currentProfile)
+                    request = request.filter(RunRecord.Columns.analysisVersion < RunAnalyzer.version
+                        || RunRecord.Columns.analysisProfile == nil || RunRecord.Columns.analysisProfile != currentProfile)
                 }
-                return try request.order(Column("started_at")).fetchAll(db)
+                return try request.order(RunRecord.Columns.startedAt).fetchAll(db)
             }
         }
     }
@@ -232,8 +231,8 @@ extension RunStore {
     /// What a user may change on a run.
     public struct RunEdit: Sendable {
         public var label: String??
-        public var mode: String?
-        public var runType: String?
+        public var mode: RunMode?
+        public var runType: RunType?
         public var perceivedEffort: Int??
         public var notes: String??
         /// A sport set by the user: stored as declared (never inferred again).
@@ -251,7 +250,7 @@ extension RunStore {
                 if let v = e.runType { r.runType = v }
                 if let v = e.perceivedEffort { r.perceivedEffort = v }
                 if let v = e.notes { r.notes = v }
-                if let v = e.sport { r.sport = v.rawValue; r.sportDeclared = true }
+                if let v = e.sport { r.sport = v; r.sportDeclared = true }
                 try r.update(db)
                 return r
             }
@@ -265,6 +264,17 @@ extension RunStore {
                 guard try RunRecord.deleteOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
             }
         }
+    }
+
+    /// The athlete's record of a mile or more with the best VDOT: the
+    /// performance predictions and target suggestions start from.
+    public func bestPerformance(athleteID: String) throws -> Record? {
+        let records = try personalRecords(athleteID: athleteID, distance: nil)
+            .filter { $0.distanceMeters >= RacePredictor.shortestFittedMeters - 0.5 }
+        return records.max(by: {
+            RacePredictor.vdot(meters: $0.distanceMeters, seconds: $0.elapsedSeconds)
+                < RacePredictor.vdot(meters: $1.distanceMeters, seconds: $1.elapsedSeconds)
+        })
     }
 
     /// A personal record: the fastest effort over one distance and its run.
@@ -311,7 +321,6 @@ extension Athlete {
     /// The physiology the athlete has set (nothing estimated).
     public var physiology: Physiology {
         Physiology(maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, thresholdHeartRate: thresholdHeartRate,
-                   thresholdPaceSecondsPerKm: thresholdPaceSecondsPerKm, sex: sex.flatMap(Sex.init(rawValue:)),
-                   zoneModel: ZoneModel(rawValue: zoneModel) ?? .auto)
+                   thresholdPaceSecondsPerKm: thresholdPaceSecondsPerKm, sex: sex, zoneModel: zoneModel)
     }
 }

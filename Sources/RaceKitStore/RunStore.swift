@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import GRDB
 internal import GRDBSQLite
 import RaceKitCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One activity ready to be stored, with its analysis and its encoded samples
 /// (encoded before the write transaction, so the store's lock is held briefly).
@@ -90,7 +91,7 @@ public final class RunStore: Sendable {
     // MARK: Athletes
 
     public func athletes() throws -> [Athlete] {
-        try wrap { try writer.read { try Athlete.order(Column("id")).fetchAll($0) } }
+        try wrap { try writer.read { try Athlete.order(Athlete.Columns.id).fetchAll($0) } }
     }
 
     public func athlete(id: String) throws -> Athlete? {
@@ -179,7 +180,7 @@ public final class RunStore: Sendable {
     static func isRicher(_ run: NewRun, than stored: RunRecord) -> Bool {
         let s = run.summary
         let new = [s.avgHeartRate != nil, s.avgCadence != nil, s.ascentMeters != nil, !run.activity.isIndoor]
-        let old = [stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil, stored.runType != "treadmill"]
+        let old = [stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil, stored.runType != .treadmill]
         if zip(new, old).contains(where: { !$0 && $1 }) { return false }
         if zip(new, old).contains(where: { $0 && !$1 }) { return true }
         return Double(s.pointCount) >= richerPointRatio * Double(stored.pointCount)
@@ -217,7 +218,7 @@ public final class RunStore: Sendable {
             switch (run.summary.distanceMeters, other) {
             case (nil, nil):
                 return row["id"]
-            case let (a?, b?):
+            case (let a?, let b?):
                 let reference = max(a, b)
                 if reference == 0 || abs(a - b) <= Self.duplicateDistanceRatio * reference { return row["id"] }
             default:
@@ -233,14 +234,14 @@ public final class RunStore: Sendable {
         // RepairReport holds integer counts only, which always encode (try? on purpose).
         let repairs = (try? JSONEncoder.sorted.encode(a.repairs)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return RunRecord(
-            id: ULID.make(at: s.startedAt), athleteID: athleteID, sport: a.sport.rawValue,
-            sportDeclared: a.sportDeclared, name: a.name, sourceFile: sourceFile, sourceFormat: format.rawValue,
+            id: ULID.make(at: s.startedAt), athleteID: athleteID, sport: a.sport,
+            sportDeclared: a.sportDeclared, name: a.name, sourceFile: sourceFile, sourceFormat: format,
             sourceSHA256: sha256, activityIndex: run.activityIndex, creator: a.creator,
             startedAt: s.startedAt, endedAt: s.endedAt, elapsedSeconds: s.elapsedSeconds, movingSeconds: nil,
-            distanceMeters: s.distanceMeters, distanceSource: a.distanceSource.rawValue,
+            distanceMeters: s.distanceMeters, distanceSource: a.distanceSource,
             ascentMeters: nil, descentMeters: nil, avgHeartRate: s.avgHeartRate, maxHeartRate: s.maxHeartRate,
             heartRateCoveragePercent: s.heartRateCoveragePercent, avgCadence: s.avgCadence,
-            load: nil, loadSource: nil, label: nil, mode: "free", runType: a.isIndoor ? "treadmill" : "outdoor",
+            load: nil, loadSource: nil, label: nil, mode: .free, runType: a.isIndoor ? .treadmill : .outdoor,
             perceivedEffort: nil, notes: nil, pointCount: s.pointCount, repairs: repairs,
             analysisVersion: Self.analysisVersion, importedAt: importedAt)
     }
@@ -248,7 +249,7 @@ public final class RunStore: Sendable {
     /// Filters for `runs(matching:)`.
     public struct RunFilter: Sendable {
         public var athleteID: String?
-        public var sport: String?
+        public var sport: Sport?
         /// Seconds since the epoch, inclusive.
         public var since: Double?
         public var until: Double?
@@ -262,12 +263,12 @@ public final class RunStore: Sendable {
         try wrap {
             try writer.read { db in
                 var request = RunRecord.all()
-                if let a = filter.athleteID { request = request.filter(Column("athlete_id") == a) }
-                if let s = filter.sport { request = request.filter(Column("sport") == s) }
-                if let s = filter.since { request = request.filter(Column("started_at") >= s) }
-                if let u = filter.until { request = request.filter(Column("started_at") <= u) }
-                request = filter.newestFirst ? request.order(Column("started_at").desc, Column("id").desc)
-                                             : request.order(Column("started_at"), Column("id"))
+                if let a = filter.athleteID { request = request.filter(RunRecord.Columns.athleteID == a) }
+                if let s = filter.sport { request = request.filter(RunRecord.Columns.sport == s) }
+                if let s = filter.since { request = request.filter(RunRecord.Columns.startedAt >= s) }
+                if let u = filter.until { request = request.filter(RunRecord.Columns.startedAt <= u) }
+                request = filter.newestFirst ? request.order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id.desc)
+                                             : request.order(RunRecord.Columns.startedAt, RunRecord.Columns.id)
                 if let l = filter.limit { request = request.limit(l) }
                 return try request.fetchAll(db)
             }
@@ -279,7 +280,7 @@ public final class RunStore: Sendable {
         try wrap {
             try writer.read { db in
                 guard let athleteID else { return try RunRecord.fetchCount(db) }
-                return try RunRecord.filter(Column("athlete_id") == athleteID).fetchCount(db)
+                return try RunRecord.filter(RunRecord.Columns.athleteID == athleteID).fetchCount(db)
             }
         }
     }

@@ -8,6 +8,7 @@ import Foundation
 
 #if FUZZING
 /// libFuzzer's driver (LLVM 11+): runs the fuzzing loop with our callback.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
                          _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,

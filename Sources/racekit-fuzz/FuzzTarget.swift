@@ -36,7 +36,7 @@ enum FuzzTarget {
         guard plan.splits.last?.split.cumulativeSeconds == Int(setup.targetSeconds.rounded()) else {
             fatalError("the plan does not end on the target")
         }
-        _ = JSONWriter.write(PlanOutput.json(plan))
+        do { _ = try JSONOutput.string(PlanOutput.json(plan)) } catch { fatalError("a valid plan did not encode: \(error)") }
         _ = PlanOutput.markdown(plan)
         _ = PlanOutput.splitsCSV(plan) + PlanOutput.cuesCSV(plan)
         _ = PaceBand.svg(plan, unitName: "km")
@@ -69,7 +69,7 @@ enum FuzzTarget {
         guard var setup = try? SetupLoader.parse(yaml: yaml, file: "fuzz.yaml") else { return }
         setup.coursePath = nil
         guard let plan = try? RacePlanner.plan(setup) else { return }
-        _ = JSONWriter.write(PlanOutput.json(plan))
+        do { _ = try JSONOutput.string(PlanOutput.json(plan)) } catch { fatalError("a valid plan did not encode: \(error)") }
         _ = PlanOutput.markdown(plan)
     }
 
@@ -80,7 +80,7 @@ enum FuzzTarget {
             _ = TextFormat.duration(v)
             _ = TextFormat.pace(v)
             _ = TimestampParser.format(v)
-            _ = JSONWriter.write(.value(.number(v)))
+            do { _ = try JSONOutput.string([Null(wrappedValue: v)]) } catch { fatalError("a number did not encode: \(error)") }
             var s = RunSummary(startedAt: 0, endedAt: 1, elapsedSeconds: 1, pointCount: 2)
             s.distanceMeters = v; s.avgHeartRate = v; s.ascentMeters = v; s.movingSeconds = v
             let clean = s.sanitised()

@@ -48,9 +48,9 @@ struct ProfileOptions: ParsableArguments {
         if let restingHr { a.restingHeartRate = restingHr }
         if let thresholdHr { a.thresholdHeartRate = thresholdHr }
         if let thresholdPace { a.thresholdPaceSecondsPerKm = Units.parsePace(thresholdPace) }
-        if let sex { a.sex = sex.rawValue }
+        if let sex { a.sex = sex }
         if let timeZone { a.timeZone = timeZone }
-        if let zoneModel { a.zoneModel = zoneModel.rawValue }
+        if let zoneModel { a.zoneModel = zoneModel }
     }
 }
 
@@ -78,10 +78,7 @@ extension RaceKitCommand.AthleteCommand {
             let store = try storeOptions.open()
             var athlete = Athlete(id: id, name: id, createdAt: Date().timeIntervalSince1970)
             profile.apply(to: &athlete)
-            do { try store.addAthlete(athlete) } catch StoreError.athleteExists(let id) {
-                Console.error("racekit: athlete '\(id)' already exists (change it with racekit athlete set \(id) ...)")
-                throw ExitCode(Exit.dataError)
-            }
+            try store.addAthlete(athlete)
             Console.out("Added athlete \(id).")
         }
     }
@@ -103,14 +100,10 @@ extension RaceKitCommand.AthleteCommand {
 
         func run() throws {
             let store = try storeOptions.open()
-            guard var athlete = try store.athlete(id: id) else {
-                Console.error("racekit: unknown athlete '\(id)' (create it with: racekit athlete add \(id))")
-                throw ExitCode(Exit.usage)
-            }
+            guard var athlete = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
             profile.apply(to: &athlete)
             if let m = athlete.maxHeartRate, let r = athlete.restingHeartRate, r >= m {
-                Console.error("racekit: resting HR \(Int(r)) must be below max HR \(Int(m))")
-                throw ExitCode(Exit.usage)
+                throw Failure(.usage, "resting HR \(Int(r)) must be below max HR \(Int(m))")
             }
             try store.updateAthlete(athlete)
             Console.out("Updated athlete \(id).")
@@ -130,22 +123,16 @@ extension RaceKitCommand.AthleteCommand {
 
         func run() throws {
             let store = try storeOptions.open()
-            guard let a = try store.athlete(id: id) else {
-                Console.error("racekit: unknown athlete '\(id)'")
-                throw ExitCode(Exit.usage)
-            }
+            guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
             let p = try store.physiology(athleteID: id)
             let runs = try store.runCount(athleteID: id)
             if format == .json {
-                let json: [String: JSONValue] = [
-                    "id": .string(a.id), "name": .string(a.name), "timeZone": .string(a.timeZone), "sex": .init(a.sex),
-                    "zoneModel": .string(a.zoneModel), "maxHeartRate": .init(p.maxHeartRate),
-                    "maxHeartRateEstimated": .bool(p.maxHeartRateEstimated), "restingHeartRate": .init(p.restingHeartRate),
-                    "thresholdHeartRate": .init(p.thresholdHeartRate), "thresholdHeartRateEstimated": .bool(p.thresholdHeartRateEstimated),
-                    "thresholdPaceSecondsPerKm": .init(RunView.round(p.thresholdPaceSecondsPerKm, 1)),
-                    "thresholdPaceEstimated": .bool(p.thresholdPaceEstimated), "runs": .number(Double(runs)),
-                ]
-                Console.out(try Console.json(json))
+                Console.out(try JSONOutput.string(AthleteJSON(
+                    id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel, maxHeartRate: p.maxHeartRate,
+                    maxHeartRateEstimated: p.maxHeartRateEstimated, restingHeartRate: p.restingHeartRate,
+                    thresholdHeartRate: p.thresholdHeartRate, thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
+                    thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
+                    thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs)))
                 return
             }
             func hr(_ v: Double?, _ est: Bool) -> String {
@@ -153,12 +140,12 @@ extension RaceKitCommand.AthleteCommand {
                 return "\(Int(v.rounded())) bpm" + (est ? " (estimated from \(runs) runs; set it for accurate zones and load)" : "")
             }
             let pace = p.thresholdPaceSecondsPerKm.map { "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "") } ?? "unknown"
-            let model = HeartRateZones.resolve(ZoneModel(rawValue: a.zoneModel) ?? .auto, physiology: p)
+            let model = HeartRateZones.resolve(a.zoneModel, physiology: p)
             let rows: [(String, String)] = [
-                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone), ("Sex", a.sex ?? "not set (TRIMP uses the mean of both weightings)"),
+                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone), ("Sex", a.sex?.rawValue ?? "not set (TRIMP uses the mean of both weightings)"),
                 ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)), ("Resting HR", p.restingHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "not set (load uses Edwards' zone TRIMP until it is)"),
                 ("Threshold HR", p.thresholdHeartRateEstimated ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)" : hr(p.thresholdHeartRate, false)),
-                ("Threshold pace", pace), ("Zone model", "\(a.zoneModel)\(a.zoneModel == "auto" ? " (\(model.rawValue))" : "")"),
+                ("Threshold pace", pace), ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
                 ("Runs", String(runs)),
             ]
             for (k, v) in rows { Console.out(k.padding(toLength: 16, withPad: " ", startingAt: 0) + v) }
@@ -181,8 +168,23 @@ extension RaceKitCommand.AthleteCommand {
             Console.out(Format.table(header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
                                      rows: try athletes.map { a in
                 [a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0), Format.number(a.restingHeartRate, digits: 0),
-                 Format.number(a.thresholdHeartRate, digits: 0), a.sex ?? "-", String(try store.runCount(athleteID: a.id))]
+                 Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? "-", String(try store.runCount(athleteID: a.id))]
             }))
         }
     }
+}
+
+/// `athlete show --format json` (DESIGN.md "Machine-readable output").
+struct AthleteJSON: Encodable {
+    var id, name, timeZone: String
+    @Null var sex: Sex?
+    var zoneModel: ZoneModel
+    @Null var maxHeartRate: Double?
+    var maxHeartRateEstimated: Bool
+    @Null var restingHeartRate: Double?
+    @Null var thresholdHeartRate: Double?
+    var thresholdHeartRateEstimated: Bool
+    @Null var thresholdPaceSecondsPerKm: Double?
+    var thresholdPaceEstimated: Bool
+    var runs: Int
 }

@@ -25,10 +25,4 @@ enum Console {
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 
-    /// Pretty, key-sorted JSON.
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
 }

@@ -7,7 +7,9 @@ import RaceKitRace
 import RaceKitReports
 import RaceKitStore
 
-/// Options every command that touches the store takes.
+/// `--store`: every command takes it (before or after the subcommand, see
+/// `RaceKitCommand.main`), also those that do not open the store, so a script
+/// can pass it to any command.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Path of the store (env RACEKIT_STORE).", valueName: "path"))
     var store: String?
@@ -19,15 +21,8 @@ struct StoreOptions: ParsableArguments {
         return ".racekit/racekit.sqlite"
     }
 
-    /// Opens the store, or exits 74 (EX_IOERR) with a message on stderr.
-    func open() throws -> RunStore { try Self.open(path: path) }
-
-    static func open(path: String) throws -> RunStore {
-        do { return try RunStore(path: path) } catch {
-            Console.error("\(error)")
-            throw ExitCode(Exit.ioError)
-        }
-    }
+    /// Opens the store; a store that cannot be opened is a `StoreError` (exit 74).
+    func open() throws -> RunStore { try RunStore(path: path) }
 }
 
 /// Output formats for listings.
@@ -35,33 +30,19 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, csv, json
 }
 
-/// sysexits codes used by racekit.
+/// The one place an error becomes a message and a sysexits code.
 enum Exit {
-    static let someFailed: Int32 = 1
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
-    static let cannotCreate: Int32 = 73
-    static let ioError: Int32 = 74
-    static let busy: Int32 = 75
-    static let software: Int32 = 70
-
-    /// The sysexits code for an error no command mapped: bad data for format,
-    /// setup, script and encoding errors, an I/O error for the store, 70 (internal
-    /// software error) for anything else.
-    /// Errors of RaceKit's libraries (and encoding), which `code(for:)` classifies.
-    static func isLibraryError(_ error: any Error) -> Bool {
-        code(for: error) != software
-    }
-
-    static func code(for error: any Error) -> Int32 {
+    /// The exit class of any error: a RaceKit library error says its own,
+    /// encoding and decoding are bad data, anything else is a bug (70).
+    /// ArgumentParser's own errors (usage, help, `ExitCode`) never get here.
+    static func exitClass(of error: any Error) -> ExitClass {
         switch error {
-        case is FormatError, is SetupError, is ScriptError, is CourseError, is PacePlanError, is ExpressionError,
-             is EncodingError, is DecodingError, is SampleCodec.DecodeError:
-            return dataError
-        case is StoreError, is Importer.RecomputeError: return ioError
-        case is ExportError, is ReportError: return cannotCreate
-        default: return software
+        case let e as any RaceKitError: return e.exitClass
+        case is EncodingError, is DecodingError: return .dataError
+        default: return .software
         }
     }
+
+    /// An `ExitCode` for a class, for commands that end after printing their own results.
+    static func code(_ c: ExitClass) -> ExitCode { ExitCode(c.rawValue) }
 }

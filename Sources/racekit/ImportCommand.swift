@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import RaceKitCore
 import RaceKitImport
 import RaceKitStore
-import RaceKitCore
 
 extension RaceKitCommand {
     struct Import: ParsableCommand {
@@ -55,16 +55,9 @@ extension RaceKitCommand {
             // The store opens on another thread while the first files are read.
             let (path, athlete) = (storeOptions.path, self.athlete)
             let pending = PendingStore {
-                let store = try StoreOptions.open(path: path)
-                let known: Bool
-                do { known = try store.athlete(id: athlete) != nil } catch {
-                    Console.error("racekit: \(error)")
-                    throw ExitCode(Exit.ioError)
-                }
-                guard known else {
-                    Console.error("racekit: unknown athlete '\(athlete)' (create it with: racekit athlete add \(athlete))")
-                    throw ExitCode(Exit.usage)
-                }
+                // A store error while checking is a store error (74), not an unknown athlete.
+                let store = try RunStore(path: path)
+                guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
                 return store
             }
             var options = ImportOptions()
@@ -81,13 +74,10 @@ extension RaceKitCommand {
             results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
 
             try report(results)
-            if let error = run.recomputeError {
-                Console.error("racekit: \(error)")
-                throw ExitCode(Exit.ioError)
-            }
+            if let error = run.recomputeError { throw error }
             let summary = ImportSummary(results)
-            if files.isEmpty && !missing.isEmpty { throw ExitCode(Exit.noInput) }
-            if summary.failed > 0 { throw ExitCode(Exit.someFailed) }
+            if files.isEmpty && !missing.isEmpty { throw Exit.code(.noInput) }
+            if summary.failed > 0 { throw Exit.code(.someFailed) }
         }
 
         /// A throttled (10 Hz) progress line on stderr.
@@ -108,7 +98,7 @@ extension RaceKitCommand {
 
         private func report(_ results: [FileResult]) throws {
             if format == .json {
-                Console.out(try Console.json(results))
+                Console.out(try JSONOutput.string(results))
                 return
             }
             for r in results where r.status == .failed { Console.error("failed: \(r.reason ?? r.file)") }

@@ -38,10 +38,6 @@ extension RaceKitCommand {
 
         /// The exponents Riegel's formula is used with (1.06 classic; 1.08-1.15 for the less trained).
         static let riegelExponents: ClosedRange<Double> = 1.0...1.2
-        /// Above this VDOT a performance is world-class: the models are fitted below it.
-        static let highVDOT = 85.0
-        /// A mile in metres: the models are fitted to performances of a mile or more.
-        static let mile = 1609.344
 
         func validate() throws {
             if from != nil, fromAthlete != nil { throw ValidationError("give --from DISTANCE=TIME or --from-athlete ID, not both") }
@@ -60,27 +56,28 @@ extension RaceKitCommand {
             return (meters, seconds)
         }
 
-        /// Why a prediction from this performance deserves less trust, if it does.
-        static func warnings(meters: Double, vdot: Double) -> [String] {
-            var out: [String] = []
-            if meters < mile {
-                out.append("the performance (\(Format.number(meters, digits: 0)) m) is shorter than a mile: the models are fitted to races of a mile or more, so the predictions are rough")
-            }
-            if vdot > highVDOT {
-                out.append("VDOT \(Format.number(vdot, digits: 1)) is above 85 (world class): the models are extrapolating")
-            }
-            return out
-        }
-
-        /// The athlete's record of a mile or more with the best VDOT, and where it comes from.
+        /// The athlete's best performance (a mile or more, best VDOT) and where it comes from.
         static func bestRecord(_ store: RunStore, athlete: String) throws -> (meters: Double, seconds: Double, origin: String)? {
-            let records = try store.personalRecords(athleteID: athlete, distance: nil).filter { $0.distanceMeters >= 1609 }
-            guard let best = records.max(by: {
-                RacePredictor.vdot(meters: $0.distanceMeters, seconds: $0.elapsedSeconds)
-                    < RacePredictor.vdot(meters: $1.distanceMeters, seconds: $1.elapsedSeconds)
-            }) else { return nil }
+            guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
+            guard let best = try store.bestPerformance(athleteID: athlete) else { return nil }
             let origin = "\(BestEfforts.name(of: best.distanceMeters)) in \(Format.duration(best.elapsedSeconds)) (\(String(Format.isoTime(best.run.startedAt).prefix(10))), run \(best.run.id))"
             return (best.distanceMeters, best.elapsedSeconds, origin)
+        }
+
+        /// `predict --format json` (DESIGN.md "Machine-readable output").
+        struct Report: Encodable {
+            struct Item: Encodable {
+                var model: String
+                var seconds: Double
+                var paceSecondsPerKm: Double
+            }
+            var fromMeters, fromSeconds, toMeters: Double
+            var vdot: Double
+            var riegelExponent: Double
+            var note: String
+            var warnings: [String]
+            var rangeSeconds: [Double]
+            var predictions: [Item]
         }
 
         func run() throws {
@@ -93,14 +90,9 @@ extension RaceKitCommand {
             } else {
                 let athlete = fromAthlete ?? Athlete.defaultID
                 let store = try storeOptions.open()
-                guard try store.athlete(id: athlete) != nil else {
-                    Console.error("racekit: unknown athlete '\(athlete)'")
-                    throw ExitCode(Exit.usage)
-                }
                 guard let best = try Self.bestRecord(store, athlete: athlete) else {
-                    Console.error("racekit: athlete '\(athlete)' has no best effort of a mile or more yet"
+                    throw Failure(.dataError, "athlete '\(athlete)' has no best effort of a mile or more yet"
                         + (fromAthlete == nil ? " (give --from DISTANCE=TIME, or import runs)" : ""))
-                    throw ExitCode(Exit.dataError)
                 }
                 source = (best.meters, best.seconds)
                 origin = best.origin
@@ -110,20 +102,17 @@ extension RaceKitCommand {
             let times = predictions.map(\.seconds)
             let vdot = RacePredictor.vdot(meters: source.meters, seconds: source.seconds)
             let note = "Riegel's formula tends to be optimistic for recreational marathoners; plan on the slower end of the range."
-            let warnings = Self.warnings(meters: source.meters, vdot: vdot)
+            let warnings = RacePredictor.warnings(meters: source.meters, vdot: vdot)
             if format == .json {
-                var out: [String: JSONTree] = [
-                    "fromMeters": .value(.number(source.meters)), "fromSeconds": .value(.number(source.seconds)),
-                    "toMeters": .value(.number(target)), "vdot": .value(.init(RunView.round(vdot, 1))),
-                    "riegelExponent": .value(.number(riegelExponent)), "note": .value(.string(note)),
-                    "warnings": .array(warnings.map { .value(.string($0)) }),
-                    "rangeSeconds": .array([.value(.number(times.min()!.rounded())), .value(.number(times.max()!.rounded()))]),
-                ]
-                out["predictions"] = .array(predictions.map { p in
-                    .object(["model": .value(.string(p.model.rawValue)), "seconds": .value(.number(p.seconds.rounded())),
-                             "paceSecondsPerKm": .value(.init(RunView.round(p.seconds / (target / 1000), 1)))])
-                })
-                Console.out(try Console.json(out))
+                let report = Report(
+                    fromMeters: source.meters, fromSeconds: source.seconds, toMeters: target, vdot: TextFormat.rounded(vdot, 1),
+                    riegelExponent: riegelExponent, note: note, warnings: warnings,
+                    rangeSeconds: [times.min()!.rounded(), times.max()!.rounded()],
+                    predictions: predictions.map { p in
+                        Report.Item(model: p.model.rawValue, seconds: p.seconds.rounded(),
+                                    paceSecondsPerKm: TextFormat.rounded(p.seconds / (target / 1000), 1))
+                    })
+                Console.out(try JSONOutput.string(report))
                 return
             }
             for w in warnings { Console.error("warning: \(w)") }

@@ -20,27 +20,9 @@ extension RaceKitCommand {
     }
 }
 
-/// Loads a setup or exits 66 (missing) / 65 (invalid) with its message.
-enum SetupLoading {
-    static func load(_ path: String) throws -> RaceSetup {
-        do { return try SetupLoader.load(path: path) } catch let e as SetupError {
-            Console.error("racekit: \(e)")
-            throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
-        }
-    }
-
-    static func plan(_ setup: RaceSetup, unit: DistanceUnit) throws -> RacePlan {
-        do { return try RacePlanner.plan(setup, unitMeters: unit.meters) } catch let e as SetupError {
-            Console.error("racekit: \(e)")
-            throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
-        }
-    }
-}
-
 extension RaceKitCommand.Race {
     enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case table, md, csv, json }
     enum CSVTable: String, ExpressibleByArgument, CaseIterable { case splits, cues }
-    enum Export: String, CaseIterable { case band, tcx, gpx }
 
     struct Plan: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -60,6 +42,7 @@ extension RaceKitCommand.Race {
             """
         )
 
+        @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race setup (YAML).") var file: String
         @Option(help: "Split unit: km or mi.") var unit: DistanceUnit = .km
         @Option(help: "table, md, csv or json.") var format: PlanFormat = .table
@@ -69,7 +52,7 @@ extension RaceKitCommand.Race {
 
         func validate() throws {
             if let export {
-                for part in export.split(separator: ",") where Export(rawValue: part.trimmingCharacters(in: .whitespaces)) == nil {
+                for part in export.split(separator: ",") where PlanExport(rawValue: part.trimmingCharacters(in: .whitespaces)) == nil {
                     throw ValidationError("--export: '\(part)' is not one of band, tcx, gpx")
                 }
             }
@@ -77,15 +60,13 @@ extension RaceKitCommand.Race {
         }
 
         func run() throws {
-            let setup = try SetupLoading.load(file)
-            let plan = try SetupLoading.plan(setup, unit: unit)
-            let exports = (export ?? "").split(separator: ",").compactMap { Export(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
+            let exports = (export ?? "").split(separator: ",").compactMap { PlanExport(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
             if exports.contains(where: { $0 != .band }), plan.course == nil {
-                Console.error("racekit: \(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
-                throw ExitCode(Exit.usage)
+                throw Failure(.usage, "\(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
             }
             switch format {
-            case .json: Console.out(JSONWriter.write(PlanOutput.json(plan)))
+            case .json: Console.out(try JSONOutput.string(PlanOutput.json(plan)))
             case .md: Console.out(PlanOutput.markdown(plan).trimmingTrailingNewlines())
             case .csv: Console.out((table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan)).trimmingTrailingNewlines())
             case .table:
@@ -93,28 +74,7 @@ extension RaceKitCommand.Race {
             }
             guard !exports.isEmpty else { return }
             let dir = out ?? URL(fileURLWithPath: file).deletingLastPathComponent().path
-            do {
-                try AtomicFile.createDirectory(dir)
-                for e in exports {
-                    let path = (dir as NSString).appendingPathComponent(
-                        e == .band ? "\(setup.slug)-band.svg" : "\(setup.slug).\(e.rawValue)")
-                    let text: String
-                    switch e {
-                    case .band: text = PaceBand.svg(plan, unitName: PlanOutput.unitName(plan.unitMeters))
-                    case .tcx: text = String(decoding: try CourseExport.tcx(plan, unitMeters: plan.unitMeters), as: UTF8.self)
-                    case .gpx: text = String(decoding: try CourseExport.gpx(plan, unitMeters: plan.unitMeters), as: UTF8.self)
-                    }
-                    try AtomicFile.write(text, to: path)
-                    Console.error("wrote \(path)")
-                }
-            } catch let e as ReportError {
-                Console.error("racekit: \(e)")
-                if case .cannotCreate = e { throw ExitCode(Exit.cannotCreate) }
-                throw ExitCode(Exit.ioError)
-            } catch let e as ExportError {
-                Console.error("racekit: \(e)")
-                throw ExitCode(Exit.ioError)
-            }
+            for path in try PlanExport.write(exports, of: plan, to: dir) { Console.error("wrote \(path)") }
         }
     }
 
@@ -158,41 +118,16 @@ extension RaceKitCommand.Race {
             if let target {
                 targetSeconds = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
             } else {
-                let store = try storeOptions.open()
-                guard try store.athlete(id: athlete!) != nil else {
-                    Console.error("racekit: unknown athlete '\(athlete!)'")
-                    throw ExitCode(Exit.usage)
+                guard let best = try RaceKitCommand.Predict.bestRecord(try storeOptions.open(), athlete: athlete!) else {
+                    throw Failure(.dataError, "athlete '\(athlete!)' has no best effort of a mile or more to suggest a target from; give --target")
                 }
-                guard let best = try RaceKitCommand.Predict.bestRecord(store, athlete: athlete!) else {
-                    Console.error("racekit: athlete '\(athlete!)' has no best effort of a mile or more to suggest a target from; give --target")
-                    throw ExitCode(Exit.dataError)
-                }
-                let times = RacePredictor.predict(seconds: best.seconds, meters: best.meters, to: meters).map(\.seconds).sorted()
-                let middle = times[times.count / 2]
-                // Whole minutes over an hour, 5 s steps below.
-                targetSeconds = middle >= 3600 ? (middle / 60).rounded(.up) * 60 : (middle / 5).rounded(.up) * 5
-                suggestion = "suggested from \(best.origin): models give \(TextFormat.duration(times.first!)) to \(TextFormat.duration(times.last!)) (Riegel tends to be optimistic for recreational marathoners)"
+                let s = RacePredictor.suggestTarget(seconds: best.seconds, meters: best.meters, to: meters)
+                targetSeconds = s.seconds
+                suggestion = "suggested from \(best.origin): models give \(TextFormat.duration(s.fastestSeconds)) to \(TextFormat.duration(s.slowestSeconds)) (Riegel tends to be optimistic for recreational marathoners)"
             }
-            let slug = RaceSetup.slug(name)
-            let path = (dir as NSString).appendingPathComponent("\(slug).yaml")
-            if FileManager.default.fileExists(atPath: path), !force {
-                Console.error("racekit: \(path) already exists (use --force to overwrite)")
-                throw ExitCode(Exit.cannotCreate)
-            }
-            let text = RaceTemplate.yaml(name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
-                                         athlete: athlete, course: course, date: date, suggestion: suggestion)
-            // The template must load: check it before writing.
-            do { _ = try SetupLoader.parse(yaml: text, file: path) } catch {
-                Console.error("racekit: cannot make a setup: \(error)")
-                throw ExitCode(Exit.dataError)
-            }
-            do {
-                try AtomicFile.createDirectory(dir)
-                try AtomicFile.write(text, to: path)
-            } catch {
-                Console.error("racekit: \(error)")
-                throw ExitCode(Exit.cannotCreate)
-            }
+            let path = try NewRace.write(.init(name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
+                                               athlete: athlete, course: course, date: date, suggestion: suggestion,
+                                               directory: dir, force: force))
             Console.out("wrote \(path)" + (suggestion != nil ? " (target \(TextFormat.duration(targetSeconds)), \(suggestion!))" : ""))
             Console.out("next: edit it, then racekit race plan \(path)")
         }

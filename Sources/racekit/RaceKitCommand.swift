@@ -51,14 +51,16 @@ struct RaceKitCommand: ParsableCommand {
         do {
             var command = command
             try command.run()
-        } catch let error where Exit.isLibraryError(error) {
-            // A library error a command did not map itself: its message and the
-            // sysexits class of its kind, never ArgumentParser's bare exit 1.
-            Console.error("racekit: \(error)")
-            exit(withError: ExitCode(Exit.code(for: error)))
-        } catch {
-            // ArgumentParser's own (help, usage, ExitCode) and anything unknown.
+        } catch let error where error is ValidationError || error is ExitCode || error is CleanExit {
+            // ArgumentParser's own: a usage error, an exit status, help.
             exit(withError: error)
+        } catch {
+            // Every other error, once: its message on stderr (each line prefixed)
+            // and its sysexits class, never ArgumentParser's bare exit 1.
+            for line in "\(error)".split(separator: "\n", omittingEmptySubsequences: false) {
+                Console.error("racekit: \(line)")
+            }
+            exit(withError: ExitCode(Exit.exitClass(of: error).rawValue))
         }
     }
 

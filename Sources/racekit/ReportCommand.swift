@@ -75,23 +75,11 @@ extension RaceKitCommand {
                 options.lockWaitSeconds = wait
                 if let now = ProcessInfo.processInfo.environment["RACEKIT_NOW"], !now.isEmpty {
                     guard let t = TimestampParser.parse(now) else {
-                        Console.error("racekit: RACEKIT_NOW='\(now)' is not an ISO-8601 time")
-                        throw ExitCode(Exit.usage)
+                        throw Failure(.usage, "RACEKIT_NOW='\(now)' is not an ISO-8601 time")
                     }
                     options.now = t.secondsSinceEpoch
                 }
-                let written: [WeeklyReportJob.Written]
-                do {
-                    written = try WeeklyReportJob(store: store, options: options).run()
-                } catch let e as ReportError {
-                    Console.error("racekit: \(e)")
-                    switch e {
-                    case .busy: throw ExitCode(Exit.busy)
-                    case .cannotCreate: throw ExitCode(Exit.cannotCreate)
-                    case .cannotWrite: throw ExitCode(Exit.ioError)
-                    case .unknownAthlete: throw ExitCode(Exit.usage)
-                    }
-                }
+                let written = try WeeklyReportJob(store: store, options: options).run()
                 guard !quiet else { return }
                 for w in written { Console.out("wrote \(w.path)") }
                 if written.isEmpty { Console.out("No athlete with runs: nothing written.") }

@@ -4,7 +4,7 @@ import RaceKitCore
 import RaceKitStore
 
 /// A run as `runs list` and `runs show` print it; the JSON keys are the contract in DESIGN.md.
-struct RunView: Encodable {
+struct RunView {
     var record: RunRecord
 
     init(_ r: RunRecord) { record = r }
@@ -16,40 +16,21 @@ struct RunView: Encodable {
         return (record.movingSeconds ?? record.elapsedSeconds) / (d / 1000)
     }
 
-    static func round(_ v: Double?, _ digits: Int) -> Double? {
-        guard let v, v.isFinite else { return nil }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        return (v * scale).rounded() / scale
-    }
+    static func round(_ v: Double?, _ digits: Int) -> Double? { TextFormat.round(v, digits) }
 
-    /// The JSON keys, in the order of `values`.
-    static let keys = ["id", "athlete", "sport", "sportInferred", "name", "sourceFile", "sourceFormat", "creator", "startedAt", "endedAt",
-                       "elapsedSeconds", "movingSeconds", "distanceMeters", "ascentMeters", "descentMeters",
-                       "avgPaceSecondsPerKm", "avgHeartRate", "maxHeartRate", "heartRateCoveragePercent", "avgCadence",
-                       "load", "loadSource", "label", "mode", "runType", "perceivedEffort", "notes"]
-
-    /// Every value, in the order of `keys`; nil becomes null (never omitted:
-    /// scripts rely on every key).
-    var values: [JSONValue] {
+    /// The run as the JSON contract has it.
+    var json: RunJSON {
         let r = record
-        return [
-            .string(r.id), .string(r.athleteID), .string(r.sport), .bool(!r.sportDeclared), .init(r.name), .string(r.sourceFile),
-            .string(r.sourceFormat), .init(r.creator), .string(startedAt), .string(Format.isoTime(r.endedAt)),
-            .init(Self.round(r.elapsedSeconds, 3)), .init(Self.round(r.movingSeconds, 3)),
-            .init(Self.round(r.distanceMeters, 2)), .init(Self.round(r.ascentMeters, 1)), .init(Self.round(r.descentMeters, 1)),
-            .init(Self.round(avgPaceSecondsPerKm, 1)), .init(Self.round(r.avgHeartRate, 1)), .init(Self.round(r.maxHeartRate, 0)),
-            .init(Self.round(r.heartRateCoveragePercent, 1)), .init(Self.round(r.avgCadence, 1)), .init(Self.round(r.load, 1)),
-            .init(r.loadSource), .init(r.label), .string(r.mode), .string(r.runType),
-            r.perceivedEffort.map { .number(Double($0)) } ?? .null, .init(r.notes),
-        ]
-    }
-
-    var fields: [(String, JSONValue)] { Array(zip(Self.keys, values)) }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: DynamicKey.self)
-        for (key, value) in fields { try c.encode(value, forKey: DynamicKey(key)) }
+        return RunJSON(
+            id: r.id, athlete: r.athleteID, sport: r.sport, sportInferred: !r.sportDeclared, name: r.name, sourceFile: r.sourceFile,
+            sourceFormat: r.sourceFormat, creator: r.creator, startedAt: startedAt, endedAt: Format.isoTime(r.endedAt),
+            elapsedSeconds: Self.round(r.elapsedSeconds, 3), movingSeconds: Self.round(r.movingSeconds, 3),
+            distanceMeters: Self.round(r.distanceMeters, 2), ascentMeters: Self.round(r.ascentMeters, 1),
+            descentMeters: Self.round(r.descentMeters, 1), avgPaceSecondsPerKm: Self.round(avgPaceSecondsPerKm, 1),
+            avgHeartRate: Self.round(r.avgHeartRate, 1), maxHeartRate: Self.round(r.maxHeartRate, 0),
+            heartRateCoveragePercent: Self.round(r.heartRateCoveragePercent, 1), avgCadence: Self.round(r.avgCadence, 1),
+            load: Self.round(r.load, 1), loadSource: r.loadSource, label: r.label, mode: r.mode, runType: r.runType,
+            perceivedEffort: r.perceivedEffort, notes: r.notes)
     }
 
     static let csvHeader = ["id", "athlete", "sport", "name", "source_file", "source_format", "creator", "started_at",
@@ -60,12 +41,12 @@ struct RunView: Encodable {
     var csvFields: [String] {
         let r = record
         let n = Format.csvNumber
-        return [r.id, r.athleteID, r.sport, r.name ?? "", r.sourceFile, r.sourceFormat, r.creator ?? "", startedAt,
+        return [r.id, r.athleteID, r.sport.rawValue, r.name ?? "", r.sourceFile, r.sourceFormat.rawValue, r.creator ?? "", startedAt,
                 Format.isoTime(r.endedAt), n(Self.round(r.elapsedSeconds, 3)), n(Self.round(r.movingSeconds, 3)),
                 n(Self.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(Self.round(r.ascentMeters, 1)),
                 n(Self.round(r.descentMeters, 1)), n(Self.round(avgPaceSecondsPerKm, 1)), n(Self.round(r.avgHeartRate, 1)),
                 n(Self.round(r.maxHeartRate, 0)), n(Self.round(r.heartRateCoveragePercent, 1)), n(Self.round(r.avgCadence, 1)),
-                n(Self.round(r.load, 1)), r.loadSource ?? "", r.label ?? "", r.mode, r.runType,
+                n(Self.round(r.load, 1)), r.loadSource?.rawValue ?? "", r.label ?? "", r.mode.rawValue, r.runType.rawValue,
                 r.perceivedEffort.map(String.init) ?? "", r.notes ?? ""]
     }
 }
@@ -76,22 +57,37 @@ enum RunLookup {
         if let run = try store.run(id: id.uppercased()) { return run }
         let matches = try store.runs(idPrefix: id)
         if matches.count == 1 { return matches[0] }
-        if matches.isEmpty {
-            Console.error("racekit: no run with id \(id) (see racekit runs list)")
-            throw ExitCode(Exit.noInput)
-        }
-        Console.error("racekit: '\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
-        throw ExitCode(Exit.usage)
+        if matches.isEmpty { throw StoreError.unknownRun(id) }
+        throw Failure(.usage, "'\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
     }
 }
 
-extension RunView {
-    /// The order that sorts `keys` (the same for every run).
-    private static let sortedOrder: [Int] = keys.indices.sorted { keys[$0] < keys[$1] }
-
-    /// The run as a JSON object with sorted keys.
-    var tree: JSONTree {
-        let v = values
-        return .pairs(Self.sortedOrder.map { (Self.keys[$0], v[$0]) })
-    }
+/// A run in `runs list --format json` and `runs show --format json` (DESIGN.md
+/// "Machine-readable output"): every key always present, unknown as null.
+struct RunJSON: Encodable {
+    var id, athlete: String
+    var sport: Sport
+    var sportInferred: Bool
+    @Null var name: String?
+    var sourceFile: String
+    var sourceFormat: SourceFormat
+    @Null var creator: String?
+    var startedAt, endedAt: String
+    @Null var elapsedSeconds: Double?
+    @Null var movingSeconds: Double?
+    @Null var distanceMeters: Double?
+    @Null var ascentMeters: Double?
+    @Null var descentMeters: Double?
+    @Null var avgPaceSecondsPerKm: Double?
+    @Null var avgHeartRate: Double?
+    @Null var maxHeartRate: Double?
+    @Null var heartRateCoveragePercent: Double?
+    @Null var avgCadence: Double?
+    @Null var load: Double?
+    @Null var loadSource: LoadSource?
+    @Null var label: String?
+    var mode: RunMode
+    var runType: RunType
+    @Null var perceivedEffort: Int?
+    @Null var notes: String?
 }

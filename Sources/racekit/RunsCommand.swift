@@ -1,4 +1,5 @@
 import ArgumentParser
+import RaceKitCore
 
 extension RaceKitCommand {
     struct Runs: ParsableCommand {
@@ -13,5 +14,6 @@ extension RaceKitCommand {
 /// `--unit km|mi` for human output.
 extension DistanceUnit: ExpressibleByArgument {}
 
-import RaceKitCore
 extension Sport: ExpressibleByArgument {}
+extension RunMode: ExpressibleByArgument {}
+extension RunType: ExpressibleByArgument {}

@@ -19,7 +19,7 @@ extension RaceKitCommand.Runs {
 
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "Only this athlete's runs.") var athlete: String?
-        @Option(help: "Only this sport (running, cycling, walking, hiking, swimming, other).") var sport: String?
+        @Option(help: "Only this sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: Sport?
         @Option(help: "Only runs starting on or after this date (YYYY-MM-DD, UTC).") var since: String?
         @Option(help: "Only runs starting on or before this date (YYYY-MM-DD, UTC).") var until: String?
         @Option(help: "Sort by date, distance, time (elapsed), pace or load.") var sort: SortKey = .date
@@ -31,9 +31,6 @@ extension RaceKitCommand.Runs {
         func validate() throws {
             if let since, Self.day(since) == nil { throw ValidationError("--since: '\(since)' is not a date (YYYY-MM-DD)") }
             if let until, Self.day(until) == nil { throw ValidationError("--until: '\(until)' is not a date (YYYY-MM-DD)") }
-            if let sport, Sport(rawValue: sport) == nil {
-                throw ValidationError("--sport: '\(sport)' is not one of \(Sport.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
             if let limit { try ArgumentRanges.check(limit, in: ArgumentRanges.listLimit, option: "--limit") }
         }
 
@@ -61,7 +58,7 @@ extension RaceKitCommand.Runs {
             let views = runs.map(RunView.init)
             switch format {
             case .json:
-                Console.out(JSONWriter.write(.array(views.map(\.tree))))
+                Console.out(try JSONOutput.string(views.map(\.json)))
             case .csv:
                 var out = Format.csvRow(RunView.csvHeader)
                 for v in views { out += "\n" + Format.csvRow(v.csvFields) }
@@ -73,7 +70,7 @@ extension RaceKitCommand.Runs {
                              "elev+", "avg HR", "load", "label / source"],
                     rows: views.map { v in
                         let r = v.record
-                        return [r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "), r.sport,
+                        return [r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "), r.sport.rawValue,
                                 Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
                                 Format.duration(r.movingSeconds), Format.pace(v.avgPaceSecondsPerKm, unit),
                                 Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),

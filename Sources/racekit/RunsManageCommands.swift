@@ -42,19 +42,14 @@ extension RaceKitCommand.Runs {
 
         func run() throws {
             let store = try storeOptions.open()
-            guard try store.athlete(id: athlete) != nil else {
-                Console.error("racekit: unknown athlete '\(athlete)' (racekit athlete list shows them)")
-                throw ExitCode(Exit.usage)
-            }
+            guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
             let records = try store.personalRecords(athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
             switch format {
             case .json:
-                Console.out(try Console.json(records.map { r -> [String: JSONTree] in
-                    ["distanceMeters": .value(.number(r.distanceMeters)),
-                     "elapsedSeconds": .value(.init(RunView.round(r.elapsedSeconds, 1))),
-                     "startOffsetSeconds": .value(.init(RunView.round(r.startOffsetSeconds, 1))),
-                     "runId": .value(.string(r.run.id)), "athlete": .value(.string(r.run.athleteID)),
-                     "startedAt": .value(.string(Format.isoTime(r.run.startedAt)))]
+                Console.out(try JSONOutput.string(records.map { r in
+                    RecordJSON(distanceMeters: r.distanceMeters, elapsedSeconds: TextFormat.round(r.elapsedSeconds, 1),
+                               startOffsetSeconds: TextFormat.round(r.startOffsetSeconds, 1), runId: r.run.id,
+                               athlete: r.run.athleteID, startedAt: Format.isoTime(r.run.startedAt))
                 }))
             case .csv:
                 var out = Format.csvRow(["distance", "distance_m", "elapsed_time_s", "run_id", "athlete", "started_at"])
@@ -87,13 +82,11 @@ extension RaceKitCommand.Runs {
             """
         )
 
-        enum Mode: String, ExpressibleByArgument, CaseIterable { case free, training, race }
-        enum RunType: String, ExpressibleByArgument, CaseIterable { case outdoor, treadmill }
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Run id (or a unique prefix).") var id: String
         @Option(help: "A label, e.g. \"Long run\".") var label: String?
-        @Option(help: "free, training or race.") var mode: Mode?
+        @Option(help: "free, training or race.") var mode: RunMode?
         @Option(name: .customLong("type"), help: "outdoor or treadmill.") var runType: RunType?
         @Option(help: "Perceived effort 1-10 (empty to clear).") var rpe: String?
         @Option(help: "Notes.") var notes: String?
@@ -115,12 +108,12 @@ extension RaceKitCommand.Runs {
             if let label { e.label = .some(label.isEmpty ? nil : label) }
             if let notes { e.notes = .some(notes.isEmpty ? nil : notes) }
             if let rpe { e.perceivedEffort = .some(rpe.isEmpty ? nil : Int(rpe)) }
-            e.mode = mode?.rawValue
-            e.runType = runType?.rawValue
+            e.mode = mode
+            e.runType = runType
             e.sport = sport
             let updated = try store.edit(runID: record.id, e)
             if sport != nil { try RaceKitImport.Recompute(store: store).reanalyse(runID: record.id) }
-            Console.out("Updated \(updated.id): \(updated.sport), label \(updated.label ?? "-"), mode \(updated.mode), type \(updated.runType), effort \(updated.perceivedEffort.map(String.init) ?? "-")")
+            Console.out("Updated \(updated.id): \(updated.sport.rawValue), label \(updated.label ?? "-"), mode \(updated.mode.rawValue), type \(updated.runType.rawValue), effort \(updated.perceivedEffort.map(String.init) ?? "-")")
         }
     }
 
@@ -140,8 +133,7 @@ extension RaceKitCommand.Runs {
             let what = "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
-                    Console.error("racekit: not deleting \(r.id) without --yes (standard input is not a terminal)")
-                    throw ExitCode(Exit.usage)
+                    throw Failure(.usage, "not deleting \(r.id) without --yes (standard input is not a terminal)")
                 }
                 FileHandle.standardError.write(Data("Delete run \(what)? [y/N] ".utf8))
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingBlanks()) else {
@@ -173,18 +165,23 @@ extension RaceKitCommand.Runs {
             let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id)
             var total = RecomputeJob.Outcome()
             for id in ids {
-                guard try store.athlete(id: id) != nil else {
-                    Console.error("racekit: unknown athlete '\(id)'")
-                    throw ExitCode(Exit.usage)
-                }
+                guard try store.athlete(id: id) != nil else { throw StoreError.unknownAthlete(id) }
                 let o = try RecomputeJob(store: store).run(athleteID: id, force: all)
                 total.checked += o.checked; total.updated += o.updated; total.failed += o.failed
             }
             for f in total.failed { Console.error("failed: \(f)") }
             Console.out(total.checked == 0 ? "All runs are up to date." : "Recomputed \(total.updated) of \(total.checked) runs.")
-            if !total.failed.isEmpty { throw ExitCode(Exit.someFailed) }
+            if !total.failed.isEmpty { throw Exit.code(.someFailed) }
         }
     }
 }
 
 typealias RecomputeJob = RaceKitImport.Recompute
+
+/// One record of `runs bests --format json`.
+struct RecordJSON: Encodable {
+    var distanceMeters: Double
+    @Null var elapsedSeconds: Double?
+    @Null var startOffsetSeconds: Double?
+    var runId, athlete, startedAt: String
+}

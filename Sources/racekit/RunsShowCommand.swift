@@ -29,7 +29,7 @@ extension RaceKitCommand.Runs {
             let splits = detail.analysis.splits(unit)
             switch format {
             case .json:
-                Console.out(try Console.json(try detail.json(splits: splits, unit: unit)))
+                Console.out(try JSONOutput.string(try detail.json(splits: splits, unit: unit)))
             case .csv:
                 Console.out(SplitTable.csv(splits, unit: unit))
             case .table:
@@ -53,7 +53,7 @@ extension RaceKitCommand.Runs {
             let store = try storeOptions.open()
             let splits = try RunDetail.load(store, id: id).analysis.splits(unit)
             switch format {
-            case .json: Console.out(try Console.json(splits.map(SplitTable.json)))
+            case .json: Console.out(try JSONOutput.string(splits.map(SplitTable.json)))
             case .csv: Console.out(SplitTable.csv(splits, unit: unit))
             case .table: Console.out(splits.isEmpty ? "No splits: this run has no distance." : SplitTable.text(splits, unit: unit))
             }
@@ -79,35 +79,28 @@ struct RunDetail {
                          zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
     }
 
-    func json(splits: [Split], unit: DistanceUnit) throws -> [String: JSONTree] {
-        var out = [String: JSONTree]()
-        for (k, v) in RunView(record).fields { out[k] = .value(v) }
-        out["splits"] = .array(splits.map { .object(SplitTable.json($0).mapValues(JSONTree.value)) })
-        out["splitUnit"] = .value(.string(unit.rawValue))
-        out["heartRateZones"] = .array(zones.map { z in
-            .object(["zone": .value(.number(Double(z.zone))), "name": .value(.string(z.name)),
-                     "lowBpm": .value(.number(z.lowBpm)), "highBpm": .value(.init(z.highBpm)),
-                     "seconds": .value(.init(RunView.round(z.seconds, 1)))])
-        })
-        out["zoneModel"] = .value(.init(record.zoneModel))
-        out["bestEfforts"] = .array(efforts.map { e in
-            .object(["distanceMeters": .value(.number(e.distanceMeters)),
-                     "elapsedSeconds": .value(.init(RunView.round(e.elapsedSeconds, 1))),
-                     "startOffsetSeconds": .value(.init(RunView.round(e.startOffsetSeconds, 1)))])
-        })
-        let estimated = try record.estimatedLoadInputs()
-        out["loadEstimated"] = .array(estimated.map { .value(.string($0)) })
-        return out
+    func json(splits: [Split], unit: DistanceUnit) throws -> RunDetailJSON {
+        RunDetailJSON(
+            run: RunView(record).json, splits: splits.map(SplitTable.json), splitUnit: unit.rawValue,
+            heartRateZones: zones.map { z in
+                RunDetailJSON.Zone(zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm, seconds: TextFormat.round(z.seconds, 1))
+            },
+            zoneModel: record.zoneModel,
+            bestEfforts: efforts.map { e in
+                RunDetailJSON.Effort(distanceMeters: e.distanceMeters, elapsedSeconds: TextFormat.round(e.elapsedSeconds, 1),
+                                     startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
+            },
+            loadEstimated: try record.estimatedLoadInputs())
     }
 
     func text(splits: [Split], unit: DistanceUnit) throws -> String {
         let r = record
         let tz = athlete?.timeZone ?? "UTC"
         var lines: [String] = []
-        let nouns = ["running": "Run", "cycling": "Ride", "walking": "Walk", "hiking": "Hike", "swimming": "Swim"]
+        let nouns: [Sport: String] = [.running: "Run", .cycling: "Ride", .walking: "Walk", .hiking: "Hike", .swimming: "Swim"]
         let title = r.label ?? r.name ?? nouns[r.sport] ?? "Activity"
-        let sport = r.sportDeclared ? r.sport : "\(r.sport) (inferred: the file names no sport)"
-        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode)")
+        let sport = r.sportDeclared ? r.sport.rawValue : "\(r.sport.rawValue) (inferred: the file names no sport)"
+        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode.rawValue)")
         lines.append("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)")
         lines.append("")
         let pace = RunView(r).avgPaceSecondsPerKm
@@ -122,7 +115,7 @@ struct RunDetail {
         ]
         let estimated = try r.estimatedLoadInputs()
         facts.append(("Load", r.load == nil ? "unknown (no heart rate, and no threshold pace)" :
-            "\(Format.number(r.load, digits: 0)) (\(r.loadSource ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"))
+            "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"))
         if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
         if let notes = r.notes { facts.append(("Notes", notes)) }
         for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
@@ -131,7 +124,7 @@ struct RunDetail {
         }
         if !zones.isEmpty {
             let total = zones.reduce(0) { $0 + $1.seconds }
-            lines += ["", "Heart-rate zones (\(r.zoneModel ?? "?"))"]
+            lines += ["", "Heart-rate zones (\(r.zoneModel?.rawValue ?? "?"))"]
             lines.append(Format.table(header: ["zone", "bpm", "time", "share", ""], rows: zones.map { z in
                 let share = total > 0 ? z.seconds / total : 0
                 let range = z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"
@@ -152,13 +145,12 @@ struct RunDetail {
 
 /// Split rendering shared by `show` and `splits`.
 enum SplitTable {
-    static func json(_ s: Split) -> [String: JSONValue] {
-        ["index": .number(Double(s.index)), "startMeters": .init(RunView.round(s.startMeters, 2)),
-         "endMeters": .init(RunView.round(s.endMeters, 2)), "elapsedSeconds": .init(RunView.round(s.elapsedSeconds, 2)),
-         "movingSeconds": .init(RunView.round(s.movingSeconds, 2)), "paceSecondsPerKm": .init(RunView.round(s.paceSecondsPerKm, 1)),
-         "ascentMeters": .init(RunView.round(s.ascentMeters, 1)), "descentMeters": .init(RunView.round(s.descentMeters, 1)),
-         "avgHeartRate": .init(RunView.round(s.avgHeartRate, 1)), "avgCadence": .init(RunView.round(s.avgCadence, 1)),
-         "partial": .bool(s.partial)]
+    static func json(_ s: Split) -> SplitJSON {
+        SplitJSON(index: s.index, startMeters: TextFormat.round(s.startMeters, 2), endMeters: TextFormat.round(s.endMeters, 2),
+                  elapsedSeconds: TextFormat.round(s.elapsedSeconds, 2), movingSeconds: TextFormat.round(s.movingSeconds, 2),
+                  paceSecondsPerKm: TextFormat.round(s.paceSecondsPerKm, 1), ascentMeters: TextFormat.round(s.ascentMeters, 1),
+                  descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
+                  avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
     }
 
     static func text(_ splits: [Split], unit: DistanceUnit) -> String {
@@ -183,5 +175,59 @@ enum SplitTable {
                                          n(RunView.round(s.avgHeartRate, 1)), n(RunView.round(s.avgCadence, 1)), s.partial ? "true" : "false"])
         }
         return out
+    }
+}
+
+/// A split in `runs show` and `runs splits --format json`.
+struct SplitJSON: Encodable {
+    var index: Int
+    @Null var startMeters: Double?
+    @Null var endMeters: Double?
+    @Null var elapsedSeconds: Double?
+    @Null var movingSeconds: Double?
+    @Null var paceSecondsPerKm: Double?
+    @Null var ascentMeters: Double?
+    @Null var descentMeters: Double?
+    @Null var avgHeartRate: Double?
+    @Null var avgCadence: Double?
+    var partial: Bool
+}
+
+/// `runs show --format json`: the run's keys, then its splits, zones and efforts.
+struct RunDetailJSON: Encodable {
+    struct Zone: Encodable {
+        var zone: Int
+        var name: String
+        var lowBpm: Double
+        @Null var highBpm: Double?
+        @Null var seconds: Double?
+    }
+
+    struct Effort: Encodable {
+        var distanceMeters: Double
+        @Null var elapsedSeconds: Double?
+        @Null var startOffsetSeconds: Double?
+    }
+
+    var run: RunJSON
+    var splits: [SplitJSON]
+    var splitUnit: String
+    var heartRateZones: [Zone]
+    @Null var zoneModel: ZoneModel?
+    var bestEfforts: [Effort]
+    var loadEstimated: [String]
+
+    enum CodingKeys: String, CodingKey { case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated }
+
+    /// The run's keys at the top level, beside the detail's.
+    func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(splits, forKey: .splits)
+        try c.encode(splitUnit, forKey: .splitUnit)
+        try c.encode(heartRateZones, forKey: .heartRateZones)
+        try c.encode(_zoneModel, forKey: .zoneModel)
+        try c.encode(bestEfforts, forKey: .bestEfforts)
+        try c.encode(loadEstimated, forKey: .loadEstimated)
     }
 }

@@ -20,6 +20,7 @@ extension RaceKitCommand.Race {
               racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --output half.json
             """
         )
+        @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race setup (YAML).") var file: String
         @Option(help: "calm_coach, roast_coach or drill_sergeant.") var personality: String?
         @Option(help: ArgumentHelp("A personality YAML of your own.", valueName: "file")) var personalityFile: String?
@@ -28,44 +29,14 @@ extension RaceKitCommand.Race {
         @Flag(help: "Write even when the script is up to date.") var force = false
 
         func run() throws {
-            let setup = try SetupLoading.load(file)
-            let plan = try SetupLoading.plan(setup, unit: unit)
-            let voice: Personality
-            do {
-                if let f = personalityFile ?? (personality == nil ? setup.script["personality_file"].map(setup.resolvedPath) : nil) {
-                    voice = try Personality.load(path: f)
-                } else {
-                    voice = try Personality.named(personality ?? setup.personality ?? "calm_coach")
-                }
-            } catch let e as SetupError {
-                Console.error("racekit: \(e)")
-                throw ExitCode(e.kind == .unreadable ? Exit.noInput : Exit.dataError)
-            }
-            let path = output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.slug).script.json")
-            // Up to date when the existing script was made from the same plan and
-            // personality: decided before generating anything. An existing file that
-            // does not decode is not up to date, so it is regenerated (try? on purpose).
-            let digest = ScriptGenerator.digest(plan: plan, personality: voice)
-            if !force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
-               old.inputDigest == digest {
+            let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
+            let options = RaceScriptJob.Options(personality: personality, personalityFile: personalityFile, output: output, force: force)
+            switch try RaceScriptJob.run(options, plan: plan) {
+            case .upToDate(let path, let digest):
                 Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
-                return
+            case .written(let path, let s, let voice):
+                Console.out("wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks (\(voice))")
             }
-            let script = ScriptGenerator.generate(plan: plan, personality: voice)
-            let problems = script.validate()
-            guard problems.isEmpty else {
-                for p in problems { Console.error("racekit: generated script: \(p)") }
-                throw ExitCode(Exit.dataError)
-            }
-            do {
-                try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
-            } catch {
-                Console.error("racekit: \(error)")
-                throw ExitCode(Exit.cannotCreate)
-            }
-            let gels = script.messages.filter { $0.id.contains(".gel_") }.count
-            let drinks = script.messages.filter { $0.id.contains(".drink_") }.count
-            Console.out("wrote \(path): \(script.messages.count) messages, \(script.branches.count / 3) branch points, \(gels) gels, \(drinks) drinks (\(voice.name))")
         }
     }
 }
@@ -86,25 +57,9 @@ extension RaceKitCommand {
     }
 }
 
-/// Loads a script, or exits 66 (missing) / 65 (invalid, every problem listed).
+/// How `script show` and `script simulate` place and name messages.
 enum ScriptLoading {
-    static func load(_ path: String) throws -> RaceScript {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            Console.error("racekit: \(path): no such file")
-            throw ExitCode(Exit.noInput)
-        }
-        let script: RaceScript
-        do { script = try RaceScript.decode(data) } catch {
-            Console.error("racekit: \(path): \(error)")
-            throw ExitCode(Exit.dataError)
-        }
-        let problems = script.validate()
-        guard problems.isEmpty else {
-            for p in problems { Console.error("racekit: \(path): \(p)") }
-            throw ExitCode(Exit.dataError)
-        }
-        return script
-    }
+    static func load(_ path: String) throws -> RaceScript { try RaceScript.load(path: path) }
 
     /// Where a message speaks, for ordering: metres, or nil for conditions.
     static func position(_ m: ScriptMessage, _ plan: ScriptPlan) -> Double? {
@@ -126,6 +81,7 @@ enum ScriptLoading {
 extension RaceKitCommand.ScriptGroup {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
+        @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
         func run() throws {
             let s = try ScriptLoading.load(file)
@@ -137,6 +93,7 @@ extension RaceKitCommand.ScriptGroup {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a script for a coach, grouped by distance.")
+        @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
         @Option(help: "table or md.") var format: ShowFormat = .table
         func run() throws {
@@ -196,63 +153,35 @@ extension RaceKitCommand.ScriptGroup {
             let metrics: [Metrics]
             var source: String
             if let race {
-                let setup = try SetupLoading.load(race)
+                let setup = try SetupLoader.load(path: race)
                 guard setup.slug == s.race else {
-                    Console.error("racekit: \(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
-                    throw ExitCode(Exit.usage)
+                    throw Failure(.usage, "\(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
                 }
-                let distances = LiveMetrics.onPlan(s.plan)
-                metrics = LiveMetrics.series(distances: distances, hr: [], cadence: [], startEpoch: 0, plan: s.plan,
-                                             zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!, paceSmoothingSeconds: s.engine.paceSmoothingSeconds)
+                metrics = ScriptReplay.onPlan(s)
                 source = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
             } else {
                 let store = try storeOptions.open()
                 let record = try RunLookup.find(store, runID!)
-                let samples = try store.samples(of: record)
-                let athlete = try store.athlete(id: record.athleteID)
-                // hr_zone is 1-5 of max HR (DESIGN.md), with the athlete's values
-                // estimated from their history where not set, as the analysis does.
-                let physiology: Physiology? = try store.physiology(athleteID: record.athleteID)
-                let zones = physiology.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0) }?.map(\.lowBpm)
-                let tz = athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
-                metrics = LiveMetrics.series(samples, startEpoch: record.startedAt, plan: s.plan, zonesLowBpm: zones, timeZone: tz,
-                                             paceSmoothingSeconds: s.engine.paceSmoothingSeconds)
-                guard !metrics.isEmpty else {
-                    Console.error("racekit: run \(record.id) has too few samples to simulate")
-                    throw ExitCode(Exit.dataError)
-                }
+                let tz = try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+                metrics = ScriptReplay.recorded(try store.samples(of: record), startEpoch: record.startedAt, script: s,
+                                                physiology: try store.physiology(athleteID: record.athleteID), timeZone: tz)
+                guard !metrics.isEmpty else { throw Failure(.dataError, "run \(record.id) has too few samples to simulate") }
                 source = "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
             }
             let result: SimulationResult
             do { result = try TriggerEngine.simulate(s, metrics: metrics) } catch {
-                Console.error("racekit: \(file): \(error)")
-                throw ExitCode(Exit.dataError)
+                throw ScriptError(path: file, message: "\(error)")
             }
-            var counts: [String: Int] = [:]
-            for n in result.notPlayed { counts[n.reason.rawValue, default: 0] += 1 }
+            let report = ScriptReplay.Report(result)
             if format == .json {
-                let played: [JSONTree] = result.played.map { p in
-                    .object(["elapsedSeconds": .value(.number(Double(p.elapsedSeconds))), "distanceMeters": .value(.number((p.distanceMeters * 10).rounded() / 10)),
-                             "messageId": .value(.string(p.messageId)), "triggerType": .value(.string(p.triggerType.rawValue)),
-                             "branchKey": .value(JSONValue(p.branchKey)), "priority": .value(.number(Double(p.priority))), "text": .value(.string(p.text))])
-                }
-                let notPlayed: [JSONTree] = result.notPlayed.map { .object(["messageId": .value(.string($0.messageId)), "reason": .value(.string($0.reason.rawValue))]) }
-                var reasons: [String: JSONTree] = [:]
-                for r in NotPlayedReason.allCases { reasons[r.rawValue] = .value(.number(Double(counts[r.rawValue] ?? 0))) }
-                let summary: [String: JSONTree] = [
-                    "messages": .value(.number(Double(result.messages))), "played": .value(.number(Double(result.played.count))),
-                    "notPlayed": .value(.number(Double(result.notPlayed.count))), "droppedStale": .value(.number(Double(result.droppedStale))),
-                    "seconds": .value(.number(Double(result.seconds))), "reasons": .object(reasons),
-                ]
-                Console.out(JSONWriter.write(.object(["played": .array(played), "notPlayed": .array(notPlayed), "summary": .object(summary)])))
+                Console.out(try JSONOutput.string(report))
                 return
             }
             let rows = result.played.map { p in
                 [TextFormat.duration(Double(p.elapsedSeconds)), TextFormat.fixed(p.distanceMeters / 1000, 2), ScriptLoading.shortID(p.messageId, s),
                  p.triggerType.rawValue, p.branchKey ?? "", p.text]
             }
-            let summary = "\(result.played.count) of \(result.messages) messages played; "
-                + NotPlayedReason.allCases.compactMap { r in counts[r.rawValue].map { "\($0) \(r.rawValue)" } }.joined(separator: ", ")
+            let summary = report.summaryLine
             if format == .md {
                 var out = "# Simulation of \(s.race) (\(s.personality))\n\nAgainst \(source).\n\n"
                 out += TextFormat.markdownTable(header: ["elapsed", "km", "message", "trigger", "branch", "text"],

@@ -21,7 +21,7 @@ extension RaceKitCommand {
                 let store = try storeOptions.open()
                 let (runs, problems) = try store.verify()
                 for p in problems { Console.error("problem: \(p)") }
-                guard problems.isEmpty else { throw ExitCode(Exit.dataError) }
+                guard problems.isEmpty else { throw Exit.code(.dataError) }
                 Console.out("ok: \(runs) runs, integrity check passed, every run's samples whole.")
             }
         }

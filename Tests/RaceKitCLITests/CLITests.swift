@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `racekit` binary.
 struct CLI {
@@ -24,22 +27,54 @@ struct CLI {
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
+    /// Runs the binary with these arguments in the work folder and collects its output.
     func run(_ args: [String], env: [String: String] = [:]) throws -> Result {
-        let p = process(args, env: env)
+        try Self.start(process(args, env: env)).wait()
+    }
+
+    /// A started child process whose stdout and stderr are being read.
+    struct Running {
+        let process: Process
+        fileprivate let readers: DispatchGroup
+        fileprivate let stdout: DataBox, stderr: DataBox
+
+        /// Waits for both pipes to close and the process to exit. After `seconds`
+        /// (when given) the process is killed and the status is `CLI.killedStatus`.
+        func wait(seconds: Double? = nil) -> Result {
+            var killed = false
+            if let seconds, readers.wait(timeout: .now() + seconds) == .timedOut {
+                killed = true
+                kill(process.processIdentifier, SIGKILL)
+            }
+            readers.wait()
+            process.waitUntilExit()
+            return Result(status: killed ? CLI.killedStatus : process.terminationStatus,
+                          stdout: String(decoding: stdout.data, as: UTF8.self),
+                          stderr: String(decoding: stderr.data, as: UTF8.self))
+        }
+    }
+
+    /// Starts `p` (any executable) with its stdout and stderr on pipes, each read
+    /// to its end on a thread of its own as the child writes: reading one pipe to
+    /// its end while the child fills the other past the pipe buffer (64 KB) would
+    /// deadlock. Threads, not a dispatch queue: a blocking read must not wait for
+    /// a free worker of a pool sized to the cores.
+    static func start(_ p: Process) throws -> Running {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        // Both pipes at once: reading one to its end while the child fills the
-        // other past the pipe buffer (64 KB) would deadlock.
-        let stderrData = DataBox()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { stderrData.data = err.fileHandleForReading.readDataToEndOfFile() }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let e = stderrData.data
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let readers = DispatchGroup()
+        let stdout = DataBox(), stderr = DataBox()
+        for (pipe, box) in [(out, stdout), (err, stderr)] {
+            let handle = pipe.fileHandleForReading
+            readers.enter()
+            Thread {
+                box.data = handle.readDataToEndOfFile()
+                readers.leave()
+            }.start()
+        }
+        return Running(process: p, readers: readers, stdout: stdout, stderr: stderr)
     }
 
     /// The binary with these arguments, in the work folder, without the caller's RACEKIT_STORE.
@@ -62,8 +97,9 @@ struct CLI {
     }
 }
 
-/// Stderr as a reader thread collects it; read only after the group's wait,
-/// which orders the write before the read.
+/// A pipe's bytes as its reader thread collects them. Unchecked Sendable: the
+/// reader thread writes `data` once and then leaves the group; the owner reads
+/// it only after the group's wait, which orders the write before the read.
 final class DataBox: @unchecked Sendable { var data = Data() }
 
 let goodGPX = """
@@ -170,5 +206,27 @@ let goodGPX = """
         #expect(try cli.run(["import", "--athlete", "anna", "run.gpx"]).status == 0)
         let list = try cli.run(["runs", "list", "--athlete", "anna", "--format", "csv"])
         #expect(list.stdout.contains(",anna,running,"))
+    }
+}
+
+/// The helper every CLI test runs the binary through.
+@Suite struct CLIHelperTests {
+    /// A child that writes 300 KB to stderr and then 300 KB to stdout (both far past
+    /// the 64 KB pipe buffer) completes with all of both: a helper reading stdout to
+    /// its end first would leave the child blocked on stderr. Shell builtins only, so
+    /// killing the shell after the time limit closes both pipes and the test fails
+    /// instead of hanging.
+    @Test func aChildFillingBothPipesCompletes() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", """
+            k=$(printf '%1024s' '')
+            i=0; while [ $i -lt 300 ]; do printf '%s' "$k" >&2; i=$((i + 1)); done
+            i=0; while [ $i -lt 300 ]; do printf '%s' "$k"; i=$((i + 1)); done
+            """]
+        let r = try CLI.start(p).wait(seconds: 60)
+        #expect(!r.timedOut, "the child was still writing after 60 s: the pipes are not read at once")
+        #expect(r.status == 0)
+        #expect(r.stderr.utf8.count == 300 * 1024 && r.stdout.utf8.count == 300 * 1024)
     }
 }

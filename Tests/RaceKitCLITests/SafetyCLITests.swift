@@ -25,7 +25,11 @@ func runCount(_ cli: CLI) throws -> Int {
     return max(0, r.stdout.split(separator: "\n").count - 1)
 }
 
-@Suite(.serialized) struct SafetyCLITests {
+/// Not `.serialized`: every test has its own work folder and store and passes its
+/// settings to its children only, so the tests share nothing; running them beside
+/// each other only slows the children, which no assertion here depends on (the
+/// import killed mid-way is more likely mid-way, store waits allow 30 s).
+@Suite struct SafetyCLITests {
     @Test func aKilledImportLeavesOnlyWholeRunsAndResumes() throws {
         let cli = try CLI()
         try writeExport(cli, folder: "export", count: 300, points: 1200)
@@ -64,26 +68,12 @@ func runCount(_ cli: CLI) throws -> Int {
         try writeExport(cli, folder: "a", count: 60, points: 600)
         try writeExport(cli, folder: "b", count: 60, points: 600, firstDay: 100)
         _ = try cli.run(["athlete", "list"])      // the store exists before the race
-        func start(_ args: [String]) throws -> (Process, Pipe) {
-            let p = Process()
-            p.executableURL = CLI.binary
-            p.arguments = args
-            p.currentDirectoryURL = cli.workdir
-            p.environment = ProcessInfo.processInfo.environment.filter { $0.key != "RACEKIT_STORE" }
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            return (p, err)
-        }
-        let jobs = try [start(["import", "--jobs", "2", "a"]), start(["import", "--jobs", "2", "b"]),
-                        start(["report", "weekly", "--week", "2026-W10", "--weeks", "30", "--quiet"])]
-        var stderr = ""
-        for (p, err) in jobs {
-            stderr += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-        }
-        #expect(jobs.map { $0.0.terminationStatus } == [0, 0, 0], "stderr: \(stderr)")
+        let commands = [["import", "--jobs", "2", "a"], ["import", "--jobs", "2", "b"],
+                        ["report", "weekly", "--week", "2026-W10", "--weeks", "30", "--quiet"]]
+        let jobs = try commands.map { try CLI.start(cli.process($0)) }
+        let results = jobs.map { $0.wait() }
+        let stderr = results.map(\.stderr).joined()
+        #expect(results.map(\.status) == [0, 0, 0], "stderr: \(stderr)")
         #expect(!stderr.contains("locked"))
         #expect(try runCount(cli) == 120)
         #expect(try cli.run(["store", "check"]).status == 0)

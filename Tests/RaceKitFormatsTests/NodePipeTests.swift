@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RaceKitCore
+import Testing
 @testable import RaceKitFormats
 
 /// The hand-over between the reading thread and the handler: bounded, in order,

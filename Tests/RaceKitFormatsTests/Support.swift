@@ -9,6 +9,18 @@ func fixture(_ name: String) throws -> String {
     return dir.appendingPathComponent(name).path
 }
 
+/// The real watch exports of `../shared/corpus/public` beside the repository, or nil
+/// when that folder is absent (a user's clone has no `../shared`). Computed once.
+let sharedCorpus: URL? = {
+    var url = URL(fileURLWithPath: #filePath)
+    // Up from Support.swift, RaceKitFormatsTests, Tests and the repository.
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    let dir = url.appendingPathComponent("shared/corpus/public", isDirectory: true)
+    var isDirectory: ObjCBool = false
+    let found = FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    return found ? dir : nil
+}()
+
 /// A fresh temporary directory for one test.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("racekit-tests-\(UUID().uuidString)")

@@ -142,6 +142,6 @@ func makeExport() throws -> URL {
         let store = try RunStore()
         let result = Importer(store: store, options: ImportOptions()).importFile(dir.path)
         #expect(result.status == .imported && result.runIds.count == 2)
-        #expect(Set(try store.runs().map(\.sport)) == ["running", "cycling"])
+        #expect(Set(try store.runs().map(\.sport)) == [.running, .cycling])
     }
 }

@@ -51,10 +51,11 @@ func gpxCourse(_ s: SampleSeries) -> String {
     return out + "</trkseg></trk></gpx>\n"
 }
 
-/// The shared schemas folder (../shared/schemas beside the repository), when present.
-var schemasFolder: String? {
+/// The shared schemas folder (../shared/schemas beside the repository), or nil when
+/// it is absent (a user's clone has no `../shared`). Computed once.
+let schemasFolder: String? = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
     let dir = url.deletingLastPathComponent().appendingPathComponent("shared/schemas").path
     return FileManager.default.fileExists(atPath: dir + "/gpx.xsd") ? dir : nil
-}
+}()

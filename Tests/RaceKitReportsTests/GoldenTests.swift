@@ -25,22 +25,52 @@ func goldenHistory() -> AthleteWeeks {
                                   zoneNames: ["1", "2", "3", "4", "5"], runs: runs, through: w46, count: 8)
 }
 
-@Suite struct GoldenTests {
-    /// Compares with `Golden/NAME`; `RACEKIT_UPDATE_GOLDEN=1 swift test` rewrites the files instead.
-    func check(_ text: String, _ name: String) throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
-        if ProcessInfo.processInfo.environment["RACEKIT_UPDATE_GOLDEN"] == "1" {
-            try text.write(to: source, atomically: true, encoding: .utf8)
+/// The golden files in `Golden/` beside this file (copied into the test bundle).
+enum Golden {
+    /// `RACEKIT_UPDATE_GOLDEN=1 swift test` records new goldens.
+    static let recording = ProcessInfo.processInfo.environment["RACEKIT_UPDATE_GOLDEN"] == "1"
+
+    /// `Golden/` in the source tree, where recording writes.
+    static let sourceFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Golden")
+
+    /// Compares `text` with the golden file `name`. When recording, writes `text` to
+    /// `folder/name` instead and fails, as swift-argument-parser's snapshot helper does:
+    /// a golden is never updated by a passing run, and the diff is reviewed before the next one.
+    static func check(_ text: String, _ name: String, recording: Bool = recording, folder: URL = sourceFolder,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if recording {
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let message = "Recorded a new golden Golden/\(name): review the diff, run again without RACEKIT_UPDATE_GOLDEN"
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
             return
         }
-        let golden = try #require(Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil))
+        let golden = try #require(Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil),
+                                  sourceLocation: sourceLocation)
         let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(text == expected, "\(name) differs from its golden file (RACEKIT_UPDATE_GOLDEN=1 to accept)")
+        #expect(text == expected, "\(name) differs from its golden file (RACEKIT_UPDATE_GOLDEN=1 records it)",
+                sourceLocation: sourceLocation)
     }
+}
 
-    @Test func weeklyCSV() throws { try check(WeeklyCSV.render(goldenHistory()), "weekly.csv") }
-    @Test func weeklyMarkdown() throws { try check(WeeklyMarkdown.render(goldenHistory(), chartFile: "2026-W46.svg"), "2026-W46.md") }
-    @Test func weeklyChart() throws { try check(WeeklyChart.render(goldenHistory()), "2026-W46.svg") }
+@Suite struct GoldenTests {
+    @Test func weeklyCSV() throws { try Golden.check(WeeklyCSV.render(goldenHistory()), "weekly.csv") }
+    @Test func weeklyMarkdown() throws {
+        try Golden.check(WeeklyMarkdown.render(goldenHistory(), chartFile: "2026-W46.svg"), "2026-W46.md")
+    }
+    @Test func weeklyChart() throws { try Golden.check(WeeklyChart.render(goldenHistory()), "2026-W46.svg") }
+
+    /// Recording writes the file and fails the test (the known issue here): it never passes.
+    @Test func recordingAGoldenWritesItAndFails() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try withKnownIssue("recording fails the run") {
+            try Golden.check("new text\n", "weekly.csv", recording: true, folder: folder)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Recorded a new golden Golden/weekly.csv") }
+        }
+        #expect(try String(contentsOf: folder.appendingPathComponent("weekly.csv"), encoding: .utf8) == "new text\n")
+    }
 
     @Test func renderingIsDeterministic() {
         #expect(WeeklyCSV.render(goldenHistory()) == WeeklyCSV.render(goldenHistory()))
@@ -103,10 +133,10 @@ func goldenHistory() -> AthleteWeeks {
         let store = try storeWithRuns()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
         try AtomicFile.createDirectory(dir.path)
-        let held = try ReportLock(directory: dir.path, waitSeconds: 0)
+        let held = try OutputLock(directory: dir.path, waitSeconds: 0)
         let clock = ContinuousClock()
         let start = clock.now
-        #expect(throws: ReportError.self) { try WeeklyReportJob(store: store, options: options(dir)).run() }
+        #expect(throws: OutputError.self) { try WeeklyReportJob(store: store, options: options(dir)).run() }
         #expect(clock.now - start >= .milliseconds(250))
         withExtendedLifetime(held) {}
     }

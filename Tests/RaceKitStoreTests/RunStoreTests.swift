@@ -36,7 +36,7 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         let stored = try #require(try store.runs().first)
         #expect(stored.id == id && stored.distanceMeters == 1000 && stored.elapsedSeconds == 20)
         #expect(stored.avgHeartRate == 140.5 && stored.maxHeartRate == 142)
-        #expect(stored.sourceFormat == "tcx" && stored.sourceSHA256 == "aa" && stored.runType == "treadmill")
+        #expect(stored.sourceFormat == .tcx && stored.sourceSHA256 == "aa" && stored.runType == .treadmill)
         let samples = try #require(try store.samples(runID: id))
         #expect(Array(samples.time) == [1_772_348_400, 1_772_348_410, 1_772_348_420])
         #expect(Array(samples.distance) == [0, 500, 1000])

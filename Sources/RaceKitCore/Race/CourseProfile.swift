@@ -1,5 +1,6 @@
 /// Why a course cannot be used for a plan.
-public enum CourseError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum CourseError: RaceKitError, Equatable {
+    public var exitClass: ExitClass { .dataError }
     case tooFewPoints(Int)
     case lengthMismatch(courseMeters: Double, raceMeters: Double)
 

@@ -24,7 +24,8 @@ public enum PacingStrategy: Sendable, Equatable {
 }
 
 /// Why a plan cannot be made.
-public enum PacePlanError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PacePlanError: RaceKitError, Equatable {
+    public var exitClass: ExitClass { .dataError }
     case impossibleTarget(String)
     case inconsistentPlan(String)
 

@@ -23,7 +23,8 @@ public struct Metrics: Sendable, Equatable {
     public init() {}
 }
 
-/// A whitelisted variable.
+/// A whitelisted variable (the script language's names).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public enum Variable: String, CaseIterable, Sendable {
     case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence, time_of_day_hour
 
@@ -44,7 +45,8 @@ public enum Variable: String, CaseIterable, Sendable {
 }
 
 /// An expression that cannot be used: where (1-based column, length) and why.
-public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ExpressionError: RaceKitError, Equatable {
+    public var exitClass: ExitClass { .dataError }
     public var message: String
     public var column: Int
     public var length: Int

@@ -39,6 +39,7 @@ public struct EngineSettings: Codable, Sendable, Equatable {
 
 /// When a message becomes due (DESIGN.md "Trigger types").
 public struct Trigger: Codable, Sendable, Equatable {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case distance, time, halfway, near_finish, condition, fatigue_zone
     }
@@ -140,6 +141,19 @@ public struct RaceScript: Codable, Sendable, Equatable {
         return script
     }
 
+    /// Reads and validates a script file: a missing file is exit 66, a malformed
+    /// or invalid one exit 65 with every problem, one per line, naming the file.
+    public static func load(path: String) throws -> RaceScript {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(.noInput, "\(path): no such file") }
+        let script: RaceScript
+        do { script = try decode(data) } catch let e as ScriptError {
+            throw ScriptError(path: e.path.isEmpty ? path : "\(path): \(e.path)", message: e.message)
+        }
+        let problems = script.validate()
+        guard problems.isEmpty else { throw Failure(.dataError, problems: problems.map { "\(path): \($0)" }) }
+        return script
+    }
+
     /// Reads a script's JSON without validating it; a malformed document is a
     /// `ScriptError` naming the JSON path.
     public static func decode(_ data: Data) throws -> RaceScript {
@@ -220,8 +234,14 @@ public struct RaceScript: Codable, Sendable, Equatable {
 }
 
 /// A script problem: the JSON path and what is wrong.
-public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ScriptError: RaceKitError, Equatable {
+    public var exitClass: ExitClass { .dataError }
     public var path: String
     public var message: String
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
 }

@@ -11,6 +11,7 @@ public struct PlayedMessage: Sendable, Equatable {
 }
 
 /// Why a message never played (DESIGN.md `notPlayed.reason`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public enum NotPlayedReason: String, Sendable, CaseIterable {
     /// It came due while another message's window was open, until it went stale.
     case window

@@ -3,43 +3,52 @@ import Foundation
 import Glibc
 #endif
 
-/// Why reports could not be written (sysexits in the CLI).
-public enum ReportError: Error, Sendable, CustomStringConvertible {
-    /// Another report run holds the lock (exit 75).
+/// Why an output file could not be written.
+public enum OutputError: RaceKitError, Equatable {
+    /// Another run holds the lock.
     case busy(lockFile: String, waitedSeconds: Double)
-    /// The output folder cannot be created (exit 73).
+    /// The output folder, or a file that must not be overwritten, cannot be created.
     case cannotCreate(path: String, reason: String)
-    /// A file cannot be written (exit 74).
+    /// A file cannot be written.
     case cannotWrite(path: String, reason: String)
-    case unknownAthlete(String)
+    /// A file that is only overwritten when asked exists.
+    case exists(path: String, hint: String)
+
+    public var exitClass: ExitClass {
+        switch self {
+        case .busy: return .busy
+        case .cannotCreate, .exists: return .cannotCreate
+        case .cannotWrite: return .ioError
+        }
+    }
 
     public var description: String {
         switch self {
         case .busy(let lock, let waited):
-            return "another report run holds \(lock); gave up after \(ReportFormat.fixed(waited, 1)) s (try again later)"
+            return "another report run holds \(lock); gave up after \(TextFormat.fixed(waited, 1)) s (try again later)"
         case .cannotCreate(let path, let reason): return "\(path): cannot create the folder: \(reason)"
         case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason)"
-        case .unknownAthlete(let id): return "unknown athlete '\(id)'"
+        case .exists(let path, let hint): return "\(path) already exists (\(hint))"
         }
     }
 }
 
-/// An exclusive `flock` on a file in the output folder, so two overlapping
-/// report runs (cron) never interleave their writes.
-public final class ReportLock {
+/// An exclusive `flock` on a file in an output folder, so two overlapping runs
+/// (cron) never interleave their writes.
+public final class OutputLock {
     private let fd: Int32
     public let path: String
 
-    /// Waits up to `waitSeconds` for the lock, then throws `ReportError.busy`.
-    public init(directory: String, waitSeconds: Double) throws {
-        path = (directory as NSString).appendingPathComponent(".racekit-report.lock")
+    /// Waits up to `waitSeconds` for the lock, then throws `OutputError.busy`.
+    public init(directory: String, name: String = ".racekit-report.lock", waitSeconds: Double) throws {
+        path = (directory as NSString).appendingPathComponent(name)
         fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ReportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let deadline = Date().addingTimeInterval(waitSeconds)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 close(fd)
-                throw ReportError.busy(lockFile: path, waitedSeconds: waitSeconds)
+                throw OutputError.busy(lockFile: path, waitedSeconds: waitSeconds)
             }
             usleep(50_000)
         }
@@ -52,21 +61,25 @@ public final class ReportLock {
 }
 
 /// Writes files atomically: a temporary file in the same folder, flushed to
-/// disk, then renamed over the target, so a reader never sees half a report.
+/// disk, then renamed over the target, so a reader never sees half a file.
 public enum AtomicFile {
     public static func createDirectory(_ path: String) throws {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw ReportError.cannotCreate(path: path, reason: (error as NSError).localizedDescription)
+            throw OutputError.cannotCreate(path: path, reason: (error as NSError).localizedDescription)
         }
     }
 
     public static func write(_ text: String, to path: String) throws {
+        try write(Array(text.utf8), to: path)
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws {
         let dir = (path as NSString).deletingLastPathComponent
-        let temp = (dir as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+        let temp = ((dir.isEmpty ? "." : dir) as NSString)
+            .appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).tmp")
         let fd = open(temp, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ReportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         var failure: String?
-        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count, failure == nil {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -77,7 +90,7 @@ public enum AtomicFile {
         if failure == nil, rename(temp, path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             unlink(temp)
-            throw ReportError.cannotWrite(path: path, reason: failure)
+            throw OutputError.cannotWrite(path: path, reason: failure)
         }
     }
 }

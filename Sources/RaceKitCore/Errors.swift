@@ -1,0 +1,45 @@
+/// How a failure ends a command: the sysexits class that `racekit`'s `main()`
+/// turns into the exit code, once, for every error.
+public enum ExitClass: Int32, Sendable {
+    /// Some inputs failed, the rest were processed.
+    case someFailed = 1
+    /// The command was used wrongly: an argument, an unknown athlete or run.
+    case usage = 64
+    /// The input data is wrong: a file, a setup, a script, a stored value.
+    case dataError = 65
+    /// An input file does not exist or cannot be read.
+    case noInput = 66
+    /// A bug: an error nobody classified.
+    case software = 70
+    /// An output file or folder cannot be created.
+    case cannotCreate = 73
+    /// Reading or writing failed: the store, an output file.
+    case ioError = 74
+    /// Another process holds what is needed (a lock); try again later.
+    case busy = 75
+}
+
+/// An error thrown by RaceKit's libraries: the message names the file (and the
+/// line or key) and what is wrong; `exitClass` says how the command ends.
+public protocol RaceKitError: Error, CustomStringConvertible, Sendable {
+    var exitClass: ExitClass { get }
+}
+
+/// A failure a command reports that no library error describes: a message and
+/// its exit class.
+public struct Failure: RaceKitError, Equatable {
+    public var message: String
+    public var exitClass: ExitClass
+
+    public init(_ exitClass: ExitClass, _ message: String) {
+        self.exitClass = exitClass
+        self.message = message
+    }
+
+    /// Several problems of one input, one per line.
+    public init(_ exitClass: ExitClass, problems: [String]) {
+        self.init(exitClass, problems.joined(separator: "\n"))
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import RaceKitCore
+
+/// The files `race plan --export` writes.
+public enum PlanExport: String, CaseIterable, Sendable {
+    case band, tcx, gpx
+
+    /// The file name for a race.
+    public func fileName(slug: String) -> String { self == .band ? "\(slug)-band.svg" : "\(slug).\(rawValue)" }
+
+    /// Writes the exports of a plan into `directory` (created if needed), each
+    /// atomically; returns the paths written. TCX and GPX need a course.
+    public static func write(_ exports: [PlanExport], of plan: RacePlan, to directory: String) throws -> [String] {
+        if exports.contains(where: { $0 != .band }), plan.course == nil {
+            throw SetupError(kind: .invalid, file: plan.setup.file, line: 0, key: "course",
+                             message: "a TCX or GPX export needs a course file; add `course:` to the setup")
+        }
+        try AtomicFile.createDirectory(directory)
+        var written: [String] = []
+        for e in exports {
+            let path = (directory as NSString).appendingPathComponent(e.fileName(slug: plan.setup.slug))
+            let bytes: [UInt8]
+            switch e {
+            case .band: bytes = Array(PaceBand.svg(plan, unitName: PlanOutput.unitName(plan.unitMeters)).utf8)
+            case .tcx: bytes = [UInt8](try CourseExport.tcx(plan, unitMeters: plan.unitMeters))
+            case .gpx: bytes = [UInt8](try CourseExport.gpx(plan, unitMeters: plan.unitMeters))
+            }
+            try AtomicFile.write(bytes, to: path)
+            written.append(path)
+        }
+        return written
+    }
+}
+
+/// `race new`: a commented setup written from the template, checked to load first.
+public enum NewRace {
+    public struct Options: Sendable {
+        public var name: String
+        public var distance: String
+        public var distanceMeters: Double
+        public var targetSeconds: Double
+        public var athlete: String?
+        public var course: String?
+        public var date: String?
+        /// Why the target is what it is, when it was suggested.
+        public var suggestion: String?
+        public var directory: String
+        public var force: Bool
+
+        public init(name: String, distance: String, distanceMeters: Double, targetSeconds: Double, athlete: String?,
+                    course: String?, date: String?, suggestion: String?, directory: String, force: Bool) {
+            self.name = name
+            self.distance = distance
+            self.distanceMeters = distanceMeters
+            self.targetSeconds = targetSeconds
+            self.athlete = athlete
+            self.course = course
+            self.date = date
+            self.suggestion = suggestion
+            self.directory = directory
+            self.force = force
+        }
+    }
+
+    /// Writes `DIR/SLUG.yaml`; returns its path. An existing file is kept unless `force`.
+    public static func write(_ o: Options) throws -> String {
+        let path = (o.directory as NSString).appendingPathComponent("\(RaceSetup.slug(o.name)).yaml")
+        if FileManager.default.fileExists(atPath: path), !o.force {
+            throw OutputError.exists(path: path, hint: "use --force to overwrite")
+        }
+        let text = RaceTemplate.yaml(name: o.name, distance: o.distance, distanceMeters: o.distanceMeters, targetSeconds: o.targetSeconds,
+                                     athlete: o.athlete, course: o.course, date: o.date, suggestion: o.suggestion)
+        // The template must load: checked before anything is written.
+        _ = try SetupLoader.parse(yaml: text, file: path)
+        try AtomicFile.createDirectory(o.directory)
+        try AtomicFile.write(text, to: path)
+        return path
+    }
+}
+
+/// `race script`: the personality chosen, the script generated and written
+/// unless the one on disk was made from the same inputs.
+public enum RaceScriptJob {
+    public struct Options: Sendable {
+        public var personality: String?
+        public var personalityFile: String?
+        public var output: String?
+        public var force: Bool
+
+        public init(personality: String?, personalityFile: String?, output: String?, force: Bool) {
+            self.personality = personality
+            self.personalityFile = personalityFile
+            self.output = output
+            self.force = force
+        }
+    }
+
+    public enum Outcome: Sendable {
+        case upToDate(path: String, digest: String)
+        case written(path: String, statistics: ScriptGenerator.Statistics, personality: String)
+    }
+
+    /// The personality: --personality-file, --personality, the setup's
+    /// `script.personality_file` or `script.personality`, else calm_coach.
+    public static func personality(_ o: Options, setup: RaceSetup) throws -> Personality {
+        if let f = o.personalityFile ?? (o.personality == nil ? setup.script["personality_file"].map(setup.resolvedPath) : nil) {
+            return try Personality.load(path: f)
+        }
+        return try Personality.named(o.personality ?? setup.personality ?? "calm_coach")
+    }
+
+    public static func run(_ o: Options, plan: RacePlan) throws -> Outcome {
+        let setup = plan.setup
+        let voice = try personality(o, setup: setup)
+        let path = o.output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.slug).script.json")
+        // Up to date when the existing script was made from the same inputs:
+        // decided before generating anything. An existing file that does not
+        // decode is not up to date, so it is regenerated (try? on purpose).
+        let digest = ScriptGenerator.digest(plan: plan, personality: voice)
+        if !o.force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
+           old.inputDigest == digest {
+            return .upToDate(path: path, digest: digest)
+        }
+        let script = ScriptGenerator.generate(plan: plan, personality: voice)
+        let problems = script.validate()
+        guard problems.isEmpty else {
+            throw ScriptError(path: "", message: "the generated script is invalid (a bug): " + problems.map(\.description).joined(separator: "; "))
+        }
+        try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
+        return .written(path: path, statistics: ScriptGenerator.statistics(script), personality: voice.name)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import racekit
+
+/// `--store` is global: every command accepts it before and after the
+/// subcommand, and `RACEKIT_STORE` is used when it is not given.
+@Suite struct StoreOptionCLITests {
+    /// Arguments that make each command do its work on the files `prepare` writes.
+    static let invocations: [String: [String]] = [
+        "import": ["run.gpx"], "runs list": [], "runs show": ["RUN"], "runs splits": ["RUN"], "runs bests": [],
+        "runs edit": ["RUN", "--label", "x"], "runs delete": ["RUN", "--yes"], "runs recompute": [],
+        "athlete add": ["anna"], "athlete set": ["default", "--max-hr", "190"], "athlete show": [], "athlete list": [],
+        "report weekly": ["--out", "reports"], "store check": [], "predict": ["--from", "10k=45:00", "--to", "half"],
+        "race new": ["Some Race", "--distance", "10k", "--target", "45:00", "--dir", "new"],
+        "race plan": ["Races/m.yaml"], "race script": ["Races/m.yaml"],
+        "script validate": ["Races/test-marathon.script.json"], "script show": ["Races/test-marathon.script.json"],
+        "script simulate": ["Races/test-marathon.script.json", "--race", "Races/m.yaml"],
+    ]
+
+    static var leaves: [String] {
+        CommandTreeTests.commands().filter { $0.type.configuration.subcommands.isEmpty }.map { $0.path.dropFirst().joined(separator: " ") }
+    }
+
+    @Test func everyLeafCommandIsInTheTable() {
+        #expect(Set(Self.leaves) == Set(Self.invocations.keys))
+    }
+
+    /// A fresh work folder with a store (`s.sqlite`, one imported run), a race
+    /// setup and its script.
+    static func prepare() throws -> (CLI, runID: String) {
+        let cli = try CLI()
+        try cli.write("run.gpx", trackGPX(seconds: 1800, speed: 3.2))
+        try cli.write("Races/m.yaml", RaceCLITests.setup)
+        let imported = try cli.run(["import", "run.gpx", "--store", "s.sqlite", "--format", "json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let list = try cli.run(["runs", "list", "--store", "s.sqlite", "--format", "csv"])
+        let runID = String(list.stdout.split(separator: "\n").last?.split(separator: ",").first ?? "")
+        #expect(try cli.run(["race", "script", "Races/m.yaml"]).status == 0)
+        return (cli, runID)
+    }
+
+    @Test(arguments: ["before", "after", "env"])
+    func everyCommandTakesTheStore(_ place: String) throws {
+        let (cli, runID) = try Self.prepare()
+        // One work folder for all; the run is deleted last.
+        for leaf in Self.leaves.sorted(by: { ($0 == "runs delete" ? 1 : 0, $0) < ($1 == "runs delete" ? 1 : 0, $1) }) {
+            let path = leaf.split(separator: " ").map(String.init)
+            let rest = (Self.invocations[leaf] ?? []).map { $0 == "RUN" ? runID : $0 }
+            let args: [String], env: [String: String]
+            switch place {
+            case "before": args = ["--store", "s.sqlite"] + path + rest; env = [:]
+            case "after": args = path + rest + ["--store", "s.sqlite"]; env = [:]
+            default: args = path + rest; env = ["RACEKIT_STORE": "s.sqlite"]
+            }
+            let r = try cli.run(args, env: env)
+            #expect(r.status == 0, "racekit \(args.joined(separator: " ")) (\(place)): \(r.status) \(r.stderr)")
+            // The default store was never created: the given one was used.
+            #expect(!FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent(".racekit").path),
+                    "racekit \(args.joined(separator: " ")) (\(place)) used the default store")
+        }
+    }
+}
