@@ -23,13 +23,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "racekit", targets: ["racekit"]),
-        .library(name: "RaceKitCore", targets: ["RaceKitCore"]),
+        .library(name: "RaceKitCore", targets: ["RaceKitCore"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0")
     ],
     targets: [
         .systemLibrary(
@@ -47,7 +47,7 @@ let package = Package(
             name: "RaceKitFormats",
             dependencies: [
                 "RaceKitCore", "CLibXML2", "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             swiftSettings: hotPath
         ),
@@ -67,7 +67,7 @@ let package = Package(
             name: "RaceKitRace",
             dependencies: [
                 "RaceKitCore", "RaceKitFormats", "CLibXML2", .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             resources: [.copy("Personalities")]
         ),
@@ -75,7 +75,7 @@ let package = Package(
             name: "racekit",
             dependencies: [
                 "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitRace",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore"]),
@@ -86,7 +86,9 @@ let package = Package(
             dependencies: ["RaceKitFormats", "RaceKitCore"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RaceKitStoreTests", dependencies: ["RaceKitStore", "RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "RaceKitStoreTests",
+            dependencies: ["RaceKitStore", "RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "RaceKitImportTests",
             dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore"]
@@ -101,7 +103,7 @@ let package = Package(
             dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore", "CLibXML2"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"]),
+        .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"])
     ],
     swiftLanguageModes: [.v6]
 )

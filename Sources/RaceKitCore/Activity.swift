@@ -64,14 +64,20 @@ public struct RepairReport: Sendable, Equatable, Codable {
     /// Short human descriptions of the non-zero entries.
     public var descriptions: [String] {
         var out: [String] = []
-        if droppedInvalidPosition > 0 { out.append("\(droppedInvalidPosition) points with missing or invalid coordinates dropped") }
-        if nullIslandPositions > 0 { out.append("\(nullIslandPositions) points at 0°/0° treated as having no position") }
+        if droppedInvalidPosition > 0 {
+            out.append("\(droppedInvalidPosition) points with missing or invalid coordinates dropped")
+        }
+        if nullIslandPositions > 0 {
+            out.append("\(nullIslandPositions) points at 0°/0° treated as having no position")
+        }
         if droppedUntimed > 0 { out.append("\(droppedUntimed) points without a timestamp dropped") }
         if droppedBackwardTime > 0 { out.append("\(droppedBackwardTime) points with a backward timestamp dropped") }
         if mergedDuplicateTime > 0 { out.append("\(mergedDuplicateTime) points with a duplicate timestamp merged") }
         if droppedHeartRate > 0 { out.append("\(droppedHeartRate) impossible heart-rate values removed") }
         if clampedDistance > 0 { out.append("\(clampedDistance) backward distance values held") }
-        if distanceSpikes > 0 { out.append("\(distanceSpikes) device distance spike\(distanceSpikes == 1 ? "" : "s") dropped") }
+        if distanceSpikes > 0 {
+            out.append("\(distanceSpikes) device distance spike\(distanceSpikes == 1 ? "" : "s") dropped")
+        }
         if interpolatedDistance > 0 { out.append("\(interpolatedDistance) missing distance values interpolated") }
         if distanceOffsetMeters > 0 { out.append(String(format1: distanceOffsetMeters) + " m distance offset removed") }
         if zeroElevationDiscarded { out.append("all-zero elevation taken as unknown") }
@@ -82,10 +88,16 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if lapTotalsIgnored { out.append("lap totals describe a longer activity: trackpoints trusted") }
         if cadenceDoubled { out.append("running cadence doubled to steps per minute") }
         if cadenceAlreadySteps { out.append("per-leg cadence already in steps per minute: kept") }
-        if droppedElevation > 0 { out.append("\(droppedElevation) impossible elevation values removed (outside -500...9000 m)") }
-        if edgeZeroElevation > 0 { out.append("\(edgeZeroElevation) placeholder 0 m elevations at the start or end removed") }
+        if droppedElevation > 0 {
+            out.append("\(droppedElevation) impossible elevation values removed (outside -500...9000 m)")
+        }
+        if edgeZeroElevation > 0 {
+            out.append("\(edgeZeroElevation) placeholder 0 m elevations at the start or end removed")
+        }
         if droppedCadence > 0 { out.append("\(droppedCadence) impossible cadence values removed") }
-        if droppedOtherValues > 0 { out.append("\(droppedOtherValues) impossible power, temperature, speed or non-finite values removed") }
+        if droppedOtherValues > 0 {
+            out.append("\(droppedOtherValues) impossible power, temperature, speed or non-finite values removed")
+        }
         if let inferredSport { out.append("no sport in the file: \(inferredSport) inferred from the speeds") }
         return out
     }
@@ -121,9 +133,11 @@ public struct Activity: Sendable {
     public var isIndoor: Bool
     public var repairs: RepairReport
 
-    public init(sport: Sport, sportDeclared: Bool, name: String?, creator: String?, format: SourceFormat,
-                samples: SampleSeries, segmentStarts: [Int], distanceSource: DistanceSource,
-                distanceMeters: Double?, laps: [Lap], isIndoor: Bool, repairs: RepairReport) {
+    public init(
+        sport: Sport, sportDeclared: Bool, name: String?, creator: String?, format: SourceFormat,
+        samples: SampleSeries, segmentStarts: [Int], distanceSource: DistanceSource,
+        distanceMeters: Double?, laps: [Lap], isIndoor: Bool, repairs: RepairReport
+    ) {
         self.sport = sport; self.sportDeclared = sportDeclared; self.name = name; self.creator = creator
         self.format = format; self.samples = samples; self.segmentStarts = segmentStarts
         self.distanceSource = distanceSource; self.distanceMeters = distanceMeters; self.laps = laps

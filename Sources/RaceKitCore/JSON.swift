@@ -45,7 +45,8 @@ public enum JSONOutput {
             let b = bytes[i]
             out.append(b)
             i += 1
-            guard b == UInt8(ascii: "[") || b == UInt8(ascii: "{"), i < bytes.endIndex, bytes[i] == UInt8(ascii: "\n") else { continue }
+            guard b == UInt8(ascii: "[") || b == UInt8(ascii: "{"), i < bytes.endIndex, bytes[i] == UInt8(ascii: "\n")
+            else { continue }
             var j = i, newlines = 0
             while j < bytes.endIndex, bytes[j] == UInt8(ascii: "\n") || bytes[j] == UInt8(ascii: " ") {
                 if bytes[j] == UInt8(ascii: "\n") { newlines += 1 }

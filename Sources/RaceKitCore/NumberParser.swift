@@ -27,14 +27,21 @@ public enum NumberParser {
         var sawDigit = false
         while i < end, bytes[i] >= 48, bytes[i] <= 57 {
             sawDigit = true
-            if digitCount < 18 { mantissa = mantissa * 10 + UInt64(bytes[i] - 48); if mantissa != 0 { digitCount += 1 } } else { exponent += 1 }
+            if digitCount < 18 {
+                mantissa = mantissa * 10 + UInt64(bytes[i] - 48); if mantissa != 0 { digitCount += 1 }
+            } else {
+                exponent += 1
+            }
             i += 1
         }
         if i < end, bytes[i] == UInt8(ascii: ".") {
             i += 1
             while i < end, bytes[i] >= 48, bytes[i] <= 57 {
                 sawDigit = true
-                if digitCount < 18 { mantissa = mantissa * 10 + UInt64(bytes[i] - 48); exponent -= 1; if mantissa != 0 { digitCount += 1 } }
+                if digitCount < 18 {
+                    mantissa = mantissa * 10 + UInt64(bytes[i] - 48); exponent -= 1;
+                    if mantissa != 0 { digitCount += 1 }
+                }
                 i += 1
             }
         }

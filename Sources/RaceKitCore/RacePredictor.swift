@@ -28,7 +28,9 @@ public enum RacePredictor {
 
     public static let defaultRiegelExponent = 1.06
 
-    public static func riegel(seconds t1: Double, meters d1: Double, to d2: Double, exponent: Double = defaultRiegelExponent) -> Double {
+    public static func riegel(
+        seconds t1: Double, meters d1: Double, to d2: Double, exponent: Double = defaultRiegelExponent
+    ) -> Double {
         t1 * pow(d2 / d1, exponent)
     }
 
@@ -49,7 +51,7 @@ public enum RacePredictor {
 
     /// The time over `d` that has the given VDOT (bisection: VDOT falls as time grows).
     public static func time(vdot target: Double, meters d: Double) -> Double {
-        var fast = d / 1000 * 60, slow = d / 30 * 60    // 1000 and 30 m/min
+        var fast = d / 1000 * 60, slow = d / 30 * 60   // 1000 and 30 m/min
         for _ in 0..<100 {
             let mid = (fast + slow) / 2
             if vdot(meters: d, seconds: mid) > target { fast = mid } else { slow = mid }
@@ -58,11 +60,15 @@ public enum RacePredictor {
     }
 
     /// All three predictions for `d2` from a time `t1` over `d1`.
-    public static func predict(seconds t1: Double, meters d1: Double, to d2: Double,
-                               riegelExponent: Double = defaultRiegelExponent) -> [Prediction] {
-        [Prediction(model: .riegel, seconds: riegel(seconds: t1, meters: d1, to: d2, exponent: riegelExponent)),
-         Prediction(model: .vdot, seconds: time(vdot: vdot(meters: d1, seconds: t1), meters: d2)),
-         Prediction(model: .cameron, seconds: cameron(seconds: t1, meters: d1, to: d2))]
+    public static func predict(
+        seconds t1: Double, meters d1: Double, to d2: Double,
+        riegelExponent: Double = defaultRiegelExponent
+    ) -> [Prediction] {
+        [
+            Prediction(model: .riegel, seconds: riegel(seconds: t1, meters: d1, to: d2, exponent: riegelExponent)),
+            Prediction(model: .vdot, seconds: time(vdot: vdot(meters: d1, seconds: t1), meters: d2)),
+            Prediction(model: .cameron, seconds: cameron(seconds: t1, meters: d1, to: d2))
+        ]
     }
 
     /// The shortest performance the models are fitted to: a mile.
@@ -90,7 +96,9 @@ public enum RacePredictor {
     public static func warnings(meters: Double, vdot: Double) -> [String] {
         var out: [String] = []
         if meters < shortestFittedMeters {
-            out.append("the performance (\(TextFormat.fixed(meters, 0)) m) is shorter than a mile: the models are fitted to races of a mile or more, so the predictions are rough")
+            out.append(
+                "the performance (\(TextFormat.fixed(meters, 0)) m) is shorter than a mile: the models are fitted to races of a mile or more, so the predictions are rough"
+            )
         }
         if vdot > highestFittedVDOT {
             out.append("VDOT \(TextFormat.fixed(vdot, 1)) is above 85 (world class): the models are extrapolating")

@@ -55,7 +55,9 @@ public struct RawActivity: Sendable {
 
 /// A course or route: a path meant to be followed, not an activity.
 public struct RawCourse: Sendable {
-    public enum Kind: String, Sendable { case gpxRoute = "route", untimedTrack = "track without timestamps", tcxCourse = "course" }
+    public enum Kind: String, Sendable {
+        case gpxRoute = "route", untimedTrack = "track without timestamps", tcxCourse = "course"
+    }
     public var kind: Kind
     public var name: String?
     public var samples = SampleSeries()

@@ -31,7 +31,8 @@ public struct RunSummary: Sendable, Equatable, Codable {
 
     /// A summary with only the times set (the rest filled by the caller).
     public init(startedAt: Double, endedAt: Double, elapsedSeconds: Double, pointCount: Int) {
-        self.startedAt = startedAt; self.endedAt = endedAt; self.elapsedSeconds = elapsedSeconds; self.pointCount = pointCount
+        self.startedAt = startedAt; self.endedAt = endedAt; self.elapsedSeconds = elapsedSeconds;
+        self.pointCount = pointCount
     }
 
     /// Summarises a cleaned activity.
@@ -62,8 +63,10 @@ public struct RunSummary: Sendable, Equatable, Codable {
         var previous = -1, current = -1
         func judge(_ i: Int, before: Int, after: Int) {
             let v = hr[i]
-            let spike = before >= 0 && after >= 0 && time[i] - time[before] <= spikeNeighbourSeconds
-                && time[after] - time[i] <= spikeNeighbourSeconds && v - hr[before] > spikeBpm && v - hr[after] > spikeBpm
+            let spike =
+                before >= 0 && after >= 0 && time[i] - time[before] <= spikeNeighbourSeconds
+                && time[after] - time[i] <= spikeNeighbourSeconds && v - hr[before] > spikeBpm
+                && v - hr[after] > spikeBpm
             if !spike { best = max(best ?? v, v) }
         }
         for i in hr.indices where !hr[i].isNaN {
@@ -80,9 +83,11 @@ public struct RunSummary: Sendable, Equatable, Codable {
     /// (`segmentStarts`, ascending: the watch was paused, nothing was recorded).
     /// Falls back to the plain mean when no step has positive length. `coverage` is
     /// the held time over all (capped) steps inside segments.
-    static func weightedAverage(_ values: ContiguousArray<Double>, time: ContiguousArray<Double>,
-                                segmentStarts: [Int] = [],
-                                include: (Double) -> Bool) -> (average: Double?, coverage: Double) {
+    static func weightedAverage(
+        _ values: ContiguousArray<Double>, time: ContiguousArray<Double>,
+        segmentStarts: [Int] = [],
+        include: (Double) -> Bool
+    ) -> (average: Double?, coverage: Double) {
         var area = 0.0, weight = 0.0, count = 0, plainSum = 0.0
         var allWeight = 0.0
         var lastIndex = -1

@@ -45,7 +45,9 @@ public enum SampleCodec {
                             buf[i] = start + Double(UInt32(((buf[i] - start) * 1000).rounded())) / 1000
                         }
                     case .latitude, .longitude:
-                        for i in buf.indices where !buf[i].isNaN { buf[i] = Double(Int32((buf[i] * 1e7).rounded())) / 1e7 }
+                        for i in buf.indices where !buf[i].isNaN {
+                            buf[i] = Double(Int32((buf[i] * 1e7).rounded())) / 1e7
+                        }
                     default:
                         for i in buf.indices { buf[i] = Double(Float(buf[i])) }   // NaN stays NaN
                     }

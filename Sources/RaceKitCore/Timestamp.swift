@@ -49,14 +49,19 @@ public enum TimestampParser {
         guard var year = digits(4) else { return nil }
         if negativeYear { year = -year }
         guard expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
-              let day = digits(2) else { return nil }
-        guard i < end, bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: "t")
-                || bytes[i] == UInt8(ascii: " ") else { return nil }
+            let day = digits(2)
+        else { return nil }
+        guard i < end,
+            bytes[i] == UInt8(ascii: "T") || bytes[i] == UInt8(ascii: "t")
+                || bytes[i] == UInt8(ascii: " ")
+        else { return nil }
         i += 1
         guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2),
-              expect(UInt8(ascii: ":")), let second = digits(2) else { return nil }
+            expect(UInt8(ascii: ":")), let second = digits(2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
-              hour <= 24, minute <= 59, second <= 60 else { return nil }
+            hour <= 24, minute <= 59, second <= 60
+        else { return nil }
         if hour == 24, minute != 0 || second != 0 { return nil }
 
         var fraction = 0.0
@@ -143,7 +148,8 @@ public enum TimestampParser {
             let s = String(abs(v))
             return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, n - s.count)) + s
         }
-        var out = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))"
+        var out =
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))"
         if fractional, millis != 0 { out += "." + pad(millis, 3) }
         return out + "Z"
     }

@@ -1,4 +1,5 @@
 import Dispatch
+
 /// Why a timed-looking activity was not kept.
 public enum RepairOutcome: Sendable {
     case activity(Activity)
@@ -38,8 +39,10 @@ public enum TrackRepair {
 
     /// Repairs one activity of a document. The samples are compacted in place
     /// (no copy when the caller hands over its only reference).
-    public static func repair(_ raw: consuming RawActivity, format: SourceFormat,
-                              documentHeartRate: [(time: Double, bpm: Double)] = []) -> RepairOutcome {
+    public static func repair(
+        _ raw: consuming RawActivity, format: SourceFormat,
+        documentHeartRate: [(time: Double, bpm: Double)] = []
+    ) -> RepairOutcome {
         var report = RepairReport()
         report.timesWithoutZone = raw.issues.timesWithoutZone
         var samples = SampleSeries()
@@ -51,9 +54,10 @@ public enum TrackRepair {
         }
         let segmentStarts = compact(&samples, segmentStarts: starts, requirePosition: format == .gpx, report: &report)
         guard samples.count >= minimumPoints else {
-            return .notAnActivity(reason: samples.count == 1
-                ? "a track with a single timed point is not an activity"
-                : "the track has no timed points")
+            return .notAnActivity(
+                reason: samples.count == 1
+                    ? "a track with a single timed point is not an activity"
+                    : "the track has no timed points")
         }
 
         // Heart rate kept once per document keyed by time.
@@ -65,8 +69,10 @@ public enum TrackRepair {
         Plausibility.clean(&samples, report: &report)
         let elapsed = samples.time[samples.count - 1] - samples.time[0]
         guard elapsed <= Plausibility.maximumElapsedSeconds else {
-            return .notAnActivity(reason: "its points span \(TextFormat.fixed(elapsed / 86_400, 1)) days, more than the "
-                + "\(Int(Plausibility.maximumElapsedSeconds / 86_400))-day limit of one activity (a clock reset mixes dates)")
+            return .notAnActivity(
+                reason: "its points span \(TextFormat.fixed(elapsed / 86_400, 1)) days, more than the "
+                    + "\(Int(Plausibility.maximumElapsedSeconds / 86_400))-day limit of one activity (a clock reset mixes dates)"
+            )
         }
 
         // 5: all-zero elevation is a placeholder.
@@ -98,7 +104,8 @@ public enum TrackRepair {
 
         // 8: a file without a sport whose speeds are not a run's.
         if declared == nil, source == .device || source == .gps,
-           let inferred = SportInference.infer(samples, segmentStarts: segmentStarts) {
+            let inferred = SportInference.infer(samples, segmentStarts: segmentStarts)
+        {
             sport = inferred
             report.inferredSport = inferred.rawValue
         }
@@ -143,8 +150,10 @@ public enum TrackRepair {
 
     /// Rules 1-4 in one pass: drops or strips points, merges equal times, keeps
     /// times strictly increasing; returns the new segment starts.
-    static func compact(_ s: inout SampleSeries, segmentStarts: [Int], requirePosition: Bool,
-                        report: inout RepairReport) -> [Int] {
+    static func compact(
+        _ s: inout SampleSeries, segmentStarts: [Int], requirePosition: Bool,
+        report: inout RepairReport
+    ) -> [Int] {
         var w = 0
         var newStarts: [Int] = []
         var nextSegment = 0
@@ -212,7 +221,8 @@ public enum TrackRepair {
         var double = median < 120
         if perLeg {
             let speed = medianStepSpeed(samples)
-            let alreadySteps = median > maxStrideCadence || (2 * median > maxDoubledCadence && (speed ?? 0) < stepsSpeedLimit)
+            let alreadySteps =
+                median > maxStrideCadence || (2 * median > maxDoubledCadence && (speed ?? 0) < stepsSpeedLimit)
             double = !alreadySteps
             report.cadenceAlreadySteps = alreadySteps
         }
@@ -242,7 +252,9 @@ public enum TrackRepair {
         let bounds = segmentBounds(starts, count: s.count)
         let time = s.time
         let firstTimes = bounds.map { range in range.lazy.map { time[$0] }.first { $0.isFinite } ?? -.infinity }
-        let order = bounds.indices.sorted { firstTimes[$0] != firstTimes[$1] ? firstTimes[$0] < firstTimes[$1] : $0 < $1 }
+        let order = bounds.indices.sorted {
+            firstTimes[$0] != firstTimes[$1] ? firstTimes[$0] < firstTimes[$1] : $0 < $1
+        }
         guard order != Array(bounds.indices) else { return nil }
         var out = SampleSeries()
         out.reserveCapacity(s.count)
@@ -286,7 +298,9 @@ public enum TrackRepair {
     /// A value that jumps ahead of the last kept one by more than three times
     /// `maxSpeed` (over at least a second) plus 200 m is a spike: dropped and interpolated over. When more than a
     /// tenth of the values are spikes the device distance is not used at all.
-    static func normaliseDeviceDistance(_ s: inout SampleSeries, maxSpeed: Double, report: inout RepairReport) -> Double? {
+    static func normaliseDeviceDistance(_ s: inout SampleSeries, maxSpeed: Double, report: inout RepairReport)
+        -> Double?
+    {
         var known: [Int] = []
         var spikes = 0
         for i in s.distance.indices where s.distance[i].isFinite && s.distance[i] >= 0 {
@@ -336,8 +350,10 @@ public enum TrackRepair {
     /// movement. When three rejected fixes in a row agree with each other, the
     /// receiver really is there (a lost fix regained elsewhere): the track resumes
     /// from them without counting the jump.
-    public static func computeGPSDistance(_ s: inout SampleSeries, segmentStarts: [Int], maxSpeed: Double,
-                                          report: inout RepairReport) -> Double {
+    public static func computeGPSDistance(
+        _ s: inout SampleSeries, segmentStarts: [Int], maxSpeed: Double,
+        report: inout RepairReport
+    ) -> Double {
         var d = ContiguousArray<Double>(repeating: 0, count: s.count)
         var total = 0.0
         var last = -1
@@ -348,7 +364,9 @@ public enum TrackRepair {
         // uses it whenever it steps from one point to the very next.
         let neighbour = Self.neighbourSteps(s)
         func step(_ a: Int, _ b: Int) -> (meters: Double, speed: Double) {
-            let m = b == a + 1 ? neighbour[b]
+            let m =
+                b == a + 1
+                ? neighbour[b]
                 : Geodesy.distance(lat1: s.latitude[a], lon1: s.longitude[a], lat2: s.latitude[b], lon2: s.longitude[b])
             return (m, m / max(1, s.time[b] - s.time[a]))
         }
@@ -372,8 +390,11 @@ public enum TrackRepair {
                         rejected.append(i)
                         let n = rejected.count
                         if n >= 3, step(rejected[n - 3], rejected[n - 2]).speed <= maxSpeed,
-                           step(rejected[n - 2], rejected[n - 1]).speed <= maxSpeed {
-                            total += step(rejected[n - 3], rejected[n - 2]).meters + step(rejected[n - 2], rejected[n - 1]).meters
+                            step(rejected[n - 2], rejected[n - 1]).speed <= maxSpeed
+                        {
+                            total +=
+                                step(rejected[n - 3], rejected[n - 2]).meters
+                                + step(rejected[n - 2], rejected[n - 1]).meters
                             report.gpsJumps += 1
                             report.gpsJumpPoints += n - 3
                             last = i
@@ -404,7 +425,9 @@ public enum TrackRepair {
                         p.fill(1..<n)
                     } else {
                         let middle = n / 2
-                        DispatchQueue.concurrentPerform(iterations: 2) { half in p.fill(half == 0 ? 1..<middle : middle..<n) }
+                        DispatchQueue.concurrentPerform(iterations: 2) { half in
+                            p.fill(half == 0 ? 1..<middle : middle..<n)
+                        }
                     }
                 }
             }

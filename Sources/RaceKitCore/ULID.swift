@@ -9,8 +9,8 @@ public enum ULID {
         var out = [UInt8](repeating: 0, count: 26)
         var t = millis
         for i in stride(from: 9, through: 0, by: -1) { out[i] = alphabet[Int(t & 31)]; t >>= 5 }
-        var hi = UInt64(rng.next() as UInt16)      // 16 bits
-        var lo = rng.next() as UInt64              // 64 bits
+        var hi = UInt64(rng.next() as UInt16)   // 16 bits
+        var lo = rng.next() as UInt64   // 64 bits
         for i in stride(from: 25, through: 10, by: -1) {
             out[i] = alphabet[Int(lo & 31)]
             lo = (lo >> 5) | ((hi & 31) << 59)

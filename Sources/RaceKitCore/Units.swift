@@ -9,7 +9,9 @@ public enum Units {
         guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return nil }
         var total = 0.0
         for (i, part) in parts.enumerated() {
-            guard let v = NumberParser.parseDouble(part), v >= 0, !part.contains("e"), !part.contains("E") else { return nil }
+            guard let v = NumberParser.parseDouble(part), v >= 0, !part.contains("e"), !part.contains("E") else {
+                return nil
+            }
             // Fields after the first are below 60; only the last may have a fraction.
             if i > 0, v >= 60 { return nil }
             if i < parts.count - 1, v != v.rounded() { return nil }
@@ -23,7 +25,9 @@ public enum Units {
     public static func parsePace(_ text: String) -> Double? {
         var t = text.trimmingBlanks().lowercased()
         var perMeters = 1000.0
-        for (suffix, meters) in [("min/km", 1000.0), ("/km", 1000.0), ("min/mi", 1609.344), ("/mi", 1609.344), ("/mile", 1609.344)]
+        for (suffix, meters) in [
+            ("min/km", 1000.0), ("/km", 1000.0), ("min/mi", 1609.344), ("/mi", 1609.344), ("/mile", 1609.344)
+        ]
         where t.hasSuffix(suffix) {
             t = String(t.dropLast(suffix.count)).trimmingBlanks()
             perMeters = meters
@@ -35,12 +39,13 @@ public enum Units {
 
     /// Named race distances.
     public static let namedDistances: [(names: [String], meters: Double)] = [
-        (["400m"], 400), (["800m"], 800), (["1k", "1km"], 1000), (["1500m"], 1500), (["1mi", "mile", "1 mile"], 1609.344),
+        (["400m"], 400), (["800m"], 800), (["1k", "1km"], 1000), (["1500m"], 1500),
+        (["1mi", "mile", "1 mile"], 1609.344),
         (["3k"], 3000), (["5k"], 5000), (["8k"], 8000), (["10k"], 10_000), (["15k"], 15_000),
         (["10mi", "10 mi", "10 miles"], 16_093.44), (["20k"], 20_000),
         (["half", "half marathon", "half-marathon", "hm"], 21_097.5), (["25k"], 25_000), (["30k"], 30_000),
         (["marathon", "full"], 42_195), (["50k"], 50_000), (["50mi", "50 mi"], 80_467.2), (["100k"], 100_000),
-        (["100mi", "100 mi"], 160_934.4),
+        (["100mi", "100 mi"], 160_934.4)
     ]
 
     /// A distance: a name (`5k`, `10 mi`, `half`, `marathon`), a value with a
@@ -48,7 +53,9 @@ public enum Units {
     public static func parseDistance(_ text: String) -> Double? {
         let t = text.trimmingBlanks().lowercased()
         if let named = namedDistances.first(where: { $0.names.contains(t) }) { return named.meters }
-        for (suffix, factor) in [("km", 1000.0), ("mi", 1609.344), ("miles", 1609.344), ("mile", 1609.344), ("k", 1000.0), ("m", 1.0)]
+        for (suffix, factor) in [
+            ("km", 1000.0), ("mi", 1609.344), ("miles", 1609.344), ("mile", 1609.344), ("k", 1000.0), ("m", 1.0)
+        ]
         where t.hasSuffix(suffix) {
             let number = String(t.dropLast(suffix.count)).trimmingBlanks()
             if let v = NumberParser.parseDouble(number), v > 0 { return v * factor }

@@ -69,20 +69,24 @@ public enum ActivityFileReader {
         // core of its own, a file under 1 MB hashes in well under a millisecond.
         let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path) : nil
         if idleDigest != nil { stream.stopHashing() }
-        let outcome = try read(stream, readAhead: ahead, pointLimit: pointLimit,
-                               idle: idleDigest.map { d in { d.step() } } ?? { false })
+        let outcome = try read(
+            stream, readAhead: ahead, pointLimit: pointLimit,
+            idle: idleDigest.map { d in { d.step() } } ?? { false })
         let digest = try idleDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
-    private static func read(_ stream: XMLStream, readAhead: Bool, pointLimit: Int,
-                             idle: @escaping () -> Bool) throws -> ReadOutcome {
+    private static func read(
+        _ stream: XMLStream, readAhead: Bool, pointLimit: Int,
+        idle: @escaping () -> Bool
+    ) throws -> ReadOutcome {
         let path = stream.path
         if stream.isBlank { return .empty }
         if let line = stream.doctypeLine { throw FormatError.doctypeRefused(file: path, line: line) }
         if let start = stream.nonXMLStart {
-            throw FormatError.malformedXML(file: path, line: 1,
-                                           message: "not XML: the file starts with \"\(start)\" where '<' was expected")
+            throw FormatError.malformedXML(
+                file: path, line: 1,
+                message: "not XML: the file starts with \"\(start)\" where '<' was expected")
         }
         let vocabulary = Vocabulary(stream: stream)
         stream.vocabulary = vocabulary
@@ -113,8 +117,10 @@ public enum ActivityFileReader {
     }
 
     /// Feeds every node from the root element (the current node) to the end.
-    private static func drive<H: ElementHandler>(_ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary,
-                                                 readAhead: Bool, pointLimit: Int, idle: @escaping () -> Bool) throws {
+    private static func drive<H: ElementHandler>(
+        _ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary,
+        readAhead: Bool, pointLimit: Int, idle: @escaping () -> Bool
+    ) throws {
         do {
             if readAhead {
                 let ahead = ReadAheadStream(stream, idle: idle)
@@ -124,7 +130,8 @@ public enum ActivityFileReader {
                 try feed(stream, handler, vocabulary, pointLimit)
             }
         } catch FormatError.malformedXML(let file, let line, let message)
-                    where stream.reachedEnd && handler.openElements > 0 {
+            where stream.reachedEnd && handler.openElements > 0
+        {
             // libxml2's reader reports a cut-off file as "Extra content at the end of
             // the document"; say what happened instead.
             throw FormatError.malformedXML(
@@ -133,8 +140,10 @@ public enum ActivityFileReader {
         }
     }
 
-    private static func feed<H: ElementHandler, S: NodeStream>(_ stream: S, _ handler: H, _ vocabulary: Vocabulary,
-                                                              _ limit: Int) throws {
+    private static func feed<H: ElementHandler, S: NodeStream>(
+        _ stream: S, _ handler: H, _ vocabulary: Vocabulary,
+        _ limit: Int
+    ) throws {
         var atCurrent = true
         while true {
             if !atCurrent { guard try stream.next() else { break } }
@@ -147,7 +156,11 @@ public enum ActivityFileReader {
             case .endElement:
                 handler.end()
                 if handler.pointCount > limit {
-                    throw FormatError.tooLarge(file: stream.path, limit: "more than \(limit) points (at line \(stream.currentLine ?? 0)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS")
+                    throw FormatError.tooLarge(
+                        file: stream.path,
+                        limit:
+                            "more than \(limit) points (at line \(stream.currentLine ?? 0)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS"
+                    )
                 }
             case .text, .cdata, .significantWhitespace:
                 if handler.wantsText { stream.withValue { handler.text($0) } }

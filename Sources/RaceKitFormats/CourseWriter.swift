@@ -101,8 +101,10 @@ public struct CourseDocument: Sendable {
         }
     }
 
-    public init(name: String, notes: String, totalSeconds: Double, distanceMeters: Double,
-                begin: PlacedPosition, end: PlacedPosition, points: [Point], marks: [PlacedMark]) {
+    public init(
+        name: String, notes: String, totalSeconds: Double, distanceMeters: Double,
+        begin: PlacedPosition, end: PlacedPosition, points: [Point], marks: [PlacedMark]
+    ) {
         self.name = name
         self.notes = notes
         self.totalSeconds = totalSeconds
@@ -131,7 +133,10 @@ public enum CourseWriter {
         w.start("TrainingCenterDatabase")
         w.attribute("xmlns", "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2")
         w.attribute("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance")
-        w.attribute("xsi:schemaLocation", "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd")
+        w.attribute(
+            "xsi:schemaLocation",
+            "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd"
+        )
         w.start("Courses")
         w.start("Course")
         w.element("Name", tcxName(doc.name, max: 15))
@@ -189,7 +194,10 @@ public enum CourseWriter {
             if let e = m.elevation { w.element("ele", TextFormat.fixed(e, 1)) }
             w.element("name", m.mark.name)
             w.element("cmt", m.mark.notes)
-            w.element("desc", "\(TextFormat.fixed(m.mark.distanceMeters / 1000, 2)) km, planned at \(TextFormat.duration(Double(m.mark.clockSeconds)))")
+            w.element(
+                "desc",
+                "\(TextFormat.fixed(m.mark.distanceMeters / 1000, 2)) km, planned at \(TextFormat.duration(Double(m.mark.clockSeconds)))"
+            )
             w.element("sym", m.mark.kind.gpxSymbol)
             w.element("type", m.mark.kind.rawValue)
             w.end()
@@ -259,7 +267,9 @@ final class XMLWriter {
     func finish() throws -> Data {
         check(xmlTextWriterEndDocument(writer))
         check(xmlTextWriterFlush(writer))
-        guard !failed, let content = xmlBufferContent(buffer) else { throw WriteError(description: "libxml2 failed to write the document") }
+        guard !failed, let content = xmlBufferContent(buffer) else {
+            throw WriteError(description: "libxml2 failed to write the document")
+        }
         return Data(bytes: content, count: Int(xmlBufferLength(buffer)))
     }
 }

@@ -17,7 +17,7 @@ public enum FormatError: RaceKitError, Equatable {
     public var file: String {
         switch self {
         case .cannotOpen(let f, _), .corruptGzip(let f, _), .malformedXML(let f, _, _),
-             .notAnActivityFile(let f, _), .doctypeRefused(let f, _), .tooLarge(let f, _):
+            .notAnActivityFile(let f, _), .doctypeRefused(let f, _), .tooLarge(let f, _):
             return f
         }
     }
@@ -39,7 +39,8 @@ public enum FormatError: RaceKitError, Equatable {
         case .notAnActivityFile(_, let root):
             return "not a GPX or TCX file: the root element is <\(root)>, expected <gpx> or <TrainingCenterDatabase>"
         case .doctypeRefused:
-            return "document type declarations (DTD) are refused: activity files never need one, and they are how entity-expansion and external-entity attacks work"
+            return
+                "document type declarations (DTD) are refused: activity files never need one, and they are how entity-expansion and external-entity attacks work"
         case .tooLarge(_, let limit): return "too large: \(limit)"
         }
     }

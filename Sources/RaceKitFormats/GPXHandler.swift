@@ -48,21 +48,23 @@ final class GPXHandler: ElementHandler {
         if inPoint {
             // ele and time as children of the point need no namespace check; only
             // extension values do, so the namespace is resolved only for them.
-            let ns: Namespace = local.namespaceMatters(under: parent) ? stream.namespace
+            let ns: Namespace =
+                local.namespaceMatters(under: parent)
+                ? stream.namespace
                 : (local == .ele || local == .time) ? .none : .other
             switch local {
             case .ele where ns.isPlainGPX: next = .ele
             case .time where ns.isPlainGPX: next = .time
             case .hr where ns.isGarminTrackPoint || ns == .gpxData || ns.isPlainGPX,
-                 .heartrate where ns.isPlainGPX, .heartRate where ns.isPlainGPX:
+                .heartrate where ns.isPlainGPX, .heartRate where ns.isPlainGPX:
                 next = .hr
             case .cad where ns.isGarminTrackPoint || ns.isPlainGPX,
-                 .cadence where ns == .gpxData || ns.isPlainGPX:
+                .cadence where ns == .gpxData || ns.isPlainGPX:
                 next = .cadence
             case .speed where ns == .trackPointV2 || ns.isPlainGPX: next = .speed
             case .power where ns.isPlainGPX || ns == .gpxData, .powerInWatts where ns == .powerV1: next = .power
             case .atemp where ns.isGarminTrackPoint || ns.isPlainGPX, .temp where ns == .gpxData || ns.isPlainGPX,
-                 .temperature where ns == .gpxx:
+                .temperature where ns == .gpxx:
                 next = .temperature
             case .distance where ns == .gpxData: next = .distance
             default: break
@@ -86,8 +88,13 @@ final class GPXHandler: ElementHandler {
             case .wpt:
                 document.waypointCount += 1
             case .name:
-                if parent == .trk { next = .trackName } else if parent == .rte { next = .routeName }
-                else if parent == .metadata || parent == .gpx { next = .docName }
+                if parent == .trk {
+                    next = .trackName
+                } else if parent == .rte {
+                    next = .routeName
+                } else if parent == .metadata || parent == .gpx {
+                    next = .docName
+                }
             case .type where parent == .trk:
                 next = .trackType
             case .time where parent == .metadata || parent == .gpx:

@@ -1,5 +1,6 @@
 import Crypto
 import RaceKitCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -173,7 +173,8 @@ final class InputSource {
             let sample = String(decoding: buffer[k..<min(buffer.count, k + 24)], as: UTF8.self)
             nonXMLStart = sample.replacingNewlines()
         } else if k > start, buffer.count - k >= 5, buffer[k] == 0x3C, buffer[k + 1] == 0x3F, buffer[k + 2] == 0x78,
-                  buffer[k + 3] == 0x6D, buffer[k + 4] == 0x6C {   // "<?xml"
+            buffer[k + 3] == 0x6D, buffer[k + 4] == 0x6C
+        {   // "<?xml"
             strippedNewlines = newlines
             start = k
         }
@@ -186,7 +187,8 @@ final class InputSource {
             while from < hay.count, let hit = memchr(base + from, 0x21, hay.count - from) {
                 let i = base.distance(to: UnsafeRawPointer(hit))
                 if hay[i - 1] == 0x3C, hay.count - i > rest.count,
-                   rest.withUnsafeBytes({ memcmp(base + i + 1, $0.baseAddress!, rest.count) }) == 0 {
+                    rest.withUnsafeBytes({ memcmp(base + i + 1, $0.baseAddress!, rest.count) }) == 0
+                {
                     return i - 1
                 }
                 from = i + 1

@@ -38,7 +38,7 @@ extension Local {
         case .ele, .time:
             return parent != .trkpt && parent != .rtept
         case .hr, .heartrate, .heartRate, .cad, .cadence, .speed, .power, .powerInWatts,
-             .atemp, .temp, .temperature, .distance, .runCadence, .speedTCX, .watts:
+            .atemp, .temp, .temperature, .distance, .runCadence, .speedTCX, .watts:
             return true
         default:
             return false
@@ -102,7 +102,8 @@ final class NodeBatch: @unchecked Sendable {
 
     /// Time to hand the batch over (the buffers still grow for one huge node).
     var isFull: Bool {
-        nodeCount >= Self.nodeCapacity || attributeCount > Self.attributeCapacity * 7 / 8 || byteCount >= Self.byteCapacity
+        nodeCount >= Self.nodeCapacity || attributeCount > Self.attributeCapacity * 7 / 8
+            || byteCount >= Self.byteCapacity
     }
 
     func reset() {

@@ -72,7 +72,9 @@ final class TCXHandler: ElementHandler {
             case .lap where activity != nil:
                 var l = Lap()
                 stream.forEachAttribute { name, value in
-                    if vocabulary.local(name) == .startTime { l.startTime = TimestampParser.parse(value)?.secondsSinceEpoch }
+                    if vocabulary.local(name) == .startTime {
+                        l.startTime = TimestampParser.parse(value)?.secondsSinceEpoch
+                    }
                 }
                 lap = l
                 tracksInLap = 0
@@ -84,7 +86,9 @@ final class TCXHandler: ElementHandler {
                 }
                 tracksInLap += 1
             case .trackpoint where activity != nil || course != nil:
-                if let a = activity, a.samples.time.capacity == 0 { activity!.samples.reserveCapacity(stream.expectedPoints) }
+                if let a = activity, a.samples.time.capacity == 0 {
+                    activity!.samples.reserveCapacity(stream.expectedPoints)
+                }
                 point = SamplePoint()
                 inPoint = true
             case .coursePoint:
@@ -92,9 +96,13 @@ final class TCXHandler: ElementHandler {
             case .creatorTCX where activity != nil: inCreator = true
             case .author where parent == .trainingCenterDatabase: inAuthor = true
             case .nameTCX:
-                if inCreator, parent == .creatorTCX { next = .creatorName }
-                else if inAuthor, parent == .author { next = .authorName }
-                else if course != nil, parent == .course { next = .courseName }
+                if inCreator, parent == .creatorTCX {
+                    next = .creatorName
+                } else if inAuthor, parent == .author {
+                    next = .authorName
+                } else if course != nil, parent == .course {
+                    next = .courseName
+                }
             default: break
             }
         }

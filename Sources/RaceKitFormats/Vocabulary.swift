@@ -27,7 +27,7 @@ enum Local: UInt8 {
         ("AltitudeMeters", .altitudeMeters), ("HeartRateBpm", .heartRateBpm), ("Value", .value),
         ("Cadence", .cadenceTCX), ("RunCadence", .runCadence), ("Watts", .watts), ("Speed", .speedTCX),
         ("Creator", .creatorTCX), ("Name", .nameTCX), ("Courses", .courses), ("Course", .course),
-        ("CoursePoint", .coursePoint), ("Author", .author), ("Sport", .sport), ("StartTime", .startTime),
+        ("CoursePoint", .coursePoint), ("Author", .author), ("Sport", .sport), ("StartTime", .startTime)
     ]
 }
 
@@ -47,7 +47,7 @@ enum Namespace: UInt8 {
         ("urn:uuid:D0EB2ED5-49B6-44e3-B13C-CF15BE7DD7DD", .spoq),
         ("http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2", .tcx2),
         ("http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v1", .tcx1),
-        ("http://www.garmin.com/xmlschemas/ActivityExtension/v2", .activityExtension),
+        ("http://www.garmin.com/xmlschemas/ActivityExtension/v2", .activityExtension)
     ]
 
     /// GPX's own namespaces or none: where un-namespaced extensions (Apple Health,

@@ -30,7 +30,9 @@ final class XMLStream: NodeStream {
     /// Parse options: no network, CDATA as text, drop blank-only text nodes, keep
     /// short text inside its node (one allocation less per value). Never
     /// NOENT (entity substitution), DTDLOAD or HUGE.
-    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_COMPACT.rawValue)
+    static let options = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_COMPACT.rawValue
+    )
 
     let path: String
     /// Set by the reader once the vocabulary exists.
@@ -44,18 +46,24 @@ final class XMLStream: NodeStream {
         self.path = path
         input = try InputSource(path: path)
         let context = Unmanaged.passUnretained(input).toOpaque()
-        guard let r = xmlReaderForIO({ ctx, buffer, len in
-            guard let ctx, let buffer else { return -1 }
-            return Unmanaged<InputSource>.fromOpaque(ctx).takeUnretainedValue().read(into: buffer, count: Int(len))
-        }, nil, context, path, nil, XMLStream.options) else {
+        guard
+            let r = xmlReaderForIO(
+                { ctx, buffer, len in
+                    guard let ctx, let buffer else { return -1 }
+                    return Unmanaged<InputSource>.fromOpaque(ctx).takeUnretainedValue().read(
+                        into: buffer, count: Int(len))
+                }, nil, context, path, nil, XMLStream.options)
+        else {
             throw FormatError.cannotOpen(file: path, reason: "libxml2 could not create a reader")
         }
         reader = r
-        xmlTextReaderSetStructuredErrorHandler(reader, { ctx, error in
-            guard let ctx, let error else { return }
-            let stream = Unmanaged<XMLStream>.fromOpaque(ctx).takeUnretainedValue()
-            stream.record(error.pointee)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { ctx, error in
+                guard let ctx, let error else { return }
+                let stream = Unmanaged<XMLStream>.fromOpaque(ctx).takeUnretainedValue()
+                stream.record(error.pointee)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -114,7 +122,8 @@ final class XMLStream: NodeStream {
 
     private func currentError() -> FormatError {
         if let message = input.readError {
-            return input.isGzip ? .corruptGzip(file: path, message: message)
+            return input.isGzip
+                ? .corruptGzip(file: path, message: message)
                 : .cannotOpen(file: path, reason: message)
         }
         if let firstError {
@@ -132,7 +141,8 @@ final class XMLStream: NodeStream {
     /// call, where one comparison with the last URI seen usually settles it.
     var namespace: Namespace {
         guard let node = xmlTextReaderCurrentNode(reader), let ns = node.pointee.ns,
-              let href = ns.pointee.href else { return .none }
+            let href = ns.pointee.href
+        else { return .none }
         return namespaces.namespace(of: UnsafeRawPointer(href))
     }
     private let namespaces = NamespaceCache()
@@ -150,7 +160,9 @@ final class XMLStream: NodeStream {
     /// The current text node's bytes, without copying.
     @inline(__always)
     func withValue<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        guard let value = xmlTextReaderConstValue(reader) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let value = xmlTextReaderConstValue(reader) else {
+            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         return body(UnsafeRawBufferPointer(start: value, count: strlen(value)))
     }
 
@@ -164,8 +176,11 @@ final class XMLStream: NodeStream {
         var simple = true
         var attribute = node.pointee.properties
         while let a = attribute {
-            if a.pointee.name == nil || (a.pointee.children != nil && (a.pointee.children.pointee.next != nil
-                || a.pointee.children.pointee.type != XML_TEXT_NODE)) {
+            if a.pointee.name == nil
+                || (a.pointee.children != nil
+                    && (a.pointee.children.pointee.next != nil
+                        || a.pointee.children.pointee.type != XML_TEXT_NODE))
+            {
                 simple = false
                 break
             }

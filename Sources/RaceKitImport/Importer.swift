@@ -73,9 +73,10 @@ public struct Importer: Sendable {
 
     private func context() throws -> Context {
         let store = try pending.get()
-        return Context(store: store,
-                       profile: try store.athlete(id: options.athleteID)?.physiology ?? Physiology(),
-                       history: try store.history(athleteID: options.athleteID))
+        return Context(
+            store: store,
+            profile: try store.athlete(id: options.athleteID)?.physiology ?? Physiology(),
+            history: try store.history(athleteID: options.athleteID))
     }
 
     /// What a whole import did: one result per file, and what went wrong when the
@@ -141,7 +142,9 @@ public struct Importer: Sendable {
                     done.withLock { state in
                         state.count += 1
                         state.summary.append(result)
-                        progress(ImportProgress(done: state.count, total: files.count, summary: ImportSummary(state.summary)))
+                        progress(
+                            ImportProgress(done: state.count, total: files.count, summary: ImportSummary(state.summary))
+                        )
                     }
                 }
             }
@@ -168,8 +171,10 @@ public struct Importer: Sendable {
         importFile(path, context: context, readAhead: .largeFiles)
     }
 
-    private func importFile(_ path: String, context loadContext: () throws -> Context,
-                            readAhead: ActivityFileReader.ReadAhead) -> FileResult {
+    private func importFile(
+        _ path: String, context loadContext: () throws -> Context,
+        readAhead: ActivityFileReader.ReadAhead
+    ) -> FileResult {
         do {
             var read = try ActivityFileReader.read(path: path, readAhead: readAhead)
             // Move the document out of the result: a second reference would make
@@ -194,23 +199,30 @@ public struct Importer: Sendable {
                 // to its samples and compacts them in place.
                 var raw = RawActivity()
                 swap(&raw, &pending[index])
-                switch TrackRepair.repair(consume raw, format: document.format, documentHeartRate: document.documentHeartRate) {
+                switch TrackRepair.repair(
+                    consume raw, format: document.format, documentHeartRate: document.documentHeartRate)
+                {
                 case .activity(var activity):
                     // Analyse the samples as they will be stored, so that a later
                     // recompute from the store gives exactly the same numbers.
                     SampleCodec.quantize(&activity.samples)
                     // Analysis and blob encoding are independent: run them side by side.
                     let ready = activity
-                    let (analysed, blob) = Self.both({ () -> RunAnalysis in
-                        var analysis = RunAnalyzer.analyse(ready, physiology: profile)
-                        let running = ready.sport == .running    // the history counts running only
-                        let withRun = running ? history.adding(maxHeartRate: analysis.summary.maxHeartRate,
-                                                               bestEfforts: analysis.bestEfforts) : history
-                        let physiology = profile.completed(with: withRun)
-                        if physiology != profile { analysis.apply(physiology) }
-                        return analysis
-                    }, { SampleCodec.encode(ready.samples) })
-                    newRuns.append(NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob))
+                    let (analysed, blob) = Self.both(
+                        { () -> RunAnalysis in
+                            var analysis = RunAnalyzer.analyse(ready, physiology: profile)
+                            let running = ready.sport == .running   // the history counts running only
+                            let withRun =
+                                running
+                                ? history.adding(
+                                    maxHeartRate: analysis.summary.maxHeartRate,
+                                    bestEfforts: analysis.bestEfforts) : history
+                            let physiology = profile.completed(with: withRun)
+                            if physiology != profile { analysis.apply(physiology) }
+                            return analysis
+                        }, { SampleCodec.encode(ready.samples) })
+                    newRuns.append(
+                        NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob))
                 case .notAnActivity(let reason):
                     notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
                 }
@@ -218,10 +230,11 @@ public struct Importer: Sendable {
             if newRuns.isEmpty {
                 return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
             }
-            let outcomes = try context.store.insert(newRuns, athleteID: options.athleteID,
-                                            sourceFile: (path as NSString).lastPathComponent,
-                                            format: document.format, sha256: read.sha256,
-                                            allowDuplicates: options.allowDuplicates)
+            let outcomes = try context.store.insert(
+                newRuns, athleteID: options.athleteID,
+                sourceFile: (path as NSString).lastPathComponent,
+                format: document.format, sha256: read.sha256,
+                allowDuplicates: options.allowDuplicates)
             return Self.result(path, outcomes, notes: notes)
         } catch let error as FormatError {
             return FileResult(file: path, status: .failed, reason: error.description)
@@ -253,20 +266,31 @@ public struct Importer: Sendable {
         }
         var notes = notes
         if inserted.isEmpty, !upgraded.isEmpty {
-            notes.insert("richer than the stored copy of the same activity: \(upgraded.joined(separator: ", ")) upgraded "
-                + "(samples and summary replaced; id, label, mode, effort and notes kept)", at: 0)
-            if !existing.isEmpty { notes.append("\(existing.count) activities already stored as \(existing.joined(separator: ", "))") }
+            notes.insert(
+                "richer than the stored copy of the same activity: \(upgraded.joined(separator: ", ")) upgraded "
+                    + "(samples and summary replaced; id, label, mode, effort and notes kept)", at: 0)
+            if !existing.isEmpty {
+                notes.append("\(existing.count) activities already stored as \(existing.joined(separator: ", "))")
+            }
             return FileResult(file: path, status: .upgraded, runIds: upgraded, reason: notes.joined(separator: "; "))
         }
-        if !upgraded.isEmpty { notes.append("\(upgraded.count) stored activities upgraded: \(upgraded.joined(separator: ", "))") }
+        if !upgraded.isEmpty {
+            notes.append("\(upgraded.count) stored activities upgraded: \(upgraded.joined(separator: ", "))")
+        }
         if inserted.isEmpty {
-            let why = sameBytes ? "already imported as \(existing.joined(separator: ", "))"
+            let why =
+                sameBytes
+                ? "already imported as \(existing.joined(separator: ", "))"
                 : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, distance within 2%); use --allow-duplicates to store it again"
             notes.insert(why, at: 0)
             return FileResult(file: path, status: .duplicate, runIds: existing, reason: notes.joined(separator: "; "))
         }
-        if !existing.isEmpty { notes.append("\(existing.count) activities already stored as \(existing.joined(separator: ", "))") }
-        return FileResult(file: path, status: .imported, runIds: inserted, reason: notes.isEmpty ? nil : notes.joined(separator: "; "))
+        if !existing.isEmpty {
+            notes.append("\(existing.count) activities already stored as \(existing.joined(separator: ", "))")
+        }
+        return FileResult(
+            file: path, status: .imported, runIds: inserted, reason: notes.isEmpty ? nil : notes.joined(separator: "; ")
+        )
     }
 
     /// Why a valid file holds no activity.

@@ -30,7 +30,8 @@ public struct Recompute: Sendable {
     /// Recomputes one athlete's stale runs.
     public func run(athleteID: String, force: Bool) throws -> Outcome {
         let physiology = try store.physiology(athleteID: athleteID)
-        let stale = try store.staleRuns(athleteID: athleteID, currentProfile: RunStore.profileKey(physiology), force: force)
+        let stale = try store.staleRuns(
+            athleteID: athleteID, currentProfile: RunStore.profileKey(physiology), force: force)
         var outcome = Outcome()
         for record in stale {
             outcome.checked += 1
@@ -38,15 +39,18 @@ public struct Recompute: Sendable {
                 if force || record.analysisVersion != RunAnalyzer.version {
                     var activity = try store.activity(of: record)
                     let sportChanged = TrackRepair.recheck(&activity)
-                    try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology),
-                                           sport: sportChanged ? activity.sport : nil)
+                    try store.saveAnalysis(
+                        runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology),
+                        sport: sportChanged ? activity.sport : nil)
                 } else {
                     // Only the physiology changed: redo zones and load, keep the rest.
                     let samples = try store.samples(of: record)
                     var summary = RunSummary.stored(record)
                     summary.pointCount = samples.count
-                    let (model, zones, load) = RunAnalyzer.zonesAndLoad(samples, summary: summary, physiology: physiology)
-                    try store.savePhysiologyResults(runID: record.id, model: model, zones: zones, load: load, physiology: physiology)
+                    let (model, zones, load) = RunAnalyzer.zonesAndLoad(
+                        samples, summary: summary, physiology: physiology)
+                    try store.savePhysiologyResults(
+                        runID: record.id, model: model, zones: zones, load: load, physiology: physiology)
                 }
                 outcome.updated += 1
             } catch {
@@ -60,7 +64,8 @@ public struct Recompute: Sendable {
 extension RunSummary {
     /// The stored summary of a run (what zones and load need from it).
     static func stored(_ r: RunRecord) -> RunSummary {
-        var s = RunSummary(startedAt: r.startedAt, endedAt: r.endedAt, elapsedSeconds: r.elapsedSeconds, pointCount: r.pointCount)
+        var s = RunSummary(
+            startedAt: r.startedAt, endedAt: r.endedAt, elapsedSeconds: r.elapsedSeconds, pointCount: r.pointCount)
         s.distanceMeters = r.distanceMeters
         s.movingSeconds = r.movingSeconds
         s.avgHeartRate = r.avgHeartRate

@@ -21,32 +21,44 @@ public enum CourseExport {
     public static func marks(_ plan: RacePlan, unitMeters: Double) -> [CourseMark] {
         var out: [CourseMark] = []
         let cues = plan.cues.cues
-        let drinksAtStations = Dictionary(cues.filter { $0.kind == .drink && $0.atAidStation }.map { ($0.distanceMeters, $0) },
-                                          uniquingKeysWith: { a, _ in a })
+        let drinksAtStations = Dictionary(
+            cues.filter { $0.kind == .drink && $0.atAidStation }.map { ($0.distanceMeters, $0) },
+            uniquingKeysWith: { a, _ in a })
         for c in cues {
             switch c.kind {
             case .aid:
                 var notes = "Aid station \(c.number) at \(TextFormat.fixed(c.distanceMeters / 1000, 1)) km"
                 if let d = drinksAtStations[c.distanceMeters] { notes += ": " + drinkNote(d) }
-                out.append(CourseMark(kind: .aid, name: "Aid \(c.number)", notes: notes, distanceMeters: c.distanceMeters, clockSeconds: c.clockSeconds))
+                out.append(
+                    CourseMark(
+                        kind: .aid, name: "Aid \(c.number)", notes: notes, distanceMeters: c.distanceMeters,
+                        clockSeconds: c.clockSeconds))
             case .drink where c.atAidStation:
                 continue
             case .drink:
-                out.append(CourseMark(kind: .drink, name: "Drink \(c.number)", notes: drinkNote(c), distanceMeters: c.distanceMeters, clockSeconds: c.clockSeconds))
+                out.append(
+                    CourseMark(
+                        kind: .drink, name: "Drink \(c.number)", notes: drinkNote(c), distanceMeters: c.distanceMeters,
+                        clockSeconds: c.clockSeconds))
             case .gel, .caffeine:
                 var notes = "Gel \(c.number): \(TextFormat.fixed(c.carbsGrams ?? 0, 0)) g carbohydrate"
                 if let mg = c.caffeineMg { notes += ", \(TextFormat.fixed(mg, 0)) mg caffeine" }
                 notes += " at \(TextFormat.duration(Double(c.clockSeconds)))"
-                out.append(CourseMark(kind: c.kind == .gel ? .gel : .caffeine, name: "Gel \(c.number)", notes: notes,
-                                      distanceMeters: c.distanceMeters, clockSeconds: c.clockSeconds))
+                out.append(
+                    CourseMark(
+                        kind: c.kind == .gel ? .gel : .caffeine, name: "Gel \(c.number)", notes: notes,
+                        distanceMeters: c.distanceMeters, clockSeconds: c.clockSeconds))
             }
         }
         let unitName = unitMeters == 1000 ? "Km" : "Mile"
         var x = unitMeters, n = 1
         while x < plan.setup.distanceMeters - 1 {
             let clock = Int(plan.pacePlan.clockSeconds(at: x).rounded())
-            out.append(CourseMark(kind: .marker, name: "\(unitName) \(n)", notes: "\(unitName) \(n) at \(TextFormat.duration(Double(clock)))",
-                                  distanceMeters: x, clockSeconds: clock))
+            out.append(
+                CourseMark(
+                    kind: .marker, name: "\(unitName) \(n)",
+                    notes: "\(unitName) \(n) at \(TextFormat.duration(Double(clock)))",
+                    distanceMeters: x, clockSeconds: clock))
             x += unitMeters; n += 1
         }
         out.sort { ($0.distanceMeters, $0.kind.rawValue) < ($1.distanceMeters, $1.kind.rawValue) }
@@ -61,13 +73,15 @@ public enum CourseExport {
 
     /// Seconds since 1970 of the plan's start.
     static func startEpoch(_ setup: RaceSetup) -> Double {
-        let midnight = TimestampParser.parse("\(setup.date ?? "2000-01-01")T00:00:00Z")?.secondsSinceEpoch ?? 946_684_800
+        let midnight =
+            TimestampParser.parse("\(setup.date ?? "2000-01-01")T00:00:00Z")?.secondsSinceEpoch ?? 946_684_800
         return midnight + (Units.parseDuration(setup.startTime ?? "0:00") ?? 0) * 60
     }
 
     static func requireCourse(_ plan: RacePlan, _ format: String) throws -> CourseProfile {
         guard let c = plan.course else {
-            throw ExportError(description: "a \(format) export needs a course file: add `course:` to \(plan.setup.file)")
+            throw ExportError(
+                description: "a \(format) export needs a course file: add `course:` to \(plan.setup.file)")
         }
         return c
     }
@@ -82,18 +96,21 @@ public enum CourseExport {
             return .init(latitude: p.latitude, longitude: p.longitude, elevation: course.elevation(at: x))
         }
         let points = course.grid.enumerated().map { k, x in
-            CourseDocument.Point(latitude: course.latitude[k], longitude: course.longitude[k],
-                                 elevation: course.hasElevation ? course.elevation[k] : nil,
-                                 distanceMeters: x, time: start + plan.pacePlan.clockSeconds(at: x))
+            CourseDocument.Point(
+                latitude: course.latitude[k], longitude: course.longitude[k],
+                elevation: course.hasElevation ? course.elevation[k] : nil,
+                distanceMeters: x, time: start + plan.pacePlan.clockSeconds(at: x))
         }
         let marks = marks(plan, unitMeters: unitMeters).map { m in
             let p = placed(m.distanceMeters)
-            return CourseDocument.PlacedMark(mark: m, latitude: p.latitude, longitude: p.longitude, elevation: p.elevation,
-                                             time: start + Double(m.clockSeconds))
+            return CourseDocument.PlacedMark(
+                mark: m, latitude: p.latitude, longitude: p.longitude, elevation: p.elevation,
+                time: start + Double(m.clockSeconds))
         }
-        return CourseDocument(name: plan.setup.name, notes: notes(plan), totalSeconds: plan.pacePlan.targetSeconds,
-                              distanceMeters: course.raceMeters, begin: placed(0), end: placed(course.raceMeters),
-                              points: points, marks: marks)
+        return CourseDocument(
+            name: plan.setup.name, notes: notes(plan), totalSeconds: plan.pacePlan.targetSeconds,
+            distanceMeters: course.raceMeters, begin: placed(0), end: placed(course.raceMeters),
+            points: points, marks: marks)
     }
 
     /// TCX v2 Course document; the times are the plan's, so a watch's virtual partner runs it.

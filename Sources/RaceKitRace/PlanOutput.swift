@@ -61,7 +61,8 @@ public enum PlanOutput {
     }
 
     public struct FuelingJSON: Encodable, Sendable {
-        public var carbsPerHourGrams, gelCarbsGrams, startAfterSeconds, stopBeforeFinishSeconds, snapToleranceSeconds: Double
+        public var carbsPerHourGrams, gelCarbsGrams, startAfterSeconds, stopBeforeFinishSeconds,
+            snapToleranceSeconds: Double
         @Null public var caffeine: CaffeineJSON?
     }
 
@@ -124,31 +125,44 @@ public enum PlanOutput {
     }
 
     public static func setup(_ s: RaceSetup) -> SetupJSON {
-        var pacing = PacingJSON(strategy: strategyName(s.strategy), gradeModel: s.gradeModel.rawValue, smoothingMeters: s.smoothingMeters)
+        var pacing = PacingJSON(
+            strategy: strategyName(s.strategy), gradeModel: s.gradeModel.rawValue, smoothingMeters: s.smoothingMeters)
         switch s.strategy {
         case .negative(let p), .positive(let p): pacing.splitPercent = p
         case .custom(let segments):
             pacing.segments = segments.map { seg in
                 switch seg.intensity {
-                case .pace(let p): return SegmentJSON(untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: .some(r(p, 2)), effort: nil)
-                case .effort(let e): return SegmentJSON(untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: nil, effort: e)
+                case .pace(let p):
+                    return SegmentJSON(
+                        untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: .some(r(p, 2)), effort: nil)
+                case .effort(let e):
+                    return SegmentJSON(untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: nil, effort: e)
                 }
             }
         case .even: break
         }
         let fueling = s.fueling.map { f in
-            FuelingJSON(carbsPerHourGrams: f.carbsPerHourGrams, gelCarbsGrams: f.gelCarbsGrams, startAfterSeconds: f.startAfterSeconds,
-                        stopBeforeFinishSeconds: f.stopBeforeFinishSeconds, snapToleranceSeconds: f.snapToleranceSeconds,
-                        caffeine: f.caffeine.map { CaffeineJSON(milligrams: $0.milligrams, afterSeconds: $0.afterSeconds, everySeconds: $0.everySeconds) })
+            FuelingJSON(
+                carbsPerHourGrams: f.carbsPerHourGrams, gelCarbsGrams: f.gelCarbsGrams,
+                startAfterSeconds: f.startAfterSeconds,
+                stopBeforeFinishSeconds: f.stopBeforeFinishSeconds, snapToleranceSeconds: f.snapToleranceSeconds,
+                caffeine: f.caffeine.map {
+                    CaffeineJSON(
+                        milligrams: $0.milligrams, afterSeconds: $0.afterSeconds, everySeconds: $0.everySeconds)
+                })
         }
         let hydration = s.hydration.map { h in
-            HydrationJSON(mlPerHour: h.mlPerHour, sodiumMgPerHour: h.sodiumMgPerHour, aidStationsMeters: h.aidStationsMeters.map { r($0, 1) },
-                          everySeconds: h.everySeconds)
+            HydrationJSON(
+                mlPerHour: h.mlPerHour, sodiumMgPerHour: h.sodiumMgPerHour,
+                aidStationsMeters: h.aidStationsMeters.map { r($0, 1) },
+                everySeconds: h.everySeconds)
         }
-        return SetupJSON(name: s.name, slug: s.slug, date: s.date, startTime: s.startTime, athlete: s.athlete, distance: s.distanceText,
-                         distanceMeters: r(s.distanceMeters, 3), targetSeconds: s.targetSeconds, pacing: pacing, course: s.course,
-                         notes: s.notes, checkpointsMeters: s.checkpointsMeters.map { $0.map { r($0, 1) } },
-                         fueling: fueling, hydration: hydration, script: s.script)
+        return SetupJSON(
+            name: s.name, slug: s.slug, date: s.date, startTime: s.startTime, athlete: s.athlete,
+            distance: s.distanceText,
+            distanceMeters: r(s.distanceMeters, 3), targetSeconds: s.targetSeconds, pacing: pacing, course: s.course,
+            notes: s.notes, checkpointsMeters: s.checkpointsMeters.map { $0.map { r($0, 1) } },
+            fueling: fueling, hydration: hydration, script: s.script)
     }
 
     public static func strategyName(_ s: PacingStrategy) -> String {
@@ -161,29 +175,37 @@ public enum PlanOutput {
     }
 
     public static func cue(_ c: Cue) -> CueJSON {
-        CueJSON(kind: c.kind.rawValue, number: c.number, distanceMeters: r(c.distanceMeters, 1), clockSeconds: c.clockSeconds,
-                carbsGrams: c.carbsGrams, fluidMl: c.fluidMl, sodiumMg: c.sodiumMg, caffeineMg: c.caffeineMg, atAidStation: c.atAidStation)
+        CueJSON(
+            kind: c.kind.rawValue, number: c.number, distanceMeters: r(c.distanceMeters, 1),
+            clockSeconds: c.clockSeconds,
+            carbsGrams: c.carbsGrams, fluidMl: c.fluidMl, sodiumMg: c.sodiumMg, caffeineMg: c.caffeineMg,
+            atAidStation: c.atAidStation)
     }
 
     public static func json(_ plan: RacePlan) -> PlanJSON {
         let splits = plan.splits.map { row in
             let s = row.split
-            return SplitJSON(index: s.index, startMeters: r(s.startMeters, 1), endMeters: r(s.endMeters, 1), splitSeconds: s.splitSeconds,
-                             cumulativeSeconds: s.cumulativeSeconds, paceSecondsPerKm: r(s.paceSecondsPerKm, 1),
-                             gradePercent: r(row.gradePercent, 2), elevationMeters: r(row.elevationMeters, 1), partial: s.partial)
+            return SplitJSON(
+                index: s.index, startMeters: r(s.startMeters, 1), endMeters: r(s.endMeters, 1),
+                splitSeconds: s.splitSeconds,
+                cumulativeSeconds: s.cumulativeSeconds, paceSecondsPerKm: r(s.paceSecondsPerKm, 1),
+                gradePercent: r(row.gradePercent, 2), elevationMeters: r(row.elevationMeters, 1), partial: s.partial)
         }
         let t = plan.cues.totals
-        let totals = TotalsJSON(gels: t.gels, carbsGrams: r(t.carbsGrams, 1), carbsPerHourGrams: r(t.carbsPerHourGrams, 1),
-                                drinks: t.drinks, fluidMl: r(t.fluidMl, 0), sodiumMg: r(t.sodiumMg, 0), caffeineMg: r(t.caffeineMg, 0))
+        let totals = TotalsJSON(
+            gels: t.gels, carbsGrams: r(t.carbsGrams, 1), carbsPerHourGrams: r(t.carbsPerHourGrams, 1),
+            drinks: t.drinks, fluidMl: r(t.fluidMl, 0), sodiumMg: r(t.sodiumMg, 0), caffeineMg: r(t.caffeineMg, 0))
         let course = plan.course.map { c in
-            CourseJSON(courseMeters: r(c.courseMeters, 1), scale: r(c.scale, 5), hasElevation: c.hasElevation,
-                       rawClimbMeters: r(c.rawClimbMeters, 1), rawDescentMeters: r(c.rawDescentMeters, 1),
-                       climbMeters: r(c.climbMeters, 1), descentMeters: r(c.descentMeters, 1),
-                       smoothingMeters: c.smoothingMeters, gradeModel: plan.setup.gradeModel.rawValue)
+            CourseJSON(
+                courseMeters: r(c.courseMeters, 1), scale: r(c.scale, 5), hasElevation: c.hasElevation,
+                rawClimbMeters: r(c.rawClimbMeters, 1), rawDescentMeters: r(c.rawDescentMeters, 1),
+                climbMeters: r(c.climbMeters, 1), descentMeters: r(c.descentMeters, 1),
+                smoothingMeters: c.smoothingMeters, gradeModel: plan.setup.gradeModel.rawValue)
         }
-        return PlanJSON(race: setup(plan.setup), targetSeconds: plan.setup.targetSeconds.rounded(),
-                        distanceMeters: r(plan.setup.distanceMeters, 3), unitMeters: r(plan.unitMeters, 3),
-                        splits: splits, cues: plan.cues.cues.map(cue), warnings: plan.warnings, totals: totals, course: course)
+        return PlanJSON(
+            race: setup(plan.setup), targetSeconds: plan.setup.targetSeconds.rounded(),
+            distanceMeters: r(plan.setup.distanceMeters, 3), unitMeters: r(plan.unitMeters, 3),
+            splits: splits, cues: plan.cues.cues.map(cue), warnings: plan.warnings, totals: totals, course: course)
     }
 
     /// What a race script is generated from, as values: the normalised setup,
@@ -199,9 +221,12 @@ public enum PlanOutput {
         }
         var clocks: [Double] = []
         var x = 0.0
-        while x < plan.setup.distanceMeters { clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 3)); x += 10 }
-        let inputs = Inputs(setup: setup(plan.setup), unitMeters: plan.unitMeters, clockEvery10m: clocks,
-                            splitSeconds: plan.splits.map(\.split.splitSeconds), cues: plan.cues.cues.map(cue))
+        while x < plan.setup.distanceMeters {
+            clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 3)); x += 10
+        }
+        let inputs = Inputs(
+            setup: setup(plan.setup), unitMeters: plan.unitMeters, clockEvery10m: clocks,
+            splitSeconds: plan.splits.map(\.split.splitSeconds), cues: plan.cues.cues.map(cue))
         // Every number in it is finite (the setup is range-checked and the plan is
         // built from it), so encoding cannot fail; the description is a fallback.
         return (try? JSONOutput.canonical(inputs)) ?? "\(inputs)"
@@ -212,7 +237,9 @@ public enum PlanOutput {
     static func fixed(_ v: Double, _ d: Int) -> String { TextFormat.fixed(v, d) }
 
     /// Pace per unit from seconds per km.
-    static func pace(_ secondsPerKm: Double, unitMeters: Double) -> String { TextFormat.pace(secondsPerKm * unitMeters / 1000) }
+    static func pace(_ secondsPerKm: Double, unitMeters: Double) -> String {
+        TextFormat.pace(secondsPerKm * unitMeters / 1000)
+    }
 
     public static func unitName(_ unitMeters: Double) -> String { unitMeters == 1000 ? "km" : "mi" }
 
@@ -220,15 +247,20 @@ public enum PlanOutput {
     public static func summary(_ plan: RacePlan) -> [String] {
         let s = plan.setup
         let u = unitName(plan.unitMeters)
-        var lines = ["\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(fixed(s.distanceMeters / 1000, 3)) km in \(TextFormat.duration(s.targetSeconds)), "
-            + "\(pace(s.targetSeconds / (s.distanceMeters / 1000), unitMeters: plan.unitMeters))/\(u) on average, \(PaceBand.describe(s.strategy)) pacing"]
+        var lines = [
+            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(fixed(s.distanceMeters / 1000, 3)) km in \(TextFormat.duration(s.targetSeconds)), "
+                + "\(pace(s.targetSeconds / (s.distanceMeters / 1000), unitMeters: plan.unitMeters))/\(u) on average, \(PaceBand.describe(s.strategy)) pacing"
+        ]
         if let c = plan.course {
             var line = "Course \(s.course ?? ""): \(fixed(c.courseMeters / 1000, 3)) km"
             if abs(c.scale - 1) > 1e-6 { line += " (scaled x\(fixed(c.scale, 4)))" }
             if c.hasElevation {
-                line += "; climb \(fixed(c.rawClimbMeters, 0)) m raw, \(fixed(c.climbMeters, 0)) m after \(fixed(c.smoothingMeters, 0)) m smoothing"
+                line +=
+                    "; climb \(fixed(c.rawClimbMeters, 0)) m raw, \(fixed(c.climbMeters, 0)) m after \(fixed(c.smoothingMeters, 0)) m smoothing"
                     + " (descent \(fixed(c.descentMeters, 0)) m); grade model \(s.gradeModel.rawValue)"
-            } else { line += "; no elevation" }
+            } else {
+                line += "; no elevation"
+            }
             lines.append(line)
         }
         return lines
@@ -241,12 +273,16 @@ public enum PlanOutput {
         if hasCourse { header += ["elev m", "grade"] }
         let rows = plan.splits.map { row -> [String] in
             let s = row.split
-            var cells = [fixed(s.endMeters / plan.unitMeters, s.partial || plan.setup.checkpointsMeters != nil ? 2 : 0),
-                         TextFormat.duration(Double(s.splitSeconds)), pace(s.paceSecondsPerKm, unitMeters: plan.unitMeters),
-                         TextFormat.duration(Double(s.cumulativeSeconds))]
+            var cells = [
+                fixed(s.endMeters / plan.unitMeters, s.partial || plan.setup.checkpointsMeters != nil ? 2 : 0),
+                TextFormat.duration(Double(s.splitSeconds)), pace(s.paceSecondsPerKm, unitMeters: plan.unitMeters),
+                TextFormat.duration(Double(s.cumulativeSeconds))
+            ]
             if hasCourse {
-                cells += [row.elevationMeters.map { fixed($0, 0) } ?? "-",
-                          row.gradePercent.map { ($0 > 0.05 ? "+" : "") + fixed($0, 1) + "%" } ?? "-"]
+                cells += [
+                    row.elevationMeters.map { fixed($0, 0) } ?? "-",
+                    row.gradePercent.map { ($0 > 0.05 ? "+" : "") + fixed($0, 1) + "%" } ?? "-"
+                ]
             }
             return cells
         }
@@ -259,9 +295,13 @@ public enum PlanOutput {
             switch c.kind {
             case .aid: what = "aid station \(c.number)"
             case .drink:
-                what = "drink \(c.number): \(fixed(c.fluidMl ?? 0, 0)) ml" + ((c.sodiumMg ?? 0) > 0 ? ", \(fixed(c.sodiumMg!, 0)) mg sodium" : "")
+                what =
+                    "drink \(c.number): \(fixed(c.fluidMl ?? 0, 0)) ml"
+                    + ((c.sodiumMg ?? 0) > 0 ? ", \(fixed(c.sodiumMg!, 0)) mg sodium" : "")
             case .gel, .caffeine:
-                what = "gel \(c.number): \(fixed(c.carbsGrams ?? 0, 0)) g carbohydrate" + (c.caffeineMg.map { ", \(fixed($0, 0)) mg caffeine" } ?? "")
+                what =
+                    "gel \(c.number): \(fixed(c.carbsGrams ?? 0, 0)) g carbohydrate"
+                    + (c.caffeineMg.map { ", \(fixed($0, 0)) mg caffeine" } ?? "")
                     + (c.atAidStation ? " (at the aid station)" : "")
             }
             return [TextFormat.duration(Double(c.clockSeconds)), fixed(c.distanceMeters / plan.unitMeters, 2), what]
@@ -271,9 +311,17 @@ public enum PlanOutput {
     static func totalsLine(_ plan: RacePlan) -> String? {
         let t = plan.cues.totals
         var parts: [String] = []
-        if t.gels > 0 { parts.append("\(t.gels) gel\(t.gels == 1 ? "" : "s"), \(fixed(t.carbsGrams, 0)) g carbohydrate (\(fixed(t.carbsPerHourGrams, 0)) g/h over the race)") }
+        if t.gels > 0 {
+            parts.append(
+                "\(t.gels) gel\(t.gels == 1 ? "" : "s"), \(fixed(t.carbsGrams, 0)) g carbohydrate (\(fixed(t.carbsPerHourGrams, 0)) g/h over the race)"
+            )
+        }
         if t.caffeineMg > 0 { parts.append("\(fixed(t.caffeineMg, 0)) mg caffeine") }
-        if t.drinks > 0 { parts.append("\(t.drinks) drink\(t.drinks == 1 ? "" : "s"), \(fixed(t.fluidMl, 0)) ml" + (t.sodiumMg > 0 ? ", \(fixed(t.sodiumMg, 0)) mg sodium" : "")) }
+        if t.drinks > 0 {
+            parts.append(
+                "\(t.drinks) drink\(t.drinks == 1 ? "" : "s"), \(fixed(t.fluidMl, 0)) ml"
+                    + (t.sodiumMg > 0 ? ", \(fixed(t.sodiumMg, 0)) mg sodium" : ""))
+        }
         return parts.isEmpty ? nil : "Totals: " + parts.joined(separator: "; ")
     }
 
@@ -286,7 +334,9 @@ public enum PlanOutput {
             out += "\n" + table(["clock", unitName(plan.unitMeters), "cue"], cueRows(plan), [0, 1]) + "\n"
         }
         if let t = totalsLine(plan) { out += "\n" + t + "\n" }
-        if !plan.warnings.isEmpty { out += "\nWarnings:\n" + plan.warnings.map { "  - " + $0 }.joined(separator: "\n") + "\n" }
+        if !plan.warnings.isEmpty {
+            out += "\nWarnings:\n" + plan.warnings.map { "  - " + $0 }.joined(separator: "\n") + "\n"
+        }
         return out
     }
 
@@ -299,11 +349,16 @@ public enum PlanOutput {
         let s = splitRows(plan)
         out += TextFormat.markdownTable(header: s.header, rows: s.rows, rightAligned: s.right) + "\n"
         if !plan.cues.cues.isEmpty {
-            out += "\n## Fueling and hydration\n\n" + TextFormat.markdownTable(header: ["clock", unitName(plan.unitMeters), "cue"],
-                                                                        rows: cueRows(plan), rightAligned: [0, 1]) + "\n"
+            out +=
+                "\n## Fueling and hydration\n\n"
+                + TextFormat.markdownTable(
+                    header: ["clock", unitName(plan.unitMeters), "cue"],
+                    rows: cueRows(plan), rightAligned: [0, 1]) + "\n"
         }
         if let t = totalsLine(plan) { out += "\n" + t + "\n" }
-        if !plan.warnings.isEmpty { out += "\n## Warnings\n\n" + plan.warnings.map { "- " + $0 }.joined(separator: "\n") + "\n" }
+        if !plan.warnings.isEmpty {
+            out += "\n## Warnings\n\n" + plan.warnings.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        }
         return out
     }
 
@@ -317,12 +372,17 @@ public enum PlanOutput {
     /// CSV of the splits (RFC 4180, snake_case headers with units).
     public static func splitsCSV(_ plan: RacePlan) -> String {
         let u = unitName(plan.unitMeters)
-        var out = "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_\(u),elevation_m,grade_percent,partial\n"
+        var out =
+            "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_\(u),elevation_m,grade_percent,partial\n"
         for row in plan.splits {
             let s = row.split
-            out += [String(s.index), csvNumber(s.startMeters / 1000, 3), csvNumber(s.endMeters / 1000, 3), String(s.splitSeconds),
+            out +=
+                [
+                    String(s.index), csvNumber(s.startMeters / 1000, 3), csvNumber(s.endMeters / 1000, 3),
+                    String(s.splitSeconds),
                     String(s.cumulativeSeconds), csvNumber(s.paceSecondsPerKm * plan.unitMeters / 1000, 1),
-                    csvNumber(row.elevationMeters, 1), csvNumber(row.gradePercent, 2), s.partial ? "true" : "false"]
+                    csvNumber(row.elevationMeters, 1), csvNumber(row.gradePercent, 2), s.partial ? "true" : "false"
+                ]
                 .map(TextFormat.csvField).joined(separator: ",") + "\n"
         }
         return out
@@ -332,9 +392,13 @@ public enum PlanOutput {
     public static func cuesCSV(_ plan: RacePlan) -> String {
         var out = "kind,number,distance_km,clock_time_s,carbs_g,fluid_ml,sodium_mg,caffeine_mg,at_aid_station\n"
         for c in plan.cues.cues {
-            out += [c.kind.rawValue, String(c.number), csvNumber(c.distanceMeters / 1000, 3), String(c.clockSeconds),
-                    csvNumber(c.carbsGrams, 1), csvNumber(c.fluidMl, 0), csvNumber(c.sodiumMg, 0), csvNumber(c.caffeineMg, 0),
-                    c.atAidStation ? "true" : "false"].joined(separator: ",") + "\n"
+            out +=
+                [
+                    c.kind.rawValue, String(c.number), csvNumber(c.distanceMeters / 1000, 3), String(c.clockSeconds),
+                    csvNumber(c.carbsGrams, 1), csvNumber(c.fluidMl, 0), csvNumber(c.sodiumMg, 0),
+                    csvNumber(c.caffeineMg, 0),
+                    c.atAidStation ? "true" : "false"
+                ].joined(separator: ",") + "\n"
         }
         return out
     }

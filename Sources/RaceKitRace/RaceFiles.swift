@@ -12,8 +12,9 @@ public enum PlanExport: String, CaseIterable, Sendable {
     /// atomically; returns the paths written. TCX and GPX need a course.
     public static func write(_ exports: [PlanExport], of plan: RacePlan, to directory: String) throws -> [String] {
         if exports.contains(where: { $0 != .band }), plan.course == nil {
-            throw SetupError(kind: .invalid, file: plan.setup.file, line: 0, key: "course",
-                             message: "a TCX or GPX export needs a course file; add `course:` to the setup")
+            throw SetupError(
+                kind: .invalid, file: plan.setup.file, line: 0, key: "course",
+                message: "a TCX or GPX export needs a course file; add `course:` to the setup")
         }
         try AtomicFile.createDirectory(directory)
         var written: [String] = []
@@ -47,8 +48,10 @@ public enum NewRace {
         public var directory: String
         public var force: Bool
 
-        public init(name: String, distance: String, distanceMeters: Double, targetSeconds: Double, athlete: String?,
-                    course: String?, date: String?, suggestion: String?, directory: String, force: Bool) {
+        public init(
+            name: String, distance: String, distanceMeters: Double, targetSeconds: Double, athlete: String?,
+            course: String?, date: String?, suggestion: String?, directory: String, force: Bool
+        ) {
             self.name = name
             self.distance = distance
             self.distanceMeters = distanceMeters
@@ -68,8 +71,9 @@ public enum NewRace {
         if FileManager.default.fileExists(atPath: path), !o.force {
             throw OutputError.exists(path: path, hint: "use --force to overwrite")
         }
-        let text = RaceTemplate.yaml(name: o.name, distance: o.distance, distanceMeters: o.distanceMeters, targetSeconds: o.targetSeconds,
-                                     athlete: o.athlete, course: o.course, date: o.date, suggestion: o.suggestion)
+        let text = RaceTemplate.yaml(
+            name: o.name, distance: o.distance, distanceMeters: o.distanceMeters, targetSeconds: o.targetSeconds,
+            athlete: o.athlete, course: o.course, date: o.date, suggestion: o.suggestion)
         // The template must load: checked before anything is written.
         _ = try SetupLoader.parse(yaml: text, file: path)
         try AtomicFile.createDirectory(o.directory)
@@ -103,7 +107,9 @@ public enum RaceScriptJob {
     /// The personality: --personality-file, --personality, the setup's
     /// `script.personality_file` or `script.personality`, else calm_coach.
     public static func personality(_ o: Options, setup: RaceSetup) throws -> Personality {
-        if let f = o.personalityFile ?? (o.personality == nil ? setup.script["personality_file"].map(setup.resolvedPath) : nil) {
+        if let f = o.personalityFile
+            ?? (o.personality == nil ? setup.script["personality_file"].map(setup.resolvedPath) : nil)
+        {
             return try Personality.load(path: f)
         }
         return try Personality.named(o.personality ?? setup.personality ?? "calm_coach")
@@ -118,13 +124,17 @@ public enum RaceScriptJob {
         // decode is not up to date, so it is regenerated (try? on purpose).
         let digest = ScriptGenerator.digest(plan: plan, personality: voice)
         if !o.force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
-           old.inputDigest == digest {
+            old.inputDigest == digest
+        {
             return .upToDate(path: path, digest: digest)
         }
         let script = ScriptGenerator.generate(plan: plan, personality: voice)
         let problems = script.validate()
         guard problems.isEmpty else {
-            throw ScriptError(path: "", message: "the generated script is invalid (a bug): " + problems.map(\.description).joined(separator: "; "))
+            throw ScriptError(
+                path: "",
+                message: "the generated script is invalid (a bug): "
+                    + problems.map(\.description).joined(separator: "; "))
         }
         try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
         return .written(path: path, statistics: ScriptGenerator.statistics(script), personality: voice.name)

@@ -35,14 +35,20 @@ public enum RacePlanner {
     }
 
     /// Plans on an already read course (benchmarks and tests).
-    public static func plan(_ setup: RaceSetup, course: CourseProfile?, unitMeters: Double, warnings: inout [String]) throws -> RacePlan {
+    public static func plan(_ setup: RaceSetup, course: CourseProfile?, unitMeters: Double, warnings: inout [String])
+        throws -> RacePlan
+    {
         let d = setup.distanceMeters
         if let c = course {
             if abs(c.courseMeters - d) >= 10 {
-                warnings.append("course: the course file measures \(TextFormat.fixed(c.courseMeters / 1000, 3)) km, the race \(TextFormat.fixed(d / 1000, 3)) km (\(c.courseMeters > d ? "+" : "")\(TextFormat.fixed((c.courseMeters / d - 1) * 100, 2))%): the course was scaled to the race distance")
+                warnings.append(
+                    "course: the course file measures \(TextFormat.fixed(c.courseMeters / 1000, 3)) km, the race \(TextFormat.fixed(d / 1000, 3)) km (\(c.courseMeters > d ? "+" : "")\(TextFormat.fixed((c.courseMeters / d - 1) * 100, 2))%): the course was scaled to the race distance"
+                )
             }
             if c.ignoredElevations > 0 {
-                warnings.append("course: \(c.ignoredElevations) impossible elevation value\(c.ignoredElevations == 1 ? "" : "s") (outside -500...9000 m, no-data sentinels such as -32768, or placeholder zeros at an end) ignored")
+                warnings.append(
+                    "course: \(c.ignoredElevations) impossible elevation value\(c.ignoredElevations == 1 ? "" : "s") (outside -500...9000 m, no-data sentinels such as -32768, or placeholder zeros at an end) ignored"
+                )
             }
             if !c.hasElevation {
                 warnings.append("course: the course file has no elevation; planned as flat")
@@ -51,15 +57,19 @@ public enum RacePlanner {
         let cost = course?.cost(setup.gradeModel)
         let pace: PacePlan
         do {
-            pace = try PacePlan(distanceMeters: d, targetSeconds: setup.targetSeconds, strategy: setup.strategy, cost: cost)
+            pace = try PacePlan(
+                distanceMeters: d, targetSeconds: setup.targetSeconds, strategy: setup.strategy, cost: cost)
         } catch let e as PacePlanError {
-            throw SetupError(kind: .invalid, file: setup.file, line: setup.pacingLine, key: "pacing",
-                             message: e.description + (course != nil ? " over this course" : ""))
+            throw SetupError(
+                kind: .invalid, file: setup.file, line: setup.pacingLine, key: "pacing",
+                message: e.description + (course != nil ? " over this course" : ""))
         }
         let raw = pace.splits(everyMeters: unitMeters, checkpoints: setup.checkpointsMeters)
         let splits = raw.map { s -> PlannedSplit in
             var row = PlannedSplit(split: s)
-            if let c = course, c.hasElevation, let e0 = c.elevation(at: s.startMeters), let e1 = c.elevation(at: s.endMeters) {
+            if let c = course, c.hasElevation, let e0 = c.elevation(at: s.startMeters),
+                let e1 = c.elevation(at: s.endMeters)
+            {
                 row.elevationMeters = e1
                 row.gradePercent = (e1 - e0) / (s.endMeters - s.startMeters) * 100
             }
@@ -67,8 +77,9 @@ public enum RacePlanner {
         }
         let cues = CuePlan(plan: pace, fueling: setup.fueling, hydration: setup.hydration)
         warnings += cues.warnings
-        return RacePlan(setup: setup, pacePlan: pace, course: course, unitMeters: unitMeters, splits: splits,
-                        cues: cues, warnings: warnings)
+        return RacePlan(
+            setup: setup, pacePlan: pace, course: course, unitMeters: unitMeters, splits: splits,
+            cues: cues, warnings: warnings)
     }
 
     /// Reads a course: a GPX route or track, a TCX course, or a recorded activity.
@@ -93,7 +104,8 @@ public enum RacePlanner {
             throw fail(.invalid, "\(path) holds no route, course or track")
         }
         do {
-            return try CourseProfile(samples: samples, raceMeters: setup.distanceMeters, smoothingMeters: setup.smoothingMeters)
+            return try CourseProfile(
+                samples: samples, raceMeters: setup.distanceMeters, smoothingMeters: setup.smoothingMeters)
         } catch let e as CourseError {
             throw fail(.invalid, "\(path): \(e)")
         }

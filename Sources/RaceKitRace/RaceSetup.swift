@@ -26,7 +26,8 @@ public struct RaceSetup: Sendable {
     /// A path named in the setup (course, script files), resolved against the
     /// setup file's folder unless absolute.
     public func resolvedPath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
+        path.hasPrefix("/")
+            ? path : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
     }
     /// Lines of the `course` and `pacing` keys (0 when absent), for messages
     /// about the course file or a plan the course makes impossible.
@@ -41,8 +42,10 @@ public struct RaceSetup: Sendable {
     public var script: [String: String] = [:]
     public var notes: String?
 
-    public init(file: String, name: String, distanceText: String, distanceMeters: Double, targetSeconds: Double,
-                strategy: PacingStrategy = .even) {
+    public init(
+        file: String, name: String, distanceText: String, distanceMeters: Double, targetSeconds: Double,
+        strategy: PacingStrategy = .even
+    ) {
         self.file = file
         self.name = name
         self.slug = RaceSetup.slug(name)
@@ -70,7 +73,10 @@ public struct RaceSetup: Sendable {
             case "ù", "ú", "û": folded = "u"
             case "ç": folded = "c"
             case "ñ": folded = "n"
-            default: folded = (scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar))) ? String(scalar) : ""
+            default:
+                folded =
+                    (scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)))
+                    ? String(scalar) : ""
             }
             if folded.isEmpty { dash = !out.isEmpty; continue }
             if dash { out += "-"; dash = false }

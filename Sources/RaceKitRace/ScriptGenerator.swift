@@ -10,8 +10,10 @@ public struct Personality: Sendable, Equatable {
     public var templates: [String: [String]]
 
     /// Every role a personality must have.
-    public static let roles = ["start", "pace_km", "ahead", "on", "behind", "too_fast_early", "fading_late", "hr_high",
-                               "gel", "caffeine", "drink", "near_finish", "finish"]
+    public static let roles = [
+        "start", "pace_km", "ahead", "on", "behind", "too_fast_early", "fading_late", "hr_high",
+        "gel", "caffeine", "drink", "near_finish", "finish"
+    ]
     /// Fields filled at generation in every role.
     static let baseFields = ["race", "target", "unit"]
     /// Fields filled at generation, by role (what `ScriptGenerator.generate` fills).
@@ -27,16 +29,22 @@ public struct Personality: Sendable, Equatable {
 
     /// A shipped personality by name.
     public static func named(_ name: String) throws -> Personality {
-        guard shipped.contains(name), let url = Bundle.module.url(forResource: "Personalities/\(name)", withExtension: "yaml"),
-              let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw SetupError(kind: .invalid, file: name, line: 0, key: "personality",
-                             message: "unknown personality '\(name)'; shipped: \(shipped.joined(separator: ", ")) (or --personality-file)")
+        guard shipped.contains(name),
+            let url = Bundle.module.url(forResource: "Personalities/\(name)", withExtension: "yaml"),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else {
+            throw SetupError(
+                kind: .invalid, file: name, line: 0, key: "personality",
+                message:
+                    "unknown personality '\(name)'; shipped: \(shipped.joined(separator: ", ")) (or --personality-file)"
+            )
         }
         return try parse(text, file: "\(name).yaml")
     }
 
     public static func load(path: String) throws -> Personality {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: "no such file or not UTF-8")
         }
         return try parse(text, file: path)
@@ -48,16 +56,21 @@ public struct Personality: Sendable, Equatable {
         do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
             throw SetupLoader.yamlError(e, file: file, text: text)
         }
-        guard let root else { throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty") }
+        guard let root else {
+            throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty")
+        }
         let r = Reader(file: file)
         let top = try r.mapping(root, path: "", known: ["name", "description", "templates"])
         let name = try r.string(top.require("name"), "name")
         let description = try top["description"].map { try r.string($0, "description") } ?? ""
-        let t = try r.mapping(top.require("templates"), path: "templates", known: roles, keyLine: top.keyLines["templates"])
+        let t = try r.mapping(
+            top.require("templates"), path: "templates", known: roles, keyLine: top.keyLines["templates"])
         var templates: [String: [String]] = [:]
         for role in roles {
             guard let node = t[role] else {
-                throw SetupError(kind: .invalid, file: file, line: t.line, key: "templates.\(role)", message: "is required (a list of texts)")
+                throw SetupError(
+                    kind: .invalid, file: file, line: t.line, key: "templates.\(role)",
+                    message: "is required (a list of texts)")
             }
             let items = try r.sequence(node, "templates.\(role)")
             guard !items.isEmpty else { throw r.error(node, "templates.\(role)", "needs at least one text") }
@@ -68,7 +81,10 @@ public struct Personality: Sendable, Equatable {
                 let here = fields[role] ?? baseFields
                 for field in RaceScript.placeholderNames(in: s)
                 where !here.contains(field) && !RaceScript.placeholders.contains(field) {
-                    throw r.error(item, key, "{\(field)} is not filled in \(role) texts; here: \(here.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))")
+                    throw r.error(
+                        item, key,
+                        "{\(field)} is not filled in \(role) texts; here: \(here.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))"
+                    )
                 }
                 texts.append(s)
             }
@@ -79,7 +95,9 @@ public struct Personality: Sendable, Equatable {
 
     /// Canonical text for the input digest.
     var canonical: String {
-        "name=\(name)\n" + Self.roles.map { role in role + "=" + (templates[role] ?? []).joined(separator: "\u{1F}") }.joined(separator: "\n")
+        "name=\(name)\n"
+            + Self.roles.map { role in role + "=" + (templates[role] ?? []).joined(separator: "\u{1F}") }.joined(
+                separator: "\n")
     }
 }
 
@@ -158,8 +176,11 @@ public enum ScriptGenerator {
     public static func statistics(_ script: RaceScript) -> Statistics {
         let prefix = script.race + "."
         func count(_ role: String) -> Int { script.messages.filter { $0.id.hasPrefix(prefix + role) }.count }
-        let branchPoints = Set(script.messages.compactMap { m in m.branchKey.flatMap { _ in m.trigger.atMeters } }).count
-        return Statistics(messages: script.messages.count, branchPoints: branchPoints, gels: count(Role.gel), drinks: count(Role.drink))
+        let branchPoints = Set(script.messages.compactMap { m in m.branchKey.flatMap { _ in m.trigger.atMeters } })
+            .count
+        return Statistics(
+            messages: script.messages.count, branchPoints: branchPoints, gels: count(Role.gel),
+            drinks: count(Role.drink))
     }
 
     /// SHA-256 of the normalised inputs: the plan's content (normalised setup,
@@ -180,9 +201,10 @@ public enum ScriptGenerator {
         g.fuelAndDrinks()
         g.finish()
         let slug = plan.setup.slug
-        return RaceScript(id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
-                          inputDigest: digest(plan: plan, personality: personality),
-                          plan: scriptPlan(plan), branches: g.branches, messages: g.messages)
+        return RaceScript(
+            id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
+            inputDigest: digest(plan: plan, personality: personality),
+            plan: scriptPlan(plan), branches: g.branches, messages: g.messages)
     }
 
     /// The plan every `Threshold.planStepMeters`, for {gap} and the synthetic on-plan run.
@@ -192,7 +214,8 @@ public enum ScriptGenerator {
         var x = 0.0
         while x < d { clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 1)); x += step }
         clocks.append(plan.setup.targetSeconds)
-        return ScriptPlan(distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks)
+        return ScriptPlan(
+            distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks)
     }
 
     /// One generation's state: the messages so far and how often each role's
@@ -228,8 +251,10 @@ public enum ScriptGenerator {
         func id(_ role: String) -> String { "\(plan.setup.slug).\(role)" }
 
         mutating func start() {
-            messages.append(ScriptMessage(id: id("start"), trigger: Trigger(type: .time, atSeconds: 0), text: text("start", base),
-                                          priority: Priority.start))
+            messages.append(
+                ScriptMessage(
+                    id: id("start"), trigger: Trigger(type: .time, atSeconds: 0), text: text("start", base),
+                    priority: Priority.start))
         }
 
         /// Pace feedback every unit, except where a branch point speaks.
@@ -244,10 +269,13 @@ public enum ScriptGenerator {
                 var f = base
                 f["km"] = String(n)
                 f["clock"] = TextFormat.duration(clock)
-                f["split"] = TextFormat.duration(split.map { Double($0.splitSeconds) }
-                                                 ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
-                messages.append(ScriptMessage(id: id("pace_km_\(n)"), trigger: .distance(x), text: text("pace_km", f),
-                                              priority: Priority.paceFeedback))
+                f["split"] = TextFormat.duration(
+                    split.map { Double($0.splitSeconds) }
+                        ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
+                messages.append(
+                    ScriptMessage(
+                        id: id("pace_km_\(n)"), trigger: .distance(x), text: text("pace_km", f),
+                        priority: Priority.paceFeedback))
             }
         }
 
@@ -261,36 +289,52 @@ public enum ScriptGenerator {
                 var f = base
                 f["checkpoint"] = cp.label == "half" ? "Halfway" : cp.label.uppercased()
                 f["clock"] = TextFormat.duration(clock)
-                let expressions = ["ahead": "avg_pace < \(lo)", "on": "avg_pace >= \(lo) AND avg_pace <= \(hi)", "behind": "avg_pace > \(hi)"]
+                let expressions = [
+                    "ahead": "avg_pace < \(lo)", "on": "avg_pace >= \(lo) AND avg_pace <= \(hi)",
+                    "behind": "avg_pace > \(hi)"
+                ]
                 for role in ScriptGenerator.branchRoles {
                     let key = role == "ahead" ? "ahead_of_pace_\(cp.label)" : "\(role)_pace_\(cp.label)"
                     branches[key] = expressions[role]
-                    messages.append(ScriptMessage(id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f),
-                                                  priority: Priority.branch))
+                    messages.append(
+                        ScriptMessage(
+                            id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f),
+                            priority: Priority.branch))
                 }
             }
         }
 
         mutating func conditions() {
             let d = distance
-            let early = TextFormat.fixed(d * Threshold.tooFastBefore, 0), late = TextFormat.fixed(d * Threshold.fadingAfter, 0)
+            let early = TextFormat.fixed(d * Threshold.tooFastBefore, 0),
+                late = TextFormat.fixed(d * Threshold.fadingAfter, 0)
             let end = TextFormat.fixed(d * Threshold.quietAfter, 0)
             let fast = TextFormat.fixed(Threshold.tooFastRatio, 2), fade = TextFormat.fixed(Threshold.fadingRatio, 2)
-            messages.append(ScriptMessage(id: id("too_fast_early"),
-                                          trigger: Trigger(type: .condition, expression: "distance < \(early) AND pace_3min_ratio > \(fast)",
-                                                           branchKey: "too_fast_early", cooldownSeconds: Threshold.conditionCooldownSeconds,
-                                                           holdSeconds: Threshold.tooFastHoldSeconds),
-                                          text: text("too_fast_early", base), priority: Priority.paceCondition, playOnce: false))
-            messages.append(ScriptMessage(id: id("fading_late"),
-                                          trigger: Trigger(type: .condition, expression: "distance > \(late) AND distance < \(end) AND pace_3min_ratio < \(fade)",
-                                                           branchKey: "fading_late", cooldownSeconds: Threshold.conditionCooldownSeconds,
-                                                           holdSeconds: Threshold.fadingHoldSeconds),
-                                          text: text("fading_late", base), priority: Priority.paceCondition, playOnce: false))
-            messages.append(ScriptMessage(id: id("hr_high"),
-                                          trigger: Trigger(type: .fatigue_zone, expression: "hr_zone >= 5 AND distance < \(end)",
-                                                           cooldownSeconds: Threshold.conditionCooldownSeconds,
-                                                           holdSeconds: Threshold.tooFastHoldSeconds),
-                                          text: text("hr_high", base), priority: Priority.heartRate, playOnce: false))
+            messages.append(
+                ScriptMessage(
+                    id: id("too_fast_early"),
+                    trigger: Trigger(
+                        type: .condition, expression: "distance < \(early) AND pace_3min_ratio > \(fast)",
+                        branchKey: "too_fast_early", cooldownSeconds: Threshold.conditionCooldownSeconds,
+                        holdSeconds: Threshold.tooFastHoldSeconds),
+                    text: text("too_fast_early", base), priority: Priority.paceCondition, playOnce: false))
+            messages.append(
+                ScriptMessage(
+                    id: id("fading_late"),
+                    trigger: Trigger(
+                        type: .condition,
+                        expression: "distance > \(late) AND distance < \(end) AND pace_3min_ratio < \(fade)",
+                        branchKey: "fading_late", cooldownSeconds: Threshold.conditionCooldownSeconds,
+                        holdSeconds: Threshold.fadingHoldSeconds),
+                    text: text("fading_late", base), priority: Priority.paceCondition, playOnce: false))
+            messages.append(
+                ScriptMessage(
+                    id: id("hr_high"),
+                    trigger: Trigger(
+                        type: .fatigue_zone, expression: "hr_zone >= 5 AND distance < \(end)",
+                        cooldownSeconds: Threshold.conditionCooldownSeconds,
+                        holdSeconds: Threshold.tooFastHoldSeconds),
+                    text: text("hr_high", base), priority: Priority.heartRate, playOnce: false))
         }
 
         /// Every fueling and hydration cue: race-critical.
@@ -304,13 +348,17 @@ public enum ScriptGenerator {
                 case .gel, .caffeine:
                     f["carbs"] = TextFormat.fixed(c.carbsGrams ?? 0, 0)
                     f["caffeine"] = TextFormat.fixed(c.caffeineMg ?? 0, 0)
-                    messages.append(ScriptMessage(id: id(Role.gel + String(c.number)), trigger: .distance(c.distanceMeters),
-                                                  text: text(c.kind == .gel ? "gel" : "caffeine", f), priority: Priority.gel))
+                    messages.append(
+                        ScriptMessage(
+                            id: id(Role.gel + String(c.number)), trigger: .distance(c.distanceMeters),
+                            text: text(c.kind == .gel ? "gel" : "caffeine", f), priority: Priority.gel))
                 case .drink:
                     f["fluid"] = TextFormat.fixed(c.fluidMl ?? 0, 0)
                     f["sodium"] = TextFormat.fixed(c.sodiumMg ?? 0, 0)
-                    messages.append(ScriptMessage(id: id(Role.drink + String(c.number)), trigger: .distance(c.distanceMeters),
-                                                  text: text("drink", f), priority: Priority.drink))
+                    messages.append(
+                        ScriptMessage(
+                            id: id(Role.drink + String(c.number)), trigger: .distance(c.distanceMeters),
+                            text: text("drink", f), priority: Priority.drink))
                 case .aid:
                     continue
                 }
@@ -318,10 +366,16 @@ public enum ScriptGenerator {
         }
 
         mutating func finish() {
-            messages.append(ScriptMessage(id: id("near_finish"),
-                                          trigger: Trigger(type: .near_finish, remainingMeters: min(Threshold.nearFinishMeters, distance / 5)),
-                                          text: text("near_finish", base), priority: Priority.nearFinish))
-            messages.append(ScriptMessage(id: id("finish"), trigger: .distance(distance), text: text("finish", base), priority: Priority.finish))
+            messages.append(
+                ScriptMessage(
+                    id: id("near_finish"),
+                    trigger: Trigger(
+                        type: .near_finish, remainingMeters: min(Threshold.nearFinishMeters, distance / 5)),
+                    text: text("near_finish", base), priority: Priority.nearFinish))
+            messages.append(
+                ScriptMessage(
+                    id: id("finish"), trigger: .distance(distance), text: text("finish", base),
+                    priority: Priority.finish))
         }
     }
 }

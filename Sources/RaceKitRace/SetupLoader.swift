@@ -33,11 +33,15 @@ public struct SetupError: RaceKitError, Equatable {
 /// known, every value has its type, and the plan the setup asks for can be made.
 public enum SetupLoader {
     /// Keys of each mapping, in the order `race new` writes them.
-    static let topKeys = ["name", "date", "start_time", "athlete", "distance", "target_time", "pacing", "course",
-                          "checkpoints", "fueling", "hydration", "script", "notes"]
+    static let topKeys = [
+        "name", "date", "start_time", "athlete", "distance", "target_time", "pacing", "course",
+        "checkpoints", "fueling", "hydration", "script", "notes"
+    ]
     static let pacingKeys = ["strategy", "split_percent", "segments", "grade_model", "smoothing_m"]
     static let segmentKeys = ["until", "pace", "effort"]
-    static let fuelingKeys = ["carbs_per_hour_g", "gel_carbs_g", "start_after", "stop_before_finish", "snap_tolerance", "caffeine"]
+    static let fuelingKeys = [
+        "carbs_per_hour_g", "gel_carbs_g", "start_after", "stop_before_finish", "snap_tolerance", "caffeine"
+    ]
     static let caffeineKeys = ["mg", "after", "every"]
     static let hydrationKeys = ["ml_per_hour", "sodium_mg_per_hour", "aid_stations_km", "every"]
     static let scriptKeys = ["personality", "personality_file", "output"]
@@ -54,8 +58,9 @@ public enum SetupLoader {
             throw e
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw SetupError(kind: .unreadable, file: path, line: 0, key: "",
-                             message: exists ? "cannot read the file" : "no such file")
+            throw SetupError(
+                kind: .unreadable, file: path, line: 0, key: "",
+                message: exists ? "cannot read the file" : "no such file")
         }
         return try parse(yaml: text, file: path)
     }
@@ -67,7 +72,9 @@ public enum SetupLoader {
         } catch let e as YamlError {
             throw yamlError(e, file: file, text: yaml)
         }
-        guard let root else { throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty") }
+        guard let root else {
+            throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty")
+        }
         var r = Reader(file: file)
         let top = try r.mapping(root, path: "", known: topKeys)
 
@@ -75,14 +82,18 @@ public enum SetupLoader {
         let distanceNode = try top.require("distance")
         let distanceText = try r.scalarText(distanceNode, "distance")
         guard let distance = Units.parseDistance(distanceText), PacePlan.distanceRange.contains(distance) else {
-            throw r.error(distanceNode, "distance", "'\(distanceText)' is not a race distance (400 m to 250 km: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\", or metres)")
+            throw r.error(
+                distanceNode, "distance",
+                "'\(distanceText)' is not a race distance (400 m to 250 km: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\", or metres)"
+            )
         }
         let targetNode = try top.require("target_time")
         let targetText = try r.scalarText(targetNode, "target_time")
         guard let target = Units.parseDuration(targetText), target > 0 else {
             throw r.error(targetNode, "target_time", "'\(targetText)' is not a time (h:mm:ss or mm:ss)")
         }
-        var setup = RaceSetup(file: file, name: name, distanceText: distanceText, distanceMeters: distance, targetSeconds: target)
+        var setup = RaceSetup(
+            file: file, name: name, distanceText: distanceText, distanceMeters: distance, targetSeconds: target)
         if let n = top["date"] {
             let d = try r.scalarText(n, "date")
             guard Self.isDate(d) else { throw r.error(n, "date", "'\(d)' is not a date (YYYY-MM-DD)") }
@@ -122,7 +133,8 @@ public enum SetupLoader {
         if let n = top["pacing"] {
             strategyNode = n
             setup.pacingLine = top.keyLines["pacing"] ?? 0
-            setup.strategy = try pacing(n, keyLine: top.keyLines["pacing"], reader: &r, setup: &setup, distance: distance)
+            setup.strategy = try pacing(
+                n, keyLine: top.keyLines["pacing"], reader: &r, setup: &setup, distance: distance)
         }
         // The plan must be possible (a course may change it; checked again when planned).
         do {
@@ -131,12 +143,16 @@ public enum SetupLoader {
             switch e {
             case .impossibleTarget(let why): throw r.error(targetNode, "target_time", why)
             case .inconsistentPlan(let why):
-                throw SetupError(kind: .invalid, file: file, line: top.keyLines["pacing"] ?? strategyNode.mark?.line ?? 0, key: "pacing", message: why)
+                throw SetupError(
+                    kind: .invalid, file: file, line: top.keyLines["pacing"] ?? strategyNode.mark?.line ?? 0,
+                    key: "pacing", message: why)
             }
         }
 
         if let n = top["fueling"] { setup.fueling = try fueling(n, keyLine: top.keyLines["fueling"], reader: &r) }
-        if let n = top["hydration"] { setup.hydration = try hydration(n, keyLine: top.keyLines["hydration"], reader: &r, distance: distance) }
+        if let n = top["hydration"] {
+            setup.hydration = try hydration(n, keyLine: top.keyLines["hydration"], reader: &r, distance: distance)
+        }
         if let n = top["script"] {
             let m = try r.mapping(n, path: "script", known: scriptKeys, keyLine: top.keyLines["script"])
             for (key, value) in m.pairs { setup.script[key] = try r.string(value, "script.\(key)") }
@@ -145,14 +161,18 @@ public enum SetupLoader {
         return setup
     }
 
-    private static func pacing(_ n: Node, keyLine: Int?, reader r: inout Reader, setup: inout RaceSetup, distance: Double) throws -> PacingStrategy {
+    private static func pacing(
+        _ n: Node, keyLine: Int?, reader r: inout Reader, setup: inout RaceSetup, distance: Double
+    ) throws -> PacingStrategy {
         let m = try r.mapping(n, path: "pacing", known: pacingKeys, keyLine: keyLine)
         let strategyNode = try m.require("strategy")
         let name = try r.string(strategyNode, "pacing.strategy")
         if let g = m["grade_model"] {
             let text = try r.string(g, "pacing.grade_model")
             guard let model = GradeCostModel(rawValue: text) else {
-                throw r.error(g, "pacing.grade_model", "'\(text)' is not one of \(GradeCostModel.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw r.error(
+                    g, "pacing.grade_model",
+                    "'\(text)' is not one of \(GradeCostModel.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             setup.gradeModel = model
         }
@@ -162,17 +182,27 @@ public enum SetupLoader {
         let percentNode = m["split_percent"], segmentsNode = m["segments"]
         switch name {
         case "even":
-            if let p = percentNode { throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent") }
+            if let p = percentNode {
+                throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent")
+            }
             if let s = segmentsNode { throw r.error(s, "pacing.segments", "only a custom strategy takes segments") }
             return .even
         case "negative", "positive":
             if let s = segmentsNode { throw r.error(s, "pacing.segments", "only a custom strategy takes segments") }
-            guard let p = percentNode else { throw r.error(n, "pacing.split_percent", "a \(name) split needs split_percent (e.g. 2)") }
+            guard let p = percentNode else {
+                throw r.error(n, "pacing.split_percent", "a \(name) split needs split_percent (e.g. 2)")
+            }
             let percent = try r.number(p, "pacing.split_percent", in: 0...19.99)
             return name == "negative" ? .negative(percent: percent) : .positive(percent: percent)
         case "custom":
-            if let p = percentNode { throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent") }
-            guard let s = segmentsNode else { throw r.error(n, "pacing.segments", "a custom strategy needs segments: a list of {until, pace} or {until, effort}") }
+            if let p = percentNode {
+                throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent")
+            }
+            guard let s = segmentsNode else {
+                throw r.error(
+                    n, "pacing.segments", "a custom strategy needs segments: a list of {until, pace} or {until, effort}"
+                )
+            }
             let items = try r.sequence(s, "pacing.segments")
             guard !items.isEmpty else { throw r.error(s, "pacing.segments", "needs at least one segment") }
             var segments: [PacingStrategy.Segment] = []
@@ -182,20 +212,27 @@ public enum SetupLoader {
                 let untilNode = try seg.require("until")
                 let untilText = try r.scalarText(untilNode, "\(key).until")
                 let until: Double
-                if ["finish", "end"].contains(untilText.lowercased()) { until = distance } else {
-                    guard let x = Units.parseDistance(untilText) else { throw r.error(untilNode, "\(key).until", "'\(untilText)' is not a distance") }
+                if ["finish", "end"].contains(untilText.lowercased()) {
+                    until = distance
+                } else {
+                    guard let x = Units.parseDistance(untilText) else {
+                        throw r.error(untilNode, "\(key).until", "'\(untilText)' is not a distance")
+                    }
                     until = x
                 }
                 if let last = segments.last, until <= last.untilMeters {
                     throw r.error(untilNode, "\(key).until", "segments must end at increasing distances")
                 }
                 guard until <= distance + 0.5 else {
-                    throw r.error(untilNode, "\(key).until", "\(untilText) is beyond the finish (\(setup.distanceText))")
+                    throw r.error(
+                        untilNode, "\(key).until", "\(untilText) is beyond the finish (\(setup.distanceText))")
                 }
                 switch (seg["pace"], seg["effort"]) {
                 case (let p?, nil):
                     let t = try r.scalarText(p, "\(key).pace")
-                    guard let pace = Units.parsePace(t) else { throw r.error(p, "\(key).pace", "'\(t)' is not a pace (4:37/km or 7:26/mi)") }
+                    guard let pace = Units.parsePace(t) else {
+                        throw r.error(p, "\(key).pace", "'\(t)' is not a pace (4:37/km or 7:26/mi)")
+                    }
                     guard PacePlan.paceRange.contains(pace) else {
                         throw r.error(p, "\(key).pace", "\(t) is out of range (2:00/km to 20:00/km)")
                     }
@@ -210,7 +247,10 @@ public enum SetupLoader {
                 }
             }
             if let last = segments.last, last.untilMeters < distance - 0.5 {
-                throw r.error(items.last!, "pacing.segments", "the segments end at \(TextFormat.fixed(last.untilMeters / 1000, 3)) km; they must cover the whole \(setup.distanceText) (end with until: finish)")
+                throw r.error(
+                    items.last!, "pacing.segments",
+                    "the segments end at \(TextFormat.fixed(last.untilMeters / 1000, 3)) km; they must cover the whole \(setup.distanceText) (end with until: finish)"
+                )
             }
             return .custom(segments)
         default:
@@ -222,9 +262,12 @@ public enum SetupLoader {
         let m = try r.mapping(n, path: "fueling", known: fuelingKeys, keyLine: keyLine)
         let carbs = try r.number(m.require("carbs_per_hour_g"), "fueling.carbs_per_hour_g", in: 0...200)
         let gel = try r.number(m.require("gel_carbs_g"), "fueling.gel_carbs_g", in: 1...100)
-        var f = FuelingSettings(carbsPerHourGrams: carbs, gelCarbsGrams: gel,
-                                startAfterSeconds: try m["start_after"].map { try r.duration($0, "fueling.start_after") } ?? 30 * 60)
-        if let s = m["stop_before_finish"] { f.stopBeforeFinishSeconds = try r.duration(s, "fueling.stop_before_finish") }
+        var f = FuelingSettings(
+            carbsPerHourGrams: carbs, gelCarbsGrams: gel,
+            startAfterSeconds: try m["start_after"].map { try r.duration($0, "fueling.start_after") } ?? 30 * 60)
+        if let s = m["stop_before_finish"] {
+            f.stopBeforeFinishSeconds = try r.duration(s, "fueling.stop_before_finish")
+        }
         if let s = m["snap_tolerance"] { f.snapToleranceSeconds = try r.duration(s, "fueling.snap_tolerance") }
         if let c = m["caffeine"] {
             let cm = try r.mapping(c, path: "fueling.caffeine", known: caffeineKeys, keyLine: m.keyLines["caffeine"])
@@ -239,10 +282,15 @@ public enum SetupLoader {
         return f
     }
 
-    private static func hydration(_ n: Node, keyLine: Int?, reader r: inout Reader, distance: Double) throws -> HydrationSettings {
+    private static func hydration(_ n: Node, keyLine: Int?, reader r: inout Reader, distance: Double) throws
+        -> HydrationSettings
+    {
         let m = try r.mapping(n, path: "hydration", known: hydrationKeys, keyLine: keyLine)
-        var h = HydrationSettings(mlPerHour: try r.number(m.require("ml_per_hour"), "hydration.ml_per_hour", in: 0...3000))
-        if let s = m["sodium_mg_per_hour"] { h.sodiumMgPerHour = try r.number(s, "hydration.sodium_mg_per_hour", in: 0...5000) }
+        var h = HydrationSettings(
+            mlPerHour: try r.number(m.require("ml_per_hour"), "hydration.ml_per_hour", in: 0...3000))
+        if let s = m["sodium_mg_per_hour"] {
+            h.sodiumMgPerHour = try r.number(s, "hydration.sodium_mg_per_hour", in: 0...5000)
+        }
         switch (m["aid_stations_km"], m["every"]) {
         case (let a?, nil):
             let items = try r.sequence(a, "hydration.aid_stations_km")
@@ -250,7 +298,10 @@ public enum SetupLoader {
                 let key = "hydration.aid_stations_km[\(i)]"
                 let km = try r.number(item, key, in: 0...1000)
                 guard km > 0, km * 1000 <= distance + 0.5 else {
-                    throw r.error(item, key, "\(TextFormat.fixed(km, 3)) km is not on the course (0 to \(TextFormat.fixed(distance / 1000, 3)) km)")
+                    throw r.error(
+                        item, key,
+                        "\(TextFormat.fixed(km, 3)) km is not on the course (0 to \(TextFormat.fixed(distance / 1000, 3)) km)"
+                    )
                 }
                 if let last = h.aidStationsMeters.last, km * 1000 <= last {
                     throw r.error(item, key, "aid stations must be listed in increasing order")
@@ -278,7 +329,9 @@ public enum SetupLoader {
             if rest.hasPrefix("- ") { rest = rest.dropFirst(2) }
             guard let colon = rest.firstIndex(of: ":") else { return nil }
             let k = rest[..<colon].trimmingCharacters(in: .whitespaces)
-            guard !k.isEmpty, !k.hasPrefix("#"), k.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            guard !k.isEmpty, !k.hasPrefix("#"), k.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                return nil
+            }
             return (indent, k)
         }
         var seen: [String: Int] = [:]
@@ -301,21 +354,27 @@ public enum SetupLoader {
     public static func isDate(_ s: String) -> Bool {
         let parts = s.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else { return false }
+            let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2])
+        else { return false }
         let days = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return (1...12).contains(mo) && (1...days[mo - 1]).contains(d)
     }
 
     static func yamlError(_ e: YamlError, file: String, text: String) -> SetupError {
         switch e {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return SetupError(kind: .invalid, file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            return SetupError(
+                kind: .invalid, file: file, line: mark.line, key: "", message: "not valid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             if let key = duplicates.first, let found = secondOccurrence(of: key, in: text) {
-                return SetupError(kind: .invalid, file: file, line: found.line, key: found.path, message: "the key appears more than once")
+                return SetupError(
+                    kind: .invalid, file: file, line: found.line, key: found.path,
+                    message: "the key appears more than once")
             }
-            return SetupError(kind: .invalid, file: file, line: context.mark.line, key: duplicates.joined(separator: ", "),
-                              message: "the key appears more than once")
+            return SetupError(
+                kind: .invalid, file: file, line: context.mark.line, key: duplicates.joined(separator: ", "),
+                message: "the key appears more than once")
         default:
             return SetupError(kind: .invalid, file: file, line: 0, key: "", message: "not valid YAML: \(e)")
         }
@@ -360,7 +419,9 @@ struct Reader {
     }
 
     func mapping(_ node: Node, path: String, known: [String], keyLine: Int? = nil) throws -> Fields {
-        guard case .mapping(let m) = node else { throw error(node, path.isEmpty ? "" : path, "expected a mapping of keys, got \(describe(node))") }
+        guard case .mapping(let m) = node else {
+            throw error(node, path.isEmpty ? "" : path, "expected a mapping of keys, got \(describe(node))")
+        }
         var pairs: [(String, Node)] = []
         var lines: [String: Int] = [:]
         for (k, v) in m {
@@ -386,9 +447,13 @@ struct Reader {
 
     /// A scalar's text as written (durations like 3:15:00 must not be read as YAML 1.1 sexagesimal numbers).
     func scalarText(_ node: Node, _ key: String) throws -> String {
-        guard case .scalar(let s) = node else { throw error(node, key, "expected a single value, got \(describe(node))") }
+        guard case .scalar(let s) = node else {
+            throw error(node, key, "expected a single value, got \(describe(node))")
+        }
         let t = s.string.trimmingCharacters(in: .whitespaces)
-        guard !t.isEmpty, !(s.style == .plain && ["~", "null"].contains(t)) else { throw error(node, key, "has no value") }
+        guard !t.isEmpty, !(s.style == .plain && ["~", "null"].contains(t)) else {
+            throw error(node, key, "has no value")
+        }
         return t
     }
 
@@ -400,7 +465,8 @@ struct Reader {
             throw error(node, key, "expected a number, got '\(t)'")
         }
         guard range.contains(v) else {
-            throw error(node, key, "\(t) is out of range (\(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)))")
+            throw error(
+                node, key, "\(t) is out of range (\(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)))")
         }
         return v
     }
@@ -413,7 +479,10 @@ struct Reader {
         let t = try scalarText(node, key)
         guard let v = Units.parseDuration(t) else { throw error(node, key, "'\(t)' is not a time (h:mm:ss or mm:ss)") }
         guard range.contains(v) else {
-            throw error(node, key, "\(t) is out of range (\(TextFormat.duration(range.lowerBound)) to \(TextFormat.duration(range.upperBound)))")
+            throw error(
+                node, key,
+                "\(t) is out of range (\(TextFormat.duration(range.lowerBound)) to \(TextFormat.duration(range.upperBound)))"
+            )
         }
         return v
     }

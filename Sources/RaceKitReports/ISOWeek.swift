@@ -36,7 +36,8 @@ public struct ISOWeek: Sendable, Hashable, Comparable, CustomStringConvertible {
     public init?(_ text: String) {
         let t = text.trimmingBlanks().uppercased().replacingOccurrences(of: "-", with: "")
         guard t.count == 7, let w = t.firstIndex(of: "W"), t.distance(from: t.startIndex, to: w) == 4,
-              let year = Int(t.prefix(4)), let week = Int(t.suffix(2)), week >= 1 else { return nil }
+            let year = Int(t.prefix(4)), let week = Int(t.suffix(2)), week >= 1
+        else { return nil }
         let jan4 = TimestampParser.daysFromCivil(year: year, month: 1, day: 4)
         let first = jan4 - ISOWeek.weekday(jan4)
         let candidate = ISOWeek(monday: first + 7 * (week - 1))

@@ -12,8 +12,10 @@ import RaceKitCore
 /// strain = weekly load × monotony; week-over-week changes in percent; ACWR =
 /// mean daily load of the last 7 days / of the last 28 days.
 public enum WeeklyAggregator {
-    public static func weeks(athleteID: String, athleteName: String, timeZone: String, zoneNames: [String],
-                             runs: [ReportRun], through last: ISOWeek, count: Int) -> AthleteWeeks {
+    public static func weeks(
+        athleteID: String, athleteName: String, timeZone: String, zoneNames: [String],
+        runs: [ReportRun], through last: ISOWeek, count: Int
+    ) -> AthleteWeeks {
         let first = last.adding(weeks: -(count - 1))
         var loads: [Int: Double] = [:]
         var byWeek: [ISOWeek: [ReportRun]] = [:]
@@ -30,26 +32,33 @@ public enum WeeklyAggregator {
         for (i, d) in series.enumerated() { days[dayFrom + i] = d }
 
         var rows: [WeekRow] = []
-        var previous = row(athleteID: athleteID, week: first.adding(weeks: -1), runs: byWeek[first.adding(weeks: -1)] ?? [],
-                           zoneNames: zoneNames, days: days, historyStart: historyStart, previous: nil)
+        var previous = row(
+            athleteID: athleteID, week: first.adding(weeks: -1), runs: byWeek[first.adding(weeks: -1)] ?? [],
+            zoneNames: zoneNames, days: days, historyStart: historyStart, previous: nil)
         for k in 0..<count {
             let week = first.adding(weeks: k)
-            let r = row(athleteID: athleteID, week: week, runs: byWeek[week] ?? [], zoneNames: zoneNames, days: days,
-                        historyStart: historyStart, previous: previous)
+            let r = row(
+                athleteID: athleteID, week: week, runs: byWeek[week] ?? [], zoneNames: zoneNames, days: days,
+                historyStart: historyStart, previous: previous)
             rows.append(r)
             previous = r
         }
         // Best efforts before the report week, per distance (to spot records).
         var priorBest: [Double: Double] = [:]
         for run in runs where run.day < last.monday {
-            for e in run.bestEfforts { priorBest[e.distanceMeters] = min(priorBest[e.distanceMeters] ?? .infinity, e.elapsedSeconds) }
+            for e in run.bestEfforts {
+                priorBest[e.distanceMeters] = min(priorBest[e.distanceMeters] ?? .infinity, e.elapsedSeconds)
+            }
         }
-        return AthleteWeeks(athleteID: athleteID, athleteName: athleteName, timeZone: timeZone, zoneNames: zoneNames,
-                            rows: rows, runsByWeek: byWeek, priorBest: priorBest, days: days)
+        return AthleteWeeks(
+            athleteID: athleteID, athleteName: athleteName, timeZone: timeZone, zoneNames: zoneNames,
+            rows: rows, runsByWeek: byWeek, priorBest: priorBest, days: days)
     }
 
-    static func row(athleteID: String, week: ISOWeek, runs: [ReportRun], zoneNames: [String], days: [Int: LoadDay],
-                    historyStart: Int, previous: WeekRow?) -> WeekRow {
+    static func row(
+        athleteID: String, week: ISOWeek, runs: [ReportRun], zoneNames: [String], days: [Int: LoadDay],
+        historyStart: Int, previous: WeekRow?
+    ) -> WeekRow {
         var distance = 0.0, moving = 0.0, elapsed = 0.0, gain = 0.0, longest = 0.0, load = 0.0
         var paceTime = 0.0, paceDistance = 0.0, hrSum = 0.0, hrWeight = 0.0, hrCovered = 0.0
         var withoutLoad = 0

@@ -4,25 +4,36 @@ import RaceKitCore
 /// one row per athlete and week, CRLF-free (`\n`) line ends.
 public enum WeeklyCSV {
     public static func header(zoneNames: [String]) -> [String] {
-        ["athlete", "iso_week", "week_start", "runs", "distance_km", "moving_time_s", "elapsed_time_s", "elev_gain_m",
-         "longest_run_km", "avg_pace_s_per_km", "avg_hr_bpm", "hr_coverage_pct", "load", "runs_without_load"]
+        [
+            "athlete", "iso_week", "week_start", "runs", "distance_km", "moving_time_s", "elapsed_time_s",
+            "elev_gain_m",
+            "longest_run_km", "avg_pace_s_per_km", "avg_hr_bpm", "hr_coverage_pct", "load", "runs_without_load"
+        ]
             + zoneNames.map { "hr_zone_\($0)_s" }
-            + ["fitness_end", "fatigue_end", "form_end", "ramp_7d", "monotony", "strain", "distance_change_pct",
-               "load_change_pct", "acwr", "fitness_warmup"]
+            + [
+                "fitness_end", "fatigue_end", "form_end", "ramp_7d", "monotony", "strain", "distance_change_pct",
+                "load_change_pct", "acwr", "fitness_warmup"
+            ]
     }
 
     public static func render(_ weeks: AthleteWeeks) -> String {
         var lines = [header(zoneNames: weeks.zoneNames).joined(separator: ",")]
         let f = ReportFormat.fixed
         for r in weeks.rows {
-            let fields = [TextFormat.csvField(r.athlete), r.week.description, ISOWeek.dateString(r.week.monday), String(r.runs),
-                          f(r.distanceKm, 3), f(r.movingSeconds, 0), f(r.elapsedSeconds, 0), f(r.elevationGainMeters, 1),
-                          f(r.longestRunKm, 3), f(r.avgPaceSecondsPerKm, 1), f(r.avgHeartRate, 1),
-                          f(r.heartRateCoveragePercent, 1), f(r.load, 1), String(r.runsWithoutLoad)]
+            let fields =
+                [
+                    TextFormat.csvField(r.athlete), r.week.description, ISOWeek.dateString(r.week.monday),
+                    String(r.runs),
+                    f(r.distanceKm, 3), f(r.movingSeconds, 0), f(r.elapsedSeconds, 0), f(r.elevationGainMeters, 1),
+                    f(r.longestRunKm, 3), f(r.avgPaceSecondsPerKm, 1), f(r.avgHeartRate, 1),
+                    f(r.heartRateCoveragePercent, 1), f(r.load, 1), String(r.runsWithoutLoad)
+                ]
                 + r.zoneSeconds.map { f($0, 0) }
-                + [f(r.fitnessEnd, 2), f(r.fatigueEnd, 2), f(r.formEnd, 2), f(r.ramp7d, 2), f(r.monotony, 3),
-                   f(r.strain, 1), f(r.distanceChangePercent, 1), f(r.loadChangePercent, 1), f(r.acwr, 3),
-                   r.fitnessWarmup ? "true" : "false"]
+                + [
+                    f(r.fitnessEnd, 2), f(r.fatigueEnd, 2), f(r.formEnd, 2), f(r.ramp7d, 2), f(r.monotony, 3),
+                    f(r.strain, 1), f(r.distanceChangePercent, 1), f(r.loadChangePercent, 1), f(r.acwr, 3),
+                    r.fitnessWarmup ? "true" : "false"
+                ]
             lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

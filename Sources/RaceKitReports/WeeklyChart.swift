@@ -14,17 +14,20 @@ public enum WeeklyChart {
         let slot = plotW / Double(max(1, rows.count))
         let f = { (v: Double) in ReportFormat.fixed(v, 1) }
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="11">
-        <title>\(TextFormat.xmlEscape(weeks.athleteName)): weekly distance, fitness and fatigue, \(rows.first?.week.description ?? "") to \(rows.last?.week.description ?? "")</title>
-        <rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#ffffff"/>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="11">
+            <title>\(TextFormat.xmlEscape(weeks.athleteName)): weekly distance, fitness and fatigue, \(rows.first?.week.description ?? "") to \(rows.last?.week.description ?? "")</title>
+            <rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#ffffff"/>
 
-        """
+            """
         // Grid and axes.
         for i in 0...4 {
             let y = top + plotH * Double(i) / 4
-            s += "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y))\" stroke=\"#e5e5e5\"/>\n"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(y + 4))\" text-anchor=\"end\" fill=\"#4c78a8\">\(tick(maxKm * Double(4 - i) / 4))</text>\n"
-            s += "<text x=\"\(f(left + plotW + 6))\" y=\"\(f(y + 4))\" fill=\"#555555\">\(tick(maxLoad * Double(4 - i) / 4))</text>\n"
+            s +=
+                "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y))\" stroke=\"#e5e5e5\"/>\n"
+            s +=
+                "<text x=\"\(f(left - 6))\" y=\"\(f(y + 4))\" text-anchor=\"end\" fill=\"#4c78a8\">\(tick(maxKm * Double(4 - i) / 4))</text>\n"
+            s +=
+                "<text x=\"\(f(left + plotW + 6))\" y=\"\(f(y + 4))\" fill=\"#555555\">\(tick(maxLoad * Double(4 - i) / 4))</text>\n"
         }
         s += "<text x=\"\(f(left - 6))\" y=\"\(f(top - 14))\" text-anchor=\"end\" fill=\"#4c78a8\">km</text>\n"
         s += "<text x=\"\(f(left + plotW + 6))\" y=\"\(f(top - 14))\" fill=\"#555555\">load/day</text>\n"
@@ -32,24 +35,33 @@ public enum WeeklyChart {
         for (i, r) in rows.enumerated() {
             let h = plotH * r.distanceKm / maxKm
             let x = left + slot * Double(i) + slot * 0.15
-            s += "<rect x=\"\(f(x))\" y=\"\(f(top + plotH - h))\" width=\"\(f(slot * 0.7))\" height=\"\(f(h))\" fill=\"#4c78a8\" fill-opacity=\"0.75\"><title>\(r.week): \(ReportFormat.fixed(r.distanceKm, 1)) km</title></rect>\n"
+            s +=
+                "<rect x=\"\(f(x))\" y=\"\(f(top + plotH - h))\" width=\"\(f(slot * 0.7))\" height=\"\(f(h))\" fill=\"#4c78a8\" fill-opacity=\"0.75\"><title>\(r.week): \(ReportFormat.fixed(r.distanceKm, 1)) km</title></rect>\n"
             let (_, number) = r.week.yearAndNumber
-            s += "<text x=\"\(f(left + slot * (Double(i) + 0.5)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\" fill=\"#333333\">W\(ReportFormat.two(number))</text>\n"
+            s +=
+                "<text x=\"\(f(left + slot * (Double(i) + 0.5)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\" fill=\"#333333\">W\(ReportFormat.two(number))</text>\n"
         }
         // Lines.
-        for (name, color, value) in [("fitness", "#f58518", { (r: WeekRow) in r.fitnessEnd }),
-                                     ("fatigue", "#e45756", { (r: WeekRow) in r.fatigueEnd })] {
+        for (name, color, value) in [
+            ("fitness", "#f58518", { (r: WeekRow) in r.fitnessEnd }),
+            ("fatigue", "#e45756", { (r: WeekRow) in r.fatigueEnd })
+        ] {
             let points = rows.enumerated().map { i, r in
                 "\(f(left + slot * (Double(i) + 0.5))),\(f(top + plotH - plotH * value(r) / maxLoad))"
             }.joined(separator: " ")
-            s += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\"><title>\(name)</title></polyline>\n"
+            s +=
+                "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\"><title>\(name)</title></polyline>\n"
         }
         // Legend.
         let ly = height - 12
-        s += "<rect x=\"\(f(left))\" y=\"\(f(ly - 9))\" width=\"12\" height=\"10\" fill=\"#4c78a8\" fill-opacity=\"0.75\"/><text x=\"\(f(left + 16))\" y=\"\(f(ly))\">distance (km)</text>\n"
-        s += "<line x1=\"\(f(left + 120))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + 140))\" y2=\"\(f(ly - 4))\" stroke=\"#f58518\" stroke-width=\"2.5\"/><text x=\"\(f(left + 144))\" y=\"\(f(ly))\">fitness (42-day)</text>\n"
-        s += "<line x1=\"\(f(left + 260))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + 280))\" y2=\"\(f(ly - 4))\" stroke=\"#e45756\" stroke-width=\"2.5\"/><text x=\"\(f(left + 284))\" y=\"\(f(ly))\">fatigue (7-day)</text>\n"
-        s += "<text x=\"\(f(left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(TextFormat.xmlEscape(weeks.athleteName)) · weekly distance, fitness and fatigue</text>\n"
+        s +=
+            "<rect x=\"\(f(left))\" y=\"\(f(ly - 9))\" width=\"12\" height=\"10\" fill=\"#4c78a8\" fill-opacity=\"0.75\"/><text x=\"\(f(left + 16))\" y=\"\(f(ly))\">distance (km)</text>\n"
+        s +=
+            "<line x1=\"\(f(left + 120))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + 140))\" y2=\"\(f(ly - 4))\" stroke=\"#f58518\" stroke-width=\"2.5\"/><text x=\"\(f(left + 144))\" y=\"\(f(ly))\">fitness (42-day)</text>\n"
+        s +=
+            "<line x1=\"\(f(left + 260))\" y1=\"\(f(ly - 4))\" x2=\"\(f(left + 280))\" y2=\"\(f(ly - 4))\" stroke=\"#e45756\" stroke-width=\"2.5\"/><text x=\"\(f(left + 284))\" y=\"\(f(ly))\">fatigue (7-day)</text>\n"
+        s +=
+            "<text x=\"\(f(left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(TextFormat.xmlEscape(weeks.athleteName)) · weekly distance, fitness and fatigue</text>\n"
         return s + "</svg>\n"
     }
 

@@ -17,7 +17,9 @@ public enum WeeklyMarkdown {
         var out: [String] = []
         out.append("# \(w.athleteName) · \(week.week)")
         out.append("")
-        out.append("Week of \(ReportFormat.day(week.week.monday)) to \(ReportFormat.day(week.week.sunday)) \(ReportFormat.civil(week.week.sunday).0) (\(w.timeZone)), running only.\(stamp.map { " Generated \($0)." } ?? "")")
+        out.append(
+            "Week of \(ReportFormat.day(week.week.monday)) to \(ReportFormat.day(week.week.sunday)) \(ReportFormat.civil(week.week.sunday).0) (\(w.timeZone)), running only.\(stamp.map { " Generated \($0)." } ?? "")"
+        )
         out.append("")
         out.append("## This week")
         out.append("")
@@ -34,16 +36,32 @@ public enum WeeklyMarkdown {
             ("Elevation gain", "\(f(week.elevationGainMeters, 0)) m"),
             ("Longest run", "\(f(week.longestRunKm, 1)) km"),
             ("Average pace", "\(ReportFormat.pace(week.avgPaceSecondsPerKm)) /km"),
-            ("Average heart rate", week.avgHeartRate.map { "\(f($0, 0)) bpm (heart rate on \(f(week.heartRateCoveragePercent, 0))% of the time)" } ?? "no heart rate"),
-            ("Load", "\(f(week.load, 0))\(change(week.loadChangePercent))\(week.runsWithoutLoad > 0 ? ", \(week.runsWithoutLoad) runs without load" : "")"),
-            ("Fitness / fatigue / form", "\(f(week.fitnessEnd, 1)) / \(f(week.fatigueEnd, 1)) / \(f(week.formEnd, 1))\(week.fitnessWarmup ? " (warming up)" : "")"),
+            (
+                "Average heart rate",
+                week.avgHeartRate.map {
+                    "\(f($0, 0)) bpm (heart rate on \(f(week.heartRateCoveragePercent, 0))% of the time)"
+                } ?? "no heart rate"
+            ),
+            (
+                "Load",
+                "\(f(week.load, 0))\(change(week.loadChangePercent))\(week.runsWithoutLoad > 0 ? ", \(week.runsWithoutLoad) runs without load" : "")"
+            ),
+            (
+                "Fitness / fatigue / form",
+                "\(f(week.fitnessEnd, 1)) / \(f(week.fatigueEnd, 1)) / \(f(week.formEnd, 1))\(week.fitnessWarmup ? " (warming up)" : "")"
+            ),
             ("Fitness ramp", "\(week.ramp7d >= 0 ? "+" : "")\(f(week.ramp7d, 1)) this week"),
             ("Acute:chronic load", week.acwr.map { f($0, 2) } ?? "–"),
-            ("Monotony / strain", week.monotony.map { "\(f($0, 2)) / \(f(week.strain, 0))" } ?? "–"),
+            ("Monotony / strain", week.monotony.map { "\(f($0, 2)) / \(f(week.strain, 0))" } ?? "–")
         ]
         let zoneTotal = week.zoneSeconds.reduce(0, +)
         if zoneTotal > 0 {
-            facts.append(("Time in HR zones", zip(w.zoneNames, week.zoneSeconds).map { "Z\($0) \(f($1 / zoneTotal * 100, 0))%" }.joined(separator: " · ")))
+            facts.append(
+                (
+                    "Time in HR zones",
+                    zip(w.zoneNames, week.zoneSeconds).map { "Z\($0) \(f($1 / zoneTotal * 100, 0))%" }.joined(
+                        separator: " · ")
+                ))
         }
         for (k, v) in facts { out.append("| \(k) | \(v) |") }
         out.append("")
@@ -54,15 +72,24 @@ public enum WeeklyMarkdown {
         out.append("")
         out.append("| | trend | \(w.rows.first!.week) → \(week.week) |")
         out.append("|---|---|---|")
-        out.append("| distance (km) | \(sparkline(w.rows.map(\.distanceKm))) | \(w.rows.map { f($0.distanceKm, 0) }.joined(separator: " ")) |")
-        out.append("| load | \(sparkline(w.rows.map(\.load))) | \(w.rows.map { f($0.load, 0) }.joined(separator: " ")) |")
-        out.append("| fitness | \(sparkline(w.rows.map(\.fitnessEnd))) | \(w.rows.map { f($0.fitnessEnd, 0) }.joined(separator: " ")) |")
-        out.append("| form | \(sparkline(w.rows.map(\.formEnd))) | \(w.rows.map { f($0.formEnd, 0) }.joined(separator: " ")) |")
+        out.append(
+            "| distance (km) | \(sparkline(w.rows.map(\.distanceKm))) | \(w.rows.map { f($0.distanceKm, 0) }.joined(separator: " ")) |"
+        )
+        out.append(
+            "| load | \(sparkline(w.rows.map(\.load))) | \(w.rows.map { f($0.load, 0) }.joined(separator: " ")) |")
+        out.append(
+            "| fitness | \(sparkline(w.rows.map(\.fitnessEnd))) | \(w.rows.map { f($0.fitnessEnd, 0) }.joined(separator: " ")) |"
+        )
+        out.append(
+            "| form | \(sparkline(w.rows.map(\.formEnd))) | \(w.rows.map { f($0.formEnd, 0) }.joined(separator: " ")) |"
+        )
         out.append("")
         out.append("| week | runs | km | moving | load | fitness | fatigue | form |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in w.rows.reversed() {
-            out.append("| \(r.week) | \(r.runs) | \(f(r.distanceKm, 1)) | \(ReportFormat.duration(r.movingSeconds)) | \(f(r.load, 0)) | \(f(r.fitnessEnd, 1)) | \(f(r.fatigueEnd, 1)) | \(f(r.formEnd, 1)) |")
+            out.append(
+                "| \(r.week) | \(r.runs) | \(f(r.distanceKm, 1)) | \(ReportFormat.duration(r.movingSeconds)) | \(f(r.load, 0)) | \(f(r.fitnessEnd, 1)) | \(f(r.fatigueEnd, 1)) | \(f(r.formEnd, 1)) |"
+            )
         }
         out.append("")
 
@@ -85,13 +112,16 @@ public enum WeeklyMarkdown {
         // Non-finite values take the lowest block; the scale is over the finite ones
         // (halved first, so that 1e308 - -1e308 stays finite).
         let finite = values.filter(\.isFinite)
-        guard let lo = finite.min(), let hi = finite.max() else { return String(repeating: blocks[0], count: values.count) }
-        return String(values.map { v in
-            guard v.isFinite else { return blocks[0] }
-            guard hi > lo else { return blocks[v > 0 ? 3 : 0] }
-            let share = (v / 2 - lo / 2) / (hi / 2 - lo / 2)
-            return blocks[Int((min(1, max(0, share.isFinite ? share : 0)) * 7).rounded())]
-        })
+        guard let lo = finite.min(), let hi = finite.max() else {
+            return String(repeating: blocks[0], count: values.count)
+        }
+        return String(
+            values.map { v in
+                guard v.isFinite else { return blocks[0] }
+                guard hi > lo else { return blocks[v > 0 ? 3 : 0] }
+                let share = (v / 2 - lo / 2) / (hi / 2 - lo / 2)
+                return blocks[Int((min(1, max(0, share.isFinite ? share : 0)) * 7).rounded())]
+            })
     }
 
     static func runTitle(_ r: ReportRun) -> String {
@@ -101,24 +131,34 @@ public enum WeeklyMarkdown {
     static func highlights(_ runs: [ReportRun], priorBest: [Double: Double]) -> [String] {
         let f = ReportFormat.fixed
         var out: [String] = []
-        if let longest = runs.max(by: { ($0.distanceMeters ?? 0) < ($1.distanceMeters ?? 0) }), let d = longest.distanceMeters, d > 0 {
+        if let longest = runs.max(by: { ($0.distanceMeters ?? 0) < ($1.distanceMeters ?? 0) }),
+            let d = longest.distanceMeters, d > 0
+        {
             let title = (longest.label ?? longest.name).map { "\($0), " } ?? ""
-            out.append("Longest run: \(f(d / 1000, 1)) km on \(ReportFormat.day(longest.day)) (\(title)\(ReportFormat.duration(longest.elapsedSeconds))).")
+            out.append(
+                "Longest run: \(f(d / 1000, 1)) km on \(ReportFormat.day(longest.day)) (\(title)\(ReportFormat.duration(longest.elapsedSeconds)))."
+            )
         }
         for r in runs where r.isRace {
-            out.append("Race: \(runTitle(r)) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(r.elapsedSeconds)).")
+            out.append(
+                "Race: \(runTitle(r)) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(r.elapsedSeconds))."
+            )
         }
         var best: [Double: (Double, ReportRun)] = [:]
-        for r in runs { for e in r.bestEfforts where e.elapsedSeconds < (best[e.distanceMeters]?.0 ?? .infinity) {
-            best[e.distanceMeters] = (e.elapsedSeconds, r)
-        } }
+        for r in runs {
+            for e in r.bestEfforts where e.elapsedSeconds < (best[e.distanceMeters]?.0 ?? .infinity) {
+                best[e.distanceMeters] = (e.elapsedSeconds, r)
+            }
+        }
         var records: [String] = []
         var efforts: [String] = []
         for distance in best.keys.sorted() {
             let (t, _) = best[distance]!
             let name = BestEfforts.name(of: distance)
             if let prior = priorBest[distance] {
-                if t < prior { records.append("\(name) \(ReportFormat.duration(t)) (was \(ReportFormat.duration(prior)))") }
+                if t < prior {
+                    records.append("\(name) \(ReportFormat.duration(t)) (was \(ReportFormat.duration(prior)))")
+                }
             } else {
                 records.append("\(name) \(ReportFormat.duration(t)) (first)")
             }
@@ -135,20 +175,28 @@ public enum WeeklyMarkdown {
         var out: [String] = []
         let rising = rows.reversed().prefix { ($0.distanceChangePercent ?? 0) > distanceRampPercent }.count
         if rising >= distanceRampWeeks {
-            out.append("Distance up more than \(f(distanceRampPercent, 0))% on the week before for \(rising) weeks in a row: the usual advice is to hold or step back.")
+            out.append(
+                "Distance up more than \(f(distanceRampPercent, 0))% on the week before for \(rising) weeks in a row: the usual advice is to hold or step back."
+            )
         }
         if week.runs >= 2, week.distanceKm > 0, week.longestRunKm / week.distanceKm > longRunShare {
-            out.append("The long run is \(f(week.longestRunKm / week.distanceKm * 100, 0))% of the week's distance (above \(f(longRunShare * 100, 0))%).")
+            out.append(
+                "The long run is \(f(week.longestRunKm / week.distanceKm * 100, 0))% of the week's distance (above \(f(longRunShare * 100, 0))%)."
+            )
         }
         let withoutHR = runs.filter { $0.avgHeartRate == nil }.count
         if runs.count >= 2, withoutHR * 2 >= runs.count {
             out.append("\(withoutHR) of \(runs.count) runs have no heart rate: zones and load are incomplete.")
         }
         if week.runsWithoutLoad > 0 {
-            out.append("\(week.runsWithoutLoad) runs have no load (no heart rate and no threshold pace): set the athlete's threshold pace.")
+            out.append(
+                "\(week.runsWithoutLoad) runs have no load (no heart rate and no threshold pace): set the athlete's threshold pace."
+            )
         }
         if let acwr = week.acwr, acwr > acwrHigh {
-            out.append("Acute:chronic load ratio \(f(acwr, 2)) is above \(f(acwrHigh, 1)): a sharp rise in load (Gabbett 2016).")
+            out.append(
+                "Acute:chronic load ratio \(f(acwr, 2)) is above \(f(acwrHigh, 1)): a sharp rise in load (Gabbett 2016)."
+            )
         }
         if week.ramp7d > fitnessRampHigh {
             out.append("Fitness rose \(f(week.ramp7d, 1)) this week (above \(f(fitnessRampHigh, 0)) per week).")
@@ -157,7 +205,9 @@ public enum WeeklyMarkdown {
             out.append("Form is \(f(week.formEnd, 1)): deep fatigue (below \(f(formLow, 0))).")
         }
         if week.fitnessWarmup {
-            out.append("Fitness is warming up: less than \(LoadModel.warmupDays) days of history, so fitness and form are underestimates.")
+            out.append(
+                "Fitness is warming up: less than \(LoadModel.warmupDays) days of history, so fitness and form are underestimates."
+            )
         }
         return out
     }

@@ -22,10 +22,12 @@ public struct ReportRun: Sendable {
     public var zoneSeconds: [String: Double]
     public var bestEfforts: [BestEffort]
 
-    public init(id: String, startedAt: Double, day: Int, name: String? = nil, label: String? = nil, mode: RunMode = .free,
-                distanceMeters: Double?, movingSeconds: Double?, elapsedSeconds: Double, ascentMeters: Double? = nil,
-                avgHeartRate: Double? = nil, heartRateCoveragePercent: Double? = nil, load: Double? = nil,
-                zoneSeconds: [String: Double] = [:], bestEfforts: [BestEffort] = []) {
+    public init(
+        id: String, startedAt: Double, day: Int, name: String? = nil, label: String? = nil, mode: RunMode = .free,
+        distanceMeters: Double?, movingSeconds: Double?, elapsedSeconds: Double, ascentMeters: Double? = nil,
+        avgHeartRate: Double? = nil, heartRateCoveragePercent: Double? = nil, load: Double? = nil,
+        zoneSeconds: [String: Double] = [:], bestEfforts: [BestEffort] = []
+    ) {
         self.id = id; self.startedAt = startedAt; self.day = day; self.name = name; self.label = label; self.mode = mode
         self.distanceMeters = distanceMeters; self.movingSeconds = movingSeconds; self.elapsedSeconds = elapsedSeconds
         self.ascentMeters = ascentMeters; self.avgHeartRate = avgHeartRate

@@ -52,7 +52,9 @@ public struct WeeklyReportJob: Sendable {
     public func run() throws -> [Written] {
         let athletes: [Athlete]
         if options.allAthletes {
-            athletes = try store.athletes().filter { try store.runCount(athleteID: $0.id) > 0 || $0.id != Athlete.defaultID }
+            athletes = try store.athletes().filter {
+                try store.runCount(athleteID: $0.id) > 0 || $0.id != Athlete.defaultID
+            }
         } else {
             athletes = try options.athleteIDs.map { id in
                 guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
@@ -114,18 +116,20 @@ public struct WeeklyReportJob: Sendable {
         let efforts = try store.bestEffortsByRun(athleteID: athlete.id)
         let calendar = LocalCalendar(identifier: athlete.timeZone)
         let runs = records.map { r in
-            ReportRun(id: r.id, startedAt: r.startedAt, day: calendar.day(of: r.startedAt), name: r.name, label: r.label,
-                      mode: r.mode, distanceMeters: r.distanceMeters, movingSeconds: r.movingSeconds,
-                      elapsedSeconds: r.elapsedSeconds, ascentMeters: r.ascentMeters, avgHeartRate: r.avgHeartRate,
-                      heartRateCoveragePercent: r.heartRateCoveragePercent, load: r.load,
-                      zoneSeconds: Dictionary((zones[r.id] ?? []).map { ($0.name, $0.seconds) }, uniquingKeysWith: +),
-                      bestEfforts: efforts[r.id] ?? [])
+            ReportRun(
+                id: r.id, startedAt: r.startedAt, day: calendar.day(of: r.startedAt), name: r.name, label: r.label,
+                mode: r.mode, distanceMeters: r.distanceMeters, movingSeconds: r.movingSeconds,
+                elapsedSeconds: r.elapsedSeconds, ascentMeters: r.ascentMeters, avgHeartRate: r.avgHeartRate,
+                heartRateCoveragePercent: r.heartRateCoveragePercent, load: r.load,
+                zoneSeconds: Dictionary((zones[r.id] ?? []).map { ($0.name, $0.seconds) }, uniquingKeysWith: +),
+                bestEfforts: efforts[r.id] ?? [])
         }
         let physiology = athlete.physiology
         let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
         let zoneNames = HeartRateZones.fractions(model).map(\.0)
-        return WeeklyAggregator.weeks(athleteID: athlete.id, athleteName: athlete.name, timeZone: athlete.timeZone,
-                                      zoneNames: zoneNames, runs: runs, through: lastWeek(athlete), count: options.weeks)
+        return WeeklyAggregator.weeks(
+            athleteID: athlete.id, athleteName: athlete.name, timeZone: athlete.timeZone,
+            zoneNames: zoneNames, runs: runs, through: lastWeek(athlete), count: options.weeks)
     }
 
     static func roster(_ entries: [(Athlete, AthleteWeeks)], stamp: String?) -> String {
@@ -137,7 +141,9 @@ public struct WeeklyReportJob: Sendable {
         for (athlete, weeks) in entries {
             guard let w = weeks.rows.last else { continue }
             let warnings = WeeklyMarkdown.warnings(weeks.rows, runs: weeks.runsByWeek[w.week] ?? []).count
-            out.append("| \(athlete.name) | \(w.week) | \(w.runs) | \(f(w.distanceKm, 1)) | \(f(w.load, 0)) | \(f(w.fitnessEnd, 1)) | \(f(w.formEnd, 1)) | \(warnings) | [\(w.week)](\(athlete.id)/\(w.week).md) · [csv](\(athlete.id)/weekly.csv) |")
+            out.append(
+                "| \(athlete.name) | \(w.week) | \(w.runs) | \(f(w.distanceKm, 1)) | \(f(w.load, 0)) | \(f(w.fitnessEnd, 1)) | \(f(w.formEnd, 1)) | \(warnings) | [\(w.week)](\(athlete.id)/\(w.week).md) · [csv](\(athlete.id)/weekly.csv) |"
+            )
         }
         return out.joined(separator: "\n") + "\n"
     }

@@ -99,7 +99,10 @@ enum Migrations {
                 t.column("segments", .text).notNull().defaults(to: "[0]")
                 t.column("data", .blob).notNull()
             }
-            try db.execute(sql: "INSERT INTO run_samples_v3 (run_id, segments, data) SELECT run_id, segments, data FROM run_samples")
+            try db.execute(
+                sql:
+                    "INSERT INTO run_samples_v3 (run_id, segments, data) SELECT run_id, segments, data FROM run_samples"
+            )
             try db.drop(table: "run_samples")
             try db.rename(table: "run_samples_v3", to: "run_samples")
         }

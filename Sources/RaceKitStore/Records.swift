@@ -43,7 +43,6 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     /// through Codable's name lookups costs more than the query).
     public static var databaseSelection: [any SQLSelectable] { CodingKeys.allCases.map { Column($0.rawValue) } }
 
-
     public var id: String
     public var athleteID: String
     public var sport: Sport
@@ -109,7 +108,8 @@ extension RunRecord {
     public func estimatedLoadInputs() throws -> [String] {
         guard let text = loadEstimated else { return [] }
         do { return try JSONDecoder().decode([String].self, from: Data(text.utf8)) } catch {
-            throw StoreError.corruptSamples(runID: id, reason: "load_estimated is not a list of names: \(text.prefix(40))")
+            throw StoreError.corruptSamples(
+                runID: id, reason: "load_estimated is not a list of names: \(text.prefix(40))")
         }
     }
 
@@ -125,12 +125,14 @@ extension RunRecord {
             defer { i += 1 }
             return try row.decode(atIndex: i)
         }
-        id = try next(); athleteID = try next(); sport = try next(); sportDeclared = try next(); name = try nextOptional()
+        id = try next(); athleteID = try next(); sport = try next(); sportDeclared = try next();
+        name = try nextOptional()
         sourceFile = try next(); sourceFormat = try next(); sourceSHA256 = try next(); activityIndex = try next()
         creator = try nextOptional(); startedAt = try next(); endedAt = try next(); elapsedSeconds = try next()
         movingSeconds = try nextOptional(); distanceMeters = try nextOptional(); distanceSource = try next()
         ascentMeters = try nextOptional(); descentMeters = try nextOptional(); avgHeartRate = try nextOptional()
-        maxHeartRate = try nextOptional(); heartRateCoveragePercent = try nextOptional(); avgCadence = try nextOptional()
+        maxHeartRate = try nextOptional(); heartRateCoveragePercent = try nextOptional();
+        avgCadence = try nextOptional()
         load = try nextOptional(); loadSource = try nextOptional(); label = try nextOptional(); mode = try next()
         runType = try next(); perceivedEffort = try nextOptional(); notes = try nextOptional(); pointCount = try next()
         repairs = try next(); analysisVersion = try next(); importedAt = try next(); zoneModel = try nextOptional()

@@ -27,12 +27,16 @@ extension RunStore {
         try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
         try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).deleteAll(db)
         for z in analysis.zones ?? [] {
-            try ZoneRecord(runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
-                           seconds: z.seconds).insert(db)
+            try ZoneRecord(
+                runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                seconds: z.seconds
+            ).insert(db)
         }
         for e in analysis.bestEfforts {
-            try BestEffortRecord(runID: runID, distanceMeters: e.distanceMeters, elapsedSeconds: e.elapsedSeconds,
-                                 startOffsetSeconds: e.startOffsetSeconds).insert(db)
+            try BestEffortRecord(
+                runID: runID, distanceMeters: e.distanceMeters, elapsedSeconds: e.elapsedSeconds,
+                startOffsetSeconds: e.startOffsetSeconds
+            ).insert(db)
         }
     }
 
@@ -52,15 +56,20 @@ extension RunStore {
     public func history(athleteID: String) throws -> Physiology.History {
         try wrap {
             try writer.read { db in
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT max(max_hr) AS high FROM run WHERE athlete_id = ? AND sport = 'running'
-                    """, arguments: [athleteID])
-                let efforts = try Row.fetchAll(db, sql: """
-                    SELECT e.distance_m AS d, min(e.elapsed_s) AS t FROM best_effort e JOIN run r ON r.id = e.run_id
-                    WHERE r.athlete_id = ? AND r.sport = 'running' GROUP BY e.distance_m ORDER BY e.distance_m
-                    """, arguments: [athleteID])
-                return Physiology.History(highestHeartRate: row?["high"],
-                                          bestEfforts: efforts.map { (meters: $0["d"], seconds: $0["t"]) })
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT max(max_hr) AS high FROM run WHERE athlete_id = ? AND sport = 'running'
+                        """, arguments: [athleteID])
+                let efforts = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT e.distance_m AS d, min(e.elapsed_s) AS t FROM best_effort e JOIN run r ON r.id = e.run_id
+                        WHERE r.athlete_id = ? AND r.sport = 'running' GROUP BY e.distance_m ORDER BY e.distance_m
+                        """, arguments: [athleteID])
+                return Physiology.History(
+                    highestHeartRate: row?["high"],
+                    bestEfforts: efforts.map { (meters: $0["d"], seconds: $0["t"]) })
             }
         }
     }
@@ -101,7 +110,8 @@ extension RunStore {
     public func zones(runID: String) throws -> [ZoneTime] {
         try wrap {
             try writer.read { db in
-                try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).order(ZoneRecord.Columns.zone).fetchAll(db).map {
+                try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).order(ZoneRecord.Columns.zone).fetchAll(db).map
+                {
                     ZoneTime(zone: $0.zone, name: $0.name, lowBpm: $0.lowBpm, highBpm: $0.highBpm, seconds: $0.seconds)
                 }
             }
@@ -112,9 +122,12 @@ extension RunStore {
     public func bestEfforts(runID: String) throws -> [BestEffort] {
         try wrap {
             try writer.read { db in
-                try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).order(BestEffortRecord.Columns.distanceMeters).fetchAll(db).map {
-                    BestEffort(distanceMeters: $0.distanceMeters, elapsedSeconds: $0.elapsedSeconds,
-                               startOffsetSeconds: $0.startOffsetSeconds)
+                try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).order(
+                    BestEffortRecord.Columns.distanceMeters
+                ).fetchAll(db).map {
+                    BestEffort(
+                        distanceMeters: $0.distanceMeters, elapsedSeconds: $0.elapsedSeconds,
+                        startOffsetSeconds: $0.startOffsetSeconds)
                 }
             }
         }
@@ -124,13 +137,16 @@ extension RunStore {
     public func zonesByRun(athleteID: String) throws -> [String: [ZoneTime]] {
         try wrap {
             try writer.read { db in
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT z.run_id, z.zone, z.name, z.low_bpm, z.high_bpm, z.seconds FROM run_zone z
-                    JOIN run r ON r.id = z.run_id WHERE r.athlete_id = ? ORDER BY z.run_id, z.zone
-                    """, arguments: [athleteID])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT z.run_id, z.zone, z.name, z.low_bpm, z.high_bpm, z.seconds FROM run_zone z
+                        JOIN run r ON r.id = z.run_id WHERE r.athlete_id = ? ORDER BY z.run_id, z.zone
+                        """, arguments: [athleteID])
                 var out: [String: [ZoneTime]] = [:]
                 for row in rows {
-                    out[row[0], default: []].append(ZoneTime(zone: row[1], name: row[2], lowBpm: row[3], highBpm: row[4], seconds: row[5]))
+                    out[row[0], default: []].append(
+                        ZoneTime(zone: row[1], name: row[2], lowBpm: row[3], highBpm: row[4], seconds: row[5]))
                 }
                 return out
             }
@@ -141,13 +157,16 @@ extension RunStore {
     public func bestEffortsByRun(athleteID: String) throws -> [String: [BestEffort]] {
         try wrap {
             try writer.read { db in
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT e.run_id, e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
-                    JOIN run r ON r.id = e.run_id WHERE r.athlete_id = ? ORDER BY e.run_id, e.distance_m
-                    """, arguments: [athleteID])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT e.run_id, e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
+                        JOIN run r ON r.id = e.run_id WHERE r.athlete_id = ? ORDER BY e.run_id, e.distance_m
+                        """, arguments: [athleteID])
                 var out: [String: [BestEffort]] = [:]
                 for row in rows {
-                    out[row[0], default: []].append(BestEffort(distanceMeters: row[1], elapsedSeconds: row[2], startOffsetSeconds: row[3]))
+                    out[row[0], default: []].append(
+                        BestEffort(distanceMeters: row[1], elapsedSeconds: row[2], startOffsetSeconds: row[3]))
                 }
                 return out
             }
@@ -168,10 +187,11 @@ extension RunStore {
                 throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")
             }
         }
-        return Activity(sport: r.sport, sportDeclared: r.sportDeclared, name: r.name,
-                        creator: r.creator, format: r.sourceFormat, samples: samples,
-                        segmentStarts: segments, distanceSource: r.distanceSource, distanceMeters: r.distanceMeters, laps: [],
-                        isIndoor: r.runType == .treadmill, repairs: RepairReport())
+        return Activity(
+            sport: r.sport, sportDeclared: r.sportDeclared, name: r.name,
+            creator: r.creator, format: r.sourceFormat, samples: samples,
+            segmentStarts: segments, distanceSource: r.distanceSource, distanceMeters: r.distanceMeters, laps: [],
+            isIndoor: r.runType == .treadmill, repairs: RepairReport())
     }
 
     /// Stores a new analysis of an existing run (and its sport, when inferred anew).
@@ -189,19 +209,27 @@ extension RunStore {
 
     /// Stores new zones and load for a run whose physiology changed (the rest of
     /// its analysis stands).
-    public func savePhysiologyResults(runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?,
-                                      physiology: Physiology) throws {
+    public func savePhysiologyResults(
+        runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?,
+        physiology: Physiology
+    ) throws {
         try wrap {
             try writer.write { db in
-                try db.execute(sql: """
-                    UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ?
-                    WHERE id = ?
-                    """, arguments: [load?.value, load?.source.rawValue, load.map { Self.json($0.estimated) },
-                                     model?.rawValue, Self.profileKey(physiology), runID])
+                try db.execute(
+                    sql: """
+                        UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        load?.value, load?.source.rawValue, load.map { Self.json($0.estimated) },
+                        model?.rawValue, Self.profileKey(physiology), runID
+                    ])
                 try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
                 for z in zones ?? [] {
-                    try ZoneRecord(runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
-                                   seconds: z.seconds).insert(db)
+                    try ZoneRecord(
+                        runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                        seconds: z.seconds
+                    ).insert(db)
                 }
             }
         }
@@ -209,7 +237,9 @@ extension RunStore {
 
     /// The samples of a stored run (for recomputing zones and load).
     public func samples(of r: RunRecord) throws -> SampleSeries {
-        guard let s = try samples(runID: r.id) else { throw StoreError.corruptSamples(runID: r.id, reason: "no samples stored") }
+        guard let s = try samples(runID: r.id) else {
+            throw StoreError.corruptSamples(runID: r.id, reason: "no samples stored")
+        }
         return s
     }
 
@@ -220,8 +250,10 @@ extension RunStore {
             try writer.read { db in
                 var request = RunRecord.filter(RunRecord.Columns.athleteID == athleteID)
                 if !force {
-                    request = request.filter(RunRecord.Columns.analysisVersion < RunAnalyzer.version
-                        || RunRecord.Columns.analysisProfile == nil || RunRecord.Columns.analysisProfile != currentProfile)
+                    request = request.filter(
+                        RunRecord.Columns.analysisVersion < RunAnalyzer.version
+                            || RunRecord.Columns.analysisProfile == nil
+                            || RunRecord.Columns.analysisProfile != currentProfile)
                 }
                 return try request.order(RunRecord.Columns.startedAt).fetchAll(db)
             }
@@ -309,8 +341,9 @@ extension RunStore {
                         """
                 }
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
-                    Record(distanceMeters: row["effort_m"], elapsedSeconds: row["effort_s"],
-                           startOffsetSeconds: row["effort_offset_s"], run: try RunRecord(row: row))
+                    Record(
+                        distanceMeters: row["effort_m"], elapsedSeconds: row["effort_s"],
+                        startOffsetSeconds: row["effort_offset_s"], run: try RunRecord(row: row))
                 }
             }
         }
@@ -320,7 +353,8 @@ extension RunStore {
 extension Athlete {
     /// The physiology the athlete has set (nothing estimated).
     public var physiology: Physiology {
-        Physiology(maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, thresholdHeartRate: thresholdHeartRate,
-                   thresholdPaceSecondsPerKm: thresholdPaceSecondsPerKm, sex: sex, zoneModel: zoneModel)
+        Physiology(
+            maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, thresholdHeartRate: thresholdHeartRate,
+            thresholdPaceSecondsPerKm: thresholdPaceSecondsPerKm, sex: sex, zoneModel: zoneModel)
     }
 }

@@ -52,7 +52,8 @@ public final class RunStore: Sendable {
     public init(path: String) throws {
         let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             var config = Configuration()
             config.busyMode = .timeout(30)
             config.foreignKeysEnabled = true
@@ -85,7 +86,9 @@ public final class RunStore: Sendable {
     }
 
     func wrap<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as StoreError { throw e } catch { throw StoreError.database(Self.describe(error)) }
+        do { return try body() } catch let e as StoreError { throw e } catch {
+            throw StoreError.database(Self.describe(error))
+        }
     }
 
     // MARK: Athletes
@@ -110,36 +113,45 @@ public final class RunStore: Sendable {
     // MARK: Runs
 
     /// Stores the activities of one file in a single transaction: all or nothing.
-    public func insert(_ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
-                       sha256: String, allowDuplicates: Bool, importedAt: Double = Date().timeIntervalSince1970)
-        throws -> [InsertOutcome] {
+    public func insert(
+        _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
+        sha256: String, allowDuplicates: Bool, importedAt: Double = Date().timeIntervalSince1970
+    )
+        throws -> [InsertOutcome]
+    {
         try wrap {
             try writer.write { db in
                 guard try Athlete.exists(db, key: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
                 var outcomes: [InsertOutcome] = []
                 for run in runs {
-                    if let existing = try String.fetchOne(db, sql: """
-                        SELECT id FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
-                        """, arguments: [athleteID, sha256, run.activityIndex]) {
+                    if let existing = try String.fetchOne(
+                        db,
+                        sql: """
+                            SELECT id FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
+                            """, arguments: [athleteID, sha256, run.activityIndex])
+                    {
                         outcomes.append(.duplicate(existingRunID: existing, sameBytes: true))
                         continue
                     }
                     if !allowDuplicates, let existing = try sameActivity(db, run, athleteID: athleteID) {
                         if let stored = try RunRecord.fetchOne(db, key: existing), Self.isRicher(run, than: stored) {
-                            try upgrade(db, stored, with: run, sourceFile: sourceFile, format: format, sha256: sha256,
-                                        importedAt: importedAt)
+                            try upgrade(
+                                db, stored, with: run, sourceFile: sourceFile, format: format, sha256: sha256,
+                                importedAt: importedAt)
                             outcomes.append(.upgraded(runID: existing))
                         } else {
                             outcomes.append(.duplicate(existingRunID: existing, sameBytes: false))
                         }
                         continue
                     }
-                    var record = makeRecord(run, athleteID: athleteID, sourceFile: sourceFile, format: format,
-                                            sha256: sha256, importedAt: importedAt)
+                    var record = makeRecord(
+                        run, athleteID: athleteID, sourceFile: sourceFile, format: format,
+                        sha256: sha256, importedAt: importedAt)
                     Self.apply(run.analysis, to: &record)
                     try record.insert(db)
-                    try Self.insertSamples(db, runID: record.id, blob: run.encodedSamples,
-                                           segments: Self.json(run.activity.segmentStarts))
+                    try Self.insertSamples(
+                        db, runID: record.id, blob: run.encodedSamples,
+                        segments: Self.json(run.activity.segmentStarts))
                     try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
                     outcomes.append(.inserted(runID: record.id))
                 }
@@ -153,19 +165,23 @@ public final class RunStore: Sendable {
     /// into the record; GRDB's `Data` binding would copy them twice more.
     static func insertSamples(_ db: Database, runID: String, blob: [UInt8], segments: String) throws {
         var statement: OpaquePointer?
-        var code = sqlite3_prepare_v2(db.sqliteConnection, "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)",
-                                      -1, &statement, nil)
+        var code = sqlite3_prepare_v2(
+            db.sqliteConnection, "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)",
+            -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         if code == SQLITE_OK { code = sqlite3_bind_text(statement, 1, runID, -1, transient) }
         if code == SQLITE_OK { code = sqlite3_bind_text(statement, 2, segments, -1, transient) }
         if code == SQLITE_OK {
-            code = blob.withUnsafeBytes { sqlite3_bind_blob64(statement, 3, $0.baseAddress, sqlite3_uint64($0.count), nil) }
+            code = blob.withUnsafeBytes {
+                sqlite3_bind_blob64(statement, 3, $0.baseAddress, sqlite3_uint64($0.count), nil)
+            }
         }
         if code == SQLITE_OK { code = sqlite3_step(statement) }
         guard code == SQLITE_DONE else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "writing the samples of run \(runID): \(message)")
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: "writing the samples of run \(runID): \(message)")
         }
     }
 
@@ -180,7 +196,10 @@ public final class RunStore: Sendable {
     static func isRicher(_ run: NewRun, than stored: RunRecord) -> Bool {
         let s = run.summary
         let new = [s.avgHeartRate != nil, s.avgCadence != nil, s.ascentMeters != nil, !run.activity.isIndoor]
-        let old = [stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil, stored.runType != .treadmill]
+        let old = [
+            stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil,
+            stored.runType != .treadmill
+        ]
         if zip(new, old).contains(where: { !$0 && $1 }) { return false }
         if zip(new, old).contains(where: { $0 && !$1 }) { return true }
         return Double(s.pointCount) >= richerPointRatio * Double(stored.pointCount)
@@ -189,10 +208,13 @@ public final class RunStore: Sendable {
     /// Replaces a stored run's source, samples and analysis with a richer copy's,
     /// keeping its id and what the user set (label, mode, run type, effort, notes,
     /// and a sport the user chose).
-    private func upgrade(_ db: Database, _ stored: RunRecord, with run: NewRun, sourceFile: String, format: SourceFormat,
-                         sha256: String, importedAt: Double) throws {
-        var record = makeRecord(run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format,
-                                sha256: sha256, importedAt: importedAt)
+    private func upgrade(
+        _ db: Database, _ stored: RunRecord, with run: NewRun, sourceFile: String, format: SourceFormat,
+        sha256: String, importedAt: Double
+    ) throws {
+        var record = makeRecord(
+            run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format,
+            sha256: sha256, importedAt: importedAt)
         record.id = stored.id
         record.label = stored.label
         record.mode = stored.mode
@@ -203,16 +225,22 @@ public final class RunStore: Sendable {
         Self.apply(run.analysis, to: &record)
         try record.update(db)
         try SamplesRecord.deleteOne(db, key: stored.id)
-        try Self.insertSamples(db, runID: stored.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
+        try Self.insertSamples(
+            db, runID: stored.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
         try Self.writeDetails(db, runID: stored.id, analysis: run.analysis)
     }
 
     private func sameActivity(_ db: Database, _ run: NewRun, athleteID: String) throws -> String? {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT id, distance_m FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
-            ORDER BY abs(started_at - ?)
-            """, arguments: [athleteID, run.summary.startedAt - Self.duplicateStartToleranceSeconds,
-                             run.summary.startedAt + Self.duplicateStartToleranceSeconds, run.summary.startedAt])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, distance_m FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
+                ORDER BY abs(started_at - ?)
+                """,
+            arguments: [
+                athleteID, run.summary.startedAt - Self.duplicateStartToleranceSeconds,
+                run.summary.startedAt + Self.duplicateStartToleranceSeconds, run.summary.startedAt
+            ])
         for row in rows {
             let other: Double? = row["distance_m"]
             switch (run.summary.distanceMeters, other) {
@@ -228,8 +256,10 @@ public final class RunStore: Sendable {
         return nil
     }
 
-    private func makeRecord(_ run: NewRun, athleteID: String, sourceFile: String, format: SourceFormat,
-                            sha256: String, importedAt: Double) -> RunRecord {
+    private func makeRecord(
+        _ run: NewRun, athleteID: String, sourceFile: String, format: SourceFormat,
+        sha256: String, importedAt: Double
+    ) -> RunRecord {
         let s = run.summary, a = run.activity
         // RepairReport holds integer counts only, which always encode (try? on purpose).
         let repairs = (try? JSONEncoder.sorted.encode(a.repairs)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -267,8 +297,10 @@ public final class RunStore: Sendable {
                 if let s = filter.sport { request = request.filter(RunRecord.Columns.sport == s) }
                 if let s = filter.since { request = request.filter(RunRecord.Columns.startedAt >= s) }
                 if let u = filter.until { request = request.filter(RunRecord.Columns.startedAt <= u) }
-                request = filter.newestFirst ? request.order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id.desc)
-                                             : request.order(RunRecord.Columns.startedAt, RunRecord.Columns.id)
+                request =
+                    filter.newestFirst
+                    ? request.order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id.desc)
+                    : request.order(RunRecord.Columns.startedAt, RunRecord.Columns.id)
                 if let l = filter.limit { request = request.limit(l) }
                 return try request.fetchAll(db)
             }
@@ -308,16 +340,21 @@ public final class RunStore: Sendable {
         if integrity != "ok" { problems.append("integrity_check: \(integrity)") }
         let rows: [(String, Int, Data?)] = try wrap {
             try writer.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT r.id, r.point_count, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
-                    """).map { ($0[0], $0[1], $0[2]) }
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT r.id, r.point_count, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
+                        """
+                ).map { ($0[0], $0[1], $0[2]) }
             }
         }
         for (id, count, data) in rows {
             guard let data else { problems.append("run \(id): no samples"); continue }
             do {
                 let samples = try SampleCodec.decode([UInt8](data))
-                if samples.count != count { problems.append("run \(id): \(samples.count) samples stored, \(count) expected") }
+                if samples.count != count {
+                    problems.append("run \(id): \(samples.count) samples stored, \(count) expected")
+                }
             } catch {
                 problems.append("run \(id): \(error)")
             }

@@ -22,7 +22,8 @@ public enum StoreError: RaceKitError {
         switch self {
         case .cannotOpen(let path, let reason): return "\(path): cannot open the store: \(reason)"
         case .unknownAthlete(let id): return "unknown athlete '\(id)' (create it with: racekit athlete add \(id))"
-        case .athleteExists(let id): return "athlete '\(id)' already exists (change it with racekit athlete set \(id) ...)"
+        case .athleteExists(let id):
+            return "athlete '\(id)' already exists (change it with racekit athlete set \(id) ...)"
         case .unknownRun(let id): return "no run with id \(id) (see racekit runs list)"
         case .database(let message): return "store error: \(message)"
         case .corruptSamples(let id, let reason): return "run \(id): \(reason)"

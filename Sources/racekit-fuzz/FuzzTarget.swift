@@ -30,13 +30,17 @@ enum FuzzTarget {
     /// The race-setup loader (Yams, strict validation) and, when a setup loads,
     /// the planner and every renderer over it. A `SetupError` is the expected outcome.
     static func runSetup(_ bytes: UnsafeRawBufferPointer) {
-        guard var setup = try? SetupLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else { return }
+        guard var setup = try? SetupLoader.parse(yaml: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else {
+            return
+        }
         setup.coursePath = nil
         guard let plan = try? RacePlanner.plan(setup) else { return }
         guard plan.splits.last?.split.cumulativeSeconds == Int(setup.targetSeconds.rounded()) else {
             fatalError("the plan does not end on the target")
         }
-        do { _ = try JSONOutput.string(PlanOutput.json(plan)) } catch { fatalError("a valid plan did not encode: \(error)") }
+        do { _ = try JSONOutput.string(PlanOutput.json(plan)) } catch {
+            fatalError("a valid plan did not encode: \(error)")
+        }
         _ = PlanOutput.markdown(plan)
         _ = PlanOutput.splitsCSV(plan) + PlanOutput.cuesCSV(plan)
         _ = PaceBand.svg(plan, unitName: "km")
@@ -69,7 +73,9 @@ enum FuzzTarget {
         guard var setup = try? SetupLoader.parse(yaml: yaml, file: "fuzz.yaml") else { return }
         setup.coursePath = nil
         guard let plan = try? RacePlanner.plan(setup) else { return }
-        do { _ = try JSONOutput.string(PlanOutput.json(plan)) } catch { fatalError("a valid plan did not encode: \(error)") }
+        do { _ = try JSONOutput.string(PlanOutput.json(plan)) } catch {
+            fatalError("a valid plan did not encode: \(error)")
+        }
         _ = PlanOutput.markdown(plan)
     }
 
@@ -80,7 +86,9 @@ enum FuzzTarget {
             _ = TextFormat.duration(v)
             _ = TextFormat.pace(v)
             _ = TimestampParser.format(v)
-            do { _ = try JSONOutput.string([Null(wrappedValue: v)]) } catch { fatalError("a number did not encode: \(error)") }
+            do { _ = try JSONOutput.string([Null(wrappedValue: v)]) } catch {
+                fatalError("a number did not encode: \(error)")
+            }
             var s = RunSummary(startedAt: 0, endedAt: 1, elapsedSeconds: 1, pointCount: 2)
             s.distanceMeters = v; s.avgHeartRate = v; s.ascentMeters = v; s.movingSeconds = v
             let clean = s.sanitised()
@@ -95,7 +103,9 @@ enum FuzzTarget {
     /// and evaluation over known, unknown and extreme values never traps.
     static func runExpression(_ bytes: UnsafeRawBufferPointer) {
         let text = String(decoding: bytes, as: UTF8.self)
-        _ = Placeholders.fill(text, metrics: Metrics(), plan: ScriptPlan(distanceMeters: 10_000, targetSeconds: 3000, stepMeters: 1000, clockSeconds: []))
+        _ = Placeholders.fill(
+            text, metrics: Metrics(),
+            plan: ScriptPlan(distanceMeters: 10_000, targetSeconds: 3000, stepMeters: 1000, clockSeconds: []))
         do {
             let e = try Expression(text)
             var m = Metrics()
@@ -132,12 +142,19 @@ enum FuzzTarget {
         guard plain == ahead else {
             fatalError("read-ahead differs from a plain read:\n\(plain.prefix(400))\n\(ahead.prefix(400))")
         }
-        guard let result = try? ActivityFileReader.read(path: path), case .document(let document) = result.outcome else { return }
+        guard let result = try? ActivityFileReader.read(path: path), case .document(let document) = result.outcome
+        else { return }
         for raw in document.activities {
-            guard case .activity(let activity) = TrackRepair.repair(raw, format: document.format,
-                                                                    documentHeartRate: document.documentHeartRate) else { continue }
-            let analysis = RunAnalyzer.analyse(activity, physiology: Physiology(maxHeartRate: 190, restingHeartRate: 50,
-                                                                               thresholdHeartRate: 170, thresholdPaceSecondsPerKm: 300))
+            guard
+                case .activity(let activity) = TrackRepair.repair(
+                    raw, format: document.format,
+                    documentHeartRate: document.documentHeartRate)
+            else { continue }
+            let analysis = RunAnalyzer.analyse(
+                activity,
+                physiology: Physiology(
+                    maxHeartRate: 190, restingHeartRate: 50,
+                    thresholdHeartRate: 170, thresholdPaceSecondsPerKm: 300))
             _ = analysis.splits(.km)
             let blob = SampleCodec.encode(activity.samples)
             guard let back = try? SampleCodec.decode(blob), back.count == activity.samples.count else {

@@ -85,12 +85,13 @@ enum Simulator {
             let target = 92 + 56 * effort + moving / 3600 * 6
             hr += (target - hr) * min(1, dt / 25) + rng.gaussian(0.8)
             let cadence = 150 + (1000 / pace - 2.5) * 14 + rng.gaussian(1.5)
-            points.append(SimPoint(
-                time: plan.start + t,
-                lat: plan.treadmill ? .nan : lat + rng.gaussian(0.000004),
-                lon: plan.treadmill ? .nan : lon + rng.gaussian(0.000004),
-                ele: plan.treadmill ? .nan : 520 + terrain + rng.gaussian(1.2),
-                hr: min(200, max(70, hr)), cadence: cadence, distance: dist, speed: speed))
+            points.append(
+                SimPoint(
+                    time: plan.start + t,
+                    lat: plan.treadmill ? .nan : lat + rng.gaussian(0.000004),
+                    lon: plan.treadmill ? .nan : lon + rng.gaussian(0.000004),
+                    ele: plan.treadmill ? .nan : 520 + terrain + rng.gaussian(1.2),
+                    hr: min(200, max(70, hr)), cadence: cadence, distance: dist, speed: speed))
             t += dt
             moving += dt
         }

@@ -45,7 +45,7 @@ func sampleExport(_ dir: String) {
         // (day offset, workout, minutes, UTC hour)
         var sessions: [(Int, Workout, Double, Double)] = [
             (1, week % 2 == 0 ? .intervals : .tempo, 50, 16.5), (3, .easy, 45, 5.5),
-            (5, .recovery, 35, 7.5), (6, .long, 70 + Double(min(week, 6)) * 8, 7.0),
+            (5, .recovery, 35, 7.5), (6, .long, 70 + Double(min(week, 6)) * 8, 7.0)
         ]
         if week % 3 == 1 { sessions.append((2, .easy, 40, 16.75)) }
         if week == 9 { sessions = [(1, .easy, 40, 16.5), (3, .tempo, 35, 5.5), (6, .race, 0, 7.0)] }
@@ -53,17 +53,20 @@ func sampleExport(_ dir: String) {
             let start = firstMonday + Double(week * 7 + day) * 86_400 + hour * 3600 + rng.uniform(0...600).rounded()
             let treadmill = workout == .easy && week >= 8
             let easyPace = 345 - Double(week) * 2 + rng.uniform(-5...5)
-            var plan = RunPlan(start: start, workout: workout, durationSeconds: minutes * 60, easyPace: easyPace,
-                               sampleInterval: workout == .race ? 1 : [1, 2, 3][n % 3], treadmill: treadmill)
+            var plan = RunPlan(
+                start: start, workout: workout, durationSeconds: minutes * 60, easyPace: easyPace,
+                sampleInterval: workout == .race ? 1 : [1, 2, 3][n % 3], treadmill: treadmill)
             if workout == .race { plan.durationSeconds = 21_097.5 / 1000 * easyPace * 0.84 }
             if workout == .long { plan.pauses = [(minutes * 60 * 0.45, 95 + rng.uniform(0...60).rounded())] }
             if workout == .easy, !treadmill, n % 4 == 0 { plan.pauses = [(minutes * 60 * 0.6, 40)] }
             let points = Simulator.simulate(plan, rng: &rng)
-            let dialect: Dialect = treadmill ? .treadmillTCX : (workout == .race ? .garminTCX : dialects[n % dialects.count])
+            let dialect: Dialect =
+                treadmill ? .treadmillTCX : (workout == .race ? .garminTCX : dialects[n % dialects.count])
             let date = String(TimestampParser.format(start).prefix(10))
             let name = workout == .race ? "Munich Half Marathon" : "\(workout.rawValue.capitalized) run"
             let gz = n % 5 == 2
-            let file = "\(dir)/\(dialect.rawValue)/\(date)-\(workout.rawValue).\(dialect.fileExtension)\(gz ? ".gz" : "")"
+            let file =
+                "\(dir)/\(dialect.rawValue)/\(date)-\(workout.rawValue).\(dialect.fileExtension)\(gz ? ".gz" : "")"
             write(dialect.render(points, name: name), to: file, gzip: gz)
             if week == 2, workout == .long {
                 // The same long run exported twice: the importer must store it once.
@@ -74,10 +77,15 @@ func sampleExport(_ dir: String) {
     }
     // A planned course (no timestamps) and a TCX course: skipped, not imported.
     var rngCourse = SeededRandom(seed: 7)
-    let course = Simulator.simulate(RunPlan(start: 0, workout: .easy, durationSeconds: 600, easyPace: 300, sampleInterval: 5),
-                                    rng: &rngCourse)
-    var route = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StravaGPX\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n <trk>\n  <name>Munich Half course</name>\n  <type>Run</type>\n  <trkseg>\n"
-    for p in course { route += "   <trkpt lat=\"\(Dialect.f(p.lat, 7))\" lon=\"\(Dialect.f(p.lon, 7))\"><ele>\(Dialect.f(p.ele, 1))</ele></trkpt>\n" }
+    let course = Simulator.simulate(
+        RunPlan(start: 0, workout: .easy, durationSeconds: 600, easyPace: 300, sampleInterval: 5),
+        rng: &rngCourse)
+    var route =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StravaGPX\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n <trk>\n  <name>Munich Half course</name>\n  <type>Run</type>\n  <trkseg>\n"
+    for p in course {
+        route +=
+            "   <trkpt lat=\"\(Dialect.f(p.lat, 7))\" lon=\"\(Dialect.f(p.lon, 7))\"><ele>\(Dialect.f(p.ele, 1))</ele></trkpt>\n"
+    }
     route += "  </trkseg>\n </trk>\n</gpx>\n"
     write(route, to: "\(dir)/courses/munich-half-route.gpx")
     print("wrote \(n + 2) activity files and 1 route to \(dir)")
@@ -104,9 +112,10 @@ func benchFolder(_ dir: String, count: Int, interval: Int = 0) {
     let start = TimestampParser.parse("2020-01-01T06:00:00Z")!.secondsSinceEpoch
     for i in 0..<count {
         let dialect = dialects[i % dialects.count]
-        let plan = RunPlan(start: start + Double(i) * 86_400, workout: .easy, durationSeconds: rng.uniform(1200...4200),
-                           easyPace: rng.uniform(300...380), sampleInterval: interval > 0 ? Double(interval) : [1, 2, 3][i % 3],
-                           treadmill: dialect == .treadmillTCX)
+        let plan = RunPlan(
+            start: start + Double(i) * 86_400, workout: .easy, durationSeconds: rng.uniform(1200...4200),
+            easyPace: rng.uniform(300...380), sampleInterval: interval > 0 ? Double(interval) : [1, 2, 3][i % 3],
+            treadmill: dialect == .treadmillTCX)
         let points = Simulator.simulate(plan, rng: &rng)
         write(dialect.render(points, name: "Run \(i)"), to: String(format: "%@/%04d.%@", dir, i, dialect.fileExtension))
     }
@@ -116,8 +125,10 @@ func benchFolder(_ dir: String, count: Int, interval: Int = 0) {
 /// The four-hour 1 Hz run the analysis benchmark and `make bench` use.
 func fourHourRun() -> [SimPoint] {
     var rng = SeededRandom(seed: 4)
-    return Simulator.simulate(RunPlan(start: 1_767_250_800, workout: .long, durationSeconds: 4 * 3600, easyPace: 340,
-                                      sampleInterval: 1, pauses: [(7200, 120)]), rng: &rng)
+    return Simulator.simulate(
+        RunPlan(
+            start: 1_767_250_800, workout: .long, durationSeconds: 4 * 3600, easyPace: 340,
+            sampleInterval: 1, pauses: [(7200, 120)]), rng: &rng)
 }
 
 /// Median time of `RunAnalyzer.analyse` over a 4-hour 1 Hz run, 31 runs.
@@ -144,8 +155,10 @@ func benchAnalysis() {
         times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
     }
     times.sort()
-    print(String(format: "analysis of a 4-hour 1 Hz run (%d points, %d km splits): median %.2f ms, min %.2f ms",
-                 activity.samples.count, splits, times[times.count / 2], times[0]))
+    print(
+        String(
+            format: "analysis of a 4-hour 1 Hz run (%d points, %d km splits): median %.2f ms, min %.2f ms",
+            activity.samples.count, splits, times[times.count / 2], times[0]))
 }
 
 /// An untimed GPX 1.1 course track. `hilly-half`: 21.1 km with two climbs and
@@ -182,7 +195,8 @@ func course(_ path: String, kind: String, points: Int) {
     for i in 0..<n {
         let x = Double(i) * step
         let ele = elevation(x) + rng.gaussian(2)
-        out += "      <trkpt lat=\"\(String(format: "%.7f", lat))\" lon=\"\(String(format: "%.7f", lon))\"><ele>\(String(format: "%.1f", ele))</ele></trkpt>\n"
+        out +=
+            "      <trkpt lat=\"\(String(format: "%.7f", lat))\" lon=\"\(String(format: "%.7f", lon))\"><ele>\(String(format: "%.1f", ele))</ele></trkpt>\n"
         heading += sin(x / 1700) * 0.02 + rng.gaussian(0.01)
         lat += step * cos(heading) / 111_195
         lon += step * sin(heading) / (111_195 * cos(lat * .pi / 180))
@@ -195,25 +209,44 @@ func course(_ path: String, kind: String, points: Int) {
 /// Median time of a 200-message script simulated over a 5-hour 1 Hz run (make bench).
 func benchSimulate() {
     let distance = 50_000.0, target = 5 * 3600.0
-    let plan = ScriptPlan(distanceMeters: distance, targetSeconds: target, stepMeters: 1000,
-                          clockSeconds: (0...50).map { Double($0) * 360 })
+    let plan = ScriptPlan(
+        distanceMeters: distance, targetSeconds: target, stepMeters: 1000,
+        clockSeconds: (0...50).map { Double($0) * 360 })
     var messages: [ScriptMessage] = []
     var branches: [String: String] = [:]
-    for i in 1...150 { messages.append(ScriptMessage(id: "d\(i)", trigger: .distance(Double(i) * 330), text: "at {distance_km} km, {gap}", priority: 40)) }
+    for i in 1...150 {
+        messages.append(
+            ScriptMessage(
+                id: "d\(i)", trigger: .distance(Double(i) * 330), text: "at {distance_km} km, {gap}", priority: 40))
+    }
     for c in 1...10 {
         let x = Double(c) * 4500
-        for (role, e) in [("ahead", "avg_pace < 356.4"), ("on", "avg_pace >= 356.4 AND avg_pace <= 363.6"), ("behind", "avg_pace > 363.6")] {
+        for (role, e) in [
+            ("ahead", "avg_pace < 356.4"), ("on", "avg_pace >= 356.4 AND avg_pace <= 363.6"),
+            ("behind", "avg_pace > 363.6")
+        ] {
             branches["\(role)_\(c)"] = e
-            messages.append(ScriptMessage(id: "\(role)_\(c)", trigger: .distance(x), branchKey: "\(role)_\(c)", text: "\(role) {projected_finish}", priority: 60))
+            messages.append(
+                ScriptMessage(
+                    id: "\(role)_\(c)", trigger: .distance(x), branchKey: "\(role)_\(c)",
+                    text: "\(role) {projected_finish}", priority: 60))
         }
     }
     for c in 1...10 {
-        messages.append(ScriptMessage(id: "c\(c)", trigger: Trigger(type: .condition, expression: "hr > \(150 + c) AND pace_3min_ratio < 1.02 OR cadence < \(160 - c)"),
-                                      text: "hr {hr}", priority: 70, playOnce: false))
+        messages.append(
+            ScriptMessage(
+                id: "c\(c)",
+                trigger: Trigger(
+                    type: .condition, expression: "hr > \(150 + c) AND pace_3min_ratio < 1.02 OR cadence < \(160 - c)"),
+                text: "hr {hr}", priority: 70, playOnce: false))
     }
-    for g in 1...10 { messages.append(ScriptMessage(id: "gel\(g)", trigger: .distance(Double(g) * 4700 + 120), text: "gel", priority: 92)) }
-    let script = RaceScript(id: "bench", race: "bench", personality: "calm_coach", generator: "bench", inputDigest: "", plan: plan,
-                            branches: branches, messages: messages)
+    for g in 1...10 {
+        messages.append(
+            ScriptMessage(id: "gel\(g)", trigger: .distance(Double(g) * 4700 + 120), text: "gel", priority: 92))
+    }
+    let script = RaceScript(
+        id: "bench", race: "bench", personality: "calm_coach", generator: "bench", inputDigest: "", plan: plan,
+        branches: branches, messages: messages)
     var rng = SeededRandom(seed: 5)
     var d = [0.0], hr = [120.0], cad = [170.0]
     for k in 1...Int(target) {
@@ -227,15 +260,22 @@ func benchSimulate() {
     let clock = ContinuousClock()
     func ms(_ d: Duration) -> Double { Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000 }
     for _ in 0..<21 {
-        buildTimes.append(ms(clock.measure {
-            metrics = LiveMetrics.series(distances: d, hr: hr, cadence: cad, startEpoch: 1_767_250_800, plan: plan,
-                                         zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "Europe/Berlin")!)
-        }))
-        simTimes.append(ms(clock.measure { played = (try? TriggerEngine.simulate(script, metrics: metrics))?.played.count ?? -1 }))
+        buildTimes.append(
+            ms(
+                clock.measure {
+                    metrics = LiveMetrics.series(
+                        distances: d, hr: hr, cadence: cad, startEpoch: 1_767_250_800, plan: plan,
+                        zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "Europe/Berlin")!)
+                }))
+        simTimes.append(
+            ms(clock.measure { played = (try? TriggerEngine.simulate(script, metrics: metrics))?.played.count ?? -1 }))
     }
     buildTimes.sort(); simTimes.sort()
-    print(String(format: "simulation: %d messages over %d seconds (%d played): engine median %.1f ms, live metrics median %.1f ms, together %.1f ms",
-                 messages.count, metrics.count, played, simTimes[10], buildTimes[10], simTimes[10] + buildTimes[10]))
+    print(
+        String(
+            format:
+                "simulation: %d messages over %d seconds (%d played): engine median %.1f ms, live metrics median %.1f ms, together %.1f ms",
+            messages.count, metrics.count, played, simTimes[10], buildTimes[10], simTimes[10] + buildTimes[10]))
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -248,7 +288,9 @@ case "bench-big":
     benchBig(args[1], megabytes: option("--megabytes", in: args, default: 100))
 case "bench-folder":
     guard args.count >= 2 else { fail("usage: racekit-gen bench-folder DIR [--count N]") }
-    benchFolder(args[1], count: option("--count", in: args, default: 1000), interval: args.contains("--interval") ? option("--interval", in: args, default: 1) : 0)
+    benchFolder(
+        args[1], count: option("--count", in: args, default: 1000),
+        interval: args.contains("--interval") ? option("--interval", in: args, default: 1) : 0)
 case "bench-analysis":
     benchAnalysis()
 case "bench-simulate":
@@ -262,5 +304,7 @@ case "course":
     }
     course(args[1], kind: args[k + 1], points: option("--points", in: args, default: 40_000))
 default:
-    fail("usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE")
+    fail(
+        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE"
+    )
 }

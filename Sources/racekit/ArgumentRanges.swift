@@ -30,21 +30,27 @@ enum ArgumentRanges {
     /// A distance in metres within `distanceMeters`.
     static func distance(_ text: String, option: String, what: String = "race distance") throws -> Double {
         guard let meters = Units.parseDistance(text), meters.isFinite, distanceMeters.contains(meters) else {
-            throw ValidationError("\(option): '\(text)' is not a \(what) (\(distanceText): 5k, 10k, half, marathon, \"50 km\", \"26.2 mi\" or metres)")
+            throw ValidationError(
+                "\(option): '\(text)' is not a \(what) (\(distanceText): 5k, 10k, half, marathon, \"50 km\", \"26.2 mi\" or metres)"
+            )
         }
         return meters
     }
 
     /// A duration in seconds (h:mm:ss, mm:ss or seconds) whose pace over `meters` is within `paces`.
-    static func time(_ text: String, over meters: Double, option: String, what: String,
-                     paces: ClosedRange<Double> = racePace) throws -> Double {
+    static func time(
+        _ text: String, over meters: Double, option: String, what: String,
+        paces: ClosedRange<Double> = racePace
+    ) throws -> Double {
         guard let seconds = Units.parseDuration(text), seconds > 0, seconds.isFinite else {
             throw ValidationError("\(option): '\(text)' is not a time (h:mm:ss)")
         }
         let pace = seconds / (meters / 1000)
         guard paces.contains(pace) else {
-            throw ValidationError("\(option): '\(text)' over \(TextFormat.fixed(meters / 1000, 3)) km is \(TextFormat.pace(pace))/km; "
-                + "\(what) must be \(TextFormat.pace(paces.lowerBound))/km to \(TextFormat.pace(paces.upperBound))/km")
+            throw ValidationError(
+                "\(option): '\(text)' over \(TextFormat.fixed(meters / 1000, 3)) km is \(TextFormat.pace(pace))/km; "
+                    + "\(what) must be \(TextFormat.pace(paces.lowerBound))/km to \(TextFormat.pace(paces.upperBound))/km"
+            )
         }
         return seconds
     }
@@ -60,12 +66,16 @@ enum ArgumentRanges {
     /// A number within `range`, with its unit for the message.
     static func check(_ value: Double, in range: ClosedRange<Double>, option: String, unit: String) throws {
         guard range.contains(value) else {
-            throw ValidationError("\(option): \(shown(value)) is out of range (\(plain(range.lowerBound)) to \(plain(range.upperBound))\(unit.isEmpty ? "" : " \(unit)"))")
+            throw ValidationError(
+                "\(option): \(shown(value)) is out of range (\(plain(range.lowerBound)) to \(plain(range.upperBound))\(unit.isEmpty ? "" : " \(unit)"))"
+            )
         }
     }
 
     static func check(_ value: Int, in range: ClosedRange<Int>, option: String) throws {
-        guard range.contains(value) else { throw ValidationError("\(option): \(value) is out of range (\(range.lowerBound) to \(range.upperBound))") }
+        guard range.contains(value) else {
+            throw ValidationError("\(option): \(value) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
     }
 
     /// A value as the user typed it, near enough: `300`, `1.5`, `1e+300`, `nan`.

@@ -62,14 +62,18 @@ extension RaceKitCommand.AthleteCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add an athlete.",
-            discussion: "  racekit athlete add anna --name \"Anna K\" --max-hr 188 --resting-hr 48 --sex female --time-zone Europe/Berlin")
+            discussion:
+                "  racekit athlete add anna --name \"Anna K\" --max-hr 188 --resting-hr 48 --sex female --time-zone Europe/Berlin"
+        )
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Athlete id: lower-case letters, digits and dashes.") var id: String
         @OptionGroup var profile: ProfileOptions
 
         func validate() throws {
-            guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }), id.first != "-" else {
+            guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }),
+                id.first != "-"
+            else {
                 throw ValidationError("athlete id '\(id)' must be lower-case letters, digits and dashes")
             }
         }
@@ -92,7 +96,8 @@ extension RaceKitCommand.AthleteCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Athlete id.") var id: String
         @OptionGroup var profile: ProfileOptions
-        @Flag(help: "Do not recompute the athlete's runs now (run `racekit runs recompute` later).") var noRecompute = false
+        @Flag(help: "Do not recompute the athlete's runs now (run `racekit runs recompute` later).") var noRecompute =
+            false
 
         func validate() throws {
             if profile.isEmpty { throw ValidationError("nothing to change: give at least one option (see --help)") }
@@ -115,7 +120,9 @@ extension RaceKitCommand.AthleteCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show an athlete's profile, with the estimates used where values are not set.")
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show an athlete's profile, with the estimates used where values are not set.")
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Athlete id.") var id: String = Athlete.defaultID
@@ -127,33 +134,56 @@ extension RaceKitCommand.AthleteCommand {
             let p = try store.physiology(athleteID: id)
             let runs = try store.runCount(athleteID: id)
             if format == .json {
-                Console.out(try JSONOutput.string(AthleteJSON(
-                    id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel, maxHeartRate: p.maxHeartRate,
-                    maxHeartRateEstimated: p.maxHeartRateEstimated, restingHeartRate: p.restingHeartRate,
-                    thresholdHeartRate: p.thresholdHeartRate, thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
-                    thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
-                    thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs)))
+                Console.out(
+                    try JSONOutput.string(
+                        AthleteJSON(
+                            id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel,
+                            maxHeartRate: p.maxHeartRate,
+                            maxHeartRateEstimated: p.maxHeartRateEstimated, restingHeartRate: p.restingHeartRate,
+                            thresholdHeartRate: p.thresholdHeartRate,
+                            thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
+                            thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
+                            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs)))
                 return
             }
             func hr(_ v: Double?, _ est: Bool) -> String {
                 guard let v else { return "unknown" }
-                return "\(Int(v.rounded())) bpm" + (est ? " (estimated from \(runs) runs; set it for accurate zones and load)" : "")
+                return "\(Int(v.rounded())) bpm"
+                    + (est ? " (estimated from \(runs) runs; set it for accurate zones and load)" : "")
             }
-            let pace = p.thresholdPaceSecondsPerKm.map { "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "") } ?? "unknown"
+            let pace =
+                p.thresholdPaceSecondsPerKm.map {
+                    "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "")
+                } ?? "unknown"
             let model = HeartRateZones.resolve(a.zoneModel, physiology: p)
             let rows: [(String, String)] = [
-                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone), ("Sex", a.sex?.rawValue ?? "not set (TRIMP uses the mean of both weightings)"),
-                ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)), ("Resting HR", p.restingHeartRate.map { "\(Int($0.rounded())) bpm" } ?? "not set (load uses Edwards' zone TRIMP until it is)"),
-                ("Threshold HR", p.thresholdHeartRateEstimated ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)" : hr(p.thresholdHeartRate, false)),
-                ("Threshold pace", pace), ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
-                ("Runs", String(runs)),
+                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone),
+                ("Sex", a.sex?.rawValue ?? "not set (TRIMP uses the mean of both weightings)"),
+                ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)),
+                (
+                    "Resting HR",
+                    p.restingHeartRate.map { "\(Int($0.rounded())) bpm" }
+                        ?? "not set (load uses Edwards' zone TRIMP until it is)"
+                ),
+                (
+                    "Threshold HR",
+                    p.thresholdHeartRateEstimated
+                        ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)"
+                        : hr(p.thresholdHeartRate, false)
+                ),
+                ("Threshold pace", pace),
+                ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
+                ("Runs", String(runs))
             ]
             for (k, v) in rows { Console.out(k.padding(toLength: 16, withPad: " ", startingAt: 0) + v) }
             if let zones = HeartRateZones.zones(model, physiology: p) {
                 Console.out("")
-                Console.out(Format.table(header: ["zone", "bpm"], rows: zones.map { z in
-                    [z.name, z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"]
-                }))
+                Console.out(
+                    Format.table(
+                        header: ["zone", "bpm"],
+                        rows: zones.map { z in
+                            [z.name, z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"]
+                        }))
             }
         }
     }
@@ -165,11 +195,17 @@ extension RaceKitCommand.AthleteCommand {
         func run() throws {
             let store = try storeOptions.open()
             let athletes = try store.athletes()
-            Console.out(Format.table(header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
-                                     rows: try athletes.map { a in
-                [a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0), Format.number(a.restingHeartRate, digits: 0),
-                 Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? "-", String(try store.runCount(athleteID: a.id))]
-            }))
+            Console.out(
+                Format.table(
+                    header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
+                    rows: try athletes.map { a in
+                        [
+                            a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0),
+                            Format.number(a.restingHeartRate, digits: 0),
+                            Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? "-",
+                            String(try store.runCount(athleteID: a.id))
+                        ]
+                    }))
         }
     }
 }

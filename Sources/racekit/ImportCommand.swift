@@ -10,18 +10,18 @@ extension RaceKitCommand {
             commandName: "import",
             abstract: "Import GPX and TCX files (plain or .gz) into the store.",
             discussion: """
-            Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files. Each
-            file is stored in one transaction: a broken file leaves nothing behind and the
-            other files still import. Importing the same bytes again changes nothing; the
-            same activity from another file (same athlete, start within 60 s, distance
-            within 2%) is reported as a duplicate unless --allow-duplicates.
+                Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files. Each
+                file is stored in one transaction: a broken file leaves nothing behind and the
+                other files still import. Importing the same bytes again changes nothing; the
+                same activity from another file (same athlete, start within 60 s, distance
+                within 2%) is reported as a duplicate unless --allow-duplicates.
 
-            Exit status: 0 when no file failed, 1 when some failed, 64 on usage errors,
-            66 when no input path exists.
+                Exit status: 0 when no file failed, 1 when some failed, 64 on usage errors,
+                66 when no input path exists.
 
-              racekit import ~/Downloads/export/
-              racekit import --format json run.gpx ride.tcx.gz
-            """
+                  racekit import ~/Downloads/export/
+                  racekit import --format json run.gpx ride.tcx.gz
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
@@ -92,7 +92,9 @@ extension RaceKitCommand {
                 }
                 guard draw else { return }
                 let s = p.summary
-                Console.progress("[\(p.done)/\(p.total)] \(s.imported) imported, \(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed")
+                Console.progress(
+                    "[\(p.done)/\(p.total)] \(s.imported) imported, \(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed"
+                )
             }
         }
 
@@ -108,15 +110,21 @@ extension RaceKitCommand {
                 Console.out("duplicate: \(r.file): \(r.reason ?? "")")
             }
             for r in results where r.status == .upgraded { Console.out("upgraded: \(r.file): \(r.reason ?? "")") }
-            for r in results where r.status == .imported && r.reason != nil { Console.out("note: \(r.file): \(r.reason!)") }
+            for r in results where r.status == .imported && r.reason != nil {
+                Console.out("note: \(r.file): \(r.reason!)")
+            }
             let s = ImportSummary(results)
             if s.total == 0 {
                 Console.out("No GPX or TCX files found.")
             } else if s.imported == 0 && s.upgraded == 0 && s.failed == 0 && s.duplicate > 0 {
-                Console.out("Nothing new: \(s.duplicate) of \(s.total) files already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "").")
+                Console.out(
+                    "Nothing new: \(s.duplicate) of \(s.total) files already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "")."
+                )
             } else {
                 let upgraded = s.upgraded > 0 ? "\(s.upgraded) upgraded, " : ""
-                Console.out("\(s.total) files: \(s.imported) imported (\(s.runsStored) runs), \(upgraded)\(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed.")
+                Console.out(
+                    "\(s.total) files: \(s.imported) imported (\(s.runsStored) runs), \(upgraded)\(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed."
+                )
             }
         }
     }

@@ -11,10 +11,10 @@ extension RaceKitCommand {
             commandName: "race",
             abstract: "Race setups: write one, plan it over its course, export a pace band and a course.",
             discussion: """
-              racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00
-              racekit race plan Races/berlin-marathon-2026.yaml --unit km
-              racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
-            """,
+                  racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00
+                  racekit race plan Races/berlin-marathon-2026.yaml --unit km
+                  racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
+                """,
             subcommands: [New.self, Plan.self, Script.self]
         )
     }
@@ -27,19 +27,20 @@ extension RaceKitCommand.Race {
     struct Plan: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "plan",
-            abstract: "Print a race's pace plan, fueling and hydration cues and warnings; export a pace band, TCX or GPX.",
+            abstract:
+                "Print a race's pace plan, fueling and hydration cues and warnings; export a pace band, TCX or GPX.",
             discussion: """
-            Splits every km or mile (--unit) or at the setup's checkpoints, with split time, pace, the clock
-            time to see on the watch and, over a course, elevation and grade. Cumulative times are whole
-            seconds and the last one is the target. Exports (--export band,tcx,gpx) go to --out (default:
-            the race file's folder) as SLUG-band.svg, SLUG.tcx (a TCX Course whose times follow the plan, with
-            CoursePoints for gels, drinks, aid stations and markers) and SLUG.gpx (waypoints and the track).
+                Splits every km or mile (--unit) or at the setup's checkpoints, with split time, pace, the clock
+                time to see on the watch and, over a course, elevation and grade. Cumulative times are whole
+                seconds and the last one is the target. Exports (--export band,tcx,gpx) go to --out (default:
+                the race file's folder) as SLUG-band.svg, SLUG.tcx (a TCX Course whose times follow the plan, with
+                CoursePoints for gels, drinks, aid stations and markers) and SLUG.gpx (waypoints and the track).
 
-              racekit race plan Races/berlin-marathon-2026.yaml
-              racekit race plan Races/hilly-half.yaml --unit mi --format md
-              racekit race plan Races/hilly-half.yaml --format csv --table cues
-              racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
-            """
+                  racekit race plan Races/berlin-marathon-2026.yaml
+                  racekit race plan Races/hilly-half.yaml --unit mi --format md
+                  racekit race plan Races/hilly-half.yaml --format csv --table cues
+                  racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
@@ -47,12 +48,15 @@ extension RaceKitCommand.Race {
         @Option(help: "Split unit: km or mi.") var unit: DistanceUnit = .km
         @Option(help: "table, md, csv or json.") var format: PlanFormat = .table
         @Option(help: "With --format csv: splits or cues.") var table: CSVTable = .splits
-        @Option(help: ArgumentHelp("Files to write: band, tcx, gpx (comma-separated).", valueName: "list")) var export: String?
-        @Option(help: ArgumentHelp("Folder for exports (default: the race file's folder).", valueName: "dir")) var out: String?
+        @Option(help: ArgumentHelp("Files to write: band, tcx, gpx (comma-separated).", valueName: "list")) var export:
+            String?
+        @Option(help: ArgumentHelp("Folder for exports (default: the race file's folder).", valueName: "dir")) var out:
+            String?
 
         func validate() throws {
             if let export {
-                for part in export.split(separator: ",") where PlanExport(rawValue: part.trimmingCharacters(in: .whitespaces)) == nil {
+                for part in export.split(separator: ",")
+                where PlanExport(rawValue: part.trimmingCharacters(in: .whitespaces)) == nil {
                     throw ValidationError("--export: '\(part)' is not one of band, tcx, gpx")
                 }
             }
@@ -61,16 +65,24 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
-            let exports = (export ?? "").split(separator: ",").compactMap { PlanExport(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            let exports = (export ?? "").split(separator: ",").compactMap {
+                PlanExport(rawValue: $0.trimmingCharacters(in: .whitespaces))
+            }
             if exports.contains(where: { $0 != .band }), plan.course == nil {
-                throw Failure(.usage, "\(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
+                throw Failure(
+                    .usage, "\(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
             }
             switch format {
             case .json: Console.out(try JSONOutput.string(PlanOutput.json(plan)))
             case .md: Console.out(PlanOutput.markdown(plan).trimmingTrailingNewlines())
-            case .csv: Console.out((table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan)).trimmingTrailingNewlines())
+            case .csv:
+                Console.out(
+                    (table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan))
+                        .trimmingTrailingNewlines())
             case .table:
-                Console.out(PlanOutput.text(plan) { Format.table(header: $0, rows: $1, rightAligned: $2) }.trimmingTrailingNewlines())
+                Console.out(
+                    PlanOutput.text(plan) { Format.table(header: $0, rows: $1, rightAligned: $2) }
+                        .trimmingTrailingNewlines())
             }
             guard !exports.isEmpty else { return }
             let dir = out ?? URL(fileURLWithPath: file).deletingLastPathComponent().path
@@ -83,32 +95,43 @@ extension RaceKitCommand.Race {
             commandName: "new",
             abstract: "Write a commented race setup into Races/ to edit.",
             discussion: """
-            Without --target, the target is suggested from the athlete's best efforts (the middle of the
-            Riegel, VDOT and Cameron predictions; see racekit predict). Ranges: --distance 400 m to 250 km;
-            --target such that the pace is 2:00/km to 20:00/km (what race plan accepts).
+                Without --target, the target is suggested from the athlete's best efforts (the middle of the
+                Riegel, VDOT and Cameron predictions; see racekit predict). Ranges: --distance 400 m to 250 km;
+                --target such that the pace is 2:00/km to 20:00/km (what race plan accepts).
 
-              racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
-              racekit race new "Spring 10k" --distance 10k --athlete anna
-              racekit race new "Hill Half" --distance half --target 1:45:00 --course courses/hill-half.gpx
-            """
+                  racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
+                  racekit race new "Spring 10k" --distance 10k --athlete anna
+                  racekit race new "Hill Half" --distance half --target 1:45:00 --course courses/hill-half.gpx
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race's name; the file is Races/SLUG.yaml.") var name: String
-        @Option(help: "The distance: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\" (400 m to 250 km).") var distance: String
-        @Option(help: "The target time (h:mm:ss; a pace of 2:00/km to 20:00/km); suggested from --athlete's records when left out.")
+        @Option(help: "The distance: 5k, 10k, half, marathon, \"42.195 km\", \"26.2 mi\" (400 m to 250 km).")
+        var distance: String
+        @Option(
+            help:
+                "The target time (h:mm:ss; a pace of 2:00/km to 20:00/km); suggested from --athlete's records when left out."
+        )
         var target: String?
         @Option(help: "The athlete (slug).") var athlete: String?
-        @Option(help: "A course file (GPX route or track, TCX course), relative to the race file's folder or absolute.") var course: String?
+        @Option(help: "A course file (GPX route or track, TCX course), relative to the race file's folder or absolute.")
+        var course: String?
         @Option(help: "The race date (YYYY-MM-DD).") var date: String?
         @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir")) var dir = "Races"
         @Flag(help: "Overwrite an existing file.") var force = false
 
         func validate() throws {
             let meters = try ArgumentRanges.distance(distance, option: "--distance")
-            if let target { _ = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target") }
-            if target == nil, athlete == nil { throw ValidationError("give --target, or --athlete to suggest one from the athlete's records") }
-            if let date, !date.isEmpty, !SetupLoader.isDate(date) { throw ValidationError("--date: '\(date)' is not a date (YYYY-MM-DD)") }
+            if let target {
+                _ = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
+            }
+            if target == nil, athlete == nil {
+                throw ValidationError("give --target, or --athlete to suggest one from the athlete's records")
+            }
+            if let date, !date.isEmpty, !SetupLoader.isDate(date) {
+                throw ValidationError("--date: '\(date)' is not a date (YYYY-MM-DD)")
+            }
         }
 
         func run() throws {
@@ -118,17 +141,26 @@ extension RaceKitCommand.Race {
             if let target {
                 targetSeconds = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
             } else {
-                guard let best = try RaceKitCommand.Predict.bestRecord(try storeOptions.open(), athlete: athlete!) else {
-                    throw Failure(.dataError, "athlete '\(athlete!)' has no best effort of a mile or more to suggest a target from; give --target")
+                guard let best = try RaceKitCommand.Predict.bestRecord(try storeOptions.open(), athlete: athlete!)
+                else {
+                    throw Failure(
+                        .dataError,
+                        "athlete '\(athlete!)' has no best effort of a mile or more to suggest a target from; give --target"
+                    )
                 }
                 let s = RacePredictor.suggestTarget(seconds: best.seconds, meters: best.meters, to: meters)
                 targetSeconds = s.seconds
-                suggestion = "suggested from \(best.origin): models give \(TextFormat.duration(s.fastestSeconds)) to \(TextFormat.duration(s.slowestSeconds)) (Riegel tends to be optimistic for recreational marathoners)"
+                suggestion =
+                    "suggested from \(best.origin): models give \(TextFormat.duration(s.fastestSeconds)) to \(TextFormat.duration(s.slowestSeconds)) (Riegel tends to be optimistic for recreational marathoners)"
             }
-            let path = try NewRace.write(.init(name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
-                                               athlete: athlete, course: course, date: date, suggestion: suggestion,
-                                               directory: dir, force: force))
-            Console.out("wrote \(path)" + (suggestion != nil ? " (target \(TextFormat.duration(targetSeconds)), \(suggestion!))" : ""))
+            let path = try NewRace.write(
+                .init(
+                    name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
+                    athlete: athlete, course: course, date: date, suggestion: suggestion,
+                    directory: dir, force: force))
+            Console.out(
+                "wrote \(path)"
+                    + (suggestion != nil ? " (target \(TextFormat.duration(targetSeconds)), \(suggestion!))" : ""))
             Console.out("next: edit it, then racekit race plan \(path)")
         }
     }

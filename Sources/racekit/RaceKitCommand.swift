@@ -7,19 +7,22 @@ struct RaceKitCommand: ParsableCommand {
         commandName: "racekit",
         abstract: "Race-day planning and running analytics from your watch exports.",
         discussion: """
-        Import GPX and TCX files (plain or .gz) into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports; plan races over their course with fueling cues; generate branched race scripts and replay runs through them. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise.
+            Import GPX and TCX files (plain or .gz) into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports; plan races over their course with fueling cues; generate branched race scripts and replay runs through them. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise.
 
-          racekit import ~/Downloads/export/
-          racekit runs list
-          racekit runs show 01M7F0F1
-          racekit report weekly --all-athletes
-          racekit race plan Races/hilly-half.yaml --export band,tcx,gpx
-          racekit race script Races/hilly-half.yaml && racekit script simulate Races/hilly-half-2026.script.json --run 01M7F0F1
+              racekit import ~/Downloads/export/
+              racekit runs list
+              racekit runs show 01M7F0F1
+              racekit report weekly --all-athletes
+              racekit race plan Races/hilly-half.yaml --export band,tcx,gpx
+              racekit race script Races/hilly-half.yaml && racekit script simulate Races/hilly-half-2026.script.json --run 01M7F0F1
 
-        Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data, 66 input missing, 73/74 cannot create/write output, 75 busy.
-        """,
+            Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data, 66 input missing, 73/74 cannot create/write output, 75 busy.
+            """,
         version: "0.1.0",
-        subcommands: [Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self, Predict.self, Race.self, ScriptGroup.self]
+        subcommands: [
+            Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self, Predict.self, Race.self,
+            ScriptGroup.self
+        ]
     )
 
     /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite
@@ -69,7 +72,8 @@ struct RaceKitCommand: ParsableCommand {
         var command: ParsableCommand.Type = RaceKitCommand.self
         var depth = 0
         while depth < arguments.count,
-              let sub = command.configuration.subcommands.first(where: { $0._commandName == arguments[depth] }) {
+            let sub = command.configuration.subcommands.first(where: { $0._commandName == arguments[depth] })
+        {
             command = sub
             depth += 1
         }

@@ -17,20 +17,20 @@ extension RaceKitCommand {
                 commandName: "weekly",
                 abstract: "Weekly trend reports: a CSV row per week and a Markdown report with a chart.",
                 discussion: """
-                For each athlete, writes OUT/ATHLETE/weekly.csv (one row per ISO week, in the
-                athlete's time zone, empty weeks as zeros), and for the last week
-                OUT/ATHLETE/YYYY-Www.md with its chart YYYY-Www.svg; --all-athletes also writes
-                OUT/index.md. Running only. Reruns over the same data write identical bytes
-                (unless --stamp); files are replaced atomically; a second run started while one
-                is writing waits up to --wait seconds, then exits 75.
+                    For each athlete, writes OUT/ATHLETE/weekly.csv (one row per ISO week, in the
+                    athlete's time zone, empty weeks as zeros), and for the last week
+                    OUT/ATHLETE/YYYY-Www.md with its chart YYYY-Www.svg; --all-athletes also writes
+                    OUT/index.md. Running only. Reruns over the same data write identical bytes
+                    (unless --stamp); files are replaced atomically; a second run started while one
+                    is writing waits up to --wait seconds, then exits 75.
 
-                Exit codes: 0 written, 64 usage, 73 cannot create the folder, 74 cannot write,
-                75 another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
+                    Exit codes: 0 written, 64 usage, 73 cannot create the folder, 74 cannot write,
+                    75 another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
 
-                  racekit report weekly                       # default athlete, 12 weeks to last week
-                  racekit report weekly --all-athletes --quiet
-                  racekit report weekly --athlete anna --week 2026-W46 --weeks 26 --format csv
-                """
+                      racekit report weekly                       # default athlete, 12 weeks to last week
+                      racekit report weekly --all-athletes --quiet
+                      racekit report weekly --athlete anna --week 2026-W46 --weeks 26 --format csv
+                    """
             )
 
             enum Through: String, ExpressibleByArgument, CaseIterable {
@@ -52,7 +52,9 @@ extension RaceKitCommand {
             func validate() throws {
                 if athlete != nil && allAthletes { throw ValidationError("give --athlete or --all-athletes, not both") }
                 try ArgumentRanges.check(weeks, in: ArgumentRanges.weeks, option: "--weeks")
-                if let week, ISOWeek(week) == nil { throw ValidationError("--week: '\(week)' is not an ISO week like 2026-W09") }
+                if let week, ISOWeek(week) == nil {
+                    throw ValidationError("--week: '\(week)' is not an ISO week like 2026-W09")
+                }
                 let parts = format.split(separator: ",").map { String($0).trimmingBlanks() }
                 if parts.isEmpty || !parts.allSatisfy({ $0 == "csv" || $0 == "md" }) {
                     throw ValidationError("--format: '\(format)' must be csv, md or csv,md")
@@ -66,7 +68,8 @@ extension RaceKitCommand {
                 options.athleteIDs = [athlete ?? Athlete.defaultID]
                 options.allAthletes = allAthletes
                 options.weeks = weeks
-                options.through = week.flatMap(ISOWeek.init).map { .week($0) } ?? (through == .current ? .current : .lastComplete)
+                options.through =
+                    week.flatMap(ISOWeek.init).map { .week($0) } ?? (through == .current ? .current : .lastComplete)
                 options.outputDirectory = out
                 let parts = Set(format.split(separator: ",").map { String($0).trimmingBlanks() })
                 options.csv = parts.contains("csv")

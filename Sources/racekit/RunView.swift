@@ -22,32 +22,40 @@ struct RunView {
     var json: RunJSON {
         let r = record
         return RunJSON(
-            id: r.id, athlete: r.athleteID, sport: r.sport, sportInferred: !r.sportDeclared, name: r.name, sourceFile: r.sourceFile,
+            id: r.id, athlete: r.athleteID, sport: r.sport, sportInferred: !r.sportDeclared, name: r.name,
+            sourceFile: r.sourceFile,
             sourceFormat: r.sourceFormat, creator: r.creator, startedAt: startedAt, endedAt: Format.isoTime(r.endedAt),
             elapsedSeconds: Self.round(r.elapsedSeconds, 3), movingSeconds: Self.round(r.movingSeconds, 3),
             distanceMeters: Self.round(r.distanceMeters, 2), ascentMeters: Self.round(r.ascentMeters, 1),
             descentMeters: Self.round(r.descentMeters, 1), avgPaceSecondsPerKm: Self.round(avgPaceSecondsPerKm, 1),
             avgHeartRate: Self.round(r.avgHeartRate, 1), maxHeartRate: Self.round(r.maxHeartRate, 0),
-            heartRateCoveragePercent: Self.round(r.heartRateCoveragePercent, 1), avgCadence: Self.round(r.avgCadence, 1),
+            heartRateCoveragePercent: Self.round(r.heartRateCoveragePercent, 1),
+            avgCadence: Self.round(r.avgCadence, 1),
             load: Self.round(r.load, 1), loadSource: r.loadSource, label: r.label, mode: r.mode, runType: r.runType,
             perceivedEffort: r.perceivedEffort, notes: r.notes)
     }
 
-    static let csvHeader = ["id", "athlete", "sport", "name", "source_file", "source_format", "creator", "started_at",
-                            "ended_at", "elapsed_time_s", "moving_time_s", "distance_km", "ascent_m", "descent_m",
-                            "avg_pace_s_per_km", "avg_hr_bpm", "max_hr_bpm", "hr_coverage_pct", "avg_cadence_spm",
-                            "load", "load_source", "label", "mode", "run_type", "perceived_effort", "notes"]
+    static let csvHeader = [
+        "id", "athlete", "sport", "name", "source_file", "source_format", "creator", "started_at",
+        "ended_at", "elapsed_time_s", "moving_time_s", "distance_km", "ascent_m", "descent_m",
+        "avg_pace_s_per_km", "avg_hr_bpm", "max_hr_bpm", "hr_coverage_pct", "avg_cadence_spm",
+        "load", "load_source", "label", "mode", "run_type", "perceived_effort", "notes"
+    ]
 
     var csvFields: [String] {
         let r = record
         let n = Format.csvNumber
-        return [r.id, r.athleteID, r.sport.rawValue, r.name ?? "", r.sourceFile, r.sourceFormat.rawValue, r.creator ?? "", startedAt,
-                Format.isoTime(r.endedAt), n(Self.round(r.elapsedSeconds, 3)), n(Self.round(r.movingSeconds, 3)),
-                n(Self.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(Self.round(r.ascentMeters, 1)),
-                n(Self.round(r.descentMeters, 1)), n(Self.round(avgPaceSecondsPerKm, 1)), n(Self.round(r.avgHeartRate, 1)),
-                n(Self.round(r.maxHeartRate, 0)), n(Self.round(r.heartRateCoveragePercent, 1)), n(Self.round(r.avgCadence, 1)),
-                n(Self.round(r.load, 1)), r.loadSource?.rawValue ?? "", r.label ?? "", r.mode.rawValue, r.runType.rawValue,
-                r.perceivedEffort.map(String.init) ?? "", r.notes ?? ""]
+        return [
+            r.id, r.athleteID, r.sport.rawValue, r.name ?? "", r.sourceFile, r.sourceFormat.rawValue, r.creator ?? "",
+            startedAt,
+            Format.isoTime(r.endedAt), n(Self.round(r.elapsedSeconds, 3)), n(Self.round(r.movingSeconds, 3)),
+            n(Self.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(Self.round(r.ascentMeters, 1)),
+            n(Self.round(r.descentMeters, 1)), n(Self.round(avgPaceSecondsPerKm, 1)), n(Self.round(r.avgHeartRate, 1)),
+            n(Self.round(r.maxHeartRate, 0)), n(Self.round(r.heartRateCoveragePercent, 1)),
+            n(Self.round(r.avgCadence, 1)),
+            n(Self.round(r.load, 1)), r.loadSource?.rawValue ?? "", r.label ?? "", r.mode.rawValue, r.runType.rawValue,
+            r.perceivedEffort.map(String.init) ?? "", r.notes ?? ""
+        ]
     }
 }
 
@@ -58,7 +66,8 @@ enum RunLookup {
         let matches = try store.runs(idPrefix: id)
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw StoreError.unknownRun(id) }
-        throw Failure(.usage, "'\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
+        throw Failure(
+            .usage, "'\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
     }
 }
 

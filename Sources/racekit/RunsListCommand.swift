@@ -9,10 +9,10 @@ extension RaceKitCommand.Runs {
             commandName: "list",
             abstract: "List stored runs (oldest first unless sorted otherwise).",
             discussion: """
-              racekit runs list
-              racekit runs list --since 2026-01-01 --sport running --format csv > runs.csv
-              racekit runs list --sort distance --reverse --limit 10
-            """
+                  racekit runs list
+                  racekit runs list --since 2026-01-01 --sport running --format csv > runs.csv
+                  racekit runs list --sort distance --reverse --limit 10
+                """
         )
 
         enum SortKey: String, ExpressibleByArgument, CaseIterable { case date, distance, time, pace, load }
@@ -24,13 +24,18 @@ extension RaceKitCommand.Runs {
         @Option(help: "Only runs starting on or before this date (YYYY-MM-DD, UTC).") var until: String?
         @Option(help: "Sort by date, distance, time (elapsed), pace or load.") var sort: SortKey = .date
         @Flag(help: "Reverse the order.") var reverse = false
-        @Option(help: "At most this many runs (after sorting; with date order, the newest; 1 to 100000).") var limit: Int?
+        @Option(help: "At most this many runs (after sorting; with date order, the newest; 1 to 100000).") var limit:
+            Int?
         @Option(help: "km or mi for the table.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func validate() throws {
-            if let since, Self.day(since) == nil { throw ValidationError("--since: '\(since)' is not a date (YYYY-MM-DD)") }
-            if let until, Self.day(until) == nil { throw ValidationError("--until: '\(until)' is not a date (YYYY-MM-DD)") }
+            if let since, Self.day(since) == nil {
+                throw ValidationError("--since: '\(since)' is not a date (YYYY-MM-DD)")
+            }
+            if let until, Self.day(until) == nil {
+                throw ValidationError("--until: '\(until)' is not a date (YYYY-MM-DD)")
+            }
             if let limit { try ArgumentRanges.check(limit, in: ArgumentRanges.listLimit, option: "--limit") }
         }
 
@@ -50,7 +55,10 @@ extension RaceKitCommand.Runs {
             case .date: break
             case .distance: runs.sort { ($0.distanceMeters ?? -1) > ($1.distanceMeters ?? -1) }
             case .time: runs.sort { $0.elapsedSeconds > $1.elapsedSeconds }
-            case .pace: runs.sort { (RunView($0).avgPaceSecondsPerKm ?? .infinity) < (RunView($1).avgPaceSecondsPerKm ?? .infinity) }
+            case .pace:
+                runs.sort {
+                    (RunView($0).avgPaceSecondsPerKm ?? .infinity) < (RunView($1).avgPaceSecondsPerKm ?? .infinity)
+                }
             case .load: runs.sort { ($0.load ?? -1) > ($1.load ?? -1) }
             }
             if reverse { runs.reverse() }
@@ -65,17 +73,23 @@ extension RaceKitCommand.Runs {
                 Console.out(out)
             case .table:
                 if views.isEmpty { Console.out("No runs match. Import some with: racekit import PATH"); return }
-                Console.out(Format.table(
-                    header: ["id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace/\(unit.rawValue)",
-                             "elev+", "avg HR", "load", "label / source"],
-                    rows: views.map { v in
-                        let r = v.record
-                        return [r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "), r.sport.rawValue,
+                Console.out(
+                    Format.table(
+                        header: [
+                            "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace/\(unit.rawValue)",
+                            "elev+", "avg HR", "load", "label / source"
+                        ],
+                        rows: views.map { v in
+                            let r = v.record
+                            return [
+                                r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "),
+                                r.sport.rawValue,
                                 Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
                                 Format.duration(r.movingSeconds), Format.pace(v.avgPaceSecondsPerKm, unit),
                                 Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),
-                                Format.number(r.load, digits: 0), r.label ?? r.sourceFile]
-                    }, rightAligned: [3, 4, 5, 6, 7, 8, 9]))
+                                Format.number(r.load, digits: 0), r.label ?? r.sourceFile
+                            ]
+                        }, rightAligned: [3, 4, 5, 6, 7, 8, 9]))
                 let total = views.compactMap(\.record.distanceMeters).reduce(0, +)
                 Console.out("\(views.count) runs, \(Format.distance(total, unit, digits: 1)) \(unit.rawValue)")
             }

@@ -3,6 +3,7 @@ import Foundation
 import RaceKitCore
 import RaceKitImport
 import RaceKitStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,17 +14,18 @@ extension RaceKitCommand.Runs {
             commandName: "bests",
             abstract: "Personal records: the fastest 400 m, 1 km, mile, 5k, 10k, half and marathon inside runs.",
             discussion: """
-              racekit runs bests                      # one record per distance (athlete 'default')
-              racekit runs bests --distance 5k        # the 10 fastest 5 km efforts
-              racekit runs bests --athlete mia
+                  racekit runs bests                      # one record per distance (athlete 'default')
+                  racekit runs bests --distance 5k        # the 10 fastest 5 km efforts
+                  racekit runs bests --athlete mia
 
-            Running only: rides, drives and ski days (declared, inferred or set with 'runs edit --sport') never count.
-            """
+                Running only: rides, drives and ski days (declared, inferred or set with 'runs edit --sport') never count.
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "The athlete whose records to show.") var athlete = "default"
-        @Option(help: "One distance (400m, 1k, 1mi, 5k, 10k, half, marathon): its fastest efforts.") var distance: String?
+        @Option(help: "One distance (400m, 1k, 1mi, 5k, 10k, half, marathon): its fastest efforts.") var distance:
+            String?
         @Option(help: "How many efforts with --distance (1-1000).") var limit = 10
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
@@ -31,7 +33,9 @@ extension RaceKitCommand.Runs {
         func validate() throws {
             try ArgumentRanges.check(limit, in: ArgumentRanges.bestsLimit, option: "--limit")
             if let distance, Self.meters(distance) == nil {
-                throw ValidationError("--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))")
+                throw ValidationError(
+                    "--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))"
+                )
             }
         }
 
@@ -43,29 +47,42 @@ extension RaceKitCommand.Runs {
         func run() throws {
             let store = try storeOptions.open()
             guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
-            let records = try store.personalRecords(athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
+            let records = try store.personalRecords(
+                athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
             switch format {
             case .json:
-                Console.out(try JSONOutput.string(records.map { r in
-                    RecordJSON(distanceMeters: r.distanceMeters, elapsedSeconds: TextFormat.round(r.elapsedSeconds, 1),
-                               startOffsetSeconds: TextFormat.round(r.startOffsetSeconds, 1), runId: r.run.id,
-                               athlete: r.run.athleteID, startedAt: Format.isoTime(r.run.startedAt))
-                }))
+                Console.out(
+                    try JSONOutput.string(
+                        records.map { r in
+                            RecordJSON(
+                                distanceMeters: r.distanceMeters, elapsedSeconds: TextFormat.round(r.elapsedSeconds, 1),
+                                startOffsetSeconds: TextFormat.round(r.startOffsetSeconds, 1), runId: r.run.id,
+                                athlete: r.run.athleteID, startedAt: Format.isoTime(r.run.startedAt))
+                        }))
             case .csv:
                 var out = Format.csvRow(["distance", "distance_m", "elapsed_time_s", "run_id", "athlete", "started_at"])
                 for r in records {
-                    out += "\n" + Format.csvRow([BestEfforts.name(of: r.distanceMeters), Format.csvNumber(r.distanceMeters),
-                                                 Format.csvNumber(RunView.round(r.elapsedSeconds, 1)), r.run.id, r.run.athleteID,
-                                                 Format.isoTime(r.run.startedAt)])
+                    out +=
+                        "\n"
+                        + Format.csvRow([
+                            BestEfforts.name(of: r.distanceMeters), Format.csvNumber(r.distanceMeters),
+                            Format.csvNumber(RunView.round(r.elapsedSeconds, 1)), r.run.id, r.run.athleteID,
+                            Format.isoTime(r.run.startedAt)
+                        ])
                 }
                 Console.out(out)
             case .table:
                 if records.isEmpty { Console.out("No best efforts yet."); return }
-                Console.out(Format.table(header: ["distance", "time", "pace/\(unit.rawValue)", "date", "run", "athlete"], rows: records.map { r in
-                    [BestEfforts.name(of: r.distanceMeters), Format.duration(r.elapsedSeconds),
-                     Format.pace(r.elapsedSeconds / (r.distanceMeters / 1000), unit),
-                     String(Format.isoTime(r.run.startedAt).prefix(10)), r.run.id, r.run.athleteID]
-                }, rightAligned: [1, 2]))
+                Console.out(
+                    Format.table(
+                        header: ["distance", "time", "pace/\(unit.rawValue)", "date", "run", "athlete"],
+                        rows: records.map { r in
+                            [
+                                BestEfforts.name(of: r.distanceMeters), Format.duration(r.elapsedSeconds),
+                                Format.pace(r.elapsedSeconds / (r.distanceMeters / 1000), unit),
+                                String(Format.isoTime(r.run.startedAt).prefix(10)), r.run.id, r.run.athleteID
+                            ]
+                        }, rightAligned: [1, 2]))
             }
         }
     }
@@ -75,13 +92,12 @@ extension RaceKitCommand.Runs {
             commandName: "edit",
             abstract: "Set a run's label, mode, type, perceived effort, notes or sport.",
             discussion: """
-            An empty value clears a field. --sport corrects a sport the file declared or RaceKit inferred (a ride stored as a run, or a run taken for a ride); the run is analysed again and counts (or stops counting) in running records, predictions and reports.
+                An empty value clears a field. --sport corrects a sport the file declared or RaceKit inferred (a ride stored as a run, or a run taken for a ride); the run is analysed again and counts (or stops counting) in running records, predictions and reports.
 
-              racekit runs edit 01M7F0F1 --label "Race - Munich Half" --mode race --rpe 9
-              racekit runs edit 01M7F0F1 --sport cycling
-            """
+                  racekit runs edit 01M7F0F1 --label "Race - Munich Half" --mode race --rpe 9
+                  racekit runs edit 01M7F0F1 --sport cycling
+                """
         )
-
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Run id (or a unique prefix).") var id: String
@@ -113,7 +129,9 @@ extension RaceKitCommand.Runs {
             e.sport = sport
             let updated = try store.edit(runID: record.id, e)
             if sport != nil { try RaceKitImport.Recompute(store: store).reanalyse(runID: record.id) }
-            Console.out("Updated \(updated.id): \(updated.sport.rawValue), label \(updated.label ?? "-"), mode \(updated.mode.rawValue), type \(updated.runType.rawValue), effort \(updated.perceivedEffort.map(String.init) ?? "-")")
+            Console.out(
+                "Updated \(updated.id): \(updated.sport.rawValue), label \(updated.label ?? "-"), mode \(updated.mode.rawValue), type \(updated.runType.rawValue), effort \(updated.perceivedEffort.map(String.init) ?? "-")"
+            )
         }
     }
 
@@ -130,7 +148,8 @@ extension RaceKitCommand.Runs {
         func run() throws {
             let store = try storeOptions.open()
             let r = try RunLookup.find(store, id)
-            let what = "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
+            let what =
+                "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw Failure(.usage, "not deleting \(r.id) without --yes (standard input is not a terminal)")
@@ -151,9 +170,9 @@ extension RaceKitCommand.Runs {
             commandName: "recompute",
             abstract: "Analyse stored runs again after an athlete's profile or the analysis changed.",
             discussion: """
-            Runs analysed by an older version of RaceKit, or with other physiology than the
-            athlete's current one, are redone; --all redoes every run.
-            """
+                Runs analysed by an older version of RaceKit, or with other physiology than the
+                athlete's current one, are redone; --all redoes every run.
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
@@ -170,7 +189,9 @@ extension RaceKitCommand.Runs {
                 total.checked += o.checked; total.updated += o.updated; total.failed += o.failed
             }
             for f in total.failed { Console.error("failed: \(f)") }
-            Console.out(total.checked == 0 ? "All runs are up to date." : "Recomputed \(total.updated) of \(total.checked) runs.")
+            Console.out(
+                total.checked == 0
+                    ? "All runs are up to date." : "Recomputed \(total.updated) of \(total.checked) runs.")
             if !total.failed.isEmpty { throw Exit.code(.someFailed) }
         }
     }

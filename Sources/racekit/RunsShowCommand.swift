@@ -9,13 +9,13 @@ extension RaceKitCommand.Runs {
             commandName: "show",
             abstract: "Show one run the way a coach reads it.",
             discussion: """
-            Distance, elapsed and moving time, pace, elevation, heart rate, cadence and load;
-            splits per km (or mile with --unit mi) with pace, elevation, HR and cadence; time in
-            heart-rate zones; best efforts. The id may be shortened to a unique prefix.
+                Distance, elapsed and moving time, pace, elevation, heart rate, cadence and load;
+                splits per km (or mile with --unit mi) with pace, elevation, HR and cadence; time in
+                heart-rate zones; best efforts. The id may be shortened to a unique prefix.
 
-              racekit runs show 01M7F0F1
-              racekit runs show 01M7F0F1 --unit mi --format json
-            """
+                  racekit runs show 01M7F0F1
+                  racekit runs show 01M7F0F1 --unit mi --format json
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
@@ -55,7 +55,9 @@ extension RaceKitCommand.Runs {
             switch format {
             case .json: Console.out(try JSONOutput.string(splits.map(SplitTable.json)))
             case .csv: Console.out(SplitTable.csv(splits, unit: unit))
-            case .table: Console.out(splits.isEmpty ? "No splits: this run has no distance." : SplitTable.text(splits, unit: unit))
+            case .table:
+                Console.out(
+                    splits.isEmpty ? "No splits: this run has no distance." : SplitTable.text(splits, unit: unit))
             }
         }
     }
@@ -74,21 +76,26 @@ struct RunDetail {
         let athlete = try store.athlete(id: record.athleteID)
         // The analysis is only needed for splits (which do not depend on the
         // physiology); zones, load and efforts shown are the stored ones.
-        let analysis = RunAnalyzer.analyse(try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
-        return RunDetail(record: record, athlete: athlete, analysis: analysis,
-                         zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
+        let analysis = RunAnalyzer.analyse(
+            try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
+        return RunDetail(
+            record: record, athlete: athlete, analysis: analysis,
+            zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
     }
 
     func json(splits: [Split], unit: DistanceUnit) throws -> RunDetailJSON {
         RunDetailJSON(
             run: RunView(record).json, splits: splits.map(SplitTable.json), splitUnit: unit.rawValue,
             heartRateZones: zones.map { z in
-                RunDetailJSON.Zone(zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm, seconds: TextFormat.round(z.seconds, 1))
+                RunDetailJSON.Zone(
+                    zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                    seconds: TextFormat.round(z.seconds, 1))
             },
             zoneModel: record.zoneModel,
             bestEfforts: efforts.map { e in
-                RunDetailJSON.Effort(distanceMeters: e.distanceMeters, elapsedSeconds: TextFormat.round(e.elapsedSeconds, 1),
-                                     startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
+                RunDetailJSON.Effort(
+                    distanceMeters: e.distanceMeters, elapsedSeconds: TextFormat.round(e.elapsedSeconds, 1),
+                    startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
             },
             loadEstimated: try record.estimatedLoadInputs())
     }
@@ -97,7 +104,9 @@ struct RunDetail {
         let r = record
         let tz = athlete?.timeZone ?? "UTC"
         var lines: [String] = []
-        let nouns: [Sport: String] = [.running: "Run", .cycling: "Ride", .walking: "Walk", .hiking: "Hike", .swimming: "Swim"]
+        let nouns: [Sport: String] = [
+            .running: "Run", .cycling: "Ride", .walking: "Walk", .hiking: "Hike", .swimming: "Swim"
+        ]
         let title = r.label ?? r.name ?? nouns[r.sport] ?? "Activity"
         let sport = r.sportDeclared ? r.sport.rawValue : "\(r.sport.rawValue) (inferred: the file names no sport)"
         lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode.rawValue)")
@@ -109,13 +118,28 @@ struct RunDetail {
             ("Elapsed", Format.duration(r.elapsedSeconds)),
             ("Moving", Format.duration(r.movingSeconds)),
             ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)"),
-            ("Elevation", r.ascentMeters == nil ? "unknown" : "+\(Format.number(r.ascentMeters, digits: 0)) m / -\(Format.number(r.descentMeters, digits: 0)) m"),
-            ("Heart rate", r.avgHeartRate == nil ? "none" : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"),
-            ("Cadence", r.avgCadence == nil ? "none" : "\(Format.number(r.avgCadence, digits: 0)) spm"),
+            (
+                "Elevation",
+                r.ascentMeters == nil
+                    ? "unknown"
+                    : "+\(Format.number(r.ascentMeters, digits: 0)) m / -\(Format.number(r.descentMeters, digits: 0)) m"
+            ),
+            (
+                "Heart rate",
+                r.avgHeartRate == nil
+                    ? "none"
+                    : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"
+            ),
+            ("Cadence", r.avgCadence == nil ? "none" : "\(Format.number(r.avgCadence, digits: 0)) spm")
         ]
         let estimated = try r.estimatedLoadInputs()
-        facts.append(("Load", r.load == nil ? "unknown (no heart rate, and no threshold pace)" :
-            "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"))
+        facts.append(
+            (
+                "Load",
+                r.load == nil
+                    ? "unknown (no heart rate, and no threshold pace)"
+                    : "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"
+            ))
         if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
         if let notes = r.notes { facts.append(("Notes", notes)) }
         for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
@@ -125,19 +149,30 @@ struct RunDetail {
         if !zones.isEmpty {
             let total = zones.reduce(0) { $0 + $1.seconds }
             lines += ["", "Heart-rate zones (\(r.zoneModel?.rawValue ?? "?"))"]
-            lines.append(Format.table(header: ["zone", "bpm", "time", "share", ""], rows: zones.map { z in
-                let share = total > 0 ? z.seconds / total : 0
-                let range = z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"
-                return [z.name, range, Format.duration(z.seconds), "\(Int((share * 100).rounded()))%",
-                        String(repeating: "█", count: Int((share * 30).rounded()))]
-            }, rightAligned: [1, 2, 3]))
+            lines.append(
+                Format.table(
+                    header: ["zone", "bpm", "time", "share", ""],
+                    rows: zones.map { z in
+                        let share = total > 0 ? z.seconds / total : 0
+                        let range = z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"
+                        return [
+                            z.name, range, Format.duration(z.seconds), "\(Int((share * 100).rounded()))%",
+                            String(repeating: "█", count: Int((share * 30).rounded()))
+                        ]
+                    }, rightAligned: [1, 2, 3]))
         }
         if !efforts.isEmpty {
             lines += ["", "Best efforts"]
-            lines.append(Format.table(header: ["distance", "time", "pace/\(unit.rawValue)", "from"], rows: efforts.map { e in
-                [BestEfforts.name(of: e.distanceMeters), Format.duration(e.elapsedSeconds),
-                 Format.pace(e.elapsedSeconds / (e.distanceMeters / 1000), unit), Format.duration(e.startOffsetSeconds)]
-            }, rightAligned: [1, 2, 3]))
+            lines.append(
+                Format.table(
+                    header: ["distance", "time", "pace/\(unit.rawValue)", "from"],
+                    rows: efforts.map { e in
+                        [
+                            BestEfforts.name(of: e.distanceMeters), Format.duration(e.elapsedSeconds),
+                            Format.pace(e.elapsedSeconds / (e.distanceMeters / 1000), unit),
+                            Format.duration(e.startOffsetSeconds)
+                        ]
+                    }, rightAligned: [1, 2, 3]))
         }
         return lines.joined(separator: "\n")
     }
@@ -146,33 +181,49 @@ struct RunDetail {
 /// Split rendering shared by `show` and `splits`.
 enum SplitTable {
     static func json(_ s: Split) -> SplitJSON {
-        SplitJSON(index: s.index, startMeters: TextFormat.round(s.startMeters, 2), endMeters: TextFormat.round(s.endMeters, 2),
-                  elapsedSeconds: TextFormat.round(s.elapsedSeconds, 2), movingSeconds: TextFormat.round(s.movingSeconds, 2),
-                  paceSecondsPerKm: TextFormat.round(s.paceSecondsPerKm, 1), ascentMeters: TextFormat.round(s.ascentMeters, 1),
-                  descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
-                  avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
+        SplitJSON(
+            index: s.index, startMeters: TextFormat.round(s.startMeters, 2),
+            endMeters: TextFormat.round(s.endMeters, 2),
+            elapsedSeconds: TextFormat.round(s.elapsedSeconds, 2), movingSeconds: TextFormat.round(s.movingSeconds, 2),
+            paceSecondsPerKm: TextFormat.round(s.paceSecondsPerKm, 1),
+            ascentMeters: TextFormat.round(s.ascentMeters, 1),
+            descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
+            avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
     }
 
     static func text(_ splits: [Split], unit: DistanceUnit) -> String {
-        Format.table(header: ["#", unit.rawValue, "time", "moving", "pace", "elev +/-", "HR", "cad"], rows: splits.map { s in
-            let length = (s.endMeters - s.startMeters) / unit.meters
-            return ["\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2), Format.duration(s.elapsedSeconds),
+        Format.table(
+            header: ["#", unit.rawValue, "time", "moving", "pace", "elev +/-", "HR", "cad"],
+            rows: splits.map { s in
+                let length = (s.endMeters - s.startMeters) / unit.meters
+                return [
+                    "\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2),
+                    Format.duration(s.elapsedSeconds),
                     Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
-                    s.ascentMeters == nil ? "-" : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
-                    Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)]
-        }, rightAligned: [1, 2, 3, 4, 5, 6, 7]) + (splits.last?.partial == true ? "\n* partial split" : "")
+                    s.ascentMeters == nil
+                        ? "-"
+                        : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
+                    Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
+                ]
+            }, rightAligned: [1, 2, 3, 4, 5, 6, 7]) + (splits.last?.partial == true ? "\n* partial split" : "")
     }
 
     static func csv(_ splits: [Split], unit: DistanceUnit) -> String {
-        var out = Format.csvRow(["index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(unit.rawValue)",
-                                 "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"])
+        var out = Format.csvRow([
+            "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(unit.rawValue)",
+            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
+        ])
         let n = Format.csvNumber
         for s in splits {
-            out += "\n" + Format.csvRow([String(s.index), n(RunView.round(s.startMeters / 1000, 3)), n(RunView.round(s.endMeters / 1000, 3)),
-                                         n(RunView.round(s.elapsedSeconds, 2)), n(RunView.round(s.movingSeconds, 2)),
-                                         n(RunView.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
-                                         n(RunView.round(s.ascentMeters, 1)), n(RunView.round(s.descentMeters, 1)),
-                                         n(RunView.round(s.avgHeartRate, 1)), n(RunView.round(s.avgCadence, 1)), s.partial ? "true" : "false"])
+            out +=
+                "\n"
+                + Format.csvRow([
+                    String(s.index), n(RunView.round(s.startMeters / 1000, 3)), n(RunView.round(s.endMeters / 1000, 3)),
+                    n(RunView.round(s.elapsedSeconds, 2)), n(RunView.round(s.movingSeconds, 2)),
+                    n(RunView.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
+                    n(RunView.round(s.ascentMeters, 1)), n(RunView.round(s.descentMeters, 1)),
+                    n(RunView.round(s.avgHeartRate, 1)), n(RunView.round(s.avgCadence, 1)), s.partial ? "true" : "false"
+                ])
         }
         return out
     }

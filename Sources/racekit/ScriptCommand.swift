@@ -11,14 +11,14 @@ extension RaceKitCommand.Race {
             commandName: "script",
             abstract: "Generate the branched race script of a race setup (JSON for a companion app).",
             discussion: """
-            The personality comes from --personality, --personality-file, the setup's script.personality
-            (or script.personality_file), else calm_coach. The script is written beside the race file
-            (SLUG.script.json) unless --output says otherwise; an unchanged script (same input digest) is
-            left alone unless --force.
+                The personality comes from --personality, --personality-file, the setup's script.personality
+                (or script.personality_file), else calm_coach. The script is written beside the race file
+                (SLUG.script.json) unless --output says otherwise; an unchanged script (same input digest) is
+                left alone unless --force.
 
-              racekit race script Races/berlin-marathon-2026.yaml --personality calm_coach
-              racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --output half.json
-            """
+                  racekit race script Races/berlin-marathon-2026.yaml --personality calm_coach
+                  racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --output half.json
+                """
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race setup (YAML).") var file: String
@@ -30,12 +30,15 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
-            let options = RaceScriptJob.Options(personality: personality, personalityFile: personalityFile, output: output, force: force)
+            let options = RaceScriptJob.Options(
+                personality: personality, personalityFile: personalityFile, output: output, force: force)
             switch try RaceScriptJob.run(options, plan: plan) {
             case .upToDate(let path, let digest):
                 Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
             case .written(let path, let s, let voice):
-                Console.out("wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks (\(voice))")
+                Console.out(
+                    "wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks (\(voice))"
+                )
             }
         }
     }
@@ -47,11 +50,11 @@ extension RaceKitCommand {
             commandName: "script",
             abstract: "Race scripts: validate, show, and simulate against a stored run or the plan.",
             discussion: """
-              racekit script validate Races/berlin-marathon-2026.script.json
-              racekit script show Races/berlin-marathon-2026.script.json --format md
-              racekit script simulate Races/berlin-marathon-2026.script.json --run 01KKB8Q7
-              racekit script simulate Races/berlin-marathon-2026.script.json --race Races/berlin-marathon-2026.yaml
-            """,
+                  racekit script validate Races/berlin-marathon-2026.script.json
+                  racekit script show Races/berlin-marathon-2026.script.json --format md
+                  racekit script simulate Races/berlin-marathon-2026.script.json --run 01KKB8Q7
+                  racekit script simulate Races/berlin-marathon-2026.script.json --race Races/berlin-marathon-2026.yaml
+                """,
             subcommands: [Validate.self, Show.self, Simulate.self]
         )
     }
@@ -80,19 +83,24 @@ enum ScriptLoading {
 
 extension RaceKitCommand.ScriptGroup {
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
+        static let configuration = CommandConfiguration(
+            commandName: "validate",
+            abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
         func run() throws {
             let s = try ScriptLoading.load(file)
-            Console.out("\(file): valid: \(s.messages.count) messages, \(s.branches.count) branches, personality \(s.personality), generator \(s.generator)")
+            Console.out(
+                "\(file): valid: \(s.messages.count) messages, \(s.branches.count) branches, personality \(s.personality), generator \(s.generator)"
+            )
         }
     }
 
     enum ShowFormat: String, ExpressibleByArgument, CaseIterable { case table, md }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a script for a coach, grouped by distance.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Print a script for a coach, grouped by distance.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
         @Option(help: "table or md.") var format: ShowFormat = .table
@@ -101,15 +109,24 @@ extension RaceKitCommand.ScriptGroup {
             let placed = s.messages.compactMap { m in ScriptLoading.position(m, s.plan).map { (m, $0) } }
                 .sorted { ($0.1, -$0.0.priority) < ($1.1, -$1.0.priority) }
             let anytime = s.messages.filter { ScriptLoading.position($0, s.plan) == nil }
-            var out = s.messages.isEmpty ? "" : (format == .md ? "# Race script: \(s.race) (\(s.personality))\n\n" : "Race script: \(s.race) (\(s.personality))\n\n")
-            out += "Target \(TextFormat.duration(s.plan.targetSeconds)) over \(TextFormat.fixed(s.plan.distanceMeters / 1000, 3)) km; \(s.messages.count) messages. "
+            var out =
+                s.messages.isEmpty
+                ? ""
+                : (format == .md
+                    ? "# Race script: \(s.race) (\(s.personality))\n\n"
+                    : "Race script: \(s.race) (\(s.personality))\n\n")
+            out +=
+                "Target \(TextFormat.duration(s.plan.targetSeconds)) over \(TextFormat.fixed(s.plan.distanceMeters / 1000, 3)) km; \(s.messages.count) messages. "
                 + "{placeholders} are filled during the race.\n"
             var group: Double?
             for (m, x) in placed {
                 if group == nil || abs(group! - x) > 0.5 {
                     group = x
                     let clock = TextFormat.duration(s.plan.clock(at: x))
-                    out += format == .md ? "\n## \(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n\n" : "\n\(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n"
+                    out +=
+                        format == .md
+                        ? "\n## \(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n\n"
+                        : "\n\(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n"
                 }
                 out += line(m, s) + "\n"
             }
@@ -126,7 +143,9 @@ extension RaceKitCommand.ScriptGroup {
             if let e = m.trigger.expression { tags.insert("when \(e)", at: 0) }
             if m.priority >= s.engine.criticalPriority { tags.append("race-critical") }
             let id = ScriptLoading.shortID(m.id, s)
-            return format == .md ? "- **\(id)** (\(tags.joined(separator: "; "))): \(m.text)" : "  \(id) [\(tags.joined(separator: "; "))]\n      \(m.text)"
+            return format == .md
+                ? "- **\(id)** (\(tags.joined(separator: "; "))): \(m.text)"
+                : "  \(id) [\(tags.joined(separator: "; "))]\n      \(m.text)"
         }
     }
 
@@ -134,12 +153,16 @@ extension RaceKitCommand.ScriptGroup {
         static let configuration = CommandConfiguration(
             commandName: "simulate",
             abstract: "Replay a stored run (or a run exactly on plan) through the script at 1 Hz.",
-            discussion: "Prints every message that would have played and, for each that never did, why: window, lower_priority, cooldown, branch_not_taken, never_triggered or stale."
+            discussion:
+                "Prints every message that would have played and, for each that never did, why: window, lower_priority, cooldown, branch_not_taken, never_triggered or stale."
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
         @Option(name: .customLong("run"), help: "A stored run (id or unique prefix).") var runID: String?
-        @Option(help: ArgumentHelp("Simulate a run that follows the plan exactly (the race setup the script was made from).", valueName: "file")) var race: String?
+        @Option(
+            help: ArgumentHelp(
+                "Simulate a run that follows the plan exactly (the race setup the script was made from).",
+                valueName: "file")) var race: String?
         @Option(help: "table, md or json.") var format: ShowFormatWithJSON = .table
 
         enum ShowFormatWithJSON: String, ExpressibleByArgument, CaseIterable { case table, md, json }
@@ -162,11 +185,17 @@ extension RaceKitCommand.ScriptGroup {
             } else {
                 let store = try storeOptions.open()
                 let record = try RunLookup.find(store, runID!)
-                let tz = try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
-                metrics = ScriptReplay.recorded(try store.samples(of: record), startEpoch: record.startedAt, script: s,
-                                                physiology: try store.physiology(athleteID: record.athleteID), timeZone: tz)
-                guard !metrics.isEmpty else { throw Failure(.dataError, "run \(record.id) has too few samples to simulate") }
-                source = "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
+                let tz =
+                    try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(
+                        identifier: "UTC")!
+                metrics = ScriptReplay.recorded(
+                    try store.samples(of: record), startEpoch: record.startedAt, script: s,
+                    physiology: try store.physiology(athleteID: record.athleteID), timeZone: tz)
+                guard !metrics.isEmpty else {
+                    throw Failure(.dataError, "run \(record.id) has too few samples to simulate")
+                }
+                source =
+                    "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
             }
             let result: SimulationResult
             do { result = try TriggerEngine.simulate(s, metrics: metrics) } catch {
@@ -178,23 +207,37 @@ extension RaceKitCommand.ScriptGroup {
                 return
             }
             let rows = result.played.map { p in
-                [TextFormat.duration(Double(p.elapsedSeconds)), TextFormat.fixed(p.distanceMeters / 1000, 2), ScriptLoading.shortID(p.messageId, s),
-                 p.triggerType.rawValue, p.branchKey ?? "", p.text]
+                [
+                    TextFormat.duration(Double(p.elapsedSeconds)), TextFormat.fixed(p.distanceMeters / 1000, 2),
+                    ScriptLoading.shortID(p.messageId, s),
+                    p.triggerType.rawValue, p.branchKey ?? "", p.text
+                ]
             }
             let summary = report.summaryLine
             if format == .md {
                 var out = "# Simulation of \(s.race) (\(s.personality))\n\nAgainst \(source).\n\n"
-                out += TextFormat.markdownTable(header: ["elapsed", "km", "message", "trigger", "branch", "text"],
-                                                rows: rows, rightAligned: [0, 1]) + "\n"
-                out += "\n## Not played\n\n" + result.notPlayed.map { "- \(ScriptLoading.shortID($0.messageId, s)): \($0.reason.rawValue)" }.joined(separator: "\n")
+                out +=
+                    TextFormat.markdownTable(
+                        header: ["elapsed", "km", "message", "trigger", "branch", "text"],
+                        rows: rows, rightAligned: [0, 1]) + "\n"
+                out +=
+                    "\n## Not played\n\n"
+                    + result.notPlayed.map { "- \(ScriptLoading.shortID($0.messageId, s)): \($0.reason.rawValue)" }
+                    .joined(separator: "\n")
                 Console.out(out + "\n\n" + summary)
                 return
             }
             Console.out("Simulating \(s.race) (\(s.personality)) against \(source)\n")
-            Console.out(Format.table(header: ["elapsed", "km", "message", "trigger", "branch", "text"], rows: rows, rightAligned: [0, 1]))
+            Console.out(
+                Format.table(
+                    header: ["elapsed", "km", "message", "trigger", "branch", "text"], rows: rows, rightAligned: [0, 1])
+            )
             if !result.notPlayed.isEmpty {
                 Console.out("\nNot played:")
-                Console.out(Format.table(header: ["message", "reason"], rows: result.notPlayed.map { [ScriptLoading.shortID($0.messageId, s), $0.reason.rawValue] }))
+                Console.out(
+                    Format.table(
+                        header: ["message", "reason"],
+                        rows: result.notPlayed.map { [ScriptLoading.shortID($0.messageId, s), $0.reason.rawValue] }))
             }
             Console.out("\n" + summary)
         }

@@ -2,21 +2,24 @@ import Foundation
 import Testing
 
 /// A 2.2 km TCX run at 4:00/km with HR, one point per 2 s (device distance).
-func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: Int = 150, secondsPerKm: Double = 240) -> String {
+func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: Int = 150, secondsPerKm: Double = 240)
+    -> String
+{
     var points = ""
     let t0 = ISO8601DateFormatter().date(from: start)!
     let f = ISO8601DateFormatter()
     for s in stride(from: 0, through: seconds, by: 2) {
-        points += "<Trackpoint><Time>\(f.string(from: t0.addingTimeInterval(Double(s))))</Time>"
+        points +=
+            "<Trackpoint><Time>\(f.string(from: t0.addingTimeInterval(Double(s))))</Time>"
             + "<Position><LatitudeDegrees>\(48 + Double(s) * 1000 / secondsPerKm / 111_195)</LatitudeDegrees><LongitudeDegrees>11</LongitudeDegrees></Position>"
             + "<AltitudeMeters>500</AltitudeMeters><DistanceMeters>\(Double(s) * 1000 / secondsPerKm)</DistanceMeters>"
             + "<HeartRateBpm><Value>\(hr)</Value></HeartRateBpm></Trackpoint>\n"
     }
     return """
-    <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
-    <Activities><Activity Sport="Running"><Id>\(start)</Id><Lap StartTime="\(start)"><Track>
-    \(points)</Track></Lap></Activity></Activities></TrainingCenterDatabase>
-    """
+        <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+        <Activities><Activity Sport="Running"><Id>\(start)</Id><Lap StartTime="\(start)"><Track>
+        \(points)</Track></Lap></Activity></Activities></TrainingCenterDatabase>
+        """
 }
 
 @Suite struct AnalyticsCLITests {
@@ -29,7 +32,10 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
     @Test func showPrintsSplitsZonesAndEffortsAsJSON() throws {
         let cli = try CLI()
         try cli.write("run.tcx", steadyTCX())
-        _ = try cli.run(["athlete", "set", "default", "--max-hr", "190", "--resting-hr", "50", "--threshold-hr", "170", "--sex", "male"])
+        _ = try cli.run([
+            "athlete", "set", "default", "--max-hr", "190", "--resting-hr", "50", "--threshold-hr", "170", "--sex",
+            "male"
+        ])
         let id = try importedRunID(cli)
         let r = try cli.run(["runs", "show", String(id.prefix(10)), "--format", "json"])
         #expect(r.status == 0)
@@ -39,8 +45,10 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         #expect(splits.count == 3)
         #expect(abs((splits[0]["elapsedSeconds"] as! Double) - 240) < 0.01)
         #expect(splits[2]["partial"] as? Bool == true)
-        for key in ["index", "startMeters", "endMeters", "elapsedSeconds", "movingSeconds", "paceSecondsPerKm",
-                    "ascentMeters", "descentMeters", "avgHeartRate", "avgCadence", "partial"] {
+        for key in [
+            "index", "startMeters", "endMeters", "elapsedSeconds", "movingSeconds", "paceSecondsPerKm",
+            "ascentMeters", "descentMeters", "avgHeartRate", "avgCadence", "partial"
+        ] {
             #expect(splits[0][key] != nil, "split key \(key)")
         }
         let zones = try #require(run["heartRateZones"] as? [[String: Any]])
@@ -61,7 +69,7 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         let text = try cli.run(["runs", "show", id, "--unit", "mi"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("Splits (mi)"))
-        #expect(text.stdout.contains("6:26 /mi"))     // 4:00/km is 6:26/mi
+        #expect(text.stdout.contains("6:26 /mi"))   // 4:00/km is 6:26/mi
         let csv = try cli.run(["runs", "splits", id, "--format", "csv"])
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("index,start_km,end_km,elapsed_time_s") == true)
@@ -79,7 +87,9 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         let cli = try CLI()
         try cli.write("run.tcx", steadyTCX())
         let id = try importedRunID(cli)
-        #expect(try cli.run(["runs", "edit", id, "--label", "Parkrun", "--mode", "race", "--rpe", "8", "--notes", "windy"]).status == 0)
+        #expect(
+            try cli.run(["runs", "edit", id, "--label", "Parkrun", "--mode", "race", "--rpe", "8", "--notes", "windy"])
+                .status == 0)
         #expect(try cli.run(["runs", "edit", id, "--rpe", "11"]).status == 64)
         let list = try cli.run(["runs", "list", "--format", "json"])
         let run = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as! [[String: Any]])[0]
@@ -104,7 +114,7 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         #expect(records.allSatisfy { $0["runId"] as? String == fast })
         let one = try cli.run(["runs", "bests", "--distance", "1k", "--format", "csv"])
         let rows = one.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
-        #expect(rows.map { $0[2] } == ["240", "250"])     // both runs' 1 km, fastest first
+        #expect(rows.map { $0[2] } == ["240", "250"])   // both runs' 1 km, fastest first
         #expect(try cli.run(["runs", "bests", "--distance", "7k"]).status == 64)
     }
 
@@ -119,7 +129,10 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         }
         // Nothing set: max HR estimated from the run itself, no resting HR: Edwards zones.
         #expect(try load().1 == "heart-rate-zones")
-        let set = try cli.run(["athlete", "set", "default", "--max-hr", "190", "--resting-hr", "50", "--threshold-hr", "170", "--sex", "male"])
+        let set = try cli.run([
+            "athlete", "set", "default", "--max-hr", "190", "--resting-hr", "50", "--threshold-hr", "170", "--sex",
+            "male"
+        ])
         #expect(set.status == 0 && set.stdout.contains("Recomputed 1 runs"))
         let (value, source) = try load()
         #expect(source == "heart-rate")

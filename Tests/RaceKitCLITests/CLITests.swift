@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,9 +49,10 @@ struct CLI {
             }
             readers.wait()
             process.waitUntilExit()
-            return Result(status: killed ? CLI.killedStatus : process.terminationStatus,
-                          stdout: String(decoding: stdout.data, as: UTF8.self),
-                          stderr: String(decoding: stderr.data, as: UTF8.self))
+            return Result(
+                status: killed ? CLI.killedStatus : process.terminationStatus,
+                stdout: String(decoding: stdout.data, as: UTF8.self),
+                stderr: String(decoding: stderr.data, as: UTF8.self))
         }
     }
 
@@ -103,12 +105,12 @@ struct CLI {
 final class DataBox: @unchecked Sendable { var data = Data() }
 
 let goodGPX = """
-<?xml version="1.0"?><gpx version="1.1" creator="Garmin Connect" xmlns="http://www.topografix.com/GPX/1/1"
- xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><name>Easy</name><type>running</type><trkseg>
-<trkpt lat="48.1" lon="11.5"><time>2026-03-10T07:00:00Z</time><extensions><ns3:TrackPointExtension><ns3:hr>120</ns3:hr></ns3:TrackPointExtension></extensions></trkpt>
-<trkpt lat="48.11" lon="11.5"><time>2026-03-10T07:05:00Z</time><extensions><ns3:TrackPointExtension><ns3:hr>130</ns3:hr></ns3:TrackPointExtension></extensions></trkpt>
-</trkseg></trk></gpx>
-"""
+    <?xml version="1.0"?><gpx version="1.1" creator="Garmin Connect" xmlns="http://www.topografix.com/GPX/1/1"
+     xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><name>Easy</name><type>running</type><trkseg>
+    <trkpt lat="48.1" lon="11.5"><time>2026-03-10T07:00:00Z</time><extensions><ns3:TrackPointExtension><ns3:hr>120</ns3:hr></ns3:TrackPointExtension></extensions></trkpt>
+    <trkpt lat="48.11" lon="11.5"><time>2026-03-10T07:05:00Z</time><extensions><ns3:TrackPointExtension><ns3:hr>130</ns3:hr></ns3:TrackPointExtension></extensions></trkpt>
+    </trkseg></trk></gpx>
+    """
 
 @Suite struct CLITests {
     @Test func importPrintsASummaryAndRerunSaysNothingChanged() throws {
@@ -120,13 +122,15 @@ let goodGPX = """
         let second = try cli.run(["import", "export"])
         #expect(second.status == 0)
         #expect(second.stdout.contains("Nothing new"))
-        #expect(FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent(".racekit/racekit.sqlite").path))
+        #expect(
+            FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent(".racekit/racekit.sqlite").path))
     }
 
     @Test func brokenFileExitsOneNamesFileAndLineAndOthersStillImport() throws {
         let cli = try CLI()
         try cli.write("export/good.gpx", goodGPX)
-        try cli.write("export/bad.gpx", goodGPX.replacingOccurrences(of: "<name>Easy</name>", with: "<name>Easy</nome>"))
+        try cli.write(
+            "export/bad.gpx", goodGPX.replacingOccurrences(of: "<name>Easy</name>", with: "<name>Easy</nome>"))
         let r = try cli.run(["import", "--format", "json", "export"])
         #expect(r.status == 1)
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
@@ -166,10 +170,12 @@ let goodGPX = """
         #expect(r.status == 0)
         let runs = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
         let run = try #require(runs.first)
-        for key in ["id", "athlete", "sport", "sourceFile", "sourceFormat", "creator", "startedAt", "endedAt", "elapsedSeconds",
-                    "movingSeconds", "distanceMeters", "ascentMeters", "descentMeters", "avgPaceSecondsPerKm", "avgHeartRate",
-                    "maxHeartRate", "heartRateCoveragePercent", "avgCadence", "load", "loadSource", "label", "mode",
-                    "runType", "perceivedEffort", "notes"] {
+        for key in [
+            "id", "athlete", "sport", "sourceFile", "sourceFormat", "creator", "startedAt", "endedAt", "elapsedSeconds",
+            "movingSeconds", "distanceMeters", "ascentMeters", "descentMeters", "avgPaceSecondsPerKm", "avgHeartRate",
+            "maxHeartRate", "heartRateCoveragePercent", "avgCadence", "load", "loadSource", "label", "mode",
+            "runType", "perceivedEffort", "notes"
+        ] {
             #expect(run[key] != nil, "missing key \(key)")
         }
         #expect(run["startedAt"] as? String == "2026-03-10T07:00:00Z")
@@ -219,11 +225,14 @@ let goodGPX = """
     @Test func aChildFillingBothPipesCompletes() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", """
+        p.arguments = [
+            "-c",
+            """
             k=$(printf '%1024s' '')
             i=0; while [ $i -lt 300 ]; do printf '%s' "$k" >&2; i=$((i + 1)); done
             i=0; while [ $i -lt 300 ]; do printf '%s' "$k"; i=$((i + 1)); done
-            """]
+            """
+        ]
         let r = try CLI.start(p).wait(seconds: 60)
         #expect(!r.timedOut, "the child was still writing after 60 s: the pipes are not read at once")
         #expect(r.status == 0)

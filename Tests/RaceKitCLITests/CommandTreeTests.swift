@@ -1,10 +1,13 @@
 import ArgumentParser
 import Testing
+
 @testable import racekit
 
 @Suite struct CommandTreeTests {
     /// Every command of the tree, with the words that invoke it.
-    static func commands(_ type: any ParsableCommand.Type = RaceKitCommand.self, path: [String] = []) -> [(path: [String], type: any ParsableCommand.Type)] {
+    static func commands(_ type: any ParsableCommand.Type = RaceKitCommand.self, path: [String] = []) -> [(
+        path: [String], type: any ParsableCommand.Type
+    )] {
         let name = type.configuration.commandName
         let here = path + [name ?? "?"]
         return [(here, type)] + type.configuration.subcommands.flatMap { commands($0, path: here) }
@@ -17,17 +20,20 @@ import Testing
         let all = Self.commands()
         #expect(all.count > 20)
         for (path, type) in all {
-            #expect(type.configuration.commandName != nil, "\(type) (\(path.joined(separator: " "))) has no commandName")
+            #expect(
+                type.configuration.commandName != nil, "\(type) (\(path.joined(separator: " "))) has no commandName")
         }
     }
 
     /// The names are the ones the type names gave (scripts call them).
     @Test func theNamesAreTheContractOnes() {
         let paths = Set(Self.commands().map { $0.path.dropFirst().joined(separator: " ") })
-        for expected in ["import", "athlete add", "athlete set", "athlete show", "athlete list", "runs list",
-                         "runs show", "runs splits", "runs bests", "runs edit", "runs delete", "runs recompute",
-                         "race plan", "race new", "script validate", "script show", "script simulate",
-                         "report weekly", "store check", "predict"] {
+        for expected in [
+            "import", "athlete add", "athlete set", "athlete show", "athlete list", "runs list",
+            "runs show", "runs splits", "runs bests", "runs edit", "runs delete", "runs recompute",
+            "race plan", "race new", "script validate", "script show", "script simulate",
+            "report weekly", "store check", "predict"
+        ] {
             #expect(paths.contains(expected), "missing command: racekit \(expected)")
         }
     }

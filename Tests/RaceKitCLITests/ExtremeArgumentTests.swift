@@ -10,7 +10,9 @@ import Testing
 /// Parameterised per command line and per key, so the cases run in parallel, each
 /// with its own temp folder and store (made once per case).
 @Suite struct ExtremeArgumentTests {
-    static let values = ["0", "-1", "1e-300", "1e300", "1e19", "nan", "inf", "-inf", "9223372036854775807", "99999999999999999999"]
+    static let values = [
+        "0", "-1", "1e-300", "1e300", "1e19", "nan", "inf", "-inf", "9223372036854775807", "99999999999999999999"
+    ]
     /// Values no range admits, for any argument or key in the tables below.
     static let absurd: Set<String> = ["1e300", "1e19", "nan", "inf", "-inf", "99999999999999999999"]
     static let seconds = 5.0
@@ -21,7 +23,9 @@ import Testing
         var args: [String]
         var option: String
         var withRun: Bool
-        init(_ option: String, withRun: Bool = false, _ args: String...) { self.option = option; self.withRun = withRun; self.args = args }
+        init(_ option: String, withRun: Bool = false, _ args: String...) {
+            self.option = option; self.withRun = withRun; self.args = args
+        }
         var testDescription: String { args.joined(separator: " ") }
     }
 
@@ -29,7 +33,7 @@ import Testing
     /// distances, times, paces, dates, weeks).
     static let lines: [Line] = [
         Line("--to", "predict", "--from", "10k=45:00", "--to=@V@"),
-        Line("--to", withRun: true, "predict", "--to=@V@ km"),                                    // from the default athlete's records
+        Line("--to", withRun: true, "predict", "--to=@V@ km"),   // from the default athlete's records
         Line("--from", "predict", "--from=@V@=45:00", "--to", "marathon"),
         Line("--from", "predict", "--from=@V@ mi=45:00", "--to", "marathon"),
         Line("--from", "predict", "--from=10k=@V@", "--to", "marathon"),
@@ -58,43 +62,45 @@ import Testing
         Line("--limit", withRun: true, "runs", "bests", "--limit=@V@"),
         Line("--distance", withRun: true, "runs", "bests", "--distance=@V@"),
         Line("--rpe", withRun: true, "runs", "edit", "@RUN@", "--rpe=@V@"),
-        Line("--jobs", withRun: true, "import", "--jobs=@V@", "run.tcx"),
+        Line("--jobs", withRun: true, "import", "--jobs=@V@", "run.tcx")
     ]
 
     /// A minimal valid setup with every numeric key (`hydration.every` and the
     /// custom segments are in the variants below).
     static let setup = """
-    name: Probe
-    date: 2026-09-27
-    start_time: "09:15"
-    distance: 10k
-    target_time: "45:00"
-    pacing:
-      strategy: negative
-      split_percent: 2
-      smoothing_m: 200
-    checkpoints: [2k, 5k]
-    fueling:
-      carbs_per_hour_g: 60
-      gel_carbs_g: 25
-      start_after: "0:10:00"
-      stop_before_finish: "0:05:00"
-      snap_tolerance: "0:02:00"
-      caffeine: {mg: 100, after: "0:20:00", every: "0:10:00"}
-    hydration:
-      ml_per_hour: 500
-      sodium_mg_per_hour: 400
-      aid_stations_km: [2.5, 5]
+        name: Probe
+        date: 2026-09-27
+        start_time: "09:15"
+        distance: 10k
+        target_time: "45:00"
+        pacing:
+          strategy: negative
+          split_percent: 2
+          smoothing_m: 200
+        checkpoints: [2k, 5k]
+        fueling:
+          carbs_per_hour_g: 60
+          gel_carbs_g: 25
+          start_after: "0:10:00"
+          stop_before_finish: "0:05:00"
+          snap_tolerance: "0:02:00"
+          caffeine: {mg: 100, after: "0:20:00", every: "0:10:00"}
+        hydration:
+          ml_per_hour: 500
+          sodium_mg_per_hour: 400
+          aid_stations_km: [2.5, 5]
 
-    """
-    static let custom = setup.replacingOccurrences(of: "  strategy: negative\n  split_percent: 2\n", with: """
-          strategy: custom
-          segments:
-            - {until: 2k, pace: "4:30/km"}
-            - {until: 5k, effort: 1.0}
-            - {until: finish, effort: 0.98}
+        """
+    static let custom = setup.replacingOccurrences(
+        of: "  strategy: negative\n  split_percent: 2\n",
+        with: """
+              strategy: custom
+              segments:
+                - {until: 2k, pace: "4:30/km"}
+                - {until: 5k, effort: 1.0}
+                - {until: finish, effort: 0.98}
 
-        """)
+            """)
     static let every = setup.replacingOccurrences(of: "aid_stations_km: [2.5, 5]", with: "every: \"0:15:00\"")
 
     /// A key of the setup: the text of `base` where `original` becomes `template`
@@ -146,7 +152,7 @@ import Testing
         Key("pacing", "until: 2k", "until: \"@V@ km\"", in: custom),
         Key("pacing", "pace: \"4:30/km\"", "pace: \"@V@:00/km\"", in: custom),
         Key("pacing", "pace: \"4:30/km\"", "pace: \"4:@V@/km\"", in: custom),
-        Key("pacing", "effort: 1.0", "effort: @V@", in: custom),
+        Key("pacing", "effort: 1.0", "effort: @V@", in: custom)
     ]
 
     @Test(arguments: lines)
@@ -154,13 +160,15 @@ import Testing
         let cli = try CLI()
         var runID = "0"
         if line.withRun {
-            try cli.write("run.tcx", steadyTCX(seconds: 1300))      // 5.4 km at 4:00/km: records for predict and reports
+            try cli.write("run.tcx", steadyTCX(seconds: 1300))   // 5.4 km at 4:00/km: records for predict and reports
             let imported = try cli.runBounded(["import", "--format", "json", "run.tcx"], seconds: 30)
             let json = try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [[String: Any]]
             runID = try #require((json?.first?["runIds"] as? [String])?.first, "\(imported.stderr)")
         }
         for value in Self.values {
-            let args = line.args.map { $0.replacingOccurrences(of: "@V@", with: value).replacingOccurrences(of: "@RUN@", with: runID) }
+            let args = line.args.map {
+                $0.replacingOccurrences(of: "@V@", with: value).replacingOccurrences(of: "@RUN@", with: runID)
+            }
             let r = try cli.runBounded(args)
             Self.check(r, value: value, names: line.option, what: args.joined(separator: " "))
         }
@@ -172,9 +180,13 @@ import Testing
         for value in Self.values {
             try cli.write("race.yaml", try key.yaml(value))
             // The script is generated from the plan: only worth running when the plan is made.
-            for args in [["race", "plan", "race.yaml"], ["race", "script", "race.yaml", "--output", "race.json", "--force"]] {
+            for args in [
+                ["race", "plan", "race.yaml"], ["race", "script", "race.yaml", "--output", "race.json", "--force"]
+            ] {
                 let r = try cli.runBounded(args)
-                Self.check(r, value: value, names: key.key, what: "\(key.template) with \(value): \(args.joined(separator: " "))")
+                Self.check(
+                    r, value: value, names: key.key,
+                    what: "\(key.template) with \(value): \(args.joined(separator: " "))")
                 if r.status != 0 { break }
             }
         }
@@ -199,7 +211,8 @@ import Testing
         if absurd.contains(value) { #expect(r.status != 0, "\(what): accepted") }
         if r.status == 64 || r.status == 65 {
             // The message, without ArgumentParser's usage lines (which list every option).
-            let message = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("  See '") }.joined(separator: "\n")
+            let message = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("  See '") }
+                .joined(separator: "\n")
             #expect(message.contains(names), "\(what): the message does not name \(names): \(r.stderr)")
         }
     }
@@ -246,8 +259,9 @@ extension CLI {
             return try handle.readToEnd() ?? Data()
         }
         let o = try contents(outURL), e = try contents(errURL)
-        return Result(status: killed ? Self.killedStatus : p.terminationStatus,
-                      stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: killed ? Self.killedStatus : p.terminationStatus,
+            stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }
 
@@ -256,7 +270,9 @@ extension CLI {
     @Test func warnsBelowAMileAndAboveVDOT85OnStderrOrInJSON() throws {
         let cli = try CLI()
         let short = try cli.run(["predict", "--from", "800m=2:30", "--to", "5k"])
-        #expect(short.status == 0 && short.stderr.contains("warning:") && short.stderr.contains("shorter than a mile"), "\(short.stderr)")
+        #expect(
+            short.status == 0 && short.stderr.contains("warning:") && short.stderr.contains("shorter than a mile"),
+            "\(short.stderr)")
         let fast = try cli.run(["predict", "--from", "10k=26:00", "--to", "half", "--format", "json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(fast.stdout.utf8)) as? [String: Any])
         let warnings = try #require(json["warnings"] as? [String])

@@ -20,7 +20,7 @@ import Testing
 
     @Test func predictsFromTheAthletesRecords() throws {
         let cli = try CLI()
-        try cli.write("run.tcx", steadyTCX(seconds: 1300))     // 5.4 km at 4:00/km
+        try cli.write("run.tcx", steadyTCX(seconds: 1300))   // 5.4 km at 4:00/km
         _ = try cli.run(["import", "run.tcx"])
         let r = try cli.run(["predict", "--from-athlete", "default", "--to", "10k", "--format", "json"])
         #expect(r.status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,9 @@ import Glibc
 @Suite struct ReportCLITests {
     func cliWithRuns() throws -> CLI {
         let cli = try CLI()
-        _ = try cli.run(["athlete", "set", "default", "--time-zone", "Europe/Berlin", "--max-hr", "190", "--resting-hr", "50"])
+        _ = try cli.run([
+            "athlete", "set", "default", "--time-zone", "Europe/Berlin", "--max-hr", "190", "--resting-hr", "50"
+        ])
         // Sunday 2026-11-15 23:10 in Berlin (22:10 UTC) must land in 2026-W46.
         try cli.write("a.tcx", steadyTCX(start: "2026-11-15T22:10:00Z"))
         try cli.write("b.tcx", steadyTCX(start: "2026-11-10T06:00:00Z", seconds: 900))
@@ -35,10 +38,13 @@ import Glibc
         // Monday 2026-11-16 00:30 in Berlin: the last complete week is W46.
         let r = try cli.run(["report", "weekly", "--format", "csv"], env: ["RACEKIT_NOW": "2026-11-15T23:30:00Z"])
         #expect(r.status == 0 && r.stdout.contains("Reports/default/weekly.csv"))
-        let csv = try String(contentsOf: cli.workdir.appendingPathComponent("Reports/default/weekly.csv"), encoding: .utf8)
+        let csv = try String(
+            contentsOf: cli.workdir.appendingPathComponent("Reports/default/weekly.csv"), encoding: .utf8)
         #expect(csv.split(separator: "\n").last?.hasPrefix("default,2026-W46,") == true)
         #expect(csv.split(separator: "\n").count == 13)
-        #expect(!FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md").path))
     }
 
     @Test func twoOverlappingRunsNeverInterleave() throws {
@@ -55,7 +61,8 @@ import Glibc
         }
         for p in results { p.waitUntilExit() }
         #expect(results.map(\.terminationStatus) == [0, 0])
-        let md = try String(contentsOf: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md"), encoding: .utf8)
+        let md = try String(
+            contentsOf: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md"), encoding: .utf8)
         #expect(md.hasPrefix("# Default athlete · 2026-W46") && md.hasSuffix("\n"))
         #expect(FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("Reports/index.md").path))
     }

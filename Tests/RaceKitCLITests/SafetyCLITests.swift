@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,12 +12,15 @@ func writeExport(_ cli: CLI, folder: String, count: Int, points: Int, firstDay: 
     let f = ISO8601DateFormatter()
     for i in 0..<count {
         let start = Date(timeIntervalSince1970: 1_767_250_800 + Double(firstDay + i) * 86_400)
-        var text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><type>running</type><trkseg>\n"
+        var text =
+            "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><type>running</type><trkseg>\n"
         for s in 0..<points {
-            text += "<trkpt lat=\"\(48 + Double(s) * 3 / 111_195)\" lon=\"11\"><ele>500</ele><time>\(f.string(from: start.addingTimeInterval(Double(s))))</time></trkpt>\n"
+            text +=
+                "<trkpt lat=\"\(48 + Double(s) * 3 / 111_195)\" lon=\"11\"><ele>500</ele><time>\(f.string(from: start.addingTimeInterval(Double(s))))</time></trkpt>\n"
         }
         text += "</trkseg></trk></gpx>\n"
-        try text.write(to: dir.appendingPathComponent(String(format: "%04d.gpx", i)), atomically: false, encoding: .utf8)
+        try text.write(
+            to: dir.appendingPathComponent(String(format: "%04d.gpx", i)), atomically: false, encoding: .utf8)
     }
 }
 
@@ -67,9 +71,11 @@ func runCount(_ cli: CLI) throws -> Int {
         let cli = try CLI()
         try writeExport(cli, folder: "a", count: 60, points: 600)
         try writeExport(cli, folder: "b", count: 60, points: 600, firstDay: 100)
-        _ = try cli.run(["athlete", "list"])      // the store exists before the race
-        let commands = [["import", "--jobs", "2", "a"], ["import", "--jobs", "2", "b"],
-                        ["report", "weekly", "--week", "2026-W10", "--weeks", "30", "--quiet"]]
+        _ = try cli.run(["athlete", "list"])   // the store exists before the race
+        let commands = [
+            ["import", "--jobs", "2", "a"], ["import", "--jobs", "2", "b"],
+            ["report", "weekly", "--week", "2026-W10", "--weeks", "30", "--quiet"]
+        ]
         let jobs = try commands.map { try CLI.start(cli.process($0)) }
         let results = jobs.map { $0.wait() }
         let stderr = results.map(\.stderr).joined()

@@ -29,13 +29,19 @@ import Testing
         let valid = try cli.run(["script", "validate", "Races/test-marathon.script.json"])
         #expect(valid.status == 0 && valid.stdout.contains("valid:"))
         let md = try cli.run(["script", "show", "Races/test-marathon.script.json", "--format", "md"])
-        #expect(md.stdout.hasPrefix("# Race script: test-marathon") && md.stdout.contains("## 21.10 km") && md.stdout.contains("## Any time (conditions)"))
+        #expect(
+            md.stdout.hasPrefix("# Race script: test-marathon") && md.stdout.contains("## 21.10 km")
+                && md.stdout.contains("## Any time (conditions)"))
 
-        let sim = try cli.run(["script", "simulate", "Races/test-marathon.script.json", "--race", "Races/m.yaml", "--format", "json"])
+        let sim = try cli.run([
+            "script", "simulate", "Races/test-marathon.script.json", "--race", "Races/m.yaml", "--format", "json"
+        ])
         #expect(sim.status == 0, "\(sim.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(sim.stdout.utf8)) as! [String: Any]
         let played = try #require(json["played"] as? [[String: Any]])
-        for key in ["elapsedSeconds", "distanceMeters", "messageId", "triggerType", "branchKey", "priority", "text"] { #expect(played[0].keys.contains(key)) }
+        for key in ["elapsedSeconds", "distanceMeters", "messageId", "triggerType", "branchKey", "priority", "text"] {
+            #expect(played[0].keys.contains(key))
+        }
         #expect(played.contains { $0["messageId"] as? String == "test-marathon.on_pace_half" })
         #expect(played.last?["messageId"] as? String == "test-marathon.finish")
         let notPlayed = try #require(json["notPlayed"] as? [[String: Any]])
@@ -46,9 +52,11 @@ import Testing
 
     @Test func simulatesAStoredRun() throws {
         let cli = try CLI()
-        try cli.write("Races/ten.yaml", "name: Ten\ndistance: 5k\ntarget_time: \"20:00\"\nhydration: {ml_per_hour: 400, aid_stations_km: [2.5]}\n")
+        try cli.write(
+            "Races/ten.yaml",
+            "name: Ten\ndistance: 5k\ntarget_time: \"20:00\"\nhydration: {ml_per_hour: 400, aid_stations_km: [2.5]}\n")
         _ = try cli.run(["race", "script", "Races/ten.yaml", "--output", "ten.json"])
-        try cli.write("run.tcx", steadyTCX(seconds: 1300))     // 5.4 km at 4:00/km
+        try cli.write("run.tcx", steadyTCX(seconds: 1300))   // 5.4 km at 4:00/km
         _ = try cli.run(["import", "run.tcx"])
         let list = try cli.run(["runs", "list", "--format", "csv"])
         let id = String(list.stdout.split(separator: "\n")[1].split(separator: ",")[0])
@@ -65,7 +73,9 @@ import Testing
         let cli = try CLI()
         try cli.write("Races/ten.yaml", "name: Ten\ndistance: 5k\ntarget_time: \"20:00\"\n")
         _ = try cli.run(["race", "script", "Races/ten.yaml", "--output", "ten.json"])
-        #expect(try String(contentsOf: cli.workdir.appendingPathComponent("ten.json"), encoding: .utf8).contains("hr_zone >= 5"))
+        #expect(
+            try String(contentsOf: cli.workdir.appendingPathComponent("ten.json"), encoding: .utf8).contains(
+                "hr_zone >= 5"))
         try cli.write("run.tcx", steadyTCX(seconds: 1300, hr: 190))
         _ = try cli.run(["import", "run.tcx"])
         let list = try cli.run(["runs", "list", "--format", "csv"])
@@ -74,7 +84,9 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         let played = try #require(json["played"] as? [[String: Any]])
-        #expect(played.contains { ($0["messageId"] as? String)?.hasSuffix(".hr_high") == true }, "\(played.map { $0["messageId"] ?? "" })")
+        #expect(
+            played.contains { ($0["messageId"] as? String)?.hasSuffix(".hr_high") == true },
+            "\(played.map { $0["messageId"] ?? "" })")
     }
 
     @Test func badScriptsExit65WithEveryProblem() throws {
@@ -82,8 +94,10 @@ import Testing
         try cli.write("Races/ten.yaml", "name: Ten\ndistance: 10k\ntarget_time: \"45:00\"\n")
         _ = try cli.run(["race", "script", "Races/ten.yaml", "--output", "s.json"])
         let text = try String(contentsOf: cli.workdir.appendingPathComponent("s.json"), encoding: .utf8)
-        try cli.write("bad.json", text.replacingOccurrences(of: "pace_3min_ratio > 1.04", with: "pace_3min_ratio >> 1.04")
-            .replacingOccurrences(of: "\"priority\" : 95", with: "\"priority\" : 195"))
+        try cli.write(
+            "bad.json",
+            text.replacingOccurrences(of: "pace_3min_ratio > 1.04", with: "pace_3min_ratio >> 1.04")
+                .replacingOccurrences(of: "\"priority\" : 95", with: "\"priority\" : 195"))
         let r = try cli.run(["script", "validate", "bad.json"])
         #expect(r.status == 65)
         #expect(r.stderr.contains("trigger.expression: column") && r.stderr.contains("^"), "\(r.stderr)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import racekit
 
 /// `--store` is global: every command accepts it before and after the
@@ -15,11 +16,13 @@ import Testing
         "race new": ["Some Race", "--distance", "10k", "--target", "45:00", "--dir", "new"],
         "race plan": ["Races/m.yaml"], "race script": ["Races/m.yaml"],
         "script validate": ["Races/test-marathon.script.json"], "script show": ["Races/test-marathon.script.json"],
-        "script simulate": ["Races/test-marathon.script.json", "--race", "Races/m.yaml"],
+        "script simulate": ["Races/test-marathon.script.json", "--race", "Races/m.yaml"]
     ]
 
     static var leaves: [String] {
-        CommandTreeTests.commands().filter { $0.type.configuration.subcommands.isEmpty }.map { $0.path.dropFirst().joined(separator: " ") }
+        CommandTreeTests.commands().filter { $0.type.configuration.subcommands.isEmpty }.map {
+            $0.path.dropFirst().joined(separator: " ")
+        }
     }
 
     @Test func everyLeafCommandIsInTheTable() {
@@ -56,8 +59,9 @@ import Testing
             let r = try cli.run(args, env: env)
             #expect(r.status == 0, "racekit \(args.joined(separator: " ")) (\(place)): \(r.status) \(r.stderr)")
             // The default store was never created: the given one was used.
-            #expect(!FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent(".racekit").path),
-                    "racekit \(args.joined(separator: " ")) (\(place)) used the default store")
+            #expect(
+                !FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent(".racekit").path),
+                "racekit \(args.joined(separator: " ")) (\(place)) used the default store")
         }
     }
 }

@@ -2,21 +2,27 @@ import Foundation
 import Testing
 
 /// A GPX track north from 48.1°N at `speed` m/s, one point every 5 s.
-func trackGPX(seconds: Int, speed: Double, type: String? = "running", start: String = "2026-03-10T07:00:00Z",
-              heartRate: Double? = nil, elevation: (Int) -> String = { _ in "520" }) -> String {
+func trackGPX(
+    seconds: Int, speed: Double, type: String? = "running", start: String = "2026-03-10T07:00:00Z",
+    heartRate: Double? = nil, elevation: (Int) -> String = { _ in "520" }
+) -> String {
     let t0 = ISO8601DateFormatter().date(from: start)!
     let f = ISO8601DateFormatter()
     var points = ""
     for (k, i) in stride(from: 0, through: seconds, by: 5).enumerated() {
         let lat = 48.1 + Double(i) * speed / 111_195
-        let hr = heartRate.map { "<extensions><ns3:TrackPointExtension><ns3:hr>\(Int($0))</ns3:hr></ns3:TrackPointExtension></extensions>" } ?? ""
-        points += "<trkpt lat=\"\(lat)\" lon=\"11.5\"><ele>\(elevation(k))</ele><time>\(f.string(from: t0.addingTimeInterval(Double(i))))</time>\(hr)</trkpt>\n"
+        let hr =
+            heartRate.map {
+                "<extensions><ns3:TrackPointExtension><ns3:hr>\(Int($0))</ns3:hr></ns3:TrackPointExtension></extensions>"
+            } ?? ""
+        points +=
+            "<trkpt lat=\"\(lat)\" lon=\"11.5\"><ele>\(elevation(k))</ele><time>\(f.string(from: t0.addingTimeInterval(Double(i))))</time>\(hr)</trkpt>\n"
     }
     return """
-    <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
-     xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk>\(type.map { "<type>\($0)</type>" } ?? "")<trkseg>
-    \(points)</trkseg></trk></gpx>
-    """
+        <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+         xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk>\(type.map { "<type>\($0)</type>" } ?? "")<trkseg>
+        \(points)</trkseg></trk></gpx>
+        """
 }
 
 /// What a read command must never do, whatever is stored.
@@ -31,16 +37,22 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
     @Test func absurdValuesNeverReachTheStore() throws {
         let cli = try CLI()
         let values = ["1e30", "NaN", "-32768", "1e400", "9500"]
-        try cli.write("bad.gpx", trackGPX(seconds: 600, speed: 3, heartRate: 140, elevation: { k in k < values.count ? values[k] : "520" })
-            .replacingOccurrences(of: "<ns3:hr>140</ns3:hr>", with: "<ns3:hr>99999</ns3:hr>", options: [], range: nil))
+        try cli.write(
+            "bad.gpx",
+            trackGPX(seconds: 600, speed: 3, heartRate: 140, elevation: { k in k < values.count ? values[k] : "520" })
+                .replacingOccurrences(
+                    of: "<ns3:hr>140</ns3:hr>", with: "<ns3:hr>99999</ns3:hr>", options: [], range: nil))
         let imported = try cli.run(["import", "--format", "json", "bad.gpx"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let list = try cli.run(["runs", "list", "--format", "csv"])
         expectNoCrash(list, "runs list")
         let id = String(list.stdout.split(separator: "\n")[1].split(separator: ",")[0])
-        for args in [["runs", "list"], ["runs", "list", "--format", "json"], ["runs", "show", id], ["runs", "show", id, "--format", "json"],
-                     ["runs", "splits", id], ["runs", "bests"], ["report", "weekly", "--week", "2026-W11", "--out", "reports"],
-                     ["store", "check"]] {
+        for args in [
+            ["runs", "list"], ["runs", "list", "--format", "json"], ["runs", "show", id],
+            ["runs", "show", id, "--format", "json"],
+            ["runs", "splits", id], ["runs", "bests"], ["report", "weekly", "--week", "2026-W11", "--out", "reports"],
+            ["store", "check"]
+        ] {
             let r = try cli.run(args)
             expectNoCrash(r, args.joined(separator: " "))
             #expect(r.status == 0, "\(args): \(r.stderr)")
@@ -55,7 +67,9 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
     @Test func aNoDataSentinelInACourseIsIgnoredWithAWarning() throws {
         let cli = try CLI()
         try cli.write("flat.gpx", trackGPX(seconds: 1670, speed: 3, elevation: { k in k == 150 ? "-32768" : "35" }))
-        try cli.write("race.yaml", """
+        try cli.write(
+            "race.yaml",
+            """
             name: Flat 5k
             date: 2026-06-01
             distance: 5k
@@ -87,7 +101,8 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         let fiveK = try #require(efforts.first { $0["distanceMeters"] as? Double == 5000 })
         #expect((fiveK["elapsedSeconds"] as! Double) > 1400, "the 5k comes from the run, not the ride")
         let predict = try cli.run(["predict", "--from-athlete", "default", "--to", "marathon", "--format", "json"])
-        let vdot = (try JSONSerialization.jsonObject(with: Data(predict.stdout.utf8)) as! [String: Any])["vdot"] as! Double
+        let vdot =
+            (try JSONSerialization.jsonObject(with: Data(predict.stdout.utf8)) as! [String: Any])["vdot"] as! Double
         #expect(vdot < 60, "VDOT \(vdot)")
         let rideID = list.split(separator: "\n").first { $0.contains(",cycling,") }!.split(separator: ",")[0]
         let show = try cli.run(["runs", "show", String(rideID)])
@@ -101,7 +116,9 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         #expect(try cli.run(["runs", "edit", String(rideID), "--sport", "running"]).status == 0)
         #expect(try cli.run(["runs", "bests"]).stdout.contains("No best efforts yet."))
         #expect(try cli.run(["runs", "edit", String(runID), "--sport", "running"]).status == 0)
-        let after = try JSONSerialization.jsonObject(with: Data(try cli.run(["runs", "bests", "--format", "json"]).stdout.utf8)) as! [[String: Any]]
+        let after =
+            try JSONSerialization.jsonObject(with: Data(try cli.run(["runs", "bests", "--format", "json"]).stdout.utf8))
+            as! [[String: Any]]
         #expect((after.first { $0["distanceMeters"] as? Double == 5000 }!["elapsedSeconds"] as! Double) > 1400)
         let shown = try cli.run(["runs", "show", String(rideID), "--format", "json"]).stdout
         #expect(shown.contains("\"sportInferred\" : false"))
@@ -114,13 +131,16 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         try cli.write("plain.gpx", trackGPX(seconds: 1200, speed: 3))
         try cli.write("with-hr.gpx", trackGPX(seconds: 1200, speed: 3, heartRate: 150))
         #expect(try cli.run(["import", "plain.gpx"]).status == 0)
-        let id = String(try cli.run(["runs", "list", "--format", "csv"]).stdout.split(separator: "\n")[1].split(separator: ",")[0])
+        let id = String(
+            try cli.run(["runs", "list", "--format", "csv"]).stdout.split(separator: "\n")[1].split(separator: ",")[0])
         #expect(try cli.run(["runs", "edit", id, "--label", "Tempo", "--rpe", "7"]).status == 0)
         let r = try cli.run(["import", "--format", "json", "with-hr.gpx"])
         let results = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
         #expect(results[0]["status"] as? String == "upgraded")
         #expect(results[0]["runIds"] as? [String] == [id])
-        let show = try JSONSerialization.jsonObject(with: Data(try cli.run(["runs", "show", id, "--format", "json"]).stdout.utf8)) as! [String: Any]
+        let show =
+            try JSONSerialization.jsonObject(
+                with: Data(try cli.run(["runs", "show", id, "--format", "json"]).stdout.utf8)) as! [String: Any]
         #expect(show["avgHeartRate"] as? Double == 150)
         #expect(show["label"] as? String == "Tempo" && show["perceivedEffort"] as? Double == 7)
         #expect(show["sourceFile"] as? String == "with-hr.gpx")

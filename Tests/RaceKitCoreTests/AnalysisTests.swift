@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 
 /// A run due north from 48°N at a constant speed, one point per `step` seconds.
-func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double = { _ in .nan },
-                 elevation: (Int, Double) -> Double = { _, _ in .nan }, stopAt: Int? = nil, stopSeconds: Int = 0) -> Activity {
+func straightRun(
+    seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double = { _ in .nan },
+    elevation: (Int, Double) -> Double = { _, _ in .nan }, stopAt: Int? = nil, stopSeconds: Int = 0
+) -> Activity {
     var raw = RawActivity()
     raw.sport = "running"
     var lat = 48.0
@@ -58,7 +61,8 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
     }
 
     @Test func aTenMinuteStopIsNotMovingTime() {
-        let a = RunAnalyzer.analyse(straightRun(seconds: 1800, speed: 3, stopAt: 900, stopSeconds: 600), physiology: Physiology())
+        let a = RunAnalyzer.analyse(
+            straightRun(seconds: 1800, speed: 3, stopAt: 900, stopSeconds: 600), physiology: Physiology())
         #expect(a.summary.elapsedSeconds == 2400)
         #expect(a.summary.movingSeconds == 1800)
     }
@@ -79,7 +83,9 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
             raw.samples.append(p)
         }
         raw.segmentStarts = [0]
-        guard case .activity(let activity) = TrackRepair.repair(raw, format: .gpx) else { Issue.record("no activity"); return }
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .gpx) else {
+            Issue.record("no activity"); return
+        }
         let a = RunAnalyzer.analyse(activity, physiology: Physiology())
         #expect(abs(a.summary.movingSeconds! - 600) <= 1)
     }
@@ -92,18 +98,23 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
             raw.samples.append(p)
         }
         raw.segmentStarts = [0, 3]
-        guard case .activity(let activity) = TrackRepair.repair(raw, format: .gpx) else { Issue.record("no activity"); return }
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .gpx) else {
+            Issue.record("no activity"); return
+        }
         #expect(RunAnalyzer.analyse(activity, physiology: Physiology()).summary.movingSeconds == 40)
     }
 
     @Test func noisyFlatCourseGainsAlmostNothing() {
         var rng = SystemRandomNumberGenerator()
         // 10 km at 3 m/s, flat at 500 m with 1.5 m of Gaussian-ish noise per point.
-        let a = RunAnalyzer.analyse(straightRun(seconds: 3333, speed: 3, elevation: { _, _ in
-            var s = 0.0
-            for _ in 0..<6 { s += Double.random(in: -1...1, using: &rng) }
-            return 500 + s / 2 * 1.5 * 1.41
-        }), physiology: Physiology())
+        let a = RunAnalyzer.analyse(
+            straightRun(
+                seconds: 3333, speed: 3,
+                elevation: { _, _ in
+                    var s = 0.0
+                    for _ in 0..<6 { s += Double.random(in: -1...1, using: &rng) }
+                    return 500 + s / 2 * 1.5 * 1.41
+                }), physiology: Physiology())
         let perKm = a.summary.ascentMeters! / 10
         #expect(perKm < 3, "flat course gained \(perKm) m per km")
     }
@@ -111,10 +122,13 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
     @Test func aRealClimbIsKept() {
         // 5 km: flat 1 km, 100 m up over 2 km, 100 m down over 2 km, 0.5 m noise.
         var rng = SystemRandomNumberGenerator()
-        let a = RunAnalyzer.analyse(straightRun(seconds: 1667, speed: 3, elevation: { _, d in
-            let profile = d < 1000 ? 0 : d < 3000 ? (d - 1000) / 20 : max(0, 100 - (d - 3000) / 20)
-            return 300 + profile + Double.random(in: -0.5...0.5, using: &rng)
-        }), physiology: Physiology())
+        let a = RunAnalyzer.analyse(
+            straightRun(
+                seconds: 1667, speed: 3,
+                elevation: { _, d in
+                    let profile = d < 1000 ? 0 : d < 3000 ? (d - 1000) / 20 : max(0, 100 - (d - 3000) / 20)
+                    return 300 + profile + Double.random(in: -0.5...0.5, using: &rng)
+                }), physiology: Physiology())
         #expect(abs(a.summary.ascentMeters! - 100) < 5)
         #expect(abs(a.summary.descentMeters! - 100) < 5)
         let splits = a.splits(.km)
@@ -148,11 +162,14 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
                 let start = s.distance[j] - effort.distanceMeters
                 guard start >= 0 else { continue }
                 for i in 0..<j where s.distance[i] <= start && s.distance[i + 1] > start {
-                    let t = s.time[i] + (s.time[i + 1] - s.time[i]) * (start - s.distance[i]) / (s.distance[i + 1] - s.distance[i])
+                    let t =
+                        s.time[i] + (s.time[i + 1] - s.time[i]) * (start - s.distance[i])
+                        / (s.distance[i + 1] - s.distance[i])
                     best = min(best, s.time[j] - t)
                 }
             }
-            #expect(abs(effort.elapsedSeconds - best) <= 1e-3, "distance \(effort.distanceMeters)")   // ties within 1 ms keep the earliest
+            // Ties within 1 ms keep the earliest.
+            #expect(abs(effort.elapsedSeconds - best) <= 1e-3, "distance \(effort.distanceMeters)")
         }
     }
 
@@ -167,13 +184,19 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
     @Test func splitsAreBoundedByDistanceNotJustPoints() {
         func run(_ meters: Double) -> SampleSeries {
             var s = SampleSeries()
-            for (t, d) in [(0.0, 0.0), (3600.0, meters)] { var p = SamplePoint(); p.time = t; p.distance = d; s.append(p) }
+            for (t, d) in [(0.0, 0.0), (3600.0, meters)] {
+                var p = SamplePoint(); p.time = t; p.distance = d; s.append(p)
+            }
             return s
         }
         #expect(Splits.compute(run(1e13), unit: .km, moving: [true, true], elevation: nil).isEmpty)
-        #expect(Splits.compute(run(Double(Splits.maxSplits) * 1000 + 1), unit: .km, moving: [true, true], elevation: nil).isEmpty)
+        #expect(
+            Splits.compute(run(Double(Splits.maxSplits) * 1000 + 1), unit: .km, moving: [true, true], elevation: nil)
+                .isEmpty)
         #expect(Splits.compute(run(5_500), unit: .km, moving: [true, true], elevation: nil).count == 6)
-        #expect(Splits.compute(run(Double(Splits.maxSplits) * 1000), unit: .km, moving: [true, true], elevation: nil).count == Splits.maxSplits)
+        #expect(
+            Splits.compute(run(Double(Splits.maxSplits) * 1000), unit: .km, moving: [true, true], elevation: nil).count
+                == Splits.maxSplits)
     }
 
     @Test func zonesAreHalfOpenAndPausesAreCapped() throws {
@@ -188,7 +211,7 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
         // hrmax5 on 190: 0, 114, 133, 152, 171. 150 -> zone 3; 170 -> zone 4; 171 -> zone 5 (lower bound inclusive).
         #expect(zones.map(\.lowBpm) == [0, 114, 133, 152, 171])
         #expect(zones[2].seconds == 100)
-        #expect(zones[3].seconds == 25)     // the 300-s gap counts 25 s
+        #expect(zones[3].seconds == 25)   // the 300-s gap counts 25 s
         #expect(zones[4].seconds == 10)
     }
 
@@ -208,7 +231,9 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
         // One hour at threshold scores 100 by construction; 30 min at HR 160 with
         // max 190, rest 50, LTHR 170, male: 30 * x * 0.64 e^(1.92 x) / (60 * xt * 0.64 e^(1.92 xt)) * 100.
         var s = SampleSeries()
-        for t in stride(from: 0, through: 1800, by: 1) { var p = SamplePoint(); p.time = Double(t); p.heartRate = 160; s.append(p) }
+        for t in stride(from: 0, through: 1800, by: 1) {
+            var p = SamplePoint(); p.time = Double(t); p.heartRate = 160; s.append(p)
+        }
         let p = Physiology(maxHeartRate: 190, restingHeartRate: 50, thresholdHeartRate: 170, sex: .male)
         let load = try #require(TrainingLoadModel.heartRate(s, physiology: p))
         let x = 110.0 / 140, xt = 120.0 / 140
@@ -216,7 +241,9 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
         #expect(abs(load.value - expected) < 1e-6)
         #expect(load.source == .heartRate && load.estimated.isEmpty)
         var hour = SampleSeries()
-        for t in stride(from: 0, through: 3600, by: 1) { var q = SamplePoint(); q.time = Double(t); q.heartRate = 170; hour.append(q) }
+        for t in stride(from: 0, through: 3600, by: 1) {
+            var q = SamplePoint(); q.time = Double(t); q.heartRate = 170; hour.append(q)
+        }
         #expect(abs(TrainingLoadModel.heartRate(hour, physiology: p)!.value - 100) < 1e-9)
         let female = Physiology(maxHeartRate: 190, restingHeartRate: 50, thresholdHeartRate: 170, sex: .female)
         #expect(abs(TrainingLoadModel.heartRate(hour, physiology: female)!.value - 100) < 1e-9)
@@ -224,9 +251,12 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
 
     @Test func withoutRestingHeartRateEdwardsZonesAreUsed() throws {
         var s = SampleSeries()
-        for t in stride(from: 0, through: 3600, by: 1) { var p = SamplePoint(); p.time = Double(t); p.heartRate = 150; s.append(p) }
+        for t in stride(from: 0, through: 3600, by: 1) {
+            var p = SamplePoint(); p.time = Double(t); p.heartRate = 150; s.append(p)
+        }
         // max 190: 150 is 79% -> weight 3; threshold 170 is 89.5% -> weight 4: 60*3 / (60*4) * 100 = 75.
-        let load = try #require(TrainingLoadModel.heartRate(s, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)))
+        let load = try #require(
+            TrainingLoadModel.heartRate(s, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)))
         #expect(load.source == .heartRateZones)
         #expect(abs(load.value - 75) < 1e-9)
     }
@@ -274,7 +304,9 @@ func straightRun(seconds: Int, speed: Double, step: Int = 1, hr: (Int) -> Double
     @Test func analysisOfAFourHourRunIsCheap() {
         // Not a timing assertion (benchmarks measure speed): the analysis must
         // handle 14,400 points and give 42 km splits.
-        let a = RunAnalyzer.analyse(straightRun(seconds: 14_400, speed: 2.94, hr: { 140 + Double($0 % 20) }), physiology: Physiology(maxHeartRate: 190))
+        let a = RunAnalyzer.analyse(
+            straightRun(seconds: 14_400, speed: 2.94, hr: { 140 + Double($0 % 20) }),
+            physiology: Physiology(maxHeartRate: 190))
         #expect(a.splits(.km).count == 43)
         #expect(a.bestEfforts.last?.distanceMeters == 42_195)
     }

@@ -1,8 +1,11 @@
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct ExpressionTests {
-    static func metrics(hr: Double = .nan, distance: Double = 5000, avgPace: Double = 300, target: Double = 300) -> Metrics {
+    static func metrics(hr: Double = .nan, distance: Double = 5000, avgPace: Double = 300, target: Double = 300)
+        -> Metrics
+    {
         var m = Metrics()
         m.hr = hr; m.distance = distance; m.avgPace = avgPace; m.targetPace = target; m.duration = 1500
         m.pace3minRatio = 1.05; m.hrZone = 3; m.cadence = 170; m.currentPace = 290; m.timeOfDayHour = 9
@@ -28,8 +31,10 @@ import Testing
 
     @Test func everyVariableIsRead() throws {
         let m = Self.metrics(hr: 150)
-        for (v, value) in [("distance", 5000.0), ("duration", 1500), ("current_pace", 290), ("avg_pace", 300), ("target_pace", 300),
-                           ("pace_3min_ratio", 1.05), ("hr", 150), ("hr_zone", 3), ("cadence", 170), ("time_of_day_hour", 9)] {
+        for (v, value) in [
+            ("distance", 5000.0), ("duration", 1500), ("current_pace", 290), ("avg_pace", 300), ("target_pace", 300),
+            ("pace_3min_ratio", 1.05), ("hr", 150), ("hr_zone", 3), ("cadence", 170), ("time_of_day_hour", 9)
+        ] {
             #expect(try Expression("\(v) == \(value)").holds(m), "\(v)")
         }
         #expect(try Expression("hr > 1 AND cadence > 1").variables == [.hr, .cadence])
@@ -64,7 +69,7 @@ import Testing
         ("NOT", 4, 1, "ends where a value"),
         ("hr > OR", 6, 2, "OR where a value was expected"),
         ("distance >= 5000 AND", 21, 1, "ends where a value"),
-        ("hr > 160 #", 10, 1, "unexpected character '#'"),
+        ("hr > 160 #", 10, 1, "unexpected character '#'")
     ]
 
     @Test func everyErrorHasItsColumnAndACaret() {
@@ -78,7 +83,9 @@ import Testing
                 #expect(e.message.contains(words), "'\(source)': \(e.message)")
                 let lines = e.description.split(separator: "\n", omittingEmptySubsequences: false)
                 #expect(lines.count == 3 && lines[1] == "  " + source)
-                #expect(lines[2] == "  " + String(repeating: " ", count: column - 1) + String(repeating: "^", count: length))
+                #expect(
+                    lines[2] == "  " + String(repeating: " ", count: column - 1) + String(repeating: "^", count: length)
+                )
             } catch {
                 Issue.record("\(error)")
             }
@@ -90,13 +97,17 @@ import Testing
     /// 512 tokens, each with a message at the token where it is exceeded.
     @Test func deepNestingAndHugeExpressionsAreRefusedNotACrash() throws {
         let deep = String(repeating: "(", count: 32) + "hr > 1" + String(repeating: ")", count: 32)
-        #expect(try Expression(deep).holds({ var m = Metrics(); m.hr = 2; return m }()))
+        #expect(
+            try Expression(deep).holds(
+                {
+                    var m = Metrics(); m.hr = 2; return m
+                }()))
         let cases: [(String, Int, String)] = [
             (String(repeating: "(", count: 33) + "hr > 1" + String(repeating: ")", count: 33), 33, "nested too deeply"),
             (String(repeating: "NOT ", count: 40) + "hr > 1", 129, "nested too deeply"),
             ("hr > " + String(repeating: "- ", count: 40) + "1", 70, "nested too deeply"),
             (String(repeating: "( ", count: 1500), 1025, "too long: 1500 tokens"),
-            ("hr" + String(repeating: " + hr", count: 300) + " > 1", 1281, "too long: 603 tokens"),
+            ("hr" + String(repeating: " + hr", count: 300) + " > 1", 1281, "too long: 603 tokens")
         ]
         for (source, column, words) in cases {
             do {
@@ -109,6 +120,10 @@ import Testing
         }
         // A chain as long as allowed parses and evaluates (one level per operator).
         let chain = "hr" + String(repeating: " + hr", count: 254) + " > 1"
-        #expect(try Expression(chain).holds({ var m = Metrics(); m.hr = 1; return m }()))
+        #expect(
+            try Expression(chain).holds(
+                {
+                    var m = Metrics(); m.hr = 1; return m
+                }()))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct JSONOutputTests {
@@ -15,20 +16,21 @@ import Testing
     @Test func keysSortedNullsKeptEmptyContainersOnOneLine() throws {
         let s = Sample(list: [1], empty: [], nested: ["a": []], unknown: nil, infinite: .infinity, text: "[\n\n]")
         let out = try JSONOutput.string(s)
-        #expect(out == """
-        {
-          "empty" : [],
-          "infinite" : null,
-          "list" : [
-            1
-          ],
-          "nested" : {
-            "a" : []
-          },
-          "text" : "[\\n\\n]",
-          "unknown" : null
-        }
-        """)
+        #expect(
+            out == """
+                {
+                  "empty" : [],
+                  "infinite" : null,
+                  "list" : [
+                    1
+                  ],
+                  "nested" : {
+                    "a" : []
+                  },
+                  "text" : "[\\n\\n]",
+                  "unknown" : null
+                }
+                """)
         #expect(try JSONOutput.string([String: Int]()) == "{}")
     }
 

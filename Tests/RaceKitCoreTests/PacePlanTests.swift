@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct PacePlanTests {
@@ -35,41 +36,54 @@ import Testing
 
     @Test func customEffortSegmentsShareTheTarget() throws {
         // Half marathon: first 5 km 2% easier than the rest, 1:45:00 in all.
-        let plan = try PacePlan(distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .custom([
-            .init(untilMeters: 5000, intensity: .effort(1.02)), .init(untilMeters: 21_097.5, intensity: .effort(1.0)),
-        ]))
-        let base = 6300 / (5 * 1.02 + 16.0975)                       // s per km at effort 1.0
+        let plan = try PacePlan(
+            distanceMeters: 21_097.5, targetSeconds: 6300,
+            strategy: .custom([
+                .init(untilMeters: 5000, intensity: .effort(1.02)),
+                .init(untilMeters: 21_097.5, intensity: .effort(1.0))
+            ]))
+        let base = 6300 / (5 * 1.02 + 16.0975)   // s per km at effort 1.0
         #expect(abs(plan.clockSeconds(at: 5000) - 5 * 1.02 * base) < 1e-9)
         #expect(plan.splits().last!.cumulativeSeconds == 6300)
     }
 
     @Test func customFixedPacesMustAddUpToTheTarget() throws {
         #expect(throws: PacePlanError.self) {
-            try PacePlan(distanceMeters: 10_000, targetSeconds: 2400, strategy: .custom([
-                .init(untilMeters: 5000, intensity: .pace(250)), .init(untilMeters: 10_000, intensity: .pace(250)),
-            ]))
+            try PacePlan(
+                distanceMeters: 10_000, targetSeconds: 2400,
+                strategy: .custom([
+                    .init(untilMeters: 5000, intensity: .pace(250)), .init(untilMeters: 10_000, intensity: .pace(250))
+                ]))
         }
-        let ok = try PacePlan(distanceMeters: 10_000, targetSeconds: 2450, strategy: .custom([
-            .init(untilMeters: 5000, intensity: .pace(250)), .init(untilMeters: 10_000, intensity: .pace(240)),
-        ]))
+        let ok = try PacePlan(
+            distanceMeters: 10_000, targetSeconds: 2450,
+            strategy: .custom([
+                .init(untilMeters: 5000, intensity: .pace(250)), .init(untilMeters: 10_000, intensity: .pace(240))
+            ]))
         #expect(ok.splits().map(\.splitSeconds) == [250, 250, 250, 250, 250, 240, 240, 240, 240, 240])
     }
 
     @Test func customSegmentsMustCoverTheDistanceInOrder() {
         #expect(throws: PacePlanError.self) {
-            try PacePlan(distanceMeters: 10_000, targetSeconds: 2400, strategy: .custom([.init(untilMeters: 9000, intensity: .effort(1))]))
+            try PacePlan(
+                distanceMeters: 10_000, targetSeconds: 2400,
+                strategy: .custom([.init(untilMeters: 9000, intensity: .effort(1))]))
         }
         #expect(throws: PacePlanError.self) {
-            try PacePlan(distanceMeters: 10_000, targetSeconds: 2400, strategy: .custom([
-                .init(untilMeters: 6000, intensity: .effort(1)), .init(untilMeters: 5000, intensity: .effort(1)),
-                .init(untilMeters: 10_000, intensity: .effort(1)),
-            ]))
+            try PacePlan(
+                distanceMeters: 10_000, targetSeconds: 2400,
+                strategy: .custom([
+                    .init(untilMeters: 6000, intensity: .effort(1)), .init(untilMeters: 5000, intensity: .effort(1)),
+                    .init(untilMeters: 10_000, intensity: .effort(1))
+                ]))
         }
     }
 
     @Test func impossibleTargetsAreRefused() {
         #expect(throws: PacePlanError.self) { try PacePlan(distanceMeters: 5000, targetSeconds: 300, strategy: .even) }
-        #expect(throws: PacePlanError.self) { try PacePlan(distanceMeters: 5000, targetSeconds: 1200, strategy: .negative(percent: 25)) }
+        #expect(throws: PacePlanError.self) {
+            try PacePlan(distanceMeters: 5000, targetSeconds: 1200, strategy: .negative(percent: 25))
+        }
     }
 
     @Test func checkpointSplits() throws {

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import RaceKitCore
 
 /// Plausibility by channel and sport sanity (README, "Plausibility" and "Sport sanity").
 @Suite struct PlausibilityTests {
     /// A track moving north at `speed` m/s for `seconds`, one point a second.
-    func track(seconds: Int, speed: Double, sport: String? = "running", start: Int = 0,
-               speedAt: (Int) -> Double? = { _ in nil }) -> RawActivity {
+    func track(
+        seconds: Int, speed: Double, sport: String? = "running", start: Int = 0,
+        speedAt: (Int) -> Double? = { _ in nil }
+    ) -> RawActivity {
         var points: [SamplePoint] = []
         var lat = 48.0
         for i in start...(start + seconds) {
@@ -25,7 +28,7 @@ import Testing
         raw.samples.elevation[7] = 9500
         raw.samples.heartRate[8] = 300
         raw.samples.heartRate[9] = .infinity
-        raw.samples.cadence[10] = 400          // 800 spm once doubled
+        raw.samples.cadence[10] = 400   // 800 spm once doubled
         raw.samples.power[11] = 1e9
         raw.samples.temperature[12] = 500
         raw.samples.cadence[13] = -.infinity

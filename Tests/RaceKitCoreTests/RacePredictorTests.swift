@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct RacePredictorTests {
     @Test func riegelIsAPowerLaw() {
         #expect(abs(RacePredictor.riegel(seconds: 2700, meters: 10_000, to: 42_195) - 2700 * pow(4.2195, 1.06)) < 1e-9)
-        #expect(abs(RacePredictor.riegel(seconds: 2700, meters: 10_000, to: 20_000, exponent: 1.1) - 2700 * pow(2, 1.1)) < 1e-9)
+        #expect(
+            abs(RacePredictor.riegel(seconds: 2700, meters: 10_000, to: 20_000, exponent: 1.1) - 2700 * pow(2, 1.1))
+                < 1e-9)
     }
 
     @Test func vdotMatchesDanielsTables() {

@@ -1,16 +1,19 @@
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct TextFormatTests {
     @Test func markdownTablesAlignAndEscapePipes() {
-        let table = TextFormat.markdownTable(header: ["km", "cue"], rows: [["5.00", "gel | water"], ["10.00", ""]],
-                                             rightAligned: [0])
-        #expect(table == """
-            | km | cue |
-            | ---: | --- |
-            | 5.00 | gel \\| water |
-            | 10.00 |  |
-            """)
+        let table = TextFormat.markdownTable(
+            header: ["km", "cue"], rows: [["5.00", "gel | water"], ["10.00", ""]],
+            rightAligned: [0])
+        #expect(
+            table == """
+                | km | cue |
+                | ---: | --- |
+                | 5.00 | gel \\| water |
+                | 10.00 |  |
+                """)
         #expect(TextFormat.markdownTable(header: ["a"], rows: []) == "| a |\n| --- |")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct TimestampParserTests {
@@ -13,7 +14,7 @@ import Testing
         ("2026-03-01 07:00:00Z", 1_772_348_400.0),
         ("  2026-03-01T07:00:00Z\n", 1_772_348_400.0),
         ("2026-03-01T07:00:00.1234567Z", 1_772_348_400.1234567),
-        ("2026-03-01T07:00:00.850000+00:00", 1_772_348_400.85),
+        ("2026-03-01T07:00:00.850000+00:00", 1_772_348_400.85)
     ])
     func parsesZonesAndFractions(text: String, expected: Double) throws {
         let t = try #require(TimestampParser.parse(text))
@@ -33,8 +34,10 @@ import Testing
         #expect(TimestampParser.parse("4096-01-01T00:00:00Z")!.secondsSinceEpoch > 60_000_000_000)
     }
 
-    @Test(arguments: ["", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-03-01", "2026-03-01T25:00:00Z",
-                      "2026-03-01T07:00:00X", "2026-03-01T07:00:00.Z", "yesterday", "2026-03-01T07:00:00+25:00"])
+    @Test(arguments: [
+        "", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-03-01", "2026-03-01T25:00:00Z",
+        "2026-03-01T07:00:00X", "2026-03-01T07:00:00.Z", "yesterday", "2026-03-01T07:00:00+25:00"
+    ])
     func rejectsMalformedTimestamps(text: String) {
         #expect(TimestampParser.parse(text) == nil)
     }
@@ -54,8 +57,10 @@ import Testing
 }
 
 @Suite struct NumberParserTests {
-    @Test(arguments: [("12.5", 12.5), (" -3.25 ", -3.25), ("+7", 7.0), ("1e3", 1000.0), ("0.000123", 0.000123),
-                      ("37.240441404283046722412109375", 37.240441404283046722412109375), (".5", 0.5), ("5.", 5.0)])
+    @Test(arguments: [
+        ("12.5", 12.5), (" -3.25 ", -3.25), ("+7", 7.0), ("1e3", 1000.0), ("0.000123", 0.000123),
+        ("37.240441404283046722412109375", 37.240441404283046722412109375), (".5", 0.5), ("5.", 5.0)
+    ])
     func parsesDecimals(text: String, expected: Double) {
         #expect(NumberParser.parseDouble(text) == expected)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceKitCore
 
 /// Builds raw activities point by point.
@@ -10,10 +11,13 @@ func rawActivity(_ points: [SamplePoint], segments: [Int] = [0], sport: String? 
     return raw
 }
 
-func point(_ t: Double, lat: Double = .nan, lon: Double = .nan, ele: Double = .nan, dist: Double = .nan,
-           hr: Double = .nan, cad: Double = .nan) -> SamplePoint {
+func point(
+    _ t: Double, lat: Double = .nan, lon: Double = .nan, ele: Double = .nan, dist: Double = .nan,
+    hr: Double = .nan, cad: Double = .nan
+) -> SamplePoint {
     var p = SamplePoint()
-    p.time = t; p.latitude = lat; p.longitude = lon; p.elevation = ele; p.distance = dist; p.heartRate = hr; p.cadence = cad
+    p.time = t; p.latitude = lat; p.longitude = lon; p.elevation = ele; p.distance = dist; p.heartRate = hr;
+    p.cadence = cad
     return p
 }
 
@@ -34,7 +38,7 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     @Test func deviceDistanceSpikesAreDroppedAndInterpolated() throws {
         var points = (0..<60).map { point(Double($0), dist: Double($0) * 3) }
         points[5].distance = 1.5667e17
-        points[40].distance = 900     // 783 m ahead in one second
+        points[40].distance = 900   // 783 m ahead in one second
         let a = try repaired(rawActivity(points), .tcx)
         #expect(a.repairs.distanceSpikes == 2)
         #expect(a.repairs.interpolatedDistance == 0)   // the spikes are not also "missing values"
@@ -48,10 +52,12 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     }
 
     @Test func dropsBackwardAndMergesDuplicateTimestampsSoTimeStrictlyIncreases() throws {
-        let a = try repaired(rawActivity([
-            point(0, lat: 60, lon: 25), point(2, lat: 60.0001, lon: 25), point(1, lat: 60.0002, lon: 25),
-            point(3, lat: 60.0003, lon: 25), point(3, lat: 60.0003, lon: 25, hr: 140), point(4, lat: 60.0004, lon: 25),
-        ]))
+        let a = try repaired(
+            rawActivity([
+                point(0, lat: 60, lon: 25), point(2, lat: 60.0001, lon: 25), point(1, lat: 60.0002, lon: 25),
+                point(3, lat: 60.0003, lon: 25), point(3, lat: 60.0003, lon: 25, hr: 140),
+                point(4, lat: 60.0004, lon: 25)
+            ]))
         #expect(Array(a.samples.time) == [0, 2, 3, 4])
         #expect(a.repairs.droppedBackwardTime == 1)
         #expect(a.repairs.mergedDuplicateTime == 1)
@@ -59,10 +65,11 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     }
 
     @Test func dropsGPXPointsWithInvalidOrNullIslandPositions() throws {
-        let a = try repaired(rawActivity([
-            point(0, lat: 46, lon: 14), point(1), point(2, lat: 100.5, lon: 14), point(3, lat: 0, lon: 0),
-            point(4, lat: 46.0001, lon: 14),
-        ]))
+        let a = try repaired(
+            rawActivity([
+                point(0, lat: 46, lon: 14), point(1), point(2, lat: 100.5, lon: 14), point(3, lat: 0, lon: 0),
+                point(4, lat: 46.0001, lon: 14)
+            ]))
         #expect(a.samples.count == 2)
         #expect(a.repairs.droppedInvalidPosition == 2)
         #expect(a.repairs.nullIslandPositions == 1)
@@ -70,41 +77,53 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     }
 
     @Test func keepsTCXPointsWithoutPositionButStripsNullIsland() throws {
-        let a = try repaired(rawActivity([point(0, lat: 46, lon: 14, hr: 120), point(1, lat: 0, lon: 0, hr: 121),
-                                          point(2, hr: 122), point(3, lat: 46.0001, lon: 14, hr: 123)]), .tcx)
+        let a = try repaired(
+            rawActivity([
+                point(0, lat: 46, lon: 14, hr: 120), point(1, lat: 0, lon: 0, hr: 121),
+                point(2, hr: 122), point(3, lat: 46.0001, lon: 14, hr: 123)
+            ]), .tcx)
         #expect(a.samples.count == 4)
         #expect(a.samples.latitude[1].isNaN)
         #expect(a.repairs.nullIslandPositions == 1)
     }
 
     @Test func subtractsADeviceDistanceOffsetAndInterpolatesGaps() throws {
-        let a = try repaired(rawActivity([point(0, dist: 2604.45), point(5), point(10, dist: 2634.45),
-                                          point(15, dist: 2630), point(20, dist: 2664.45)]), .tcx)
+        let a = try repaired(
+            rawActivity([
+                point(0, dist: 2604.45), point(5), point(10, dist: 2634.45),
+                point(15, dist: 2630), point(20, dist: 2664.45)
+            ]), .tcx)
         #expect(a.distanceSource == .device)
         #expect(abs(a.distanceMeters! - 60) < 1e-9)
-        #expect(abs(a.samples.distance[1] - 15) < 1e-9)       // interpolated in time
-        #expect(a.samples.distance[3] == a.samples.distance[2]) // backward step held
+        #expect(abs(a.samples.distance[1] - 15) < 1e-9)   // interpolated in time
+        #expect(a.samples.distance[3] == a.samples.distance[2])   // backward step held
         #expect(a.repairs.distanceOffsetMeters == 2604.45)
         #expect(a.repairs.clampedDistance == 1)
         #expect(a.repairs.interpolatedDistance == 1)
     }
 
     @Test func prefersDeviceDistanceOverGPS() throws {
-        let a = try repaired(rawActivity([point(0, lat: 48, lon: 11, dist: 0), point(10, lat: 48.001, lon: 11, dist: 100)]), .tcx)
+        let a = try repaired(
+            rawActivity([point(0, lat: 48, lon: 11, dist: 0), point(10, lat: 48.001, lon: 11, dist: 100)]), .tcx)
         #expect(a.distanceSource == .device)
         #expect(a.distanceMeters == 100)
     }
 
     @Test func usesGPSWhenDeviceDistanceIsAllZero() throws {
-        let a = try repaired(rawActivity([point(0, lat: 48, lon: 11, dist: 0), point(10, lat: 48.001, lon: 11, dist: 0)]), .tcx)
+        let a = try repaired(
+            rawActivity([point(0, lat: 48, lon: 11, dist: 0), point(10, lat: 48.001, lon: 11, dist: 0)]), .tcx)
         #expect(a.distanceSource == .gps)
         #expect(abs(a.distanceMeters! - 111.2) < 0.1)
     }
 
     @Test func doesNotBridgeSegments() throws {
-        let a = try repaired(rawActivity([point(0, lat: 48, lon: 11), point(10, lat: 48.001, lon: 11),
-                                          point(100, lat: 48.1, lon: 11), point(110, lat: 48.101, lon: 11)],
-                                         segments: [0, 2]))
+        let a = try repaired(
+            rawActivity(
+                [
+                    point(0, lat: 48, lon: 11), point(10, lat: 48.001, lon: 11),
+                    point(100, lat: 48.1, lon: 11), point(110, lat: 48.101, lon: 11)
+                ],
+                segments: [0, 2]))
         #expect(abs(a.distanceMeters! - 222.4) < 0.2)
         #expect(a.segmentStarts == [0, 2])
     }
@@ -131,33 +150,47 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     }
 
     @Test func removesImpossibleHeartRates() throws {
-        let a = try repaired(rawActivity([point(0, lat: 48, lon: 11, hr: 0), point(1, lat: 48.0001, lon: 11, hr: 300),
-                                          point(2, lat: 48.0002, lon: 11, hr: 150)]))
+        let a = try repaired(
+            rawActivity([
+                point(0, lat: 48, lon: 11, hr: 0), point(1, lat: 48.0001, lon: 11, hr: 300),
+                point(2, lat: 48.0002, lon: 11, hr: 150)
+            ]))
         #expect(a.repairs.droppedHeartRate == 2)
         #expect(a.samples.heartRate[0].isNaN && a.samples.heartRate[2] == 150)
     }
 
     @Test func doublesPerLegRunningCadenceOnly() throws {
-        let strides = try repaired(rawActivity([point(0, lat: 48, lon: 11, cad: 85), point(1, lat: 48.0001, lon: 11, cad: 86)]))
+        let strides = try repaired(
+            rawActivity([point(0, lat: 48, lon: 11, cad: 85), point(1, lat: 48.0001, lon: 11, cad: 86)]))
         #expect(Array(strides.samples.cadence) == [170, 172])
-        let steps = try repaired(rawActivity([point(0, lat: 48, lon: 11, cad: 170), point(1, lat: 48.0001, lon: 11, cad: 172)]))
+        let steps = try repaired(
+            rawActivity([point(0, lat: 48, lon: 11, cad: 170), point(1, lat: 48.0001, lon: 11, cad: 172)]))
         #expect(Array(steps.samples.cadence) == [170, 172])
-        let ride = try repaired(rawActivity([point(0, lat: 48, lon: 11, cad: 85), point(1, lat: 48.0001, lon: 11, cad: 86)],
-                                            sport: "Biking"))
+        let ride = try repaired(
+            rawActivity(
+                [point(0, lat: 48, lon: 11, cad: 85), point(1, lat: 48.0001, lon: 11, cad: 86)],
+                sport: "Biking"))
         #expect(Array(ride.samples.cadence) == [85, 86])
     }
 
     @Test func ordersSegmentsByTime() throws {
-        let a = try repaired(rawActivity([point(100, lat: 48.1, lon: 11), point(110, lat: 48.101, lon: 11),
-                                          point(0, lat: 48, lon: 11), point(10, lat: 48.001, lon: 11)],
-                                         segments: [0, 2]))
+        let a = try repaired(
+            rawActivity(
+                [
+                    point(100, lat: 48.1, lon: 11), point(110, lat: 48.101, lon: 11),
+                    point(0, lat: 48, lon: 11), point(10, lat: 48.001, lon: 11)
+                ],
+                segments: [0, 2]))
         #expect(Array(a.samples.time) == [0, 10, 100, 110])
         #expect(a.repairs.droppedBackwardTime == 0)
     }
 
     @Test func aSingleTimedPointIsNotAnActivity() {
-        guard case .notAnActivity = TrackRepair.repair(rawActivity([point(0, lat: 48, lon: 11), point(.nan, lat: 48.1, lon: 11)]),
-                                                       format: .gpx) else {
+        guard
+            case .notAnActivity = TrackRepair.repair(
+                rawActivity([point(0, lat: 48, lon: 11), point(.nan, lat: 48.1, lon: 11)]),
+                format: .gpx)
+        else {
             Issue.record("a single timed point must not become a run"); return
         }
     }
@@ -174,8 +207,11 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
 @Suite struct RunSummaryTests {
     @Test func heartRateIsTimeWeightedSampleAndHold() throws {
         // 100 bpm held for 10 s, 200 bpm held for 30 s; the last sample holds for nothing.
-        let a = try repaired(rawActivity([point(0, lat: 48, lon: 11, hr: 100), point(10, lat: 48.0001, lon: 11, hr: 200),
-                                          point(40, lat: 48.0002, lon: 11, hr: 100)]))
+        let a = try repaired(
+            rawActivity([
+                point(0, lat: 48, lon: 11, hr: 100), point(10, lat: 48.0001, lon: 11, hr: 200),
+                point(40, lat: 48.0002, lon: 11, hr: 100)
+            ]))
         let s = RunSummary(a)
         // Steps are capped at 25 s: 100*10 + 200*25 over 35 s.
         #expect(abs(s.avgHeartRate! - (100.0 * 10 + 200 * 25) / 35) < 1e-9)
@@ -189,8 +225,12 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     }
 
     @Test func coverageCountsOnlyTimeWithHeartRate() throws {
-        let s = RunSummary(try repaired(rawActivity([point(0, lat: 48, lon: 11, hr: 120), point(10, lat: 48.0001, lon: 11, hr: 130),
-                                                     point(20, lat: 48.0002, lon: 11), point(30, lat: 48.0003, lon: 11)])))
+        let s = RunSummary(
+            try repaired(
+                rawActivity([
+                    point(0, lat: 48, lon: 11, hr: 120), point(10, lat: 48.0001, lon: 11, hr: 130),
+                    point(20, lat: 48.0002, lon: 11), point(30, lat: 48.0003, lon: 11)
+                ])))
         #expect(abs(s.heartRateCoveragePercent! - 100.0 / 3) < 1e-9)
     }
 }
@@ -203,7 +243,7 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         let decoded = try SampleCodec.decode(SampleCodec.encode(s))
         #expect(decoded.count == 2)
         #expect(decoded.time[1] == 1_772_348_401.25)
-        #expect(abs(decoded.latitude[0] - 48.137154321) <= 0.5e-7)     // 1e-7 degree steps
+        #expect(abs(decoded.latitude[0] - 48.137154321) <= 0.5e-7)   // 1e-7 degree steps
         #expect(abs(decoded.longitude[1] - 11.576224) <= 0.5e-7)
         #expect(abs(decoded.distance[1] - 11.5) < 1e-6)
         #expect(abs(decoded.elevation[0] - 519.2) < 1e-4 && decoded.elevation[1].isNaN)
@@ -225,8 +265,10 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
     @Test func quantizingGivesExactlyWhatTheStoreGivesBack() throws {
         var s = SampleSeries()
         for i in 0..<500 {
-            s.append(point(1_772_348_400.123456 + Double(i) * 1.0003, lat: 48.123456789 + Double(i) * 1e-5,
-                           lon: 11.987654321, ele: 519.2345678 + Double(i) * 0.01, dist: Double(i) * 2.7182818, hr: 140.5))
+            s.append(
+                point(
+                    1_772_348_400.123456 + Double(i) * 1.0003, lat: 48.123456789 + Double(i) * 1e-5,
+                    lon: 11.987654321, ele: 519.2345678 + Double(i) * 0.01, dist: Double(i) * 2.7182818, hr: 140.5))
         }
         var quantized = s
         SampleCodec.quantize(&quantized)
@@ -236,14 +278,17 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         }
         var again = quantized
         SampleCodec.quantize(&again)
-        for c in SampleSeries.Channel.allCases {     // idempotent (NaN-aware: NaN != NaN)
+        for c in SampleSeries.Channel.allCases {   // idempotent (NaN-aware: NaN != NaN)
             #expect(zip(again[c], quantized[c]).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "channel \(c)")
         }
     }
 
     @Test func rejectsForeignBlobs() {
         #expect(throws: SampleCodec.DecodeError.self) { try SampleCodec.decode(Array("not samples at all".utf8)) }
-        var truncated = SampleCodec.encode({ var s = SampleSeries(); s.append(point(0, lat: 1, lon: 2)); return s }())
+        var truncated = SampleCodec.encode(
+            {
+                var s = SampleSeries(); s.append(point(0, lat: 1, lon: 2)); return s
+            }())
         truncated.removeLast(3)
         #expect(throws: SampleCodec.DecodeError.self) { try SampleCodec.decode(truncated) }
     }
@@ -266,7 +311,8 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
             let steps = TrackRepair.neighbourSteps(s)
             #expect(steps.count == n)
             for i in 1..<max(n, 1) {
-                let one = Geodesy.distance(lat1: s.latitude[i - 1], lon1: s.longitude[i - 1], lat2: s.latitude[i], lon2: s.longitude[i])
+                let one = Geodesy.distance(
+                    lat1: s.latitude[i - 1], lon1: s.longitude[i - 1], lat2: s.latitude[i], lon2: s.longitude[i])
                 guard steps[i].bitPattern == one.bitPattern || (steps[i].isNaN && one.isNaN) else {
                     Issue.record("n \(n), step \(i): \(steps[i]) != \(one)")
                     break

@@ -1,23 +1,31 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 
 @Suite struct TriggerEngineTests {
     /// A 10 km plan at 5:00/km.
-    static let plan = ScriptPlan(distanceMeters: 10_000, targetSeconds: 3000, stepMeters: 1000,
-                                 clockSeconds: (0...10).map { Double($0) * 300 })
+    static let plan = ScriptPlan(
+        distanceMeters: 10_000, targetSeconds: 3000, stepMeters: 1000,
+        clockSeconds: (0...10).map { Double($0) * 300 })
 
-    static func script(_ messages: [ScriptMessage], branches: [String: String] = [:], engine: EngineSettings = EngineSettings()) -> RaceScript {
-        RaceScript(id: "t", race: "t", personality: "p", generator: "test", inputDigest: "", engine: engine, plan: plan,
-                   branches: branches, messages: messages)
+    static func script(
+        _ messages: [ScriptMessage], branches: [String: String] = [:], engine: EngineSettings = EngineSettings()
+    ) -> RaceScript {
+        RaceScript(
+            id: "t", race: "t", personality: "p", generator: "test", inputDigest: "", engine: engine, plan: plan,
+            branches: branches, messages: messages)
     }
 
     /// Metrics at `speed` m/s (per second, may vary), with optional HR per second.
-    static func run(seconds: Int, speed: (Int) -> Double = { _ in 10_000.0 / 3000 }, hr: (Int) -> Double = { _ in .nan }) -> [Metrics] {
+    static func run(
+        seconds: Int, speed: (Int) -> Double = { _ in 10_000.0 / 3000 }, hr: (Int) -> Double = { _ in .nan }
+    ) -> [Metrics] {
         var d = [0.0]
         for k in 1...seconds { d.append(d[k - 1] + speed(k)) }
-        return LiveMetrics.series(distances: d, hr: (0...seconds).map(hr), cadence: [], startEpoch: 0, plan: plan,
-                                  zonesLowBpm: [100, 130, 150, 165, 178], timeZone: TimeZone(identifier: "UTC")!)
+        return LiveMetrics.series(
+            distances: d, hr: (0...seconds).map(hr), cadence: [], startEpoch: 0, plan: plan,
+            zonesLowBpm: [100, 130, 150, 165, 178], timeZone: TimeZone(identifier: "UTC")!)
     }
 
     @Test func windowPriorityAndStale() throws {
@@ -27,7 +35,8 @@ import Testing
         }
         let r = try TriggerEngine.simulate(Self.script(messages), metrics: Self.run(seconds: 900))
         #expect(r.played.map(\.messageId) == ["b", "a", "c"])
-        #expect(r.played.map(\.elapsedSeconds) == [300, 330, 360], "one message per 30 s window, highest priority first")
+        #expect(
+            r.played.map(\.elapsedSeconds) == [300, 330, 360], "one message per 30 s window, highest priority first")
         #expect(r.notPlayed.count == 1 && r.notPlayed[0].messageId == "d" && r.notPlayed[0].reason == .lower_priority)
         #expect(r.droppedStale == 1)
     }
@@ -36,7 +45,7 @@ import Testing
         let messages = [
             ScriptMessage(id: "km1", trigger: .distance(1000), text: "km", priority: 50),
             ScriptMessage(id: "gel", trigger: .distance(1010), text: "gel", priority: 95),
-            ScriptMessage(id: "late", trigger: .distance(1020), text: "late", priority: 50),
+            ScriptMessage(id: "late", trigger: .distance(1020), text: "late", priority: 50)
         ]
         let r = try TriggerEngine.simulate(Self.script(messages), metrics: Self.run(seconds: 900))
         #expect(r.played.map(\.messageId) == ["km1", "gel", "late"])
@@ -49,7 +58,7 @@ import Testing
         engine.staleSeconds = 10
         let messages = [
             ScriptMessage(id: "first", trigger: .distance(1000), text: "1", priority: 50),
-            ScriptMessage(id: "second", trigger: .distance(1020), text: "2", priority: 80),
+            ScriptMessage(id: "second", trigger: .distance(1020), text: "2", priority: 80)
         ]
         let r = try TriggerEngine.simulate(Self.script(messages, engine: engine), metrics: Self.run(seconds: 900))
         #expect(r.played.map(\.messageId) == ["first"])
@@ -58,8 +67,12 @@ import Testing
 
     @Test func playOnceAndRepeatingTriggers() throws {
         let messages = [
-            ScriptMessage(id: "every", trigger: Trigger(type: .distance, everyMeters: 1000), text: "km {distance_km}", priority: 40, playOnce: false),
-            ScriptMessage(id: "once", trigger: Trigger(type: .distance, everyMeters: 2000), text: "once", priority: 30, playOnce: true),
+            ScriptMessage(
+                id: "every", trigger: Trigger(type: .distance, everyMeters: 1000), text: "km {distance_km}",
+                priority: 40, playOnce: false),
+            ScriptMessage(
+                id: "once", trigger: Trigger(type: .distance, everyMeters: 2000), text: "once", priority: 30,
+                playOnce: true)
         ]
         let r = try TriggerEngine.simulate(Self.script(messages), metrics: Self.run(seconds: 3000))
         #expect(r.played.filter { $0.messageId == "every" }.count == 9, "km 1 to 9 (not at the finish)")
@@ -75,16 +88,24 @@ import Testing
             default: return 150
             }
         }
-        let messages = [ScriptMessage(id: "hr_high", trigger: Trigger(type: .fatigue_zone, expression: "hr > 170", cooldownSeconds: 300, holdSeconds: 20),
-                                      text: "easy, HR {hr}", priority: 70, playOnce: false)]
+        let messages = [
+            ScriptMessage(
+                id: "hr_high",
+                trigger: Trigger(type: .fatigue_zone, expression: "hr > 170", cooldownSeconds: 300, holdSeconds: 20),
+                text: "easy, HR {hr}", priority: 70, playOnce: false)
+        ]
         let r = try TriggerEngine.simulate(Self.script(messages), metrics: Self.run(seconds: 1000, hr: hr))
         // Fires at 220 (held 20 s); not again while it keeps holding; 330-400 is within the cooldown; 720 fires.
         #expect(r.played.map(\.elapsedSeconds) == [220, 720])
         #expect(r.played[0].text == "easy, HR 175")
         let cooled = try TriggerEngine.simulate(Self.script(messages), metrics: Self.run(seconds: 600, hr: hr))
         #expect(cooled.played.count == 1)
-        let never = try TriggerEngine.simulate(Self.script([ScriptMessage(id: "x", trigger: Trigger(type: .condition, expression: "hr > 170"), text: "x", priority: 50)]),
-                                               metrics: Self.run(seconds: 600, hr: { _ in 150 }))
+        let never = try TriggerEngine.simulate(
+            Self.script([
+                ScriptMessage(
+                    id: "x", trigger: Trigger(type: .condition, expression: "hr > 170"), text: "x", priority: 50)
+            ]),
+            metrics: Self.run(seconds: 600, hr: { _ in 150 }))
         #expect(never.notPlayed.first?.reason == .never_triggered)
     }
 
@@ -92,7 +113,8 @@ import Testing
         let messages = [
             ScriptMessage(id: "start", trigger: Trigger(type: .time, atSeconds: 0), text: "go", priority: 60),
             ScriptMessage(id: "early", trigger: .distance(50), text: "early", priority: 50),
-            ScriptMessage(id: "fast", trigger: Trigger(type: .condition, expression: "distance > 0"), text: "fast", priority: 40),
+            ScriptMessage(
+                id: "fast", trigger: Trigger(type: .condition, expression: "distance > 0"), text: "fast", priority: 40)
         ]
         let r = try TriggerEngine.simulate(Self.script(messages), metrics: Self.run(seconds: 300))
         #expect(r.played.map(\.messageId) == ["start", "early", "fast"])
@@ -101,14 +123,23 @@ import Testing
     }
 
     @Test func branchesPlayOnlyWhenTheirExpressionHolds() throws {
-        let branches = ["ahead_of_pace_5k": "avg_pace < target_pace * 0.99", "on_pace_5k": "avg_pace >= target_pace * 0.99 AND avg_pace <= target_pace * 1.01",
-                        "behind_pace_5k": "avg_pace > target_pace * 1.01"]
-        let messages = ["ahead_of", "on", "behind"].map { ScriptMessage(id: "\($0)_pace_5k", trigger: .distance(5000), branchKey: "\($0)_pace_5k", text: "\($0) {gap}", priority: 60) }
-        let fast = try TriggerEngine.simulate(Self.script(messages, branches: branches), metrics: Self.run(seconds: 2000, speed: { _ in 3.6 }))
+        let branches = [
+            "ahead_of_pace_5k": "avg_pace < target_pace * 0.99",
+            "on_pace_5k": "avg_pace >= target_pace * 0.99 AND avg_pace <= target_pace * 1.01",
+            "behind_pace_5k": "avg_pace > target_pace * 1.01"
+        ]
+        let messages = ["ahead_of", "on", "behind"].map {
+            ScriptMessage(
+                id: "\($0)_pace_5k", trigger: .distance(5000), branchKey: "\($0)_pace_5k", text: "\($0) {gap}",
+                priority: 60)
+        }
+        let fast = try TriggerEngine.simulate(
+            Self.script(messages, branches: branches), metrics: Self.run(seconds: 2000, speed: { _ in 3.6 }))
         #expect(fast.played.map(\.messageId) == ["ahead_of_pace_5k"])
         #expect(fast.played[0].text.hasSuffix("ahead of plan"))
         #expect(Set(fast.notPlayed.map(\.reason)) == [.branch_not_taken])
-        let even = try TriggerEngine.simulate(Self.script(messages, branches: branches), metrics: Self.run(seconds: 2000))
+        let even = try TriggerEngine.simulate(
+            Self.script(messages, branches: branches), metrics: Self.run(seconds: 2000))
         #expect(even.played.map(\.messageId) == ["on_pace_5k"])
         #expect(even.played[0].text == "on on plan")
     }
@@ -127,12 +158,17 @@ import Testing
     @Test func scriptValidationNamesEachProblem() throws {
         var s = Self.script([
             ScriptMessage(id: "a", trigger: Trigger(type: .distance), text: "x", priority: 50),
-            ScriptMessage(id: "a", trigger: Trigger(type: .condition, expression: "hr >> 3"), branchKey: "nope", text: "{pace}", priority: 150),
+            ScriptMessage(
+                id: "a", trigger: Trigger(type: .condition, expression: "hr >> 3"), branchKey: "nope", text: "{pace}",
+                priority: 150)
         ])
         s.engine.windowSeconds = -1
         let problems = s.validate().map(\.description)
         #expect(problems.contains { $0.hasPrefix("engine.windowSeconds") })
-        #expect(problems.contains { $0.contains("messages[0] (a).trigger: a distance trigger needs atMeters or everyMeters") })
+        #expect(
+            problems.contains {
+                $0.contains("messages[0] (a).trigger: a distance trigger needs atMeters or everyMeters")
+            })
         #expect(problems.contains { $0.contains("messages[1] (a).id: the id is used twice") })
         #expect(problems.contains { $0.contains("messages[1] (a).trigger.expression: column 5") && $0.contains("^") })
         #expect(problems.contains { $0.contains("branchKey: 'nope' is not in branches") })

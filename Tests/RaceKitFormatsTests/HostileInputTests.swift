@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitFormats
 
@@ -17,7 +18,9 @@ import Testing
     }
 
     func failure(_ path: String) -> FormatError? {
-        do { _ = try ActivityFileReader.read(path: path); return nil } catch let e as FormatError { return e } catch { return nil }
+        do { _ = try ActivityFileReader.read(path: path); return nil } catch let e as FormatError { return e } catch {
+            return nil
+        }
     }
 
     @Test func truncatedFileFailsWithItsLine() throws {
@@ -33,14 +36,14 @@ import Testing
     /// attribute, even one whose prefix is `lat`.
     @Test func attributesAreReadWithAndWithoutReferences() throws {
         let text = """
-        <?xml version="1.0"?>
-        <gpx version="1.1" creator="Run &amp; Ride" xmlns="http://www.topografix.com/GPX/1/1">
-         <trk><trkseg>
-          <trkpt lat="48&#46;5" lon="11.5" xmlns:lat="urn:not-a-number"><time>2026-03-01T07:00:00Z</time></trkpt>
-          <trkpt lat="48.6" lon="11.6"><time>2026-03-01T07:00:10Z</time></trkpt>
-         </trkseg></trk>
-        </gpx>
-        """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="Run &amp; Ride" xmlns="http://www.topografix.com/GPX/1/1">
+             <trk><trkseg>
+              <trkpt lat="48&#46;5" lon="11.5" xmlns:lat="urn:not-a-number"><time>2026-03-01T07:00:00Z</time></trkpt>
+              <trkpt lat="48.6" lon="11.6"><time>2026-03-01T07:00:10Z</time></trkpt>
+             </trkseg></trk>
+            </gpx>
+            """
         let path = try write(text, "refs.gpx")
         for mode in [ActivityFileReader.ReadAhead.never, .always] {
             guard case .document(let d) = try ActivityFileReader.read(path: path, readAhead: mode).outcome else {
@@ -94,12 +97,12 @@ import Testing
     @Test func externalEntityIsNeverRead() throws {
         let secret = try write("TOP-SECRET-\(UUID().uuidString)", "secret.txt")
         let text = """
-        <?xml version="1.0"?>
-        <!DOCTYPE gpx [ <!ENTITY xxe SYSTEM "file://\(secret)"> ]>
-        <gpx version="1.1" creator="x"><trk><name>&xxe;</name><trkseg>
-        <trkpt lat="1" lon="1"><time>2026-03-01T07:00:00Z</time></trkpt>
-        <trkpt lat="1.001" lon="1"><time>2026-03-01T07:00:05Z</time></trkpt></trkseg></trk></gpx>
-        """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx [ <!ENTITY xxe SYSTEM "file://\(secret)"> ]>
+            <gpx version="1.1" creator="x"><trk><name>&xxe;</name><trkseg>
+            <trkpt lat="1" lon="1"><time>2026-03-01T07:00:00Z</time></trkpt>
+            <trkpt lat="1.001" lon="1"><time>2026-03-01T07:00:05Z</time></trkpt></trkseg></trk></gpx>
+            """
         let error = try #require(failure(try write(text, "xxe.gpx")))
         #expect(error == .doctypeRefused(file: error.file, line: 2))
     }
@@ -108,18 +111,23 @@ import Testing
     /// "!" constructs (comments, CDATA) and "<!" that are not it, and its line
     /// is the one reported.
     @Test func doctypeIsFoundAfterCommentsAndLookalikes() throws {
-        let lead = "<?xml version=\"1.0\"?>\n<!-- Hi! <!DOCTYP not it -->\n<!--!-->\n" + String(repeating: "<!-- padding! -->\n", count: 2000)
+        let lead =
+            "<?xml version=\"1.0\"?>\n<!-- Hi! <!DOCTYP not it -->\n<!--!-->\n"
+            + String(repeating: "<!-- padding! -->\n", count: 2000)
         let text = lead + "<!DOCTYPE gpx>\n<gpx version=\"1.1\" creator=\"x\"></gpx>"
         let error = try #require(failure(try write(text, "late-doctype.gpx")))
         #expect(error == .doctypeRefused(file: error.file, line: 2004))
-        let clean = lead + "<gpx version=\"1.1\" creator=\"x\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-03-01T07:00:00Z</time></trkpt></trkseg></trk></gpx>"
+        let clean =
+            lead
+            + "<gpx version=\"1.1\" creator=\"x\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-03-01T07:00:00Z</time></trkpt></trkseg></trk></gpx>"
         #expect(failure(try write(clean, "no-doctype.gpx")) == nil)
     }
 
     @Test func entityExpansionBombIsRefusedQuickly() throws {
         var entities = ["<!ENTITY a0 \"lollollollollollollollollollol\">"]
         for i in 1...12 { entities.append("<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">") }
-        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n" + entities.joined(separator: "\n")
+        let text =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n" + entities.joined(separator: "\n")
             + "\n]>\n<gpx version=\"1.1\" creator=\"x\"><trk><name>&a12;</name></trk></gpx>\n"
         let path = try write(text, "bomb.gpx")
         let clock = ContinuousClock()
@@ -133,7 +141,8 @@ import Testing
         var entities = ["<!ENTITY a0 \"lollollollollollollollollollol\">"]
         for i in 1...12 { entities.append("<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">") }
         let padding = "<!--" + String(repeating: "x", count: 70_000) + "-->\n"
-        let text = "<?xml version=\"1.0\"?>\n" + padding + "<!DOCTYPE gpx [\n" + entities.joined(separator: "\n")
+        let text =
+            "<?xml version=\"1.0\"?>\n" + padding + "<!DOCTYPE gpx [\n" + entities.joined(separator: "\n")
             + "\n]>\n<gpx version=\"1.1\" creator=\"x\"><trk><name>&a12;</name></trk></gpx>\n"
         #expect(failure(try write(text, "bomb2.gpx")) != nil)
     }
@@ -178,9 +187,14 @@ import Testing
             let path = (dir as NSString).appendingPathComponent(file)
             guard case .document(let d) = (try? ActivityFileReader.read(path: path))?.outcome else { continue }
             for raw in d.activities {
-                if case .activity(let a) = TrackRepair.repair(raw, format: d.format, documentHeartRate: d.documentHeartRate) {
-                    let analysis = RunAnalyzer.analyse(a, physiology: Physiology(maxHeartRate: 190, restingHeartRate: 50,
-                                                                                thresholdHeartRate: 170))
+                if case .activity(let a) = TrackRepair.repair(
+                    raw, format: d.format, documentHeartRate: d.documentHeartRate)
+                {
+                    let analysis = RunAnalyzer.analyse(
+                        a,
+                        physiology: Physiology(
+                            maxHeartRate: 190, restingHeartRate: 50,
+                            thresholdHeartRate: 170))
                     _ = analysis.splits(.km)
                     #expect(try SampleCodec.decode(SampleCodec.encode(a.samples)).count == a.samples.count)
                     #expect(a.samples.time.allSatisfy { $0.isFinite })

@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import Testing
+
 @testable import RaceKitFormats
 
 /// The hand-over between the reading thread and the handler: bounded, in order,
@@ -58,7 +59,9 @@ import Testing
         let reader = Reader(pipe, limit: 50)
         var seen: [Int32] = []
         while true {
-            let b = pipe.receive(idle: { idleCalls += 1; return idleCalls < 5 })
+            let b = pipe.receive(idle: {
+                idleCalls += 1; return idleCalls < 5
+            })
             seen.append(b.nodes[0].type)
             let last = b.end != nil
             pipe.recycle(b)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitFormats
 
@@ -7,7 +8,9 @@ import Testing
 /// document, the same error (message and line), for every kind of input.
 @Suite struct ReadAheadTests {
     /// What a read gave, as text (NaN-safe, every field of the document).
-    static func outcome(_ path: String, _ mode: ActivityFileReader.ReadAhead, pointLimit: Int = ActivityFileReader.maxPoints) -> String {
+    static func outcome(
+        _ path: String, _ mode: ActivityFileReader.ReadAhead, pointLimit: Int = ActivityFileReader.maxPoints
+    ) -> String {
         do {
             let r = try ActivityFileReader.read(path: path, readAhead: mode, pointLimit: pointLimit)
             return "\(r.sha256) \(r.byteCount) \(r.outcome)"
@@ -74,12 +77,12 @@ import Testing
     /// a second extension block in the default namespace of another vendor.
     static func bigGPX(points: Int, truncateAt cut: Int? = nil) -> String {
         var s = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
-             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
-         <trk><name>Long</name><type>running</type><trkseg>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+                 xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+             <trk><name>Long</name><type>running</type><trkseg>
 
-        """
+            """
         for i in 0..<points {
             let lat = 48.1 + Double(i) * 0.00003, lon = 11.5 + Double(i % 97) * 0.00001
             let time = Date(timeIntervalSince1970: 1_772_348_400 + Double(i)).formatted(.iso8601)
@@ -87,7 +90,8 @@ import Testing
             s += "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(120 + i % 40)</gpxtpx:hr>"
             s += "<gpxtpx:cad>\(80 + i % 5)</gpxtpx:cad></gpxtpx:TrackPointExtension>"
             if i % 3 == 0 {
-                s += "<TrackPointExtension xmlns=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\"><speed>3.\(i % 10)</speed></TrackPointExtension>"
+                s +=
+                    "<TrackPointExtension xmlns=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\"><speed>3.\(i % 10)</speed></TrackPointExtension>"
             }
             s += "</extensions></trkpt>\n"
         }
@@ -143,7 +147,8 @@ import Testing
     /// keeps every one of them, in every point.
     @Test func elementsWithThousandsOfAttributesReadTheSame() throws {
         let junk = (0..<5000).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
-        var text = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        var text =
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
         for i in 0..<3 {
             text += "<trkpt \(junk) lat=\"48.\(i)\" lon=\"11.\(i)\"><time>2026-03-01T07:00:0\(i)Z</time></trkpt>\n"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitFormats
 
@@ -53,18 +54,21 @@ func document(_ path: String) throws -> ParsedDocument {
 func onlyActivity(_ path: String) throws -> Activity {
     let d = try document(path)
     try #require(d.activities.count == 1)
-    guard case .activity(let a) = TrackRepair.repair(d.activities[0], format: d.format,
-                                                     documentHeartRate: d.documentHeartRate) else {
+    guard
+        case .activity(let a) = TrackRepair.repair(
+            d.activities[0], format: d.format,
+            documentHeartRate: d.documentHeartRate)
+    else {
         Issue.record("not an activity"); throw CancellationError()
     }
     return a
 }
 
 let minimalGPX = """
-<?xml version="1.0" encoding="UTF-8"?>
-<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
-<trkpt lat="48.1" lon="11.5"><ele>500</ele><time>2026-03-01T07:00:00Z</time></trkpt>
-<trkpt lat="48.1001" lon="11.5001"><ele>501</ele><time>2026-03-01T07:00:05Z</time></trkpt>
-</trkseg></trk></gpx>
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="48.1" lon="11.5"><ele>500</ele><time>2026-03-01T07:00:00Z</time></trkpt>
+    <trkpt lat="48.1001" lon="11.5001"><ele>501</ele><time>2026-03-01T07:00:05Z</time></trkpt>
+    </trkseg></trk></gpx>
 
-"""
+    """

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitFormats
 
@@ -53,7 +54,7 @@ import Testing
         #expect(a.segmentStarts == [0, 11, 22])
         let summary = RunAnalyzer.analyse(a, physiology: Physiology()).summary
         #expect(abs(summary.avgHeartRate! - 140) < 1e-9)
-        #expect(abs(summary.avgCadence! - 170) < 1e-9)    // 160 and 180 spm after doubling strides
+        #expect(abs(summary.avgCadence! - 170) < 1e-9)   // 160 and 180 spm after doubling strides
         // 200 s held out of 300 s recorded inside segments.
         #expect(abs(summary.heartRateCoveragePercent! - 200.0 / 3) < 1e-9)
     }

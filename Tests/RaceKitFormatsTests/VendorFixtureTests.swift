@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitFormats
 
@@ -18,30 +19,41 @@ struct VendorCase: Sendable, CustomTestStringConvertible {
 
 @Suite struct VendorFixtureTests {
     static let cases: [VendorCase] = [
-        VendorCase(file: "garmin-connect-ns3.gpx", points: 4, heartRate: [120, 130, 140, 150], cadence: [160, 164, 168, 172],
-                   temperature: 8, creator: "Garmin Connect"),
-        VendorCase(file: "strava-gpxtpx.gpx", points: 3, heartRate: [141, 143, 145], cadence: [170, 172, 174],
-                   temperature: 11, creator: "StravaGPX"),
-        VendorCase(file: "coros-tpx-v2-default-namespace.gpx", points: 3, heartRate: [101, 103, 105],
-                   cadence: [180, 180, 182], speed: 3.1),
+        VendorCase(
+            file: "garmin-connect-ns3.gpx", points: 4, heartRate: [120, 130, 140, 150], cadence: [160, 164, 168, 172],
+            temperature: 8, creator: "Garmin Connect"),
+        VendorCase(
+            file: "strava-gpxtpx.gpx", points: 3, heartRate: [141, 143, 145], cadence: [170, 172, 174],
+            temperature: 11, creator: "StravaGPX"),
+        VendorCase(
+            file: "coros-tpx-v2-default-namespace.gpx", points: 3, heartRate: [101, 103, 105],
+            cadence: [180, 180, 182], speed: 3.1),
         VendorCase(file: "apple-health-unprefixed.gpx", points: 3, speed: 2.9, creator: "Apple Health Export"),
-        VendorCase(file: "opentracks-no-namespace-hr.gpx", points: 3, heartRate: [110, 112, 114], cadence: [170, 171, 172]),
-        VendorCase(file: "suunto-gpxdata.gpx", points: 3, heartRate: [131, 135, 137], cadence: [166, 168, 170],
-                   temperature: 2.5),
+        VendorCase(
+            file: "opentracks-no-namespace-hr.gpx", points: 3, heartRate: [110, 112, 114], cadence: [170, 171, 172]),
+        VendorCase(
+            file: "suunto-gpxdata.gpx", points: 3, heartRate: [131, 135, 137], cadence: [166, 168, 170],
+            temperature: 2.5),
         VendorCase(file: "two-extension-blocks.gpx", points: 2, heartRate: [120, 121], power: 250),
         VendorCase(file: "spoq-document-heart-rate.gpx", points: 3, heartRate: [100, 110, 120]),
         VendorCase(file: "polar-leading-whitespace.gpx", points: 3, speed: 2.5, creator: "Polar Flow"),
-        VendorCase(file: "garmin-forerunner.tcx", points: 3, heartRate: [130, 140, 150], cadence: [170, 172, 174],
-                   speed: 3.0, creator: "Forerunner 265"),
-        VendorCase(file: "default-namespace-extension.tcx", points: 2, cadence: [88, 90], speed: 8.5, power: 210,
-                   sport: .cycling),
+        VendorCase(
+            file: "garmin-forerunner.tcx", points: 3, heartRate: [130, 140, 150], cadence: [170, 172, 174],
+            speed: 3.0, creator: "Forerunner 265"),
+        VendorCase(
+            file: "default-namespace-extension.tcx", points: 2, cadence: [88, 90], speed: 8.5, power: 210,
+            sport: .cycling)
     ]
 
     @Test(arguments: cases)
     func readsEveryChannelOfTheVendorDialect(_ c: VendorCase) throws {
         let a = try onlyActivity(try fixture(c.file))
         #expect(a.samples.count == c.points)
-        if let hr = c.heartRate { #expect(Array(a.samples.heartRate) == hr) } else { #expect(!a.samples.has(.heartRate)) }
+        if let hr = c.heartRate {
+            #expect(Array(a.samples.heartRate) == hr)
+        } else {
+            #expect(!a.samples.has(.heartRate))
+        }
         if let cad = c.cadence { #expect(Array(a.samples.cadence) == cad) } else { #expect(!a.samples.has(.cadence)) }
         if let v = c.speed { #expect(a.samples.speed[0] == v) }
         if let v = c.power { #expect(a.samples.power[0] == v) } else { #expect(!a.samples.has(.power)) }
@@ -91,8 +103,8 @@ struct VendorCase: Sendable, CustomTestStringConvertible {
     @Test func treadmillUsesDeviceDistanceWithoutPositions() throws {
         let a = try onlyActivity(try fixture("treadmill.tcx"))
         #expect(a.distanceMeters == 90 && a.isIndoor)
-        #expect(a.samples.distance[2] == 60)      // interpolated between 30 and 90
-        #expect(a.samples.heartRate[3].isNaN)     // 0 bpm is "no contact"
+        #expect(a.samples.distance[2] == 60)   // interpolated between 30 and 90
+        #expect(a.samples.heartRate[3].isNaN)   // 0 bpm is "no contact"
         #expect(a.creator == "Forerunner 945")
     }
 
@@ -105,8 +117,10 @@ struct VendorCase: Sendable, CustomTestStringConvertible {
         #expect(TimestampParser.format(excerpt.samples.time[0]) == "2026-03-21T08:10:00Z")
     }
 
-    @Test(arguments: [("route-only.gpx", RawCourse.Kind.gpxRoute), ("untimed-track.gpx", .untimedTrack),
-                      ("course-only.tcx", .tcxCourse)])
+    @Test(arguments: [
+        ("route-only.gpx", RawCourse.Kind.gpxRoute), ("untimed-track.gpx", .untimedTrack),
+        ("course-only.tcx", .tcxCourse)
+    ])
     func keepsRoutesAndCoursesApartFromActivities(file: String, kind: RawCourse.Kind) throws {
         let d = try document(try fixture(file))
         #expect(d.activities.isEmpty)
@@ -134,12 +148,12 @@ struct VendorCase: Sendable, CustomTestStringConvertible {
             "<Trackpoint><Time>2026-03-15T08:00:\(s < 10 ? "0" : "")\(s)Z</Time><DistanceMeters>\(d)</DistanceMeters></Trackpoint>"
         }
         let text = """
-        <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
-        <Activities><Activity Sport="Running"><Id>2026-03-15T08:00:00Z</Id>
-        <Lap StartTime="2026-03-15T08:00:00Z"><Track>\(point(0, 0))\(point(10, 30))</Track></Lap>
-        <Lap StartTime="2026-03-15T08:00:11Z"><Track>\(point(11, 33))\(point(20, 60))</Track><Track>\(point(40, 63))\(point(50, 93))</Track></Lap>
-        </Activity></Activities></TrainingCenterDatabase>
-        """
+            <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+            <Activities><Activity Sport="Running"><Id>2026-03-15T08:00:00Z</Id>
+            <Lap StartTime="2026-03-15T08:00:00Z"><Track>\(point(0, 0))\(point(10, 30))</Track></Lap>
+            <Lap StartTime="2026-03-15T08:00:11Z"><Track>\(point(11, 33))\(point(20, 60))</Track><Track>\(point(40, 63))\(point(50, 93))</Track></Lap>
+            </Activity></Activities></TrainingCenterDatabase>
+            """
         let url = try temporaryDirectory().appendingPathComponent("laps.tcx")
         try text.write(to: url, atomically: true, encoding: .utf8)
         let a = try onlyActivity(url.path)

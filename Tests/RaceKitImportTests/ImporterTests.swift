@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitImport
 @testable import RaceKitStore
@@ -18,22 +19,25 @@ func makeExport() throws -> URL {
         """
     }
     let tcx = """
-    <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
-    <Activities><Activity Sport="Running"><Id>2026-03-03T07:00:00Z</Id><Lap StartTime="2026-03-03T07:00:00Z"><Track>
-    <Trackpoint><Time>2026-03-03T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
-    <Trackpoint><Time>2026-03-03T07:05:00Z</Time><DistanceMeters>1000</DistanceMeters></Trackpoint>
-    </Track></Lap></Activity></Activities></TrainingCenterDatabase>
-    """
+        <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+        <Activities><Activity Sport="Running"><Id>2026-03-03T07:00:00Z</Id><Lap StartTime="2026-03-03T07:00:00Z"><Track>
+        <Trackpoint><Time>2026-03-03T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+        <Trackpoint><Time>2026-03-03T07:05:00Z</Time><DistanceMeters>1000</DistanceMeters></Trackpoint>
+        </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+        """
     try gpx(10, 120).write(to: dir.appendingPathComponent("a.gpx"), atomically: true, encoding: .utf8)
     try gpx(11, 130).write(to: dir.appendingPathComponent("sub/b.GPX"), atomically: true, encoding: .utf8)
     try tcx.write(to: dir.appendingPathComponent("c.tcx"), atomically: true, encoding: .utf8)
     try "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><rte><rtept lat=\"1\" lon=\"1\"/></rte></gpx>"
         .write(to: dir.appendingPathComponent("route.gpx"), atomically: true, encoding: .utf8)
-    try String(gpx(12, 140).prefix(150)).write(to: dir.appendingPathComponent("broken.gpx"), atomically: true, encoding: .utf8)
+    try String(gpx(12, 140).prefix(150)).write(
+        to: dir.appendingPathComponent("broken.gpx"), atomically: true, encoding: .utf8)
     try "ignored".write(to: dir.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
     let gz = Process()
     gz.executableURL = URL(fileURLWithPath: "/bin/sh")
-    gz.arguments = ["-c", "printf '%s' \"$0\" | gzip -n > \"$1\"", gpx(13, 150), dir.appendingPathComponent("d.gpx.gz").path]
+    gz.arguments = [
+        "-c", "printf '%s' \"$0\" | gzip -n > \"$1\"", gpx(13, 150), dir.appendingPathComponent("d.gpx.gz").path
+    ]
     try gz.run(); gz.waitUntilExit()
     return dir
 }
@@ -42,7 +46,10 @@ func makeExport() throws -> URL {
     @Test func collectsActivityFilesRecursivelyInOrder() throws {
         let dir = try makeExport()
         let (files, missing) = InputCollector.collect([dir.path, "/nonexistent/x.gpx"])
-        #expect(files.map { ($0 as NSString).lastPathComponent } == ["a.gpx", "broken.gpx", "c.tcx", "d.gpx.gz", "route.gpx", "b.GPX"])
+        #expect(
+            files.map { ($0 as NSString).lastPathComponent } == [
+                "a.gpx", "broken.gpx", "c.tcx", "d.gpx.gz", "route.gpx", "b.GPX"
+            ])
         #expect(missing == ["/nonexistent/x.gpx"])
     }
 
@@ -96,7 +103,8 @@ func makeExport() throws -> URL {
         options.jobs = 2
         let handled = Locked(0)
         #expect(throws: CannotOpen.self) {
-            try Importer(opening: failing, options: options).run(files: files, progress: { _ in handled.withLock { $0 += 1 } })
+            try Importer(opening: failing, options: options).run(
+                files: files, progress: { _ in handled.withLock { $0 += 1 } })
         }
         #expect(handled.withLock { $0 } <= 2)
     }
@@ -129,15 +137,15 @@ func makeExport() throws -> URL {
     @Test func importsEachActivityOfAMultiActivityFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-multi-\(UUID().uuidString).tcx")
         let text = """
-        <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities>
-        <Activity Sport="Running"><Id>2026-03-18T07:00:00Z</Id><Lap><Track>
-          <Trackpoint><Time>2026-03-18T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
-          <Trackpoint><Time>2026-03-18T07:01:00Z</Time><DistanceMeters>200</DistanceMeters></Trackpoint></Track></Lap></Activity>
-        <Activity Sport="Biking"><Id>2026-03-17T07:00:00Z</Id><Lap><Track>
-          <Trackpoint><Time>2026-03-17T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
-          <Trackpoint><Time>2026-03-17T07:01:00Z</Time><DistanceMeters>600</DistanceMeters></Trackpoint></Track></Lap></Activity>
-        </Activities></TrainingCenterDatabase>
-        """
+            <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities>
+            <Activity Sport="Running"><Id>2026-03-18T07:00:00Z</Id><Lap><Track>
+              <Trackpoint><Time>2026-03-18T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+              <Trackpoint><Time>2026-03-18T07:01:00Z</Time><DistanceMeters>200</DistanceMeters></Trackpoint></Track></Lap></Activity>
+            <Activity Sport="Biking"><Id>2026-03-17T07:00:00Z</Id><Lap><Track>
+              <Trackpoint><Time>2026-03-17T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+              <Trackpoint><Time>2026-03-17T07:01:00Z</Time><DistanceMeters>600</DistanceMeters></Trackpoint></Track></Lap></Activity>
+            </Activities></TrainingCenterDatabase>
+            """
         try text.write(to: dir, atomically: true, encoding: .utf8)
         let store = try RunStore()
         let result = Importer(store: store, options: ImportOptions()).importFile(dir.path)

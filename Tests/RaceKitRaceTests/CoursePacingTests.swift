@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitRace
 
@@ -16,19 +17,23 @@ import Testing
     }
 
     @Test func evenEffortIsSlowerUphillAndFasterDownhill() throws {
-        let course = try CourseProfile(samples: syntheticCourse(length: 21_097.5, elevation: Self.hill), raceMeters: 21_097.5)
-        let plan = try PacePlan(distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .even, cost: course.cost(.road))
+        let course = try CourseProfile(
+            samples: syntheticCourse(length: 21_097.5, elevation: Self.hill), raceMeters: 21_097.5)
+        let plan = try PacePlan(
+            distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .even, cost: course.cost(.road))
         let splits = plan.splits(everyMeters: 1000)
         #expect(splits.last!.cumulativeSeconds == 6300)
-        let flat = splits[2].splitSeconds          // km 3, flat
-        let up = splits[5].splitSeconds            // km 6, mid-climb
-        let down = splits[12].splitSeconds         // km 13, mid-descent
+        let flat = splits[2].splitSeconds   // km 3, flat
+        let up = splits[5].splitSeconds   // km 6, mid-climb
+        let down = splits[12].splitSeconds   // km 13, mid-descent
         #expect(up > flat + 40, "4% uphill: Minetti's cost is about 1.24x, got \(up) vs \(flat)")
         #expect(down < flat - 15, "4% downhill is faster, got \(down) vs \(flat)")
         #expect(splits[9].splitSeconds == flat || abs(splits[9].splitSeconds - flat) <= 1, "flat km on the plateau")
         // The road model gives back less on the descent than Minetti's full saving.
-        let minetti = try PacePlan(distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .even, cost: course.cost(.minetti))
-            .splits(everyMeters: 1000)
+        let minetti = try PacePlan(
+            distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .even, cost: course.cost(.minetti)
+        )
+        .splits(everyMeters: 1000)
         #expect(minetti[12].splitSeconds < down)
     }
 
@@ -45,12 +50,16 @@ import Testing
     }
 
     @Test func smoothingRemovesGPSNoiseButKeepsRealHills() throws {
-        let noisyFlat = try CourseProfile(samples: syntheticCourse(length: 10_000, spacing: 3, noise: 1.5) { _ in 50 },
-                                          raceMeters: 10_000)
-        #expect(noisyFlat.rawClimbMeters > 1000, "3 m spacing with 1.5 m noise: \(noisyFlat.rawClimbMeters) m of fake climb")
+        let noisyFlat = try CourseProfile(
+            samples: syntheticCourse(length: 10_000, spacing: 3, noise: 1.5) { _ in 50 },
+            raceMeters: 10_000)
+        #expect(
+            noisyFlat.rawClimbMeters > 1000, "3 m spacing with 1.5 m noise: \(noisyFlat.rawClimbMeters) m of fake climb"
+        )
         #expect(noisyFlat.climbMeters < 10, "after smoothing: \(noisyFlat.climbMeters) m")
-        let hills = try CourseProfile(samples: syntheticCourse(length: 21_097.5, spacing: 5, noise: 1.5, elevation: Self.hill),
-                                      raceMeters: 21_097.5)
+        let hills = try CourseProfile(
+            samples: syntheticCourse(length: 21_097.5, spacing: 5, noise: 1.5, elevation: Self.hill),
+            raceMeters: 21_097.5)
         #expect(abs(hills.climbMeters - 80) < 8, "the real 80 m climb stays: \(hills.climbMeters)")
         #expect(hills.rawClimbMeters > 500)
     }
@@ -59,8 +68,11 @@ import Testing
         let long = try CourseProfile(samples: syntheticCourse(length: 10_200) { _ in 0 }, raceMeters: 10_000)
         #expect(abs(long.scale - 10_000 / 10_200) < 1e-3)
         #expect(long.grid.last == 10_000)
-        #expect(throws: CourseError.self) { try CourseProfile(samples: syntheticCourse(length: 12_000) { _ in 0 }, raceMeters: 10_000) }
-        var setup = RaceSetup(file: "r.yaml", name: "R", distanceText: "10k", distanceMeters: 10_000, targetSeconds: 2700)
+        #expect(throws: CourseError.self) {
+            try CourseProfile(samples: syntheticCourse(length: 12_000) { _ in 0 }, raceMeters: 10_000)
+        }
+        var setup = RaceSetup(
+            file: "r.yaml", name: "R", distanceText: "10k", distanceMeters: 10_000, targetSeconds: 2700)
         setup.strategy = .even
         var warnings: [String] = []
         _ = try RacePlanner.plan(setup, course: long, unitMeters: 1000, warnings: &warnings)
@@ -69,9 +81,11 @@ import Testing
 
     @Test(arguments: [1.0, 3.0])
     func negativeSplitIsExactOverAHillyCourse(percent: Double) throws {
-        let course = try CourseProfile(samples: syntheticCourse(length: 21_097.5, elevation: Self.hill), raceMeters: 21_097.5)
-        let plan = try PacePlan(distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .negative(percent: percent),
-                                cost: course.cost(.road))
+        let course = try CourseProfile(
+            samples: syntheticCourse(length: 21_097.5, elevation: Self.hill), raceMeters: 21_097.5)
+        let plan = try PacePlan(
+            distanceMeters: 21_097.5, targetSeconds: 6300, strategy: .negative(percent: percent),
+            cost: course.cost(.road))
         let first = plan.clockSeconds(at: 21_097.5 / 2), second = 6300 - first
         #expect(abs(second / first - (1 - percent / 100)) < 1e-9)
         #expect(abs(plan.clockSeconds(at: 21_097.5) - 6300) < 1e-6)
@@ -83,11 +97,16 @@ import Testing
         for _ in 0..<60 {
             let d = [5000, 10_000, 21_097.5, 42_195][Int(rng.next() * 4)]
             let t = (d / 1000) * (200 + rng.next() * 300)
-            let strategies: [PacingStrategy] = [.even, .negative(percent: rng.next() * 5), .positive(percent: rng.next() * 5),
-                                                .custom([.init(untilMeters: d / 3, intensity: .effort(1.02)),
-                                                         .init(untilMeters: d, intensity: .effort(0.99))])]
+            let strategies: [PacingStrategy] = [
+                .even, .negative(percent: rng.next() * 5), .positive(percent: rng.next() * 5),
+                .custom([
+                    .init(untilMeters: d / 3, intensity: .effort(1.02)),
+                    .init(untilMeters: d, intensity: .effort(0.99))
+                ])
+            ]
             let strategy = strategies[Int(rng.next() * 4)]
-            let profile: CostProfile? = d == 42_195 ? try CourseProfile(samples: course, raceMeters: d).cost(.road) : nil
+            let profile: CostProfile? =
+                d == 42_195 ? try CourseProfile(samples: course, raceMeters: d).cost(.road) : nil
             let plan = try PacePlan(distanceMeters: d, targetSeconds: t, strategy: strategy, cost: profile)
             for unit in [1000, 1609.344] {
                 let splits = plan.splits(everyMeters: unit)

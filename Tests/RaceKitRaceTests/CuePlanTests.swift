@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitRace
 
 @Suite struct CuePlanTests {
-    static func marathon() throws -> PacePlan { try PacePlan(distanceMeters: 42_195, targetSeconds: 3 * 3600 + 30 * 60, strategy: .even) }
+    static func marathon() throws -> PacePlan {
+        try PacePlan(distanceMeters: 42_195, targetSeconds: 3 * 3600 + 30 * 60, strategy: .even)
+    }
 
     @Test func gelsFollowTheTimeGridAndSnapToAidStations() throws {
         let plan = try Self.marathon()
@@ -60,16 +63,21 @@ import Testing
         let plan = try Self.marathon()
         var h = HydrationSettings(mlPerHour: 900)
         h.everySeconds = 15 * 60
-        let heavy = CuePlan(plan: plan, fueling: FuelingSettings(carbsPerHourGrams: 100, gelCarbsGrams: 25, startAfterSeconds: 1800),
-                            hydration: h)
+        let heavy = CuePlan(
+            plan: plan, fueling: FuelingSettings(carbsPerHourGrams: 100, gelCarbsGrams: 25, startAfterSeconds: 1800),
+            hydration: h)
         #expect(heavy.warnings.contains { $0.contains("above the 90 g/h") })
         #expect(heavy.warnings.contains { $0.contains("above 800 ml/h") })
         #expect(heavy.warnings.contains { $0.contains("no sodium") })
         let short = try PacePlan(distanceMeters: 10_000, targetSeconds: 2700, strategy: .even)
-        let fuelled = CuePlan(plan: short, fueling: FuelingSettings(carbsPerHourGrams: 40, gelCarbsGrams: 20, startAfterSeconds: 900), hydration: nil)
+        let fuelled = CuePlan(
+            plan: short, fueling: FuelingSettings(carbsPerHourGrams: 40, gelCarbsGrams: 20, startAfterSeconds: 900),
+            hydration: nil)
         #expect(fuelled.totals.gels == 1)
         #expect(fuelled.warnings.contains { $0.contains("under an hour") })
-        let fine = CuePlan(plan: plan, fueling: FuelingSettings(carbsPerHourGrams: 60, gelCarbsGrams: 25, startAfterSeconds: 1800), hydration: nil)
+        let fine = CuePlan(
+            plan: plan, fueling: FuelingSettings(carbsPerHourGrams: 60, gelCarbsGrams: 25, startAfterSeconds: 1800),
+            hydration: nil)
         #expect(fine.warnings.isEmpty, "\(fine.warnings)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitRace
@@ -10,15 +11,15 @@ import Testing
         let gpx = try temporaryFile("courses/hill.gpx", gpxCourse(course))
         let dir = URL(fileURLWithPath: gpx).deletingLastPathComponent().deletingLastPathComponent()
         let yaml = """
-        name: "Hill Half & Friends <2026>"
-        date: 2026-05-10
-        start_time: "10:00"
-        distance: half
-        target_time: "1:45:00"
-        course: courses/hill.gpx
-        fueling: {carbs_per_hour_g: 45, gel_carbs_g: 22, start_after: "0:35:00"}
-        hydration: {ml_per_hour: 450, sodium_mg_per_hour: 300, aid_stations_km: [5, 10, 15, 19]}
-        """
+            name: "Hill Half & Friends <2026>"
+            date: 2026-05-10
+            start_time: "10:00"
+            distance: half
+            target_time: "1:45:00"
+            course: courses/hill.gpx
+            fueling: {carbs_per_hour_g: 45, gel_carbs_g: 22, start_after: "0:35:00"}
+            hydration: {ml_per_hour: 450, sodium_mg_per_hour: 300, aid_stations_km: [5, 10, 15, 19]}
+            """
         let path = dir.appendingPathComponent("hill.yaml").path
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         return try RacePlanner.plan(try SetupLoader.load(path: path))
@@ -28,7 +29,9 @@ import Testing
         let plan = try Self.hillyPlan()
         let data = try CourseExport.tcx(plan)
         let path = try temporaryFile("hill.tcx", String(decoding: data, as: UTF8.self))
-        guard case .document(let doc) = try ActivityFileReader.read(path: path).outcome else { Issue.record("empty"); return }
+        guard case .document(let doc) = try ActivityFileReader.read(path: path).outcome else {
+            Issue.record("empty"); return
+        }
         #expect(doc.activities.isEmpty)
         let course = try #require(doc.courses.first)
         #expect(course.kind == .tcxCourse)
@@ -43,7 +46,9 @@ import Testing
         #expect(abs(back.climbMeters - plan.course!.climbMeters) < 5)
         let times = course.samples.time
         #expect(times.last! - times.first! == 6300, "the virtual partner finishes on the target")
-        #expect(String(decoding: data, as: UTF8.self).contains("<Name>Hill Half &amp; Fri</Name>"), "15-character token, escaped")
+        #expect(
+            String(decoding: data, as: UTF8.self).contains("<Name>Hill Half &amp; Fri</Name>"),
+            "15-character token, escaped")
     }
 
     @Test func gpxRoundTripsThroughTheImporter() throws {
@@ -52,7 +57,9 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("&lt;2026&gt;"))
         let path = try temporaryFile("hill.gpx", text)
-        guard case .document(let doc) = try ActivityFileReader.read(path: path).outcome else { Issue.record("empty"); return }
+        guard case .document(let doc) = try ActivityFileReader.read(path: path).outcome else {
+            Issue.record("empty"); return
+        }
         let course = try #require(doc.courses.first)
         #expect(course.kind == .untimedTrack)
         #expect(doc.waypointCount == CourseExport.marks(plan, unitMeters: 1000).count)
@@ -61,13 +68,17 @@ import Testing
         #expect(abs(back.courseMeters - plan.course!.courseMeters) < 2)
     }
 
-    @Test(.enabled(if: schemasFolder != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint"),
-                   "needs ../shared/schemas beside the repository and /usr/bin/xmllint"))
+    @Test(
+        .enabled(
+            if: schemasFolder != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint"),
+            "needs ../shared/schemas beside the repository and /usr/bin/xmllint"))
     func exportsValidateAgainstTheOfficialSchemas() throws {
         let schemas = try #require(schemasFolder)
         let plan = try Self.hillyPlan()
-        for (name, data, schema) in [("c.tcx", try CourseExport.tcx(plan), "TrainingCenterDatabasev2.xsd"),
-                                     ("c.gpx", try CourseExport.gpx(plan), "gpx.xsd")] {
+        for (name, data, schema) in [
+            ("c.tcx", try CourseExport.tcx(plan), "TrainingCenterDatabasev2.xsd"),
+            ("c.gpx", try CourseExport.gpx(plan), "gpx.xsd")
+        ] {
             let path = try temporaryFile(name, String(decoding: data, as: UTF8.self))
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")

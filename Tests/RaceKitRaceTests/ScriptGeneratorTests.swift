@@ -1,17 +1,18 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitRace
 
 @Suite struct ScriptGeneratorTests {
     static let yaml = """
-    name: Test Marathon 2026
-    distance: marathon
-    target_time: "3:30:00"
-    pacing: {strategy: negative, split_percent: 2}
-    fueling: {carbs_per_hour_g: 60, gel_carbs_g: 25, start_after: "0:30:00", caffeine: {mg: 100, after: "2:00:00"}}
-    hydration: {ml_per_hour: 500, sodium_mg_per_hour: 400, aid_stations_km: [5, 10, 15, 20, 25, 30, 35, 40]}
-    """
+        name: Test Marathon 2026
+        distance: marathon
+        target_time: "3:30:00"
+        pacing: {strategy: negative, split_percent: 2}
+        fueling: {carbs_per_hour_g: 60, gel_carbs_g: 25, start_after: "0:30:00", caffeine: {mg: 100, after: "2:00:00"}}
+        hydration: {ml_per_hour: 500, sodium_mg_per_hour: 400, aid_stations_km: [5, 10, 15, 20, 25, 30, 35, 40]}
+        """
 
     static func script(_ personality: String = "calm_coach") throws -> (RaceScript, RacePlan) {
         let plan = try RacePlanner.plan(try SetupLoader.parse(yaml: yaml, file: "m.yaml"))
@@ -28,8 +29,9 @@ import Testing
             d.append(min(s.plan.distanceMeters, x + planSpeed * factor(x)))
             t += 1
         }
-        return LiveMetrics.series(distances: d, hr: (0..<d.count).map(hr), cadence: [], startEpoch: 0, plan: s.plan,
-                                  zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "UTC")!)
+        return LiveMetrics.series(
+            distances: d, hr: (0..<d.count).map(hr), cadence: [], startEpoch: 0, plan: s.plan,
+            zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "UTC")!)
     }
 
     @Test func generatesEveryRoleWithStableIDs() throws {
@@ -61,22 +63,32 @@ import Testing
     func noSentenceRepeatsInAMarathon(name: String) throws {
         let (s, _) = try Self.script(name)
         let texts = s.messages.filter { !$0.id.contains("_pace_") || $0.id.contains("pace_km") }.map(\.text)
-        #expect(Set(texts).count == texts.count, "\(name): repeated \(Dictionary(grouping: texts, by: { $0 }).filter { $1.count > 1 }.keys)")
+        #expect(
+            Set(texts).count == texts.count,
+            "\(name): repeated \(Dictionary(grouping: texts, by: { $0 }).filter { $1.count > 1 }.keys)")
         let branchTexts = s.messages.filter { $0.branchKey != nil }.map(\.text)
         #expect(Set(branchTexts).count == branchTexts.count)
     }
 
     @Test func onPlanRunTakesEveryOnPlanBranchAndEveryCue() throws {
         let (s, plan) = try Self.script()
-        let metrics = LiveMetrics.series(distances: LiveMetrics.onPlan(s.plan), hr: [], cadence: [], startEpoch: 0, plan: s.plan,
-                                         zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!)
+        let metrics = LiveMetrics.series(
+            distances: LiveMetrics.onPlan(s.plan), hr: [], cadence: [], startEpoch: 0, plan: s.plan,
+            zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!)
         let r = try TriggerEngine.simulate(s, metrics: metrics)
         let played = Set(r.played.map(\.messageId))
-        for key in s.branches.keys where key.hasPrefix("on_pace_") { #expect(played.contains("test-marathon-2026.\(key)"), "\(key)") }
-        for key in s.branches.keys where !key.hasPrefix("on_pace_") { #expect(!played.contains("test-marathon-2026.\(key)"), "\(key)") }
+        for key in s.branches.keys where key.hasPrefix("on_pace_") {
+            #expect(played.contains("test-marathon-2026.\(key)"), "\(key)")
+        }
+        for key in s.branches.keys where !key.hasPrefix("on_pace_") {
+            #expect(!played.contains("test-marathon-2026.\(key)"), "\(key)")
+        }
         for m in s.messages where m.priority >= 90 { #expect(played.contains(m.id), "\(m.id)") }
-        #expect(plan.cues.cues.filter { $0.kind == .gel || $0.kind == .caffeine }.count == r.played.filter { $0.messageId.contains(".gel_") }.count)
-        #expect(!played.contains("test-marathon-2026.too_fast_early") && !played.contains("test-marathon-2026.fading_late"))
+        #expect(
+            plan.cues.cues.filter { $0.kind == .gel || $0.kind == .caffeine }.count
+                == r.played.filter { $0.messageId.contains(".gel_") }.count)
+        #expect(
+            !played.contains("test-marathon-2026.too_fast_early") && !played.contains("test-marathon-2026.fading_late"))
         Self.checkWindow(r, s)
     }
 
@@ -85,7 +97,9 @@ import Testing
         var windowStart = -1_000_000
         for p in r.played {
             if p.priority < s.engine.criticalPriority {
-                #expect(p.elapsedSeconds - windowStart >= Int(s.engine.windowSeconds), "\(p.messageId) at \(p.elapsedSeconds)")
+                #expect(
+                    p.elapsedSeconds - windowStart >= Int(s.engine.windowSeconds),
+                    "\(p.messageId) at \(p.elapsedSeconds)")
             }
             windowStart = p.elapsedSeconds
         }
@@ -111,18 +125,19 @@ import Testing
 
     @Test func highHeartRateFiresTheFatigueMessage() throws {
         let (s, _) = try Self.script()
-        let r = try TriggerEngine.simulate(s, metrics: Self.run(s, factor: { _ in 1 }, hr: { $0 > 3600 && $0 < 3700 ? 180 : 150 }))
+        let r = try TriggerEngine.simulate(
+            s, metrics: Self.run(s, factor: { _ in 1 }, hr: { $0 > 3600 && $0 < 3700 ? 180 : 150 }))
         let hr = try #require(r.played.first { $0.messageId.hasSuffix(".hr_high") })
         #expect(hr.elapsedSeconds >= 3630 && hr.text.contains("180"))
     }
 
     @Test func missingTemplateKeyIsAnError() throws {
         let text = """
-        name: mine
-        templates:
-          start: ["Go"]
-          pace_km: ["{unit} {km}"]
-        """
+            name: mine
+            templates:
+              start: ["Go"]
+              pace_km: ["{unit} {km}"]
+            """
         do {
             _ = try Personality.parse(text, file: "mine.yaml")
             Issue.record("accepted a personality without most roles")
@@ -137,16 +152,20 @@ import Testing
         let roles = Personality.roles.map { "  \($0): [\"{race}\"]" }.joined(separator: "\n")
         let good = "name: mine\ntemplates:\n" + roles + "\n"
         #expect(try Personality.parse(good, file: "mine.yaml").templates["start"] == ["{race}"])
-        for (role, field, ok) in [("pace_km", "split", true), ("start", "split", false), ("drink", "fluid", true),
-                                  ("gel", "fluid", false), ("on", "checkpoint", true), ("finish", "km", false),
-                                  ("finish", "gap", true), ("start", "kilometre", false)] {
+        for (role, field, ok) in [
+            ("pace_km", "split", true), ("start", "split", false), ("drink", "fluid", true),
+            ("gel", "fluid", false), ("on", "checkpoint", true), ("finish", "km", false),
+            ("finish", "gap", true), ("start", "kilometre", false)
+        ] {
             let text = good.replacingOccurrences(of: "  \(role): [\"{race}\"]", with: "  \(role): [\"{\(field)}\"]")
             do {
                 _ = try Personality.parse(text, file: "mine.yaml")
                 #expect(ok, "accepted {\(field)} in \(role)")
             } catch let e as SetupError {
                 #expect(!ok, "refused {\(field)} in \(role): \(e)")
-                #expect(e.key == "templates.\(role)[0]" && e.description.contains("{\(field)} is not filled in \(role) texts"), "\(e)")
+                #expect(
+                    e.key == "templates.\(role)[0]"
+                        && e.description.contains("{\(field)} is not filled in \(role) texts"), "\(e)")
             }
         }
         for name in Personality.shipped { _ = try Personality.named(name) }

@@ -1,10 +1,13 @@
 import Foundation
+
 @testable import RaceKitCore
 @testable import RaceKitRace
 
 /// A straight course heading north with elevation from `elevation(x)` and optional noise.
-func syntheticCourse(length: Double, spacing: Double = 10, noise: Double = 0, seed: UInt64 = 7,
-                     elevation: (Double) -> Double) -> SampleSeries {
+func syntheticCourse(
+    length: Double, spacing: Double = 10, noise: Double = 0, seed: UInt64 = 7,
+    elevation: (Double) -> Double
+) -> SampleSeries {
     var rng = Xorshift(seed: seed)
     var s = SampleSeries()
     var x = 0.0
@@ -44,7 +47,8 @@ func temporaryFile(_ name: String, _ text: String) throws -> String {
 
 /// A GPX course track of the given samples.
 func gpxCourse(_ s: SampleSeries) -> String {
-    var out = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+    var out =
+        "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
     for i in 0..<s.count {
         out += "<trkpt lat=\"\(s.latitude[i])\" lon=\"\(s.longitude[i])\"><ele>\(s.elevation[i])</ele></trkpt>\n"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitReports
 @testable import RaceKitStore
@@ -12,17 +13,30 @@ func goldenHistory() -> AthleteWeeks {
     for week in 0..<6 where week != 2 {
         let base = m - 7 * (5 - week)
         let scale = 1 + Double(week) * 0.08
-        runs.append(reportRun(day: base + 1, km: 8 * scale, minutes: 44 * scale, load: 55 * scale,
-                              zones: ["1": 600, "2": 1800, "3": 240], efforts: [BestEffort(distanceMeters: 5000, elapsedSeconds: 1500 - Double(week) * 10, startOffsetSeconds: 300)]))
+        runs.append(
+            reportRun(
+                day: base + 1, km: 8 * scale, minutes: 44 * scale, load: 55 * scale,
+                zones: ["1": 600, "2": 1800, "3": 240],
+                efforts: [
+                    BestEffort(distanceMeters: 5000, elapsedSeconds: 1500 - Double(week) * 10, startOffsetSeconds: 300)
+                ]))
         runs.append(reportRun(day: base + 3, km: 6, minutes: 35, load: week == 4 ? nil : 40, hr: week == 4 ? nil : 145))
-        runs.append(reportRun(day: base + 6, km: 14 * scale, minutes: 80 * scale, load: 95 * scale, zones: ["2": 3600, "3": 900, "4": 300]))
+        runs.append(
+            reportRun(
+                day: base + 6, km: 14 * scale, minutes: 80 * scale, load: 95 * scale,
+                zones: ["2": 3600, "3": 900, "4": 300]))
     }
-    runs.append(reportRun(day: m + 5, km: 10, minutes: 41.5, load: 88, hr: 172, label: "Race - City 10k",
-                          zones: ["4": 1200, "5": 1290],
-                          efforts: [BestEffort(distanceMeters: 5000, elapsedSeconds: 1230, startOffsetSeconds: 1260),
-                                    BestEffort(distanceMeters: 10_000, elapsedSeconds: 2490, startOffsetSeconds: 0)]))
-    return WeeklyAggregator.weeks(athleteID: "golden", athleteName: "Golden Runner", timeZone: "Europe/Berlin",
-                                  zoneNames: ["1", "2", "3", "4", "5"], runs: runs, through: w46, count: 8)
+    runs.append(
+        reportRun(
+            day: m + 5, km: 10, minutes: 41.5, load: 88, hr: 172, label: "Race - City 10k",
+            zones: ["4": 1200, "5": 1290],
+            efforts: [
+                BestEffort(distanceMeters: 5000, elapsedSeconds: 1230, startOffsetSeconds: 1260),
+                BestEffort(distanceMeters: 10_000, elapsedSeconds: 2490, startOffsetSeconds: 0)
+            ]))
+    return WeeklyAggregator.weeks(
+        athleteID: "golden", athleteName: "Golden Runner", timeZone: "Europe/Berlin",
+        zoneNames: ["1", "2", "3", "4", "5"], runs: runs, through: w46, count: 8)
 }
 
 /// The golden files in `Golden/` beside this file (copied into the test bundle).
@@ -37,19 +51,24 @@ enum Golden {
     /// Compares `text` with the golden file `name`. When recording, writes `text` to
     /// `folder/name` instead and fails, as swift-argument-parser's snapshot helper does:
     /// a golden is never updated by a passing run, and the diff is reviewed before the next one.
-    static func check(_ text: String, _ name: String, recording: Bool = recording, folder: URL = sourceFolder,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(
+        _ text: String, _ name: String, recording: Bool = recording, folder: URL = sourceFolder,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         if recording {
             try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
-            let message = "Recorded a new golden Golden/\(name): review the diff, run again without RACEKIT_UPDATE_GOLDEN"
+            let message =
+                "Recorded a new golden Golden/\(name): review the diff, run again without RACEKIT_UPDATE_GOLDEN"
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
             return
         }
-        let golden = try #require(Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil),
-                                  sourceLocation: sourceLocation)
+        let golden = try #require(
+            Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil),
+            sourceLocation: sourceLocation)
         let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(text == expected, "\(name) differs from its golden file (RACEKIT_UPDATE_GOLDEN=1 records it)",
-                sourceLocation: sourceLocation)
+        #expect(
+            text == expected, "\(name) differs from its golden file (RACEKIT_UPDATE_GOLDEN=1 records it)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -74,7 +93,9 @@ enum Golden {
 
     @Test func renderingIsDeterministic() {
         #expect(WeeklyCSV.render(goldenHistory()) == WeeklyCSV.render(goldenHistory()))
-        #expect(WeeklyMarkdown.render(goldenHistory(), chartFile: "c.svg") == WeeklyMarkdown.render(goldenHistory(), chartFile: "c.svg"))
+        #expect(
+            WeeklyMarkdown.render(goldenHistory(), chartFile: "c.svg")
+                == WeeklyMarkdown.render(goldenHistory(), chartFile: "c.svg"))
     }
 }
 
@@ -96,10 +117,15 @@ enum Golden {
             }
             raw.segmentStarts = [0]
             guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { throw CancellationError() }
-            runs.append(NewRun(activity: a, analysis: RunAnalyzer.analyse(a, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)),
-                               activityIndex: i))
+            runs.append(
+                NewRun(
+                    activity: a,
+                    analysis: RunAnalyzer.analyse(
+                        a, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)),
+                    activityIndex: i))
         }
-        _ = try store.insert(runs, athleteID: "anna", sourceFile: "x.tcx", format: .tcx, sha256: "s", allowDuplicates: true)
+        _ = try store.insert(
+            runs, athleteID: "anna", sourceFile: "x.tcx", format: .tcx, sha256: "s", allowDuplicates: true)
         return store
     }
 
@@ -117,7 +143,10 @@ enum Golden {
         let store = try storeWithRuns()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
         let written = try WeeklyReportJob(store: store, options: options(dir)).run()
-        #expect(written.map { ($0.path as NSString).lastPathComponent } == ["weekly.csv", "2026-W46.md", "2026-W46.svg", "index.md"])
+        #expect(
+            written.map { ($0.path as NSString).lastPathComponent } == [
+                "weekly.csv", "2026-W46.md", "2026-W46.svg", "index.md"
+            ])
         let before = try written.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }
         _ = try WeeklyReportJob(store: store, options: options(dir)).run()
         let after = try written.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }

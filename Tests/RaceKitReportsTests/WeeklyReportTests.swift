@@ -1,23 +1,29 @@
 import Foundation
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitReports
 @testable import RaceKitStore
 
 /// A run on a local day, for the pure aggregation tests.
-func reportRun(day: Int, km: Double, minutes: Double, load: Double?, hr: Double? = 150, label: String? = nil,
-               zones: [String: Double] = [:], efforts: [BestEffort] = []) -> ReportRun {
-    ReportRun(id: "R\(day)", startedAt: Double(day) * 86_400 + 7 * 3600, day: day, label: label,
-              distanceMeters: km * 1000, movingSeconds: minutes * 60, elapsedSeconds: minutes * 60 + 60,
-              ascentMeters: 10 * km, avgHeartRate: hr, heartRateCoveragePercent: hr == nil ? nil : 100, load: load,
-              zoneSeconds: zones, bestEfforts: efforts)
+func reportRun(
+    day: Int, km: Double, minutes: Double, load: Double?, hr: Double? = 150, label: String? = nil,
+    zones: [String: Double] = [:], efforts: [BestEffort] = []
+) -> ReportRun {
+    ReportRun(
+        id: "R\(day)", startedAt: Double(day) * 86_400 + 7 * 3600, day: day, label: label,
+        distanceMeters: km * 1000, movingSeconds: minutes * 60, elapsedSeconds: minutes * 60 + 60,
+        ascentMeters: 10 * km, avgHeartRate: hr, heartRateCoveragePercent: hr == nil ? nil : 100, load: load,
+        zoneSeconds: zones, bestEfforts: efforts)
 }
 
 let w46 = ISOWeek("2026-W46")!
 
 @Suite struct ISOWeekTests {
-    @Test(arguments: [("2026-01-01", "2026-W01"), ("2027-01-01", "2026-W53"), ("2024-12-30", "2025-W01"),
-                      ("2021-01-03", "2020-W53"), ("2026-11-15", "2026-W46"), ("2026-11-16", "2026-W47")])
+    @Test(arguments: [
+        ("2026-01-01", "2026-W01"), ("2027-01-01", "2026-W53"), ("2024-12-30", "2025-W01"),
+        ("2021-01-03", "2020-W53"), ("2026-11-15", "2026-W46"), ("2026-11-16", "2026-W47")
+    ])
     func numbersWeeksByTheirThursday(date: String, week: String) throws {
         let day = Int(try #require(TimestampParser.parse(date + "T12:00:00Z")).secondsSinceEpoch / 86_400)
         #expect(ISOWeek(containing: day).description == week)
@@ -25,7 +31,7 @@ let w46 = ISOWeek("2026-W46")!
     }
 
     @Test func rejectsWeeksThatDoNotExist() {
-        #expect(ISOWeek("2026-W53") != nil)      // 2026 starts on a Thursday: 53 weeks
+        #expect(ISOWeek("2026-W53") != nil)   // 2026 starts on a Thursday: 53 weeks
         #expect(ISOWeek("2025-W53") == nil)
         #expect(ISOWeek("2026-W00") == nil)
         #expect(ISOWeek("2026-46") == nil)
@@ -49,7 +55,7 @@ let w46 = ISOWeek("2026-W46")!
         // Berlin springs forward on 2026-03-29 at 01:00 UTC (02:00 -> 03:00 local).
         let berlin = LocalCalendar(identifier: "Europe/Berlin")
         let before = try #require(TimestampParser.parse("2026-03-28T22:30:00Z")).secondsSinceEpoch   // Sat 23:30 CET
-        let after = try #require(TimestampParser.parse("2026-03-29T21:30:00Z")).secondsSinceEpoch    // Sun 23:30 CEST
+        let after = try #require(TimestampParser.parse("2026-03-29T21:30:00Z")).secondsSinceEpoch   // Sun 23:30 CEST
         #expect(berlin.day(of: after) - berlin.day(of: before) == 1)
         #expect(ISOWeekTests.weekday(berlin.day(of: after)) == 6)
     }
@@ -62,11 +68,11 @@ let w46 = ISOWeek("2026-W46")!
         // 100 on day 0, rest after. k = 1 - e^(-1/tau).
         let days = LoadModel.days(loads: [0: 100], first: 0, last: 2)
         let kFit = 1 - exp(-1.0 / 42), kFat = 1 - exp(-1.0 / 7)
-        #expect(abs(days[0].fitness - 100 * kFit) < 1e-12)           // 2.3528...
-        #expect(abs(days[0].fatigue - 100 * kFat) < 1e-12)           // 13.3122...
-        #expect(days[0].form == 0)                                     // yesterday: nothing yet
+        #expect(abs(days[0].fitness - 100 * kFit) < 1e-12)   // 2.3528...
+        #expect(abs(days[0].fatigue - 100 * kFat) < 1e-12)   // 13.3122...
+        #expect(days[0].form == 0)   // yesterday: nothing yet
         #expect(abs(days[1].fitness - 100 * kFit * (1 - kFit)) < 1e-12)
-        #expect(abs(days[1].form - (100 * kFit - 100 * kFat)) < 1e-12) // yesterday's fitness - fatigue
+        #expect(abs(days[1].form - (100 * kFit - 100 * kFat)) < 1e-12)   // yesterday's fitness - fatigue
         #expect(abs(days[0].fitness - 2.35283) < 1e-5 && abs(days[0].fatigue - 13.31221) < 1e-5)
     }
 
@@ -80,10 +86,13 @@ let w46 = ISOWeek("2026-W46")!
 @Suite struct WeeklyAggregatorTests {
     @Test func emptyWeeksAreRowsOfZerosNotGaps() {
         let monday = w46.monday
-        let weeks = WeeklyAggregator.weeks(athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1", "2"],
-                                           runs: [reportRun(day: monday - 21, km: 10, minutes: 50, load: 60),
-                                                  reportRun(day: monday + 2, km: 8, minutes: 40, load: 50)],
-                                           through: w46, count: 4)
+        let weeks = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1", "2"],
+            runs: [
+                reportRun(day: monday - 21, km: 10, minutes: 50, load: 60),
+                reportRun(day: monday + 2, km: 8, minutes: 40, load: 50)
+            ],
+            through: w46, count: 4)
         #expect(weeks.rows.map(\.week.description) == ["2026-W43", "2026-W44", "2026-W45", "2026-W46"])
         #expect(weeks.rows.map(\.runs) == [1, 0, 0, 1])
         #expect(weeks.rows[1].distanceKm == 0 && weeks.rows[1].load == 0 && weeks.rows[1].avgHeartRate == nil)
@@ -92,12 +101,15 @@ let w46 = ISOWeek("2026-W46")!
 
     @Test func sumsAveragesAndRatiosMatchHandComputation() throws {
         let m = w46.monday
-        let runs = [reportRun(day: m - 7, km: 20, minutes: 100, load: 100),
-                    reportRun(day: m, km: 10, minutes: 50, load: 60, zones: ["1": 600, "2": 2400]),
-                    reportRun(day: m + 2, km: 5, minutes: 30, load: nil, hr: nil),
-                    reportRun(day: m + 6, km: 15, minutes: 80, load: 90, hr: 160, zones: ["2": 4800])]
-        let weeks = WeeklyAggregator.weeks(athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1", "2"],
-                                           runs: runs, through: w46, count: 2)
+        let runs = [
+            reportRun(day: m - 7, km: 20, minutes: 100, load: 100),
+            reportRun(day: m, km: 10, minutes: 50, load: 60, zones: ["1": 600, "2": 2400]),
+            reportRun(day: m + 2, km: 5, minutes: 30, load: nil, hr: nil),
+            reportRun(day: m + 6, km: 15, minutes: 80, load: 90, hr: 160, zones: ["2": 4800])
+        ]
+        let weeks = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1", "2"],
+            runs: runs, through: w46, count: 2)
         let r = try #require(weeks.rows.last)
         #expect(r.runs == 3 && abs(r.distanceKm - 30) < 1e-9)
         #expect(r.movingSeconds == 160 * 60 && r.elapsedSeconds == 163 * 60)
@@ -127,9 +139,10 @@ let w46 = ISOWeek("2026-W46")!
 
     @Test func athletesWithoutHeartRateGetEmptyHeartRateColumns() throws {
         let m = w46.monday
-        let weeks = WeeklyAggregator.weeks(athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1", "2", "3"],
-                                           runs: [reportRun(day: m, km: 10, minutes: 50, load: nil, hr: nil)],
-                                           through: w46, count: 1)
+        let weeks = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1", "2", "3"],
+            runs: [reportRun(day: m, km: 10, minutes: 50, load: nil, hr: nil)],
+            through: w46, count: 1)
         let csv = WeeklyCSV.render(weeks)
         let row = csv.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let header = WeeklyCSV.header(zoneNames: weeks.zoneNames)
@@ -150,8 +163,9 @@ let w46 = ISOWeek("2026-W46")!
             runs.append(reportRun(day: day, km: km * 0.55, minutes: 100, load: 80, hr: nil))
             runs.append(reportRun(day: day + 2, km: km * 0.45, minutes: 80, load: 70, hr: nil))
         }
-        let weeks = WeeklyAggregator.weeks(athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"],
-                                           runs: runs, through: w46, count: 4)
+        let weeks = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"],
+            runs: runs, through: w46, count: 4)
         let warnings = WeeklyMarkdown.warnings(weeks.rows, runs: weeks.runsByWeek[w46] ?? [])
         #expect(warnings.contains { $0.hasPrefix("Distance up more than 10%") && $0.contains("3 weeks") })
         #expect(warnings.contains { $0.hasPrefix("The long run is 55%") })

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import RaceKitCore
 @testable import RaceKitStore
 
@@ -30,8 +31,9 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     @Test func roundTripsARunAndItsSamples() throws {
         let store = try RunStore()
         let run = makeRun(start: 1_772_348_400, distance: 1000)
-        let outcomes = try store.insert([run], athleteID: "default", sourceFile: "a.tcx", format: .tcx,
-                                        sha256: "aa", allowDuplicates: false)
+        let outcomes = try store.insert(
+            [run], athleteID: "default", sourceFile: "a.tcx", format: .tcx,
+            sha256: "aa", allowDuplicates: false)
         guard case .inserted(let id) = outcomes[0] else { Issue.record("not inserted"); return }
         let stored = try #require(try store.runs().first)
         #expect(stored.id == id && stored.distanceMeters == 1000 && stored.elapsedSeconds == 20)
@@ -54,8 +56,9 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         let store = try RunStore()
         let run = makeRun(start: 1_772_348_400, distance: 400_000, points: 200_000)
         #expect(run.encodedSamples.count > 1 << 20)
-        let outcomes = try store.insert([run], athleteID: "default", sourceFile: "long.tcx", format: .tcx,
-                                        sha256: "ll", allowDuplicates: false)
+        let outcomes = try store.insert(
+            [run], athleteID: "default", sourceFile: "long.tcx", format: .tcx,
+            sha256: "ll", allowDuplicates: false)
         guard case .inserted(let id) = outcomes[0] else { Issue.record("not inserted"); return }
         let back = try #require(try store.samples(runID: id))
         #expect(SampleCodec.encode(back) == run.encodedSamples)
@@ -68,13 +71,16 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-v3-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("racekit.sqlite").path
-        let runs = [makeRun(start: 1000, distance: 5000, points: 40), makeRun(start: 90_000, distance: 8000, points: 70)]
+        let runs = [
+            makeRun(start: 1000, distance: 5000, points: 40), makeRun(start: 90_000, distance: 8000, points: 70)
+        ]
         var ids: [String] = []
         do {
             let store = try RunStore(path: path)
             for (k, run) in runs.enumerated() {
-                let outcome = try store.insert([run], athleteID: "default", sourceFile: "\(k).tcx", format: .tcx,
-                                               sha256: "s\(k)", allowDuplicates: false)
+                let outcome = try store.insert(
+                    [run], athleteID: "default", sourceFile: "\(k).tcx", format: .tcx,
+                    sha256: "s\(k)", allowDuplicates: false)
                 guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
                 ids.append(id)
             }
@@ -83,19 +89,25 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         do {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE old_samples (run_id TEXT PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
-                                              data BLOB NOT NULL, segments TEXT NOT NULL DEFAULT '[0]');
-                    INSERT INTO old_samples (run_id, data, segments) SELECT run_id, data, segments FROM run_samples;
-                    DROP TABLE run_samples;
-                    ALTER TABLE old_samples RENAME TO run_samples;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v3-samples-blob-last';
-                    """)
-                #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('run_samples')") == ["run_id", "data", "segments"])
+                try db.execute(
+                    sql: """
+                        CREATE TABLE old_samples (run_id TEXT PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+                                                  data BLOB NOT NULL, segments TEXT NOT NULL DEFAULT '[0]');
+                        INSERT INTO old_samples (run_id, data, segments) SELECT run_id, data, segments FROM run_samples;
+                        DROP TABLE run_samples;
+                        ALTER TABLE old_samples RENAME TO run_samples;
+                        DELETE FROM grdb_migrations WHERE identifier = 'v3-samples-blob-last';
+                        """)
+                #expect(
+                    try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('run_samples')") == [
+                        "run_id", "data", "segments"
+                    ])
             }
         }
         let store = try RunStore(path: path)
-        let columns = try store.writer.read { try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('run_samples')") }
+        let columns = try store.writer.read {
+            try String.fetchAll($0, sql: "SELECT name FROM pragma_table_info('run_samples')")
+        }
         #expect(columns == ["run_id", "segments", "data"])
         for (id, run) in zip(ids, runs) {
             let back = try #require(try store.samples(runID: id))
@@ -111,8 +123,9 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
 
     @Test func damagedLoadInputsAreReportedNotReadAsNone() throws {
         let store = try RunStore()
-        let outcome = try store.insert([makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
-                                       sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
+        let outcome = try store.insert(
+            [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
+            sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
         guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
         try store.writer.write { db in
             try db.execute(sql: "UPDATE run SET load_estimated = ? WHERE id = ?", arguments: ["[\"maxHR\"]", id])
@@ -128,8 +141,10 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     @Test func sameBytesAreADuplicateOfTheStoredRun() throws {
         let store = try RunStore()
         let run = makeRun(start: 1_772_348_400, distance: 1000)
-        let first = try store.insert([run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
-        let again = try store.insert([run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: true)
+        let first = try store.insert(
+            [run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
+        let again = try store.insert(
+            [run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: true)
         guard case .inserted(let id) = first[0] else { Issue.record("not inserted"); return }
         #expect(again == [.duplicate(existingRunID: id, sameBytes: true)])
         #expect(try store.runCount() == 1)
@@ -137,17 +152,21 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
 
     @Test func sameActivityFromAnotherFileIsADuplicateUnlessAllowed() throws {
         let store = try RunStore()
-        _ = try store.insert([makeRun(start: 1000, distance: 10_000)], athleteID: "default", sourceFile: "a.gpx",
-                             format: .gpx, sha256: "aa", allowDuplicates: false)
-        let dup = try store.insert([makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
-                                   format: .tcx, sha256: "bb", allowDuplicates: false)
+        _ = try store.insert(
+            [makeRun(start: 1000, distance: 10_000)], athleteID: "default", sourceFile: "a.gpx",
+            format: .gpx, sha256: "aa", allowDuplicates: false)
+        let dup = try store.insert(
+            [makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
+            format: .tcx, sha256: "bb", allowDuplicates: false)
         guard case .duplicate(_, false) = dup[0] else { Issue.record("expected a cross-format duplicate"); return }
         // 61 s apart, or 3% longer: another activity.
-        let other = try store.insert([makeRun(start: 1061, distance: 10_000), makeRun(start: 1000, distance: 10_310, index: 1)],
-                                     athleteID: "default", sourceFile: "b.tcx", format: .tcx, sha256: "cc", allowDuplicates: false)
+        let other = try store.insert(
+            [makeRun(start: 1061, distance: 10_000), makeRun(start: 1000, distance: 10_310, index: 1)],
+            athleteID: "default", sourceFile: "b.tcx", format: .tcx, sha256: "cc", allowDuplicates: false)
         #expect(other.allSatisfy { if case .inserted = $0 { true } else { false } })
-        let allowed = try store.insert([makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
-                                       format: .tcx, sha256: "bb", allowDuplicates: true)
+        let allowed = try store.insert(
+            [makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
+            format: .tcx, sha256: "bb", allowDuplicates: true)
         guard case .inserted = allowed[0] else { Issue.record("--allow-duplicates must store it"); return }
         #expect(try store.runCount() == 4)
     }
@@ -155,8 +174,9 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     @Test func aFailingFileLeavesNothingBehind() throws {
         let store = try RunStore()
         #expect(throws: StoreError.self) {
-            try store.insert([makeRun(start: 1000, distance: 10)], athleteID: "nobody", sourceFile: "a.tcx",
-                             format: .tcx, sha256: "aa", allowDuplicates: false)
+            try store.insert(
+                [makeRun(start: 1000, distance: 10)], athleteID: "nobody", sourceFile: "a.tcx",
+                format: .tcx, sha256: "aa", allowDuplicates: false)
         }
         #expect(try store.runCount() == 0)
     }
@@ -166,8 +186,9 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         let path = dir.appendingPathComponent("nested/racekit.sqlite").path
         do {
             let store = try RunStore(path: path)
-            _ = try store.insert([makeRun(start: 1000, distance: 10)], athleteID: "default", sourceFile: "a.tcx",
-                                 format: .tcx, sha256: "aa", allowDuplicates: false)
+            _ = try store.insert(
+                [makeRun(start: 1000, distance: 10)], athleteID: "default", sourceFile: "a.tcx",
+                format: .tcx, sha256: "aa", allowDuplicates: false)
             #expect(try store.integrityCheck() == "ok")
         }
         let reopened = try RunStore(path: path)

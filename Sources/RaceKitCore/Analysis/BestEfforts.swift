@@ -5,7 +5,8 @@ public struct BestEffort: Sendable, Equatable, Codable {
     /// Seconds from the run's start to the start of the effort.
     public var startOffsetSeconds: Double
     public init(distanceMeters: Double, elapsedSeconds: Double, startOffsetSeconds: Double) {
-        self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds; self.startOffsetSeconds = startOffsetSeconds
+        self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds;
+        self.startOffsetSeconds = startOffsetSeconds
     }
 }
 
@@ -14,7 +15,7 @@ public enum BestEfforts {
     /// 400 m, 1 km, 1 mile, 5 km, 10 km, half marathon, marathon.
     public static let standardDistances: [(name: String, meters: Double)] = [
         ("400m", 400), ("1k", 1000), ("1mi", 1609.344), ("5k", 5000), ("10k", 10_000),
-        ("half", 21_097.5), ("marathon", 42_195),
+        ("half", 21_097.5), ("marathon", 42_195)
     ]
 
     /// The name of a standard distance (`5k`), or its metres as text.
@@ -28,8 +29,10 @@ public enum BestEfforts {
     ///
     /// `excluding[k]` true: the step from point k-1 to point k is not running (see
     /// `inhumanSteps`); no effort may contain it.
-    public static func compute(_ s: SampleSeries, distances: [Double] = standardDistances.map(\.meters),
-                               excluding: [Bool] = []) -> [BestEffort] {
+    public static func compute(
+        _ s: SampleSeries, distances: [Double] = standardDistances.map(\.meters),
+        excluding: [Bool] = []
+    ) -> [BestEffort] {
         let n = s.count
         guard n > 1, let total = s.distance.last, !total.isNaN else { return [] }
         // excludedBefore[k]: excluded steps among points 1...k (prefix count).
@@ -55,7 +58,8 @@ public enum BestEfforts {
                 // Faster by more than 1 ms (stored distances are Float32): among equal
                 // efforts the earliest stands, before and after a recompute.
                 if best == nil || elapsed < best!.elapsedSeconds - 1e-3 {
-                    best = BestEffort(distanceMeters: target, elapsedSeconds: elapsed, startOffsetSeconds: startTime - s.time[0])
+                    best = BestEffort(
+                        distanceMeters: target, elapsedSeconds: elapsed, startOffsetSeconds: startTime - s.time[0])
                 }
             }
             if let best { out.append(best) }

@@ -31,14 +31,17 @@ public enum ElevationProfile {
     /// Gain and loss in one streaming pass (no per-point arrays).
     public static func totals(_ s: SampleSeries, hasDistance: Bool) -> Totals? {
         var totals = Totals(gain: 0, loss: 0)
-        let any = walk(s, hasDistance: hasDistance) { _, gain, loss in totals.gain += gain; totals.loss += loss }
+        let any = walk(s, hasDistance: hasDistance) { _, gain, loss in
+            totals.gain += gain; totals.loss += loss
+        }
         return any ? totals : nil
     }
 
     /// Gain and loss attributed to steps, for splits; nil without elevation.
     public static func steps(_ s: SampleSeries, hasDistance: Bool) -> Steps? {
-        var steps = Steps(gainAtStep: [Double](repeating: 0, count: max(0, s.count - 1)),
-                          lossAtStep: [Double](repeating: 0, count: max(0, s.count - 1)))
+        var steps = Steps(
+            gainAtStep: [Double](repeating: 0, count: max(0, s.count - 1)),
+            lossAtStep: [Double](repeating: 0, count: max(0, s.count - 1)))
         let any = walk(s, hasDistance: hasDistance) { step, gain, loss in
             steps.gainAtStep[step] += gain
             steps.lossAtStep[step] += loss

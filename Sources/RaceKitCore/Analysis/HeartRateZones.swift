@@ -48,8 +48,9 @@ public enum HeartRateZones {
         guard let reference, reference > 0 else { return nil }
         let f = fractions(model)
         return f.enumerated().map { i, entry in
-            ZoneTime(zone: i + 1, name: entry.0, lowBpm: (entry.1 * reference).rounded(),
-                     highBpm: i + 1 < f.count ? (f[i + 1].1 * reference).rounded() : nil, seconds: 0)
+            ZoneTime(
+                zone: i + 1, name: entry.0, lowBpm: (entry.1 * reference).rounded(),
+                highBpm: i + 1 < f.count ? (f[i + 1].1 * reference).rounded() : nil, seconds: 0)
         }
     }
 

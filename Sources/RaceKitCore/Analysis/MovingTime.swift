@@ -14,8 +14,10 @@ public enum MovingTime {
     /// `gpsFromPositions`: measure steps by GPS displacement where both ends have a
     /// fix (device distance); with GPS distance the stream already is that
     /// displacement, jumps left out.
-    public static func movingSteps(_ s: SampleSeries, segmentStarts: [Int], hasDistance: Bool,
-                                   gpsFromPositions: Bool = true, limits: SportLimits) -> [Bool] {
+    public static func movingSteps(
+        _ s: SampleSeries, segmentStarts: [Int], hasDistance: Bool,
+        gpsFromPositions: Bool = true, limits: SportLimits
+    ) -> [Bool] {
         let n = s.count
         guard n > 1 else { return [] }
         var moving = [Bool](repeating: false, count: n - 1)
@@ -29,8 +31,9 @@ public enum MovingTime {
             }
             let meters: Double
             if gpsFromPositions, !s.latitude[k].isNaN, !s.latitude[k + 1].isNaN {
-                meters = Geodesy.distance(lat1: s.latitude[k], lon1: s.longitude[k],
-                                          lat2: s.latitude[k + 1], lon2: s.longitude[k + 1])
+                meters = Geodesy.distance(
+                    lat1: s.latitude[k], lon1: s.longitude[k],
+                    lat2: s.latitude[k + 1], lon2: s.longitude[k + 1])
             } else {
                 meters = s.distance[k + 1] - s.distance[k]
             }

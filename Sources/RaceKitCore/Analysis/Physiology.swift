@@ -16,8 +16,10 @@ public struct Physiology: Sendable, Equatable, Codable {
     public var thresholdHeartRateEstimated = false
     public var thresholdPaceEstimated = false
 
-    public init(maxHeartRate: Double? = nil, restingHeartRate: Double? = nil, thresholdHeartRate: Double? = nil,
-                thresholdPaceSecondsPerKm: Double? = nil, sex: Sex? = nil, zoneModel: ZoneModel = .auto) {
+    public init(
+        maxHeartRate: Double? = nil, restingHeartRate: Double? = nil, thresholdHeartRate: Double? = nil,
+        thresholdPaceSecondsPerKm: Double? = nil, sex: Sex? = nil, zoneModel: ZoneModel = .auto
+    ) {
         self.maxHeartRate = maxHeartRate; self.restingHeartRate = restingHeartRate
         self.thresholdHeartRate = thresholdHeartRate; self.thresholdPaceSecondsPerKm = thresholdPaceSecondsPerKm
         self.sex = sex; self.zoneModel = zoneModel
@@ -60,7 +62,9 @@ public struct Physiology: Sendable, Equatable, Codable {
     ///   5 km or more by Riegel's formula (exponent 1.06), the fastest of them.
     public func completed(with history: History) -> Physiology {
         var p = self
-        if p.maxHeartRate == nil, let h = history.highestHeartRate { p.maxHeartRate = h; p.maxHeartRateEstimated = true }
+        if p.maxHeartRate == nil, let h = history.highestHeartRate {
+            p.maxHeartRate = h; p.maxHeartRateEstimated = true
+        }
         if p.thresholdHeartRate == nil, let m = p.maxHeartRate {
             p.thresholdHeartRate = (m * Self.thresholdFractionOfMax).rounded()
             p.thresholdHeartRateEstimated = true

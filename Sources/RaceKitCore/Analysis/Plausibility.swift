@@ -39,14 +39,18 @@ public enum Plausibility {
         report.droppedElevation += elevation.outOfRange
         report.edgeZeroElevation += elevation.edgeZeros
         var dropped = 0
-        for (channel, range) in [(SampleSeries.Channel.power, powerWatts), (.temperature, temperatureCelsius),
-                                 (.speed, 0.0...1000.0)] {
+        for (channel, range) in [
+            (SampleSeries.Channel.power, powerWatts), (.temperature, temperatureCelsius),
+            (.speed, 0.0...1000.0)
+        ] {
             s.modify(channel) { v in
                 for i in v.indices where !v[i].isNaN && !range.contains(v[i]) { v[i] = .nan; dropped += 1 }
             }
         }
         s.modify(.heartRate) { v in
-            for i in v.indices where !v[i].isNaN && !heartRateBpm.contains(v[i]) { v[i] = .nan; report.droppedHeartRate += 1 }
+            for i in v.indices where !v[i].isNaN && !heartRateBpm.contains(v[i]) {
+                v[i] = .nan; report.droppedHeartRate += 1
+            }
         }
         s.modify(.cadence) { v in
             for i in v.indices where !v[i].isNaN && (!v[i].isFinite || v[i] < 0) { v[i] = .nan; dropped += 1 }
@@ -81,7 +85,8 @@ public enum Plausibility {
         var dropped = 0
         func clear(_ indices: [Int]) {
             guard let boundary = indices.first(where: { !e[$0].isNaN && e[$0] != 0 }),
-                  abs(e[boundary]) >= edgeZeroJumpMeters else { return }
+                abs(e[boundary]) >= edgeZeroJumpMeters
+            else { return }
             for i in indices {
                 if i == boundary { break }
                 if e[i] == 0 { e[i] = .nan; dropped += 1 }
@@ -98,7 +103,9 @@ extension RunSummary {
     /// whatever reached the analysis, no stored summary holds NaN, infinity or a
     /// negative time or distance.
     public func sanitised() -> RunSummary {
-        func ok(_ v: Double?, _ range: ClosedRange<Double>) -> Double? { v.flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }
+        func ok(_ v: Double?, _ range: ClosedRange<Double>) -> Double? {
+            v.flatMap { $0.isFinite && range.contains($0) ? $0 : nil }
+        }
         var s = self
         s.distanceMeters = ok(distanceMeters, 0...1e8)
         s.avgHeartRate = ok(avgHeartRate, Plausibility.heartRateBpm)

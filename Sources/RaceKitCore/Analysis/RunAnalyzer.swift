@@ -38,8 +38,9 @@ public struct RunAnalysis: Sendable {
     /// Splits at every km or mile.
     public func splits(_ unit: DistanceUnit) -> [Split] {
         precondition(!isFiguresOnly, "splits(_:) needs the samples, released by dropSeries()")
-        return Splits.compute(samples, unit: unit, moving: moving,
-                       elevation: summary.ascentMeters == nil ? nil : ElevationProfile.steps(samples, hasDistance: hasDistance))
+        return Splits.compute(
+            samples, unit: unit, moving: moving,
+            elevation: summary.ascentMeters == nil ? nil : ElevationProfile.steps(samples, hasDistance: hasDistance))
     }
 }
 
@@ -55,7 +56,8 @@ public enum RunAnalyzer {
     /// zones and training load. `runs recompute` redoes only this when only the
     /// physiology changed. The pace load uses distance over moving time.
     public static func zonesAndLoad(_ s: SampleSeries, summary: RunSummary, physiology: Physiology)
-        -> (model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?) {
+        -> (model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?)
+    {
         let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
         var zones: [ZoneTime]?
         if summary.avgHeartRate != nil, let empty = HeartRateZones.zones(model, physiology: physiology) {
@@ -67,8 +69,10 @@ public enum RunAnalyzer {
             load = TrainingLoadModel.heartRate(s, physiology: physiology)
         }
         if load == nil {
-            load = TrainingLoadModel.pace(movingSeconds: summary.movingSeconds, movingMeters: summary.distanceMeters ?? 0,
-                                          physiology: physiology)
+            load =
+                TrainingLoadModel.pace(
+                    movingSeconds: summary.movingSeconds, movingMeters: summary.distanceMeters ?? 0,
+                    physiology: physiology)
                 ?? (coverage > 0 ? TrainingLoadModel.heartRate(s, physiology: physiology) : nil)
         }
         return (zones == nil ? nil : model, zones, load)
@@ -84,8 +88,9 @@ public enum RunAnalyzer {
         let s = activity.samples
         let hasDistance = activity.distanceSource == .device || activity.distanceSource == .gps
         let limits = SportLimits.of(activity.sport, declared: activity.sportDeclared)
-        let moving = MovingTime.movingSteps(s, segmentStarts: activity.segmentStarts, hasDistance: hasDistance,
-                                            gpsFromPositions: activity.distanceSource == .device, limits: limits)
+        let moving = MovingTime.movingSteps(
+            s, segmentStarts: activity.segmentStarts, hasDistance: hasDistance,
+            gpsFromPositions: activity.distanceSource == .device, limits: limits)
         let elevation = ElevationProfile.totals(s, hasDistance: hasDistance)
         var summary = RunSummary(activity)
         summary.movingSeconds = s.count > 1 ? MovingTime.seconds(s, moving: moving) : nil
@@ -94,8 +99,9 @@ public enum RunAnalyzer {
         summary = summary.sanitised()
 
         let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
-        return RunAnalysis(summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
-                           zones: zones, bestEfforts: hasDistance ? bestEfforts(s, sport: activity.sport) : [], load: load,
-                           physiology: physiology, samples: s)
+        return RunAnalysis(
+            summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
+            zones: zones, bestEfforts: hasDistance ? bestEfforts(s, sport: activity.sport) : [], load: load,
+            physiology: physiology, samples: s)
     }
 }

@@ -32,18 +32,21 @@ public enum Splits {
 
     /// The splits of an analysed run; empty without a distance stream, or
     /// beyond `maxSplits`.
-    public static func compute(_ s: SampleSeries, unit: DistanceUnit, moving: [Bool],
-                               elevation: ElevationProfile.Steps?) -> [Split] {
+    public static func compute(
+        _ s: SampleSeries, unit: DistanceUnit, moving: [Bool],
+        elevation: ElevationProfile.Steps?
+    ) -> [Split] {
         let n = s.count
         guard n > 1, let total = s.distance.last, total > 0, !total.isNaN,
-              total / unit.meters <= Double(maxSplits) else { return [] }
+            total / unit.meters <= Double(maxSplits)
+        else { return [] }
         var bounds: [Double] = []
         var d = unit.meters
         while d < total - 1e-6 { bounds.append(d); d += unit.meters }
         bounds.append(total)
 
         var splits: [Split] = []
-        var k = 0                      // current step (k -> k+1)
+        var k = 0   // current step (k -> k+1)
         var start = 0.0
         var startTime = s.time[0]
         for (index, end) in bounds.enumerated() {
@@ -75,13 +78,14 @@ public enum Splits {
                 k += 1
             }
             let length = end - start
-            splits.append(Split(
-                index: index + 1, startMeters: start, endMeters: end, elapsedSeconds: endTime - startTime,
-                movingSeconds: movingTime,
-                paceSecondsPerKm: length > 0 && movingTime > 0 ? movingTime / (length / 1000) : nil,
-                ascentMeters: elevation == nil ? nil : ascent, descentMeters: elevation == nil ? nil : descent,
-                avgHeartRate: hr.value, avgCadence: cad.value,
-                partial: isLast && length < unit.meters - 1e-6))
+            splits.append(
+                Split(
+                    index: index + 1, startMeters: start, endMeters: end, elapsedSeconds: endTime - startTime,
+                    movingSeconds: movingTime,
+                    paceSecondsPerKm: length > 0 && movingTime > 0 ? movingTime / (length / 1000) : nil,
+                    ascentMeters: elevation == nil ? nil : ascent, descentMeters: elevation == nil ? nil : descent,
+                    avgHeartRate: hr.value, avgCadence: cad.value,
+                    partial: isLast && length < unit.meters - 1e-6))
             start = end
             startTime = endTime
         }

@@ -64,7 +64,8 @@ public enum SportInference {
         let p90 = speeds[min(speeds.count - 1, speeds.count * 9 / 10)]
         if median > drivingMedian || p90 > drivingP90 { return .driving }
         if Double(fast) >= skiFastShare * Double(speeds.count), Double(fastDownhill) >= skiDownhillShare * Double(fast),
-           descent(s.elevation) >= skiMinimumDescent {
+            descent(s.elevation) >= skiMinimumDescent
+        {
             return .skiing
         }
         if median > cyclingMedian || p90 > cyclingP90 { return .cycling }

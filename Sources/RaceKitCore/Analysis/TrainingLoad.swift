@@ -76,7 +76,8 @@ public enum TrainingLoadModel {
         return f < 0.5 ? 0 : min(5, (f * 10).rounded(.down) - 4)
     }
 
-    static func edwards(_ s: SampleSeries, maxHR: Double, threshold: Double, physiology p: Physiology) -> TrainingLoad? {
+    static func edwards(_ s: SampleSeries, maxHR: Double, threshold: Double, physiology p: Physiology) -> TrainingLoad?
+    {
         var trimp = 0.0
         let any = HeartRateZones.forEachHeldSample(s) { hr, seconds in
             trimp += seconds / 60 * edwardsWeight(hr, maxHR: maxHR)
@@ -92,9 +93,11 @@ public enum TrainingLoadModel {
     /// Pace-based load; nil without a threshold pace or without moving distance.
     public static func pace(movingSeconds: Double?, movingMeters: Double, physiology p: Physiology) -> TrainingLoad? {
         guard let pace = p.thresholdPaceSecondsPerKm, pace > 0, let moving = movingSeconds, moving > 0,
-              movingMeters > 0 else { return nil }
+            movingMeters > 0
+        else { return nil }
         let intensity = (movingMeters / moving) / (1000 / pace)
-        return TrainingLoad(value: moving / 3600 * intensity * intensity * 100, source: .pace,
-                            estimated: p.thresholdPaceEstimated ? ["thresholdPace"] : [])
+        return TrainingLoad(
+            value: moving / 3600 * intensity * intensity * 100, source: .pace,
+            estimated: p.thresholdPaceEstimated ? ["thresholdPace"] : [])
     }
 }

@@ -9,7 +9,8 @@ public enum CourseError: RaceKitError, Equatable {
         case .tooFewPoints(let n):
             return "the course has \(n) usable point\(n == 1 ? "" : "s") with a position; it needs at least 2"
         case .lengthMismatch(let c, let r):
-            return "the course is \(TextFormat.fixed(c / 1000, 2)) km but the race is \(TextFormat.fixed(r / 1000, 2)) km "
+            return
+                "the course is \(TextFormat.fixed(c / 1000, 2)) km but the race is \(TextFormat.fixed(r / 1000, 2)) km "
                 + "(more than 10% apart): is it the right file?"
         }
     }
@@ -60,7 +61,8 @@ public struct CourseProfile: Sendable {
                 if deviceDistance {
                     total = max(total, samples.distance[i] - samples.distance[0])
                 } else {
-                    total += Geodesy.distance(lat1: lat[last], lon1: lon[last], lat2: samples.latitude[i], lon2: samples.longitude[i])
+                    total += Geodesy.distance(
+                        lat1: lat[last], lon1: lon[last], lat2: samples.latitude[i], lon2: samples.longitude[i])
                 }
             }
             lat.append(samples.latitude[i]); lon.append(samples.longitude[i])
@@ -129,8 +131,11 @@ public struct CourseProfile: Sendable {
         // counted level (what smoothing leaves of the noise is centimetres).
         var sUp = 0.0, sDown = 0.0, level = gEle[0]
         for e in gEle {
-            if e - level >= Self.climbThreshold { sUp += e - level; level = e }
-            else if level - e >= Self.climbThreshold { sDown += level - e; level = e }
+            if e - level >= Self.climbThreshold {
+                sUp += e - level; level = e
+            } else if level - e >= Self.climbThreshold {
+                sDown += level - e; level = e
+            }
         }
         climbMeters = sUp
         descentMeters = sDown

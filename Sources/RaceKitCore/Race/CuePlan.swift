@@ -92,7 +92,11 @@ public struct CuePlan: Sendable {
         }
         if let f = fueling { placeGels(f, plan: plan, stations: stations) }
         if let h = hydration { placeDrinks(h, plan: plan, stations: stations) }
-        cues.sort { ($0.clockSeconds, $0.distanceMeters, Self.order($0.kind)) < ($1.clockSeconds, $1.distanceMeters, Self.order($1.kind)) }
+        cues.sort {
+            ($0.clockSeconds, $0.distanceMeters, Self.order($0.kind)) < (
+                $1.clockSeconds, $1.distanceMeters, Self.order($1.kind)
+            )
+        }
         totals.carbsPerHourGrams = hours > 0 ? totals.carbsGrams / hours : 0
         warn(fueling: fueling, hydration: hydration, hours: hours)
     }
@@ -122,8 +126,9 @@ public struct CuePlan: Sendable {
             }
             number += 1
             let clock = Int(plan.clockSeconds(at: x).rounded())
-            var cue = Cue(kind: .gel, number: number, distanceMeters: x, clockSeconds: clock,
-                          carbsGrams: f.gelCarbsGrams, atAidStation: snapped)
+            var cue = Cue(
+                kind: .gel, number: number, distanceMeters: x, clockSeconds: clock,
+                carbsGrams: f.gelCarbsGrams, atAidStation: snapped)
             if let caffeine = f.caffeine, let due = nextCaffeine, Double(clock) >= due - 1e-6 {
                 cue.kind = .caffeine
                 cue.caffeineMg = caffeine.milligrams
@@ -150,10 +155,12 @@ public struct CuePlan: Sendable {
             let c = plan.clockSeconds(at: x)
             let hours = (c - previous) / 3600
             previous = c
-            let fluid = (h.mlPerHour * hours / 10).rounded() * 10          // to 10 ml
+            let fluid = (h.mlPerHour * hours / 10).rounded() * 10   // to 10 ml
             let sodium = h.sodiumMgPerHour.map { ($0 * hours / 10).rounded() * 10 }
-            cues.append(Cue(kind: .drink, number: i + 1, distanceMeters: x, clockSeconds: Int(c.rounded()),
-                            fluidMl: fluid, sodiumMg: sodium, atAidStation: !stations.isEmpty))
+            cues.append(
+                Cue(
+                    kind: .drink, number: i + 1, distanceMeters: x, clockSeconds: Int(c.rounded()),
+                    fluidMl: fluid, sodiumMg: sodium, atAidStation: !stations.isEmpty))
             totals.drinks += 1
             totals.fluidMl += fluid
             totals.sodiumMg += sodium ?? 0
@@ -163,47 +170,70 @@ public struct CuePlan: Sendable {
     private mutating func warn(fueling: FuelingSettings?, hydration: HydrationSettings?, hours: Double) {
         if let f = fueling {
             if f.carbsPerHourGrams > 90 {
-                warnings.append("fueling: \(TextFormat.fixed(f.carbsPerHourGrams, 0)) g of carbohydrate per hour is above the 90 g/h that guidance supports (Jeukendrup 2014; only with glucose:fructose mixes and a trained gut)")
+                warnings.append(
+                    "fueling: \(TextFormat.fixed(f.carbsPerHourGrams, 0)) g of carbohydrate per hour is above the 90 g/h that guidance supports (Jeukendrup 2014; only with glucose:fructose mixes and a trained gut)"
+                )
             }
             if hours < 1, totals.gels > 0 {
-                warnings.append("fueling: \(totals.gels) gel\(totals.gels == 1 ? "" : "s") planned for a race under an hour; guidance needs no carbohydrate intake below 60 minutes (a mouth rinse at most)")
+                warnings.append(
+                    "fueling: \(totals.gels) gel\(totals.gels == 1 ? "" : "s") planned for a race under an hour; guidance needs no carbohydrate intake below 60 minutes (a mouth rinse at most)"
+                )
             } else if hours < 1, f.carbsPerHourGrams > 0, totals.gels == 0 {
-                warnings.append("fueling: the race is under an hour; guidance needs no carbohydrate intake (no gel was planned)")
+                warnings.append(
+                    "fueling: the race is under an hour; guidance needs no carbohydrate intake (no gel was planned)")
             }
             if hours > 2.5, f.carbsPerHourGrams < 30 {
-                warnings.append("fueling: \(TextFormat.fixed(f.carbsPerHourGrams, 0)) g/h is below the 30 g/h guidance sets as a minimum for races over 2.5 hours (60-90 g/h advised)")
+                warnings.append(
+                    "fueling: \(TextFormat.fixed(f.carbsPerHourGrams, 0)) g/h is below the 30 g/h guidance sets as a minimum for races over 2.5 hours (60-90 g/h advised)"
+                )
             }
             if hours >= 1, f.startAfterSeconds > 60 * 60 {
-                warnings.append("fueling: the first gel comes after \(TextFormat.duration(f.startAfterSeconds)); start within the first hour, before glycogen runs low")
+                warnings.append(
+                    "fueling: the first gel comes after \(TextFormat.duration(f.startAfterSeconds)); start within the first hour, before glycogen runs low"
+                )
             }
             if hours >= 1, totals.gels == 0, f.carbsPerHourGrams > 0 {
-                warnings.append("fueling: no gel fits between start_after and the last \(Int(f.stopBeforeFinishSeconds / 60)) minutes")
+                warnings.append(
+                    "fueling: no gel fits between start_after and the last \(Int(f.stopBeforeFinishSeconds / 60)) minutes"
+                )
             }
             if totals.caffeineMg > 400 {
-                warnings.append("fueling: \(TextFormat.fixed(totals.caffeineMg, 0)) mg of caffeine is above 400 mg, the most EFSA considers safe in a day (3-6 mg per kg is the performance range)")
+                warnings.append(
+                    "fueling: \(TextFormat.fixed(totals.caffeineMg, 0)) mg of caffeine is above 400 mg, the most EFSA considers safe in a day (3-6 mg per kg is the performance range)"
+                )
             }
         }
         if let h = hydration {
             if h.mlPerHour > 800 {
-                warnings.append("hydration: \(TextFormat.fixed(h.mlPerHour, 0)) ml/h is above 800 ml/h; drinking more than you sweat risks hyponatraemia (IMMDA, ACSM: 400-800 ml/h)")
+                warnings.append(
+                    "hydration: \(TextFormat.fixed(h.mlPerHour, 0)) ml/h is above 800 ml/h; drinking more than you sweat risks hyponatraemia (IMMDA, ACSM: 400-800 ml/h)"
+                )
             }
             if let na = h.sodiumMgPerHour, h.mlPerHour > 0, na / (h.mlPerHour / 1000) > 2000 {
-                warnings.append("hydration: \(TextFormat.fixed(na / (h.mlPerHour / 1000), 0)) mg of sodium per litre is saltier than any sports drink; check sodium_mg_per_hour")
+                warnings.append(
+                    "hydration: \(TextFormat.fixed(na / (h.mlPerHour / 1000), 0)) mg of sodium per litre is saltier than any sports drink; check sodium_mg_per_hour"
+                )
             }
             if hours >= 2, h.mlPerHour > 0, (h.sodiumMgPerHour ?? 0) == 0 {
-                warnings.append("hydration: no sodium planned for a race over 2 hours; guidance advises 300-600 mg per hour to limit hyponatraemia risk")
+                warnings.append(
+                    "hydration: no sodium planned for a race over 2 hours; guidance advises 300-600 mg per hour to limit hyponatraemia risk"
+                )
             }
             let drinks = cues.filter { $0.kind == .drink }
             var previous = 0
             for d in drinks {
                 if d.clockSeconds - previous > 45 * 60 {
-                    warnings.append("hydration: \(TextFormat.duration(Double(d.clockSeconds - previous))) without a drink before \(TextFormat.fixed(d.distanceMeters / 1000, 1)) km; plan a bottle or an extra stop")
+                    warnings.append(
+                        "hydration: \(TextFormat.duration(Double(d.clockSeconds - previous))) without a drink before \(TextFormat.fixed(d.distanceMeters / 1000, 1)) km; plan a bottle or an extra stop"
+                    )
                     break
                 }
                 previous = d.clockSeconds
             }
             if let big = drinks.first(where: { ($0.fluidMl ?? 0) > 400 }) {
-                warnings.append("hydration: \(TextFormat.fixed(big.fluidMl!, 0)) ml at \(TextFormat.fixed(big.distanceMeters / 1000, 1)) km is more than a runner can drink at once (about 150-300 ml); add drinking points")
+                warnings.append(
+                    "hydration: \(TextFormat.fixed(big.fluidMl!, 0)) ml at \(TextFormat.fixed(big.distanceMeters / 1000, 1)) km is more than a runner can drink at once (about 150-300 ml); add drinking points"
+                )
             }
         }
     }

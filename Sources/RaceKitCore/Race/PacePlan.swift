@@ -19,7 +19,9 @@ public enum PacingStrategy: Sendable, Equatable {
         }
         public var untilMeters: Double
         public var intensity: Intensity
-        public init(untilMeters: Double, intensity: Intensity) { self.untilMeters = untilMeters; self.intensity = intensity }
+        public init(untilMeters: Double, intensity: Intensity) {
+            self.untilMeters = untilMeters; self.intensity = intensity
+        }
     }
 }
 
@@ -77,24 +79,30 @@ public struct PacePlan: Sendable {
     /// Clock time at distance x (seconds), exact.
     let clock: @Sendable (Double) -> Double
 
-    public init(distanceMeters d: Double, targetSeconds t: Double, strategy: PacingStrategy,
-                cost: CostProfile? = nil) throws {
+    public init(
+        distanceMeters d: Double, targetSeconds t: Double, strategy: PacingStrategy,
+        cost: CostProfile? = nil
+    ) throws {
         guard d > 0, d <= Self.distanceRange.upperBound else {
-            throw PacePlanError.impossibleTarget("the distance must be positive and at most 250 km (got \(Self.meters(d)))")
+            throw PacePlanError.impossibleTarget(
+                "the distance must be positive and at most 250 km (got \(Self.meters(d)))")
         }
         guard t > 0, t.isFinite else { throw PacePlanError.impossibleTarget("the target time must be positive") }
         // Faster than 2:00/km over any distance is not a running target; slower
         // than 20:00/km is walking slowly and no race plan needs it.
         let pace = t / (d / 1000)
         guard pace >= Self.paceRange.lowerBound else {
-            throw PacePlanError.impossibleTarget("a target of \(Self.seconds(t)) over \(Self.meters(d)) is faster than 2:00/km")
+            throw PacePlanError.impossibleTarget(
+                "a target of \(Self.seconds(t)) over \(Self.meters(d)) is faster than 2:00/km")
         }
         guard pace <= Self.paceRange.upperBound else {
-            throw PacePlanError.impossibleTarget("a target of \(Self.seconds(t)) over \(Self.meters(d)) is slower than 20:00/km")
+            throw PacePlanError.impossibleTarget(
+                "a target of \(Self.seconds(t)) over \(Self.meters(d)) is slower than 20:00/km")
         }
         let w = cost ?? CostProfile.flat(d)
         guard abs(w.length - d) < 0.5 else {
-            throw PacePlanError.inconsistentPlan("the course profile is \(Self.meters(w.length)) but the race is \(Self.meters(d))")
+            throw PacePlanError.inconsistentPlan(
+                "the course profile is \(Self.meters(w.length)) but the race is \(Self.meters(d))")
         }
         distanceMeters = d
         targetSeconds = t
@@ -115,7 +123,9 @@ public struct PacePlan: Sendable {
             guard abs(det) > 0 else { throw PacePlanError.inconsistentPlan("the course profile is degenerate") }
             let a = (firstHalf * g2 - g1 * secondHalf) / det
             let b = (f1 * secondHalf - firstHalf * f2) / det
-            guard a > 0, a + b * d > 0 else { throw PacePlanError.impossibleTarget("the ramp would need a non-positive pace") }
+            guard a > 0, a + b * d > 0 else {
+                throw PacePlanError.impossibleTarget("the ramp would need a non-positive pace")
+            }
             clock = { x in
                 let i = w.integrals(x)
                 return a * i.f + b * i.g
@@ -125,18 +135,26 @@ public struct PacePlan: Sendable {
         }
     }
 
-    static func customClock(_ segments: [PacingStrategy.Segment], distance d: Double, target t: Double,
-                            cost w: CostProfile) throws -> @Sendable (Double) -> Double {
-        guard !segments.isEmpty else { throw PacePlanError.inconsistentPlan("custom pacing needs at least one segment") }
+    static func customClock(
+        _ segments: [PacingStrategy.Segment], distance d: Double, target t: Double,
+        cost w: CostProfile
+    ) throws -> @Sendable (Double) -> Double {
+        guard !segments.isEmpty else {
+            throw PacePlanError.inconsistentPlan("custom pacing needs at least one segment")
+        }
         var previous = 0.0
         for s in segments {
             guard s.untilMeters > previous else {
-                throw PacePlanError.inconsistentPlan("custom segments must end at increasing distances (\(meters(s.untilMeters)) after \(meters(previous)))")
+                throw PacePlanError.inconsistentPlan(
+                    "custom segments must end at increasing distances (\(meters(s.untilMeters)) after \(meters(previous)))"
+                )
             }
             previous = s.untilMeters
         }
         guard abs(previous - d) < 0.5 else {
-            throw PacePlanError.inconsistentPlan("custom segments end at \(meters(previous)) but the race is \(meters(d)): they must cover the whole distance")
+            throw PacePlanError.inconsistentPlan(
+                "custom segments end at \(meters(previous)) but the race is \(meters(d)): they must cover the whole distance"
+            )
         }
         // A fixed-pace segment takes pace × length (its average pace over the
         // course); effort segments share the rest in proportion to multiplier × cost.
@@ -161,16 +179,19 @@ public struct PacePlan: Sendable {
         if weighted > 0 {
             base = (t - fixed) / weighted
             guard base > 0 else {
-                throw PacePlanError.inconsistentPlan("the fixed-pace segments alone take \(seconds(fixed)), more than the target \(seconds(t))")
+                throw PacePlanError.inconsistentPlan(
+                    "the fixed-pace segments alone take \(seconds(fixed)), more than the target \(seconds(t))")
             }
         } else {
             guard abs(fixed - t) <= 1 else {
-                throw PacePlanError.inconsistentPlan("the segment paces add up to \(seconds(fixed)), not the target \(seconds(t))")
+                throw PacePlanError.inconsistentPlan(
+                    "the segment paces add up to \(seconds(fixed)), not the target \(seconds(t))")
             }
             base = 0
         }
         // Per segment, time per unit of cost-weighted distance.
-        let pieces = zip(segments, spans).map { s, span -> (start: Double, end: Double, coefficient: Double, startF: Double) in
+        let pieces = zip(segments, spans).map {
+            s, span -> (start: Double, end: Double, coefficient: Double, startF: Double) in
             let coefficient: Double
             switch s.intensity {
             case .pace(let p): coefficient = span.work > 0 ? p * (s.untilMeters - span.start) / 1000 / span.work : 0
@@ -220,9 +241,11 @@ public struct PacePlan: Sendable {
         for (i, end) in ends.enumerated() {
             let cumulative = i == ends.count - 1 ? target : Int(clockSeconds(at: end).rounded())
             let seconds = cumulative - previous
-            out.append(PlanSplit(index: i + 1, startMeters: start, endMeters: end, splitSeconds: seconds,
-                                 cumulativeSeconds: cumulative, paceSecondsPerKm: Double(seconds) / ((end - start) / 1000),
-                                 partial: checkpoints == nil && i == ends.count - 1 && end - start < unit - 1e-6))
+            out.append(
+                PlanSplit(
+                    index: i + 1, startMeters: start, endMeters: end, splitSeconds: seconds,
+                    cumulativeSeconds: cumulative, paceSecondsPerKm: Double(seconds) / ((end - start) / 1000),
+                    partial: checkpoints == nil && i == ends.count - 1 && end - start < unit - 1e-6))
             start = end
             previous = cumulative
         }

@@ -26,7 +26,8 @@ public struct Metrics: Sendable, Equatable {
 /// A whitelisted variable (the script language's names).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public enum Variable: String, CaseIterable, Sendable {
-    case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence, time_of_day_hour
+    case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence,
+        time_of_day_hour
 
     @inline(__always) func value(_ m: Metrics) -> Double {
         switch self {
@@ -101,8 +102,9 @@ public struct Expression: Sendable, Equatable, CustomStringConvertible {
             throw p.error("unexpected '\(extra.text)' after the end of the expression", extra)
         }
         guard type == .condition else {
-            throw ExpressionError(message: "this is a number, not a condition: compare it (e.g. \(source.isEmpty ? "hr" : source) > 160)",
-                                  column: 1, length: max(1, source.count), source: source)
+            throw ExpressionError(
+                message: "this is a number, not a condition: compare it (e.g. \(source.isEmpty ? "hr" : source) > 160)",
+                column: 1, length: max(1, source.count), source: source)
         }
         self.source = source
         root = node
@@ -144,7 +146,11 @@ public struct Expression: Sendable, Equatable, CustomStringConvertible {
             }
             return r ? .yes : .no
         case .not(let a):
-            switch truth(a, m) { case .yes: return .no; case .no: return .yes; case .unknown: return .unknown }
+            switch truth(a, m) {
+            case .yes: return .no;
+            case .no: return .yes;
+            case .unknown: return .unknown
+            }
         case .and(let a, let b):
             let x = truth(a, m)
             if x == .no { return .no }
@@ -202,7 +208,9 @@ struct Parser {
     var peek: Token? { index < tokens.count ? tokens[index] : nil }
 
     func error(_ message: String, _ token: Token?) -> ExpressionError {
-        if let token { return ExpressionError(message: message, column: token.column, length: token.text.count, source: source) }
+        if let token {
+            return ExpressionError(message: message, column: token.column, length: token.text.count, source: source)
+        }
         return ExpressionError(message: message, column: source.count + 1, length: 1, source: source)
     }
 
@@ -218,7 +226,8 @@ struct Parser {
                 while j < chars.count, chars[j].isNumber || chars[j] == "." { j += 1 }
                 let text = String(chars[i..<j])
                 guard let v = Double(text), text.filter({ $0 == "." }).count <= 1 else {
-                    lexError = ExpressionError(message: "'\(text)' is not a number", column: column, length: text.count, source: source)
+                    lexError = ExpressionError(
+                        message: "'\(text)' is not a number", column: column, length: text.count, source: source)
                     return
                 }
                 tokens.append(Token(kind: .number(v), text: text, column: column))
@@ -230,7 +239,10 @@ struct Parser {
                 while j < chars.count, chars[j].isLetter || chars[j].isNumber || chars[j] == "_" { j += 1 }
                 let text = String(chars[i..<j])
                 let upper = text.uppercased()
-                tokens.append(Token(kind: ["AND", "OR", "NOT"].contains(upper) ? .keyword(upper) : .identifier, text: text, column: column))
+                tokens.append(
+                    Token(
+                        kind: ["AND", "OR", "NOT"].contains(upper) ? .keyword(upper) : .identifier, text: text,
+                        column: column))
                 i = j
                 continue
             }
@@ -240,7 +252,9 @@ struct Parser {
             if ["<=", ">=", "==", "!="].contains(two) {
                 tokens.append(Token(kind: .op, text: two, column: column)); i += 2; continue
             }
-            if "+-*/<>".contains(c) { tokens.append(Token(kind: .op, text: String(c), column: column)); i += 1; continue }
+            if "+-*/<>".contains(c) {
+                tokens.append(Token(kind: .op, text: String(c), column: column)); i += 1; continue
+            }
             let hint: String
             switch c {
             case "=": hint = " (use == to compare)"
@@ -249,7 +263,8 @@ struct Parser {
             case "!": hint = " (use NOT, or != to compare)"
             default: hint = ""
             }
-            lexError = ExpressionError(message: "unexpected character '\(c)'\(hint)", column: column, length: 1, source: source)
+            lexError = ExpressionError(
+                message: "unexpected character '\(c)'\(hint)", column: column, length: 1, source: source)
             return
         }
     }
@@ -265,9 +280,12 @@ struct Parser {
     /// The whole expression: a token list of bounded size, parsed.
     mutating func parseExpression() throws -> (Expression.Node, ValueType) {
         if let e = lexError { throw e }
-        if tokens.isEmpty { throw ExpressionError(message: "the expression is empty", column: 1, length: 1, source: source) }
+        if tokens.isEmpty {
+            throw ExpressionError(message: "the expression is empty", column: 1, length: 1, source: source)
+        }
         if tokens.count > Self.maxTokens {
-            throw error("the expression is too long: \(tokens.count) tokens, at most \(Self.maxTokens)", tokens[Self.maxTokens])
+            throw error(
+                "the expression is too long: \(tokens.count) tokens, at most \(Self.maxTokens)", tokens[Self.maxTokens])
         }
         return try parseOr()
     }
@@ -320,14 +338,18 @@ struct Parser {
 
     func require(_ type: ValueType, _ wanted: ValueType, at t: Token, _ what: String) throws {
         guard type == wanted else {
-            throw error(wanted == .condition ? "\(what) needs conditions on both sides (a comparison such as hr > 160), not a number"
-                                             : "'\(what)' needs numbers, not a condition", t)
+            throw error(
+                wanted == .condition
+                    ? "\(what) needs conditions on both sides (a comparison such as hr > 160), not a number"
+                    : "'\(what)' needs numbers, not a condition", t)
         }
     }
 
     mutating func parseCompare() throws -> (Expression.Node, ValueType) {
         let (left, type) = try parseSum()
-        guard let t = peek, t.kind == .op, ["<", "<=", ">", ">=", "==", "!="].contains(t.text) else { return (left, type) }
+        guard let t = peek, t.kind == .op, ["<", "<=", ">", ">=", "==", "!="].contains(t.text) else {
+            return (left, type)
+        }
         index += 1
         try require(type, .number, at: t, t.text)
         let (right, rtype) = try parseSum()
@@ -378,8 +400,9 @@ struct Parser {
             guard let v = Variable(rawValue: t.text) else {
                 let known = Variable.allCases.map(\.rawValue)
                 let close = known.first { $0.lowercased() == t.text.lowercased() }
-                throw error("unknown variable '\(t.text)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
-                    + "; variables: \(known.joined(separator: ", "))", t)
+                throw error(
+                    "unknown variable '\(t.text)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
+                        + "; variables: \(known.joined(separator: ", "))", t)
             }
             return (.variable(v), .number)
         case .lparen:

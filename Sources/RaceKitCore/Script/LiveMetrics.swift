@@ -14,8 +14,10 @@ import Foundation
 /// - `hr_zone`: the athlete's zone number (`zones` lower bounds, ascending).
 /// - `time_of_day_hour`: local hour of the athlete's time zone.
 public enum LiveMetrics {
-    public static func series(_ s: SampleSeries, startEpoch: Double, plan: ScriptPlan, zonesLowBpm: [Double]?,
-                              timeZone: TimeZone, paceSmoothingSeconds: Double = 30) -> [Metrics] {
+    public static func series(
+        _ s: SampleSeries, startEpoch: Double, plan: ScriptPlan, zonesLowBpm: [Double]?,
+        timeZone: TimeZone, paceSmoothingSeconds: Double = 30
+    ) -> [Metrics] {
         guard s.count >= 2 else { return [] }
         let t0 = s.time[0]
         let total = Int((s.time[s.count - 1] - t0).rounded(.down))
@@ -44,13 +46,16 @@ public enum LiveMetrics {
         }
         let start = distances[0]
         for k in distances.indices { distances[k] -= start }
-        return series(distances: distances, hr: hr, cadence: cadence, startEpoch: startEpoch, plan: plan,
-                      zonesLowBpm: zonesLowBpm, timeZone: timeZone, paceSmoothingSeconds: paceSmoothingSeconds)
+        return series(
+            distances: distances, hr: hr, cadence: cadence, startEpoch: startEpoch, plan: plan,
+            zonesLowBpm: zonesLowBpm, timeZone: timeZone, paceSmoothingSeconds: paceSmoothingSeconds)
     }
 
     /// From per-second distances (and optional HR and cadence).
-    public static func series(distances: [Double], hr: [Double], cadence: [Double], startEpoch: Double, plan: ScriptPlan,
-                              zonesLowBpm: [Double]?, timeZone: TimeZone, paceSmoothingSeconds: Double = 30) -> [Metrics] {
+    public static func series(
+        distances: [Double], hr: [Double], cadence: [Double], startEpoch: Double, plan: ScriptPlan,
+        zonesLowBpm: [Double]?, timeZone: TimeZone, paceSmoothingSeconds: Double = 30
+    ) -> [Metrics] {
         let n = distances.count
         var out: [Metrics] = []
         out.reserveCapacity(n)
@@ -78,15 +83,20 @@ public enum LiveMetrics {
             m.currentPace = lastPace
             m.avgPace = m.distance > 10 ? m.duration / m.distance * 1000 : .nan
             m.targetPace = plan.targetPaceSecondsPerKm
-            if k >= 180 { m.pace3minRatio = (distances[k] - distances[k - 180]) / 180 / targetSpeed }
-            else if k >= 30 { m.pace3minRatio = distances[k] / Double(k) / targetSpeed }
+            if k >= 180 {
+                m.pace3minRatio = (distances[k] - distances[k - 180]) / 180 / targetSpeed
+            } else if k >= 30 {
+                m.pace3minRatio = distances[k] / Double(k) / targetSpeed
+            }
             m.hr = k < hr.count ? hr[k] : .nan
             m.cadence = k < cadence.count ? cadence[k] : .nan
             if m.hr.isFinite, let zones = zonesLowBpm, !zones.isEmpty {
                 m.hrZone = Double(max(1, zones.lastIndex(where: { m.hr >= $0 }).map { $0 + 1 } ?? 1))
             }
             let local = startEpoch + Double(k) + offset
-            m.timeOfDayHour = Double(Int((local.truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(dividingBy: 86_400)) / 3600)
+            m.timeOfDayHour = Double(
+                Int((local.truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(dividingBy: 86_400))
+                    / 3600)
             out.append(m)
         }
         return out

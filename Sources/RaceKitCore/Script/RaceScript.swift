@@ -20,7 +20,8 @@ public struct EngineSettings: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case windowSeconds, staleSeconds, criticalPriority, warmupSeconds, conditionHoldSeconds, conditionCooldownSeconds, paceSmoothingSeconds
+        case windowSeconds, staleSeconds, criticalPriority, warmupSeconds, conditionHoldSeconds,
+            conditionCooldownSeconds, paceSmoothingSeconds
     }
 
     /// Missing keys take their defaults.
@@ -31,9 +32,12 @@ public struct EngineSettings: Codable, Sendable, Equatable {
         staleSeconds = try c.decodeIfPresent(Double.self, forKey: .staleSeconds) ?? d.staleSeconds
         criticalPriority = try c.decodeIfPresent(Int.self, forKey: .criticalPriority) ?? d.criticalPriority
         warmupSeconds = try c.decodeIfPresent(Double.self, forKey: .warmupSeconds) ?? d.warmupSeconds
-        conditionHoldSeconds = try c.decodeIfPresent(Double.self, forKey: .conditionHoldSeconds) ?? d.conditionHoldSeconds
-        conditionCooldownSeconds = try c.decodeIfPresent(Double.self, forKey: .conditionCooldownSeconds) ?? d.conditionCooldownSeconds
-        paceSmoothingSeconds = try c.decodeIfPresent(Double.self, forKey: .paceSmoothingSeconds) ?? d.paceSmoothingSeconds
+        conditionHoldSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .conditionHoldSeconds) ?? d.conditionHoldSeconds
+        conditionCooldownSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .conditionCooldownSeconds) ?? d.conditionCooldownSeconds
+        paceSmoothingSeconds =
+            try c.decodeIfPresent(Double.self, forKey: .paceSmoothingSeconds) ?? d.paceSmoothingSeconds
     }
 }
 
@@ -53,9 +57,11 @@ public struct Trigger: Codable, Sendable, Equatable {
     public var cooldownSeconds: Double?
     public var holdSeconds: Double?
 
-    public init(type: Kind, atMeters: Double? = nil, everyMeters: Double? = nil, atSeconds: Double? = nil,
-                remainingMeters: Double? = nil, expression: String? = nil, branchKey: String? = nil,
-                cooldownSeconds: Double? = nil, holdSeconds: Double? = nil) {
+    public init(
+        type: Kind, atMeters: Double? = nil, everyMeters: Double? = nil, atSeconds: Double? = nil,
+        remainingMeters: Double? = nil, expression: String? = nil, branchKey: String? = nil,
+        cooldownSeconds: Double? = nil, holdSeconds: Double? = nil
+    ) {
         self.type = type; self.atMeters = atMeters; self.everyMeters = everyMeters; self.atSeconds = atSeconds
         self.remainingMeters = remainingMeters; self.expression = expression; self.branchKey = branchKey
         self.cooldownSeconds = cooldownSeconds; self.holdSeconds = holdSeconds
@@ -74,8 +80,11 @@ public struct ScriptMessage: Codable, Sendable, Equatable {
     public var priority: Int
     public var playOnce: Bool
 
-    public init(id: String, trigger: Trigger, branchKey: String? = nil, text: String, priority: Int, playOnce: Bool = true) {
-        self.id = id; self.trigger = trigger; self.branchKey = branchKey; self.text = text; self.priority = priority; self.playOnce = playOnce
+    public init(
+        id: String, trigger: Trigger, branchKey: String? = nil, text: String, priority: Int, playOnce: Bool = true
+    ) {
+        self.id = id; self.trigger = trigger; self.branchKey = branchKey; self.text = text; self.priority = priority;
+        self.playOnce = playOnce
     }
 }
 
@@ -88,7 +97,8 @@ public struct ScriptPlan: Codable, Sendable, Equatable {
     public var clockSeconds: [Double]
 
     public init(distanceMeters: Double, targetSeconds: Double, stepMeters: Double, clockSeconds: [Double]) {
-        self.distanceMeters = distanceMeters; self.targetSeconds = targetSeconds; self.stepMeters = stepMeters; self.clockSeconds = clockSeconds
+        self.distanceMeters = distanceMeters; self.targetSeconds = targetSeconds; self.stepMeters = stepMeters;
+        self.clockSeconds = clockSeconds
     }
 
     /// Planned clock time at a distance (linear between steps).
@@ -117,15 +127,20 @@ public struct RaceScript: Codable, Sendable, Equatable {
     public var branches: [String: String]
     public var messages: [ScriptMessage]
 
-    public init(id: String, race: String, personality: String, generator: String, inputDigest: String,
-                engine: EngineSettings = EngineSettings(), plan: ScriptPlan, branches: [String: String], messages: [ScriptMessage]) {
+    public init(
+        id: String, race: String, personality: String, generator: String, inputDigest: String,
+        engine: EngineSettings = EngineSettings(), plan: ScriptPlan, branches: [String: String],
+        messages: [ScriptMessage]
+    ) {
         self.id = id; self.race = race; self.personality = personality; self.generator = generator
         self.inputDigest = inputDigest; self.branchPolicy = "branched"; self.engine = engine; self.plan = plan
         self.branches = branches; self.messages = messages
     }
 
     /// Run-time placeholders the engine fills.
-    public static let placeholders = ["current_pace", "avg_pace", "projected_finish", "gap", "distance_km", "elapsed", "hr"]
+    public static let placeholders = [
+        "current_pace", "avg_pace", "projected_finish", "gap", "distance_km", "elapsed", "hr"
+    ]
 
     /// Pretty JSON with sorted keys (stable for diffs).
     public func json() throws -> Data {
@@ -144,7 +159,9 @@ public struct RaceScript: Codable, Sendable, Equatable {
     /// Reads and validates a script file: a missing file is exit 66, a malformed
     /// or invalid one exit 65 with every problem, one per line, naming the file.
     public static func load(path: String) throws -> RaceScript {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(.noInput, "\(path): no such file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(.noInput, "\(path): no such file")
+        }
         let script: RaceScript
         do { script = try decode(data) } catch let e as ScriptError {
             throw ScriptError(path: e.path.isEmpty ? path : "\(path): \(e.path)", message: e.message)
@@ -160,11 +177,16 @@ public struct RaceScript: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(RaceScript.self, from: data)
         } catch let DecodingError.keyNotFound(key, ctx) {
-            throw ScriptError(path: (ctx.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."), message: "is required")
+            throw ScriptError(
+                path: (ctx.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."),
+                message: "is required")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
-            throw ScriptError(path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: ctx.debugDescription)
+            throw ScriptError(
+                path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: ctx.debugDescription)
         } catch let DecodingError.dataCorrupted(ctx) {
-            throw ScriptError(path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: "not valid JSON: \(ctx.debugDescription)")
+            throw ScriptError(
+                path: ctx.codingPath.map(\.stringValue).joined(separator: "."),
+                message: "not valid JSON: \(ctx.debugDescription)")
         }
     }
 
@@ -181,31 +203,46 @@ public struct RaceScript: Codable, Sendable, Equatable {
         if !(e.staleSeconds >= 1 && e.staleSeconds <= 3600) { add("engine.staleSeconds", "must be 1 to 3600") }
         if !(0...100).contains(e.criticalPriority) { add("engine.criticalPriority", "must be 0 to 100") }
         if !(e.warmupSeconds >= 0 && e.warmupSeconds <= 1800) { add("engine.warmupSeconds", "must be 0 to 1800") }
-        if !(e.conditionHoldSeconds >= 0 && e.conditionHoldSeconds <= 600) { add("engine.conditionHoldSeconds", "must be 0 to 600") }
+        if !(e.conditionHoldSeconds >= 0 && e.conditionHoldSeconds <= 600) {
+            add("engine.conditionHoldSeconds", "must be 0 to 600")
+        }
         if !(e.conditionCooldownSeconds >= 0) { add("engine.conditionCooldownSeconds", "must not be negative") }
-        if !(e.paceSmoothingSeconds >= 1 && e.paceSmoothingSeconds <= 600) { add("engine.paceSmoothingSeconds", "must be 1 to 600") }
+        if !(e.paceSmoothingSeconds >= 1 && e.paceSmoothingSeconds <= 600) {
+            add("engine.paceSmoothingSeconds", "must be 1 to 600")
+        }
         for (key, source) in branches.sorted(by: { $0.key < $1.key }) {
-            do { _ = try Expression(source) } catch let x as ExpressionError { add("branches.\(key)", x.description) } catch {}
+            do { _ = try Expression(source) } catch let x as ExpressionError {
+                add("branches.\(key)", x.description)
+            } catch {}
         }
         var seen = Set<String>()
         for (i, m) in messages.enumerated() {
             let p = "messages[\(i)] (\(m.id))"
-            if m.id.isEmpty || !m.id.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) { add(p + ".id", "must be letters, digits, _ - .") }
+            if m.id.isEmpty || !m.id.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) {
+                add(p + ".id", "must be letters, digits, _ - .")
+            }
             if !seen.insert(m.id).inserted { add(p + ".id", "the id is used twice") }
             if m.text.trimmingCharacters(in: .whitespaces).isEmpty { add(p + ".text", "is empty") }
             if !(0...100).contains(m.priority) { add(p + ".priority", "must be 0 to 100") }
             if let key = m.branchKey, branches[key] == nil { add(p + ".branchKey", "'\(key)' is not in branches") }
             for name in Self.placeholderNames(in: m.text) where !Self.placeholders.contains(name) {
-                add(p + ".text", "unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))")
+                add(
+                    p + ".text",
+                    "unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))"
+                )
             }
             let t = m.trigger
             func need(_ v: Double?, _ name: String, positive: Bool = true) {
                 guard let v else { add(p + ".trigger.\(name)", "a \(t.type.rawValue) trigger needs \(name)"); return }
-                if !v.isFinite || (positive ? v <= 0 : v < 0) { add(p + ".trigger.\(name)", "must be \(positive ? "positive" : "0 or more")") }
+                if !v.isFinite || (positive ? v <= 0 : v < 0) {
+                    add(p + ".trigger.\(name)", "must be \(positive ? "positive" : "0 or more")")
+                }
             }
             switch t.type {
             case .distance:
-                if (t.atMeters == nil) == (t.everyMeters == nil) { add(p + ".trigger", "a distance trigger needs atMeters or everyMeters (one of them)") }
+                if (t.atMeters == nil) == (t.everyMeters == nil) {
+                    add(p + ".trigger", "a distance trigger needs atMeters or everyMeters (one of them)")
+                }
                 if let a = t.atMeters { need(a, "atMeters", positive: false) }
                 if let v = t.everyMeters { need(v, "everyMeters") }
             case .time: need(t.atSeconds, "atSeconds", positive: false)
@@ -213,8 +250,12 @@ public struct RaceScript: Codable, Sendable, Equatable {
             case .near_finish: need(t.remainingMeters, "remainingMeters")
             case .condition, .fatigue_zone:
                 if let source = t.expression {
-                    do { _ = try Expression(source) } catch let x as ExpressionError { add(p + ".trigger.expression", x.description) } catch {}
-                } else { add(p + ".trigger.expression", "a \(t.type.rawValue) trigger needs an expression") }
+                    do { _ = try Expression(source) } catch let x as ExpressionError {
+                        add(p + ".trigger.expression", x.description)
+                    } catch {}
+                } else {
+                    add(p + ".trigger.expression", "a \(t.type.rawValue) trigger needs an expression")
+                }
                 if let c = t.cooldownSeconds, !(c >= 0) { add(p + ".trigger.cooldownSeconds", "must not be negative") }
                 if let h = t.holdSeconds, !(h >= 0) { add(p + ".trigger.holdSeconds", "must not be negative") }
             }
@@ -227,7 +268,13 @@ public struct RaceScript: Codable, Sendable, Equatable {
         var out: [String] = []
         var current: String?
         for c in text {
-            if c == "{" { current = "" } else if c == "}" { if let n = current { out.append(n) }; current = nil } else if current != nil { current!.append(c) }
+            if c == "{" {
+                current = ""
+            } else if c == "}" {
+                if let n = current { out.append(n) }; current = nil
+            } else if current != nil {
+                current!.append(c)
+            }
         }
         return out
     }

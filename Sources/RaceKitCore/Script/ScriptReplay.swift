@@ -6,19 +6,23 @@ import Foundation
 public enum ScriptReplay {
     /// A run exactly on the script's plan.
     public static func onPlan(_ script: RaceScript) -> [Metrics] {
-        LiveMetrics.series(distances: LiveMetrics.onPlan(script.plan), hr: [], cadence: [], startEpoch: 0, plan: script.plan,
-                           zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!,
-                           paceSmoothingSeconds: script.engine.paceSmoothingSeconds)
+        LiveMetrics.series(
+            distances: LiveMetrics.onPlan(script.plan), hr: [], cadence: [], startEpoch: 0, plan: script.plan,
+            zonesLowBpm: nil, timeZone: TimeZone(identifier: "UTC")!,
+            paceSmoothingSeconds: script.engine.paceSmoothingSeconds)
     }
 
     /// A recorded run. `hr_zone` is 1-5 of max HR (DESIGN.md), from the athlete's
     /// physiology (values estimated from their history where not set, as the
     /// analysis does); the time of day is the athlete's.
-    public static func recorded(_ samples: SampleSeries, startEpoch: Double, script: RaceScript, physiology: Physiology?,
-                                timeZone: TimeZone) -> [Metrics] {
+    public static func recorded(
+        _ samples: SampleSeries, startEpoch: Double, script: RaceScript, physiology: Physiology?,
+        timeZone: TimeZone
+    ) -> [Metrics] {
         let zones = physiology.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0) }?.map(\.lowBpm)
-        return LiveMetrics.series(samples, startEpoch: startEpoch, plan: script.plan, zonesLowBpm: zones, timeZone: timeZone,
-                                  paceSmoothingSeconds: script.engine.paceSmoothingSeconds)
+        return LiveMetrics.series(
+            samples, startEpoch: startEpoch, plan: script.plan, zonesLowBpm: zones, timeZone: timeZone,
+            paceSmoothingSeconds: script.engine.paceSmoothingSeconds)
     }
 
     /// The replay's result with the count of messages not played per reason.
@@ -54,14 +58,17 @@ public enum ScriptReplay {
 
         public init(_ result: SimulationResult) {
             played = result.played.map { p in
-                Played(elapsedSeconds: p.elapsedSeconds, distanceMeters: TextFormat.rounded(p.distanceMeters, 1), messageId: p.messageId,
-                       triggerType: p.triggerType.rawValue, branchKey: p.branchKey, priority: p.priority, text: p.text)
+                Played(
+                    elapsedSeconds: p.elapsedSeconds, distanceMeters: TextFormat.rounded(p.distanceMeters, 1),
+                    messageId: p.messageId,
+                    triggerType: p.triggerType.rawValue, branchKey: p.branchKey, priority: p.priority, text: p.text)
             }
             notPlayed = result.notPlayed.map { NotPlayed(messageId: $0.messageId, reason: $0.reason.rawValue) }
             var reasons = Dictionary(uniqueKeysWithValues: NotPlayedReason.allCases.map { ($0.rawValue, 0) })
             for n in result.notPlayed { reasons[n.reason.rawValue, default: 0] += 1 }
-            summary = Summary(messages: result.messages, played: result.played.count, notPlayed: result.notPlayed.count,
-                              droppedStale: result.droppedStale, seconds: result.seconds, reasons: reasons)
+            summary = Summary(
+                messages: result.messages, played: result.played.count, notPlayed: result.notPlayed.count,
+                droppedStale: result.droppedStale, seconds: result.seconds, reasons: reasons)
         }
 
         /// "12 of 40 messages played; 3 window, 25 branch_not_taken": reasons in

@@ -80,7 +80,9 @@ public final class TriggerEngine {
         for (k, v) in script.branches { branches[k] = try Expression(v) }
         branchExpressions = branches
         conditions = try script.messages.map { m in
-            guard m.trigger.type == .condition || m.trigger.type == .fatigue_zone, let e = m.trigger.expression else { return nil }
+            guard m.trigger.type == .condition || m.trigger.type == .fatigue_zone, let e = m.trigger.expression else {
+                return nil
+            }
             return try Expression(e)
         }
         states = script.messages.map { m in
@@ -117,9 +119,12 @@ public final class TriggerEngine {
             switch trigger.type {
             case .distance:
                 if let at = trigger.atMeters {
-                    if !states[i].fired, Self.crossed(at, from: prev?.distance, to: m.distance) { fire = true; states[i].fired = true }
+                    if !states[i].fired, Self.crossed(at, from: prev?.distance, to: m.distance) {
+                        fire = true; states[i].fired = true
+                    }
                 } else if let every = trigger.everyMeters, every > 0, m.distance >= states[i].nextEvery,
-                          m.distance < plan.distanceMeters - 1 {
+                    m.distance < plan.distanceMeters - 1
+                {
                     fire = true
                     while states[i].nextEvery <= m.distance { states[i].nextEvery += every }
                 }
@@ -132,7 +137,10 @@ public final class TriggerEngine {
                     fire = true; states[i].fired = true
                 }
             case .near_finish:
-                if !states[i].fired, Self.crossed(plan.distanceMeters - (trigger.remainingMeters ?? 0), from: prev?.distance, to: m.distance) {
+                if !states[i].fired,
+                    Self.crossed(
+                        plan.distanceMeters - (trigger.remainingMeters ?? 0), from: prev?.distance, to: m.distance)
+                {
                     fire = true; states[i].fired = true
                 }
             case .condition, .fatigue_zone:
@@ -167,7 +175,8 @@ public final class TriggerEngine {
         // Stale: dropped with the reason that kept it waiting.
         queue.removeAll { due in
             guard t - due.dueAt > settings.staleSeconds else { return false }
-            states[due.index].lastReason = due.lostToPriority ? .lower_priority : (due.blockedByWindow ? .window : .stale)
+            states[due.index].lastReason =
+                due.lostToPriority ? .lower_priority : (due.blockedByWindow ? .window : .stale)
             result.droppedStale += 1
             return true
         }
@@ -185,10 +194,18 @@ public final class TriggerEngine {
         for (qi, d) in queue.enumerated() where eligible(d) {
             guard let b = best else { best = qi; continue }
             let x = script.messages[d.index], y = script.messages[queue[b].index]
-            if x.priority > y.priority || (x.priority == y.priority && (d.dueAt, d.index) < (queue[b].dueAt, queue[b].index)) { best = qi }
+            if x.priority > y.priority
+                || (x.priority == y.priority && (d.dueAt, d.index) < (queue[b].dueAt, queue[b].index))
+            {
+                best = qi
+            }
         }
         for qi in queue.indices where qi != best {
-            if eligible(queue[qi]) { queue[qi].lostToPriority = true } else if !windowOpen { queue[qi].blockedByWindow = true }
+            if eligible(queue[qi]) {
+                queue[qi].lostToPriority = true
+            } else if !windowOpen {
+                queue[qi].blockedByWindow = true
+            }
         }
         guard let b = best else { return nil }
         let due = queue.remove(at: b)
@@ -196,9 +213,10 @@ public final class TriggerEngine {
         states[due.index].played = true
         states[due.index].lastPlayed = t
         windowEnd = t + settings.windowSeconds
-        let played = PlayedMessage(elapsedSeconds: Int(t.rounded()), distanceMeters: m.distance, messageId: message.id,
-                                   triggerType: message.trigger.type, branchKey: message.branchKey, priority: message.priority,
-                                   text: Placeholders.fill(message.text, metrics: m, plan: script.plan))
+        let played = PlayedMessage(
+            elapsedSeconds: Int(t.rounded()), distanceMeters: m.distance, messageId: message.id,
+            triggerType: message.trigger.type, branchKey: message.branchKey, priority: message.priority,
+            text: Placeholders.fill(message.text, metrics: m, plan: script.plan))
         result.played.append(played)
         return played
     }
@@ -206,7 +224,8 @@ public final class TriggerEngine {
     /// The reasons for every message that never played.
     public func finish() -> SimulationResult {
         for due in queue {
-            states[due.index].lastReason = due.lostToPriority ? .lower_priority : (due.blockedByWindow ? .window : .stale)
+            states[due.index].lastReason =
+                due.lostToPriority ? .lower_priority : (due.blockedByWindow ? .window : .stale)
         }
         queue.removeAll()
         var out = result
