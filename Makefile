@@ -10,6 +10,10 @@ CORPUS      ?= ../shared/corpus
 
 # System packages the build needs: pkg-config module -> Debian package.
 SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev
+# Programs `script render` runs (speech engine, Opus encoder): command -> Debian package.
+# Installed with the others when apt-get may run; otherwise only a note: the build
+# does not need them, and their tests are skipped (with that reason) without them.
+SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools
 
 .PHONY: all deps bench-deps build release test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
 
@@ -44,17 +48,22 @@ help:
 # Installs missing -dev packages with apt-get when it may (root, or sudo without a
 # password); otherwise prints the exact command and stops.
 deps:
-	@missing=""; \
+	@missing=""; tools=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	for pair in $(SYSTEM_PKGS); do \
 	  mod=$${pair%%:*}; pkg=$${pair##*:}; \
 	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$pkg"; \
 	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing missing system packages:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	  else echo "Please run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	for pair in $(SYSTEM_TOOLS); do \
+	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || tools="$$tools $$pkg"; \
+	done; \
+	if [ -n "$$missing$$tools" ]; then \
+	  echo "Installing missing system packages:$$missing$$tools"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing$$tools; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing$$tools; \
+	  elif [ -n "$$missing" ]; then echo "Please run: sudo apt-get install -y$$missing$$tools"; exit 1; \
+	  else echo "Note: script render and its tests need$$tools (sudo apt-get install -y$$tools); continuing without"; fi; \
 	fi
 
 # Tools only the benchmark needs.
@@ -127,8 +136,8 @@ demo: build
 	@echo "$$ racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans"
 	@$(BIN) race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans
 	@echo
-	@echo "$$ racekit race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json"
-	@$(BIN) race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json
+	@echo "$$ racekit --store $(DEMO_STORE) race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json"
+	@$(BIN) --store $(DEMO_STORE) race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json
 	@echo
 	@echo "$$ racekit script show $(DEMO_DIR)/hilly-half.script.json | head -20"
 	@$(BIN) script show $(DEMO_DIR)/hilly-half.script.json | head -20
@@ -136,6 +145,9 @@ demo: build
 	@race=$$($(BIN) --store $(DEMO_STORE) runs list --limit 1 --format csv | tail -n 1 | cut -d, -f1); \
 	echo "$$ racekit --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race   # the sample race run"; \
 	$(BIN) --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race
+	@echo
+	@echo "$$ racekit script render $(DEMO_DIR)/hilly-half.script.json   # spoken audio (espeak-ng, Opus)"
+	@$(BIN) script render $(DEMO_DIR)/hilly-half.script.json
 	@echo
 	@echo "Open Reports/index.md (the example committed in the repository is this output)"
 	@echo "and $(DEMO_DIR)/plans/ (pace bands, and the hilly half's course as TCX and GPX for a watch)."

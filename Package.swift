@@ -3,19 +3,25 @@ import PackageDescription
 
 // RaceKit: a thin `racekit` executable over libraries split along dependency lines.
 //
-//   RaceKitCore     models, time parsing, geodesy, track repair, run summaries (Foundation only)
+//   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis;
+//                   pace plans, course profiles and fuel/drink cue plans; the race-script
+//                   model, expressions, trigger engine and replays; errors with their exit
+//                   class; atomic output files and their lock (Foundation only)
 //   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz)
-//   RaceKitStore    the embedded SQLite store (GRDB): migrations, athletes, runs, samples
+//                   and the TCX/GPX course writer (xmlTextWriter): the only libxml2 user
+//   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
-//   RaceKitRace     race setups (YAML, Yams), course-aware plans, cues, pace band / TCX / GPX exports
-//   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG, locked atomic writes
-//   racekit         argument parsing, output formatting, exit codes
+//   RaceKitRace     race setups (YAML, Yams), the planner, plan output, pace band, course
+//                   exports, personalities and script generation
+//   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG
+//   racekit         argument parsing, output formatting, one error-to-exit-code mapping
 //   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
 //   racekit-fuzz    libFuzzer harness for the readers (`make fuzz`), and a replay tool
-// The per-point parsing loop runs on class state (the reader's handlers): in
-// release builds its dynamic exclusivity checks cost ~10% of import time, and
-// the handlers never overlap accesses (single-threaded per file), so they are
-// switched off there. Debug builds and tests keep them.
+// The per-point parsing loop runs on the reader's handler classes in RaceKitFormats:
+// their dynamic exclusivity checks cost import time in release builds (measured by
+// make bench, see below), and the handlers never overlap accesses (single-threaded
+// per file), so the checks are off there, in release builds only. Debug builds,
+// tests and every other target keep them.
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -42,7 +48,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .target(name: "RaceKitCore", swiftSettings: hotPath),
+        .target(name: "RaceKitCore"),
         .target(
             name: "RaceKitFormats",
             dependencies: [
@@ -66,7 +72,7 @@ let package = Package(
         .target(
             name: "RaceKitRace",
             dependencies: [
-                "RaceKitCore", "RaceKitFormats", "CLibXML2", .product(name: "Yams", package: "Yams"),
+                "RaceKitCore", "RaceKitFormats", .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto")
             ],
             resources: [.copy("Personalities")]
@@ -100,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitRaceTests",
-            dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore", "CLibXML2"],
+            dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"])

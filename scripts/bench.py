@@ -9,8 +9,10 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
   4. reports: `report weekly --all-athletes` for 10 athletes with 1,500 runs each
   5. race plan: a marathon over a 1 Hz course file of 40,000 points; a 200-message
      script simulated over a 5-hour 1 Hz run
+  6. audio: `script render` of the Berlin marathon script (espeak-ng + opusenc),
+     cold into a fresh folder, then warm (every file reused)
 
-Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|analytics|reports|race]
+Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|analytics|reports|race|audio]
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
@@ -135,9 +137,45 @@ def race():
     print("\n== script simulation (target < 100 ms)")
     subprocess.run([GEN, "bench-simulate"], check=True)
 
+def audio():
+    print("\n== script audio (espeak-ng + opusenc, 2 workers)")
+    if not all(shutil.which(t) for t in ("espeak-ng", "opusenc")):
+        print("skipped: espeak-ng and opusenc are needed (make deps)")
+        return
+    # An older racekit (a baseline build) has no `script render`: exit 64, not 66 (no such file).
+    if subprocess.run([RACEKIT, "script", "render", os.path.join(WORK, "none.json")], capture_output=True).returncode != 66:
+        print("skipped: this racekit has no `script render`")
+        return
+    import json
+    work = os.path.join(WORK, "audio")
+    script = os.path.join(work, "berlin-marathon-2026.script.json")
+    out = os.path.join(work, "berlin-marathon-2026-audio")
+    os.makedirs(work, exist_ok=True)
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([RACEKIT, "race", "script", "Races/berlin-marathon-2026.yaml", "--output", script, "--force"],
+                   check=True, stdout=subprocess.DEVNULL)
+    render = [RACEKIT, "script", "render", script, "--out", out]
+    cold = timed(render)   # one run: a second would reuse every file
+    with open(os.path.join(out, "manifest.json")) as f:
+        manifest = json.load(f)
+    files = sorted({e["file"] for e in manifest["files"]})
+    mb = size_mb(out) - os.path.getsize(os.path.join(out, "manifest.json")) / 1048576
+    seconds = manifest["totalSeconds"]
+    warm = medians([timed(render) for _ in range(RUNS)])
+    with open(script) as f:
+        messages = len(json.load(f)["messages"])
+    print(f"script: {messages} messages, {len(files)} audio files, {len(manifest['live'])} texts left for live speech")
+    print(f"cold render                     {cold[0]:6.2f} s wall  {cold[2]:6.2f} s CPU  "
+          f"({cold[0] / max(1, len(files)) * 1000:.0f} ms per file)")
+    print(f"warm render (all reused)        {warm[0] * 1000:6.1f} ms  median of {RUNS}")
+    print(f"audio: {mb:.2f} MB for {seconds:.0f} s of speech: {mb * 1024 / max(1, len(files)):.1f} KB per file, "
+          f"{mb * 1024 / max(1, seconds):.2f} KB/s; 200 ten-second messages: {mb / max(1, seconds) * 2000:.1f} MB "
+          f"(budget 16 MB)")
+
 if __name__ == "__main__":
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     if only in (None, "import"): main()
     if only in (None, "analytics"): analytics()
     if only in (None, "reports"): reports()
     if only in (None, "race"): race()
+    if only in (None, "audio"): audio()

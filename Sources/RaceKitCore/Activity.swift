@@ -105,7 +105,7 @@ public struct RepairReport: Sendable, Equatable, Codable {
 
 extension String {
     init(format1 value: Double) {
-        let r = (value * 10).rounded() / 10
+        let r = TextFormat.rounded(value, 1)
         self = r == r.rounded() ? String(Int(r)) : String(r)
     }
 }

@@ -26,7 +26,8 @@ public enum Units {
         var t = text.trimmingBlanks().lowercased()
         var perMeters = 1000.0
         for (suffix, meters) in [
-            ("min/km", 1000.0), ("/km", 1000.0), ("min/mi", 1609.344), ("/mi", 1609.344), ("/mile", 1609.344)
+            ("min/km", 1000.0), ("/km", 1000.0), ("min/mi", metersPerMile), ("/mi", metersPerMile),
+            ("/mile", metersPerMile)
         ]
         where t.hasSuffix(suffix) {
             t = String(t.dropLast(suffix.count)).trimmingBlanks()
@@ -40,7 +41,7 @@ public enum Units {
     /// Named race distances.
     public static let namedDistances: [(names: [String], meters: Double)] = [
         (["400m"], 400), (["800m"], 800), (["1k", "1km"], 1000), (["1500m"], 1500),
-        (["1mi", "mile", "1 mile"], 1609.344),
+        (["1mi", "mile", "1 mile"], metersPerMile),
         (["3k"], 3000), (["5k"], 5000), (["8k"], 8000), (["10k"], 10_000), (["15k"], 15_000),
         (["10mi", "10 mi", "10 miles"], 16_093.44), (["20k"], 20_000),
         (["half", "half marathon", "half-marathon", "hm"], 21_097.5), (["25k"], 25_000), (["30k"], 30_000),
@@ -54,7 +55,8 @@ public enum Units {
         let t = text.trimmingBlanks().lowercased()
         if let named = namedDistances.first(where: { $0.names.contains(t) }) { return named.meters }
         for (suffix, factor) in [
-            ("km", 1000.0), ("mi", 1609.344), ("miles", 1609.344), ("mile", 1609.344), ("k", 1000.0), ("m", 1.0)
+            ("km", 1000.0), ("mi", metersPerMile), ("miles", metersPerMile), ("mile", metersPerMile), ("k", 1000.0),
+            ("m", 1.0)
         ]
         where t.hasSuffix(suffix) {
             let number = String(t.dropLast(suffix.count)).trimmingBlanks()

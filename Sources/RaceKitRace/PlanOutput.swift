@@ -280,8 +280,8 @@ public enum PlanOutput {
             ]
             if hasCourse {
                 cells += [
-                    row.elevationMeters.map { fixed($0, 0) } ?? "-",
-                    row.gradePercent.map { ($0 > 0.05 ? "+" : "") + fixed($0, 1) + "%" } ?? "-"
+                    row.elevationMeters.map { fixed($0, 0) } ?? TextFormat.unknown,
+                    row.gradePercent.map { ($0 > 0.05 ? "+" : "") + fixed($0, 1) + "%" } ?? TextFormat.unknown
                 ]
             }
             return cells

@@ -90,12 +90,17 @@ public enum RaceScriptJob {
         public var personalityFile: String?
         public var output: String?
         public var force: Bool
+        /// The athlete's physiology, for the heart-rate message (none without it).
+        public var physiology: Physiology?
 
-        public init(personality: String?, personalityFile: String?, output: String?, force: Bool) {
+        public init(
+            personality: String?, personalityFile: String?, output: String?, force: Bool, physiology: Physiology? = nil
+        ) {
             self.personality = personality
             self.personalityFile = personalityFile
             self.output = output
             self.force = force
+            self.physiology = physiology
         }
     }
 
@@ -122,13 +127,14 @@ public enum RaceScriptJob {
         // Up to date when the existing script was made from the same inputs:
         // decided before generating anything. An existing file that does not
         // decode is not up to date, so it is regenerated (try? on purpose).
-        let digest = ScriptGenerator.digest(plan: plan, personality: voice)
+        let generation = ScriptGenerator.Options(physiology: o.physiology)
+        let digest = ScriptGenerator.digest(plan: plan, personality: voice, options: generation)
         if !o.force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
             old.inputDigest == digest
         {
             return .upToDate(path: path, digest: digest)
         }
-        let script = ScriptGenerator.generate(plan: plan, personality: voice)
+        let script = ScriptGenerator.generate(plan: plan, personality: voice, options: generation)
         let problems = script.validate()
         guard problems.isEmpty else {
             throw ScriptError(
@@ -138,5 +144,25 @@ public enum RaceScriptJob {
         }
         try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
         return .written(path: path, statistics: ScriptGenerator.statistics(script), personality: voice.name)
+    }
+}
+
+/// Whether a script still matches the race setup it is replayed against.
+public enum ScriptStaleness {
+    /// Why the script is stale for this plan, or nil when it matches. Version 2
+    /// scripts carry the plan's digest; older ones are compared on the whole
+    /// input digest, with their personality when it is a shipped one.
+    public static func check(_ script: RaceScript, against plan: RacePlan) -> String? {
+        if let recorded = script.planDigest {
+            let now = ScriptGenerator.planDigest(plan)
+            return recorded == now ? nil : "its plan digest is \(recorded.prefix(12)), the setup's is \(now.prefix(12))"
+        }
+        guard let voice = try? Personality.named(script.personality) else {
+            return
+                "it is a version \(script.version) script without a plan digest and its personality is not a shipped one"
+        }
+        let now = ScriptGenerator.digest(plan: plan, personality: voice)
+        return script.inputDigest == now
+            ? nil : "its input digest is \(script.inputDigest.prefix(12)), the setup's is \(now.prefix(12))"
     }
 }

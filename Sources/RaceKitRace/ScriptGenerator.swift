@@ -3,107 +3,18 @@ import Foundation
 import RaceKitCore
 import Yams
 
-/// A coach's voice: a template list per role (YAML, see Personalities/).
-public struct Personality: Sendable, Equatable {
-    public var name: String
-    public var description: String
-    public var templates: [String: [String]]
-
-    /// Every role a personality must have.
-    public static let roles = [
-        "start", "pace_km", "ahead", "on", "behind", "too_fast_early", "fading_late", "hr_high",
-        "gel", "caffeine", "drink", "near_finish", "finish"
-    ]
-    /// Fields filled at generation in every role.
-    static let baseFields = ["race", "target", "unit"]
-    /// Fields filled at generation, by role (what `ScriptGenerator.generate` fills).
-    public static let fields: [String: [String]] = {
-        var f = Dictionary(uniqueKeysWithValues: roles.map { ($0, baseFields) })
-        f["pace_km"]! += ["km", "clock", "split"]
-        for role in ["ahead", "on", "behind"] { f[role]! += ["checkpoint", "clock"] }
-        for role in ["gel", "caffeine"] { f[role]! += ["number", "clock", "km", "carbs", "caffeine"] }
-        f["drink"]! += ["number", "clock", "km", "fluid", "sodium"]
-        return f
-    }()
-    public static let shipped = ["calm_coach", "roast_coach", "drill_sergeant"]
-
-    /// A shipped personality by name.
-    public static func named(_ name: String) throws -> Personality {
-        guard shipped.contains(name),
-            let url = Bundle.module.url(forResource: "Personalities/\(name)", withExtension: "yaml"),
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        else {
-            throw SetupError(
-                kind: .invalid, file: name, line: 0, key: "personality",
-                message:
-                    "unknown personality '\(name)'; shipped: \(shipped.joined(separator: ", ")) (or --personality-file)"
-            )
-        }
-        return try parse(text, file: "\(name).yaml")
-    }
-
-    public static func load(path: String) throws -> Personality {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else {
-            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: "no such file or not UTF-8")
-        }
-        return try parse(text, file: path)
-    }
-
-    /// Strict: known keys, every role present with at least one text, known placeholders only.
-    public static func parse(_ text: String, file: String) throws -> Personality {
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
-            throw SetupLoader.yamlError(e, file: file, text: text)
-        }
-        guard let root else {
-            throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty")
-        }
-        let r = Reader(file: file)
-        let top = try r.mapping(root, path: "", known: ["name", "description", "templates"])
-        let name = try r.string(top.require("name"), "name")
-        let description = try top["description"].map { try r.string($0, "description") } ?? ""
-        let t = try r.mapping(
-            top.require("templates"), path: "templates", known: roles, keyLine: top.keyLines["templates"])
-        var templates: [String: [String]] = [:]
-        for role in roles {
-            guard let node = t[role] else {
-                throw SetupError(
-                    kind: .invalid, file: file, line: t.line, key: "templates.\(role)",
-                    message: "is required (a list of texts)")
-            }
-            let items = try r.sequence(node, "templates.\(role)")
-            guard !items.isEmpty else { throw r.error(node, "templates.\(role)", "needs at least one text") }
-            var texts: [String] = []
-            for (i, item) in items.enumerated() {
-                let key = "templates.\(role)[\(i)]"
-                let s = try r.string(item, key)
-                let here = fields[role] ?? baseFields
-                for field in RaceScript.placeholderNames(in: s)
-                where !here.contains(field) && !RaceScript.placeholders.contains(field) {
-                    throw r.error(
-                        item, key,
-                        "{\(field)} is not filled in \(role) texts; here: \(here.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))"
-                    )
-                }
-                texts.append(s)
-            }
-            templates[role] = texts
-        }
-        return Personality(name: name, description: description, templates: templates)
-    }
-
-    /// Canonical text for the input digest.
-    var canonical: String {
-        "name=\(name)\n"
-            + Self.roles.map { role in role + "=" + (templates[role] ?? []).joined(separator: "\u{1F}") }.joined(
-                separator: "\n")
-    }
-}
-
 /// Generates a race script from a plan and a personality (DESIGN.md "Race script").
+///
+/// Every message follows the plan at its own point: pace feedback and branch
+/// points compare the clock with the plan's clock there (`time_vs_plan`), the
+/// pace conditions the current pace with the plan's pace there (`pace_vs_plan`,
+/// with hysteresis), hill cues come before the plan's climbs and descents, and
+/// `hr_high` sits above the athlete's planned race effort. Scheduled messages
+/// never start within the engine's window of each other at the planned pace
+/// (fuel and drink due together become one message), and no sentence is said
+/// twice.
 public enum ScriptGenerator {
-    public static let version = "racekit 0.2 script-generator 1"
+    public static let version = "racekit 0.3 script-generator 2"
 
     /// Message priorities (0-100; the engine's `criticalPriority` is 90): what
     /// wins when two messages are due in the same window.
@@ -111,6 +22,7 @@ public enum ScriptGenerator {
         public static let paceFeedback = 40
         public static let start = 60
         public static let branch = 60
+        public static let hill = 65
         public static let paceCondition = 70
         public static let heartRate = 75
         public static let nearFinish = 80
@@ -119,26 +31,42 @@ public enum ScriptGenerator {
         public static let finish = 95
     }
 
-    /// The thresholds of the generated conditions and branch points.
+    /// The thresholds of the generated conditions, branches and cues.
     public enum Threshold {
-        /// Branch points: the average pace so far within this share of the plan's is "on".
-        public static let branchBand = 0.01
-        /// "Too fast" before this share of the race, when the last 3 minutes are this much faster than the target.
+        /// Ahead or behind the plan: more than this many seconds, plus `gapShare`
+        /// of the plan's time so far (10 s early on, 100 s at 2.5 h).
+        public static let gapSeconds = 10.0
+        public static let gapShare = 0.01
+        /// "Too fast" before this share of the race: the current pace under
+        /// `tooFastRatio` of the plan's pace here for `tooFastHoldSeconds`; it may
+        /// speak again once back above `tooFastRearm`.
         public static let tooFastBefore = 0.25
-        public static let tooFastRatio = 1.04
-        /// "Fading" between these shares of the race, when the last 3 minutes are this much slower.
+        public static let tooFastRatio = 0.96
+        public static let tooFastRearm = 0.98
+        public static let tooFastHoldSeconds = 30.0
+        /// "Fading" between these shares of the race: the current pace over
+        /// `fadingRatio` of the plan's pace here for `fadingHoldSeconds`; again
+        /// once back under `fadingRearm`.
         public static let fadingAfter = 0.6
-        public static let fadingRatio = 0.95
+        public static let fadingRatio = 1.05
+        public static let fadingRearm = 1.02
+        public static let fadingHoldSeconds = 60.0
         /// Conditions stay quiet in the last 5% of the race.
         public static let quietAfter = 0.95
-        /// A condition repeats at most this often, and holds this long before it speaks.
+        /// A condition repeats at most this often.
         public static let conditionCooldownSeconds = 600.0
-        public static let tooFastHoldSeconds = 30.0
-        public static let fadingHoldSeconds = 60.0
+        /// Heart rate: above the top of the planned effort plus this share, for
+        /// `heartRateHoldSeconds`; again once `heartRateRearmBpm` below.
+        public static let heartRateMargin = 0.03
+        public static let heartRateHoldSeconds = 30.0
+        public static let heartRateRearmBpm = 5.0
         /// The near-finish message: this far out, at most a fifth of the race.
         public static let nearFinishMeters = 1000.0
         /// The plan is written into the script every this many metres.
         public static let planStepMeters = 100.0
+        /// Scheduled messages start at least the engine window times this
+        /// apart at the planned pace (a runner 10% fast still hears them apart).
+        public static let spacingFactor = 1.5
     }
 
     /// Message id suffixes the generator uses, and how statistics recognise them.
@@ -162,72 +90,142 @@ public enum ScriptGenerator {
         return out.sorted { $0.1 < $1.1 }
     }
 
-    /// The three branches spoken at each checkpoint.
-    static let branchRoles = ["ahead", "on", "behind"]
-
     /// What a script holds, for a one-line summary.
     public struct Statistics: Sendable, Equatable {
         public var messages: Int
         public var branchPoints: Int
         public var gels: Int
         public var drinks: Int
+        public var hills: Int
     }
 
     public static func statistics(_ script: RaceScript) -> Statistics {
         let prefix = script.race + "."
         func count(_ role: String) -> Int { script.messages.filter { $0.id.hasPrefix(prefix + role) }.count }
-        let branchPoints = Set(script.messages.compactMap { m in m.branchKey.flatMap { _ in m.trigger.atMeters } })
-            .count
+        let checkpointIDs = script.messages.filter { $0.id.hasPrefix(prefix + "on_pace_") }
         return Statistics(
-            messages: script.messages.count, branchPoints: branchPoints, gels: count(Role.gel),
-            drinks: count(Role.drink))
+            messages: script.messages.count, branchPoints: checkpointIDs.count, gels: count(Role.gel),
+            drinks: count(Role.drink) + count("fuel_"), hills: count("climb_") + count("descent_"))
     }
 
     /// SHA-256 of the normalised inputs: the plan's content (normalised setup,
     /// pace plan, cues), the personality's texts and the generator version.
     /// Computed from values, not from any printed form, so a change of output
     /// formatting leaves scripts up to date.
-    public static func digest(plan: RacePlan, personality: Personality) -> String {
-        let text = PlanOutput.canonical(plan) + "\n" + personality.canonical + "\n" + version
+    public static func digest(plan: RacePlan, personality: Personality, options: Options = Options()) -> String {
+        let text = PlanOutput.canonical(plan) + "\n" + personality.canonical + "\n" + options.canonical + "\n" + version
         return SHA256.hash(data: Data(text.utf8)).hexString
     }
 
-    public static func generate(plan: RacePlan, personality: Personality) -> RaceScript {
+    /// SHA-256 of the plan's normalised inputs alone: what makes a script stale.
+    public static func planDigest(_ plan: RacePlan) -> String {
+        SHA256.hash(data: Data((PlanOutput.canonical(plan) + "\n" + version).utf8)).hexString
+    }
+
+    /// What the generator needs beyond the plan.
+    public struct Options: Sendable, Equatable {
+        /// The athlete's physiology (threshold HR set or estimated, max HR):
+        /// without it there is no heart-rate message.
+        public var physiology: Physiology?
+        public init(physiology: Physiology? = nil) { self.physiology = physiology }
+
+        var canonical: String {
+            guard let p = physiology else { return "physiology=none" }
+            return "physiology=\(p.thresholdHeartRate.map { "\($0)" } ?? "-")/\(p.maxHeartRate.map { "\($0)" } ?? "-")"
+        }
+    }
+
+    public static func generate(plan: RacePlan, personality: Personality, options: Options = Options()) -> RaceScript {
         var g = Generation(plan: plan, personality: personality)
         g.start()
         g.paceFeedback()
         g.branchPoints()
-        g.conditions()
+        g.hills()
         g.fuelAndDrinks()
         g.finish()
+        g.spaceOut(windowSeconds: EngineSettings().windowSeconds)
+        g.conditions(heartRateLimit: heartRateLimit(options.physiology, plannedSeconds: plan.setup.targetSeconds))
+        // The finish messages last, as a reader expects them.
+        let ending = g.messages.filter { $0.id.hasSuffix(".near_finish") || $0.id.hasSuffix(".finish") }
+        g.messages = g.messages.filter { !ending.contains($0) } + ending
         let slug = plan.setup.slug
         return RaceScript(
             id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
-            inputDigest: digest(plan: plan, personality: personality),
-            plan: scriptPlan(plan), branches: g.branches, messages: g.messages)
+            inputDigest: digest(plan: plan, personality: personality, options: options),
+            plan: scriptPlan(plan), branches: g.branches, messages: g.messages, planDigest: planDigest(plan))
     }
 
-    /// The plan every `Threshold.planStepMeters`, for {gap} and the synthetic on-plan run.
+    /// The top of the planned race effort as a share of threshold heart rate,
+    /// by the race's planned duration (hours): 5k efforts run above threshold,
+    /// a half near it, a marathon well below it, ultras lower still (Friel's
+    /// race-effort zones).
+    static let plannedEffort: [(hours: Double, shareOfThreshold: Double)] = [
+        (0.3, 1.06), (0.7, 1.03), (1.6, 1.00), (3.5, 0.95), (6, 0.90), (12, 0.85)
+    ]
+
+    /// The heart rate above which `hr_high` speaks: the top of the planned
+    /// effort plus `heartRateMargin`, from the threshold HR (set, or estimated
+    /// from max HR as the analysis does); nil without either.
+    public static func heartRateLimit(_ p: Physiology?, plannedSeconds: Double) -> Double? {
+        guard let threshold = p?.thresholdHeartRate ?? p?.maxHeartRate.map({ $0 * 0.89 }), threshold > 0 else {
+            return nil
+        }
+        let h = plannedSeconds / 3600
+        let table = plannedEffort
+        var share = table.first!.shareOfThreshold
+        if h >= table.last!.hours {
+            share = table.last!.shareOfThreshold
+        } else if h > table.first!.hours {
+            let k = table.indices.dropFirst().first { table[$0].hours >= h }!
+            let (a, b) = (table[k - 1], table[k])
+            share = a.shareOfThreshold + (b.shareOfThreshold - a.shareOfThreshold) * (h - a.hours) / (b.hours - a.hours)
+        }
+        var limit = threshold * (share + Threshold.heartRateMargin)
+        if let max = p?.maxHeartRate { limit = min(limit, max - 2) }
+        return limit.rounded()
+    }
+
+    /// The plan every `Threshold.planStepMeters`, for {gap} and the synthetic
+    /// on-plan run, with the course's grade over each step.
     static func scriptPlan(_ plan: RacePlan) -> ScriptPlan {
         let d = plan.setup.distanceMeters, step = Threshold.planStepMeters
         var clocks: [Double] = []
         var x = 0.0
         while x < d { clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 1)); x += step }
         clocks.append(plan.setup.targetSeconds)
+        var grades: [Double]?
+        if let c = plan.course, c.hasElevation {
+            grades = (0..<(clocks.count - 1)).map { k in
+                let x0 = Double(k) * step, x1 = min(Double(k + 1) * step, d)
+                guard x1 > x0, let e0 = c.elevation(at: x0), let e1 = c.elevation(at: x1) else { return 0 }
+                return TextFormat.rounded((e1 - e0) / (x1 - x0) * 100, 1)
+            }
+        }
         return ScriptPlan(
-            distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks)
+            distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks,
+            gradePercent: grades, unitMeters: plan.unitMeters)
     }
 
-    /// One generation's state: the messages so far and how often each role's
-    /// variants were used (in turn, so a race does not repeat a sentence).
+    /// Branches shared by every message whose tone depends on the gap to the plan.
+    static let gapTolerance = "(\(TextFormat.fixed(Threshold.gapSeconds, 0)) + plan_time * \(Threshold.gapShare))"
+    static let gapBranches: [String: String] = [
+        "ahead_of_plan": "time_vs_plan < -\(gapTolerance)",
+        "on_plan": "time_vs_plan >= -\(gapTolerance) AND time_vs_plan <= \(gapTolerance)",
+        "behind_plan": "time_vs_plan > \(gapTolerance)"
+    ]
+
+    /// One generation's state: the messages so far and each role's texts in a
+    /// deterministic order for this race, taken in turn.
     struct Generation {
         let plan: RacePlan
         let personality: Personality
         var messages: [ScriptMessage] = []
         var branches: [String: String] = [:]
+        var orders: [String: [String]] = [:]
         var used: [String: Int] = [:]
         let base: [String: String]
         let checkpoints: [(label: String, meters: Double)]
+        let seed: UInt64
 
         init(plan: RacePlan, personality: Personality) {
             self.plan = plan
@@ -235,17 +233,45 @@ public enum ScriptGenerator {
             let unitName = plan.unitMeters == 1000 ? "Kilometre" : "Mile"
             base = ["race": plan.setup.name, "target": TextFormat.duration(plan.setup.targetSeconds), "unit": unitName]
             checkpoints = ScriptGenerator.checkpoints(distance: plan.setup.distanceMeters)
+            // FNV-1a of the race's slug: the same race always gets the same order.
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in plan.setup.slug.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+            seed = h
         }
 
         var distance: Double { plan.setup.distanceMeters }
 
-        mutating func text(_ role: String, _ fields: [String: String]) -> String {
-            let list = personality.templates[role] ?? [""]
-            let n = used[role, default: 0]
-            used[role] = n + 1
-            var s = list[n % list.count]
+        /// A role's texts shuffled once per race (seeded by the race and role).
+        mutating func order(_ role: String) -> [String] {
+            if let o = orders[role] { return o }
+            var list = personality.templates[role] ?? [""]
+            var state = seed ^ UInt64(truncatingIfNeeded: role.hashValueStable)
+            for i in stride(from: list.count - 1, to: 0, by: -1) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let j = Int((state >> 33) % UInt64(i + 1))
+                list.swapAt(i, j)
+            }
+            orders[role] = list
+            return list
+        }
+
+        static func fill(_ template: String, _ fields: [String: String]) -> String {
+            var s = template
             for (k, v) in fields { s = s.replacingOccurrences(of: "{\(k)}", with: v) }
             return s
+        }
+
+        /// The role's next text, in turn.
+        mutating func text(_ role: String, _ fields: [String: String]) -> String {
+            let list = order(role)
+            let n = used[role, default: 0]
+            used[role] = n + 1
+            return Self.fill(list[n % list.count], fields)
+        }
+
+        /// All the role's texts, for a message said in turn (conditions).
+        mutating func allTexts(_ role: String, _ fields: [String: String]) -> [String] {
+            order(role).map { Self.fill($0, fields) }
         }
 
         func id(_ role: String) -> String { "\(plan.setup.slug).\(role)" }
@@ -257,8 +283,10 @@ public enum ScriptGenerator {
                     priority: Priority.start))
         }
 
-        /// Pace feedback every unit, except where a branch point speaks.
+        /// Pace feedback every unit, except where a branch point speaks: one text
+        /// per tone, the one whose gap branch holds plays.
         mutating func paceFeedback() {
+            for (key, expression) in ScriptGenerator.gapBranches { branches[key] = expression }
             var n = 1
             while Double(n) * plan.unitMeters < distance - 1 {
                 let x = Double(n) * plan.unitMeters
@@ -272,30 +300,28 @@ public enum ScriptGenerator {
                 f["split"] = TextFormat.duration(
                     split.map { Double($0.splitSeconds) }
                         ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
-                messages.append(
-                    ScriptMessage(
-                        id: id("pace_km_\(n)"), trigger: .distance(x), text: text("pace_km", f),
-                        priority: Priority.paceFeedback))
+                for (suffix, role, branch) in [
+                    ("", "pace_km", "on_plan"), ("_ahead", "pace_km_ahead", "ahead_of_plan"),
+                    ("_behind", "pace_km_behind", "behind_plan")
+                ] {
+                    messages.append(
+                        ScriptMessage(
+                            id: id("pace_km_\(n)\(suffix)"), trigger: .distance(x), branchKey: branch,
+                            text: text(role, f), priority: Priority.paceFeedback))
+                }
             }
         }
 
-        /// Branch points: average pace so far against the plan's average at the checkpoint.
+        /// Branch points: the clock against the plan's clock at the checkpoint.
         mutating func branchPoints() {
             for cp in checkpoints {
                 let clock = plan.pacePlan.clockSeconds(at: cp.meters)
-                let planAvg = TextFormat.rounded(clock / cp.meters * 1000, 1)
-                let lo = TextFormat.fixed(planAvg * (1 - Threshold.branchBand), 1)
-                let hi = TextFormat.fixed(planAvg * (1 + Threshold.branchBand), 1)
                 var f = base
                 f["checkpoint"] = cp.label == "half" ? "Halfway" : cp.label.uppercased()
                 f["clock"] = TextFormat.duration(clock)
-                let expressions = [
-                    "ahead": "avg_pace < \(lo)", "on": "avg_pace >= \(lo) AND avg_pace <= \(hi)",
-                    "behind": "avg_pace > \(hi)"
-                ]
-                for role in ScriptGenerator.branchRoles {
+                for (role, shared) in [("ahead", "ahead_of_plan"), ("on", "on_plan"), ("behind", "behind_plan")] {
                     let key = role == "ahead" ? "ahead_of_pace_\(cp.label)" : "\(role)_pace_\(cp.label)"
-                    branches[key] = expressions[role]
+                    branches[key] = ScriptGenerator.gapBranches[shared]
                     messages.append(
                         ScriptMessage(
                             id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f),
@@ -304,65 +330,79 @@ public enum ScriptGenerator {
             }
         }
 
-        mutating func conditions() {
-            let d = distance
-            let early = TextFormat.fixed(d * Threshold.tooFastBefore, 0),
-                late = TextFormat.fixed(d * Threshold.fadingAfter, 0)
-            let end = TextFormat.fixed(d * Threshold.quietAfter, 0)
-            let fast = TextFormat.fixed(Threshold.tooFastRatio, 2), fade = TextFormat.fixed(Threshold.fadingRatio, 2)
-            messages.append(
-                ScriptMessage(
-                    id: id("too_fast_early"),
-                    trigger: Trigger(
-                        type: .condition, expression: "distance < \(early) AND pace_3min_ratio > \(fast)",
-                        branchKey: "too_fast_early", cooldownSeconds: Threshold.conditionCooldownSeconds,
-                        holdSeconds: Threshold.tooFastHoldSeconds),
-                    text: text("too_fast_early", base), priority: Priority.paceCondition, playOnce: false))
-            messages.append(
-                ScriptMessage(
-                    id: id("fading_late"),
-                    trigger: Trigger(
-                        type: .condition,
-                        expression: "distance > \(late) AND distance < \(end) AND pace_3min_ratio < \(fade)",
-                        branchKey: "fading_late", cooldownSeconds: Threshold.conditionCooldownSeconds,
-                        holdSeconds: Threshold.fadingHoldSeconds),
-                    text: text("fading_late", base), priority: Priority.paceCondition, playOnce: false))
-            messages.append(
-                ScriptMessage(
-                    id: id("hr_high"),
-                    trigger: Trigger(
-                        type: .fatigue_zone, expression: "hr_zone >= 5 AND distance < \(end)",
-                        cooldownSeconds: Threshold.conditionCooldownSeconds,
-                        holdSeconds: Threshold.tooFastHoldSeconds),
-                    text: text("hr_high", base), priority: Priority.heartRate, playOnce: false))
+        /// A cue before each climb and descent of the plan's course worth a word.
+        mutating func hills() {
+            guard let course = plan.course, course.hasElevation else { return }
+            let lead = Hills.leadMeters
+            for (k, h) in Hills.find(course).enumerated() {
+                var f = base
+                f["km"] = TextFormat.fixed(h.startMeters / plan.unitMeters, 1)
+                f["length"] = Hills.spoken(h.lengthMeters)
+                f["grade"] = "\(TextFormat.fixed(abs(h.gradePercent), 0)) percent"
+                f["gain"] = "\(TextFormat.fixed(abs(h.gainMeters), 0)) metres"
+                let at = max(0, h.startMeters - lead)
+                f["in"] = Hills.spoken(h.startMeters - at)
+                let role = h.gainMeters > 0 ? "climb" : "descent"
+                messages.append(
+                    ScriptMessage(
+                        id: id("\(role)_\(k + 1)"), trigger: .distance(at), text: text(role, f), priority: Priority.hill
+                    ))
+            }
         }
 
-        /// Every fueling and hydration cue: race-critical.
+        /// Every fueling and hydration cue: race-critical. A gel and a drink due
+        /// within the spacing of each other are one message.
         mutating func fuelAndDrinks() {
-            for c in plan.cues.cues {
-                var f = base
-                f["number"] = String(c.number)
-                f["clock"] = TextFormat.duration(Double(c.clockSeconds))
-                f["km"] = TextFormat.fixed(c.distanceMeters / 1000, 1)
+            let spacing = EngineSettings().windowSeconds * Threshold.spacingFactor
+            var cues = plan.cues.cues.filter { $0.kind != .aid }
+            cues.sort { ($0.clockSeconds, $0.kind.rawValue) < ($1.clockSeconds, $1.kind.rawValue) }
+            var i = 0
+            while i < cues.count {
+                let c = cues[i]
+                if i + 1 < cues.count, Double(cues[i + 1].clockSeconds - c.clockSeconds) < spacing,
+                    (c.kind == .drink) != (cues[i + 1].kind == .drink)
+                {
+                    let gel = c.kind == .drink ? cues[i + 1] : c, drink = c.kind == .drink ? c : cues[i + 1]
+                    var f = fields(gel)
+                    f["drink_number"] = String(drink.number)
+                    f["fluid"] = TextFormat.fixed(drink.fluidMl ?? 0, 0)
+                    f["sodium"] = TextFormat.fixed(drink.sodiumMg ?? 0, 0)
+                    messages.append(
+                        ScriptMessage(
+                            id: id("fuel_\(gel.number)_drink_\(drink.number)"),
+                            trigger: .distance(min(gel.distanceMeters, drink.distanceMeters)),
+                            text: text("fuel_and_drink", f), priority: Priority.gel))
+                    i += 2
+                    continue
+                }
+                let f = fields(c)
                 switch c.kind {
                 case .gel, .caffeine:
-                    f["carbs"] = TextFormat.fixed(c.carbsGrams ?? 0, 0)
-                    f["caffeine"] = TextFormat.fixed(c.caffeineMg ?? 0, 0)
                     messages.append(
                         ScriptMessage(
                             id: id(Role.gel + String(c.number)), trigger: .distance(c.distanceMeters),
                             text: text(c.kind == .gel ? "gel" : "caffeine", f), priority: Priority.gel))
                 case .drink:
-                    f["fluid"] = TextFormat.fixed(c.fluidMl ?? 0, 0)
-                    f["sodium"] = TextFormat.fixed(c.sodiumMg ?? 0, 0)
                     messages.append(
                         ScriptMessage(
                             id: id(Role.drink + String(c.number)), trigger: .distance(c.distanceMeters),
                             text: text("drink", f), priority: Priority.drink))
-                case .aid:
-                    continue
+                case .aid: break
                 }
+                i += 1
             }
+        }
+
+        func fields(_ c: Cue) -> [String: String] {
+            var f = base
+            f["number"] = String(c.number)
+            f["clock"] = TextFormat.duration(Double(c.clockSeconds))
+            f["km"] = TextFormat.fixed(c.distanceMeters / 1000, 1)
+            f["carbs"] = TextFormat.fixed(c.carbsGrams ?? 0, 0)
+            f["caffeine"] = TextFormat.fixed(c.caffeineMg ?? 0, 0)
+            f["fluid"] = TextFormat.fixed(c.fluidMl ?? 0, 0)
+            f["sodium"] = TextFormat.fixed(c.sodiumMg ?? 0, 0)
+            return f
         }
 
         mutating func finish() {
@@ -375,7 +415,123 @@ public enum ScriptGenerator {
             messages.append(
                 ScriptMessage(
                     id: id("finish"), trigger: .distance(distance), text: text("finish", base),
-                    priority: Priority.finish))
+                    priority: Priority.finish
+                ))
         }
+
+        /// Where a scheduled message speaks, metres (nil for conditions).
+        func position(_ m: ScriptMessage) -> Double? {
+            switch m.trigger.type {
+            case .distance: return m.trigger.atMeters
+            case .time: return m.trigger.atSeconds.map { plan.pacePlan.distance(atClock: $0) }
+            case .halfway: return distance / 2
+            case .near_finish: return distance - (m.trigger.remainingMeters ?? 0)
+            case .condition, .fatigue_zone: return nil
+            }
+        }
+
+        /// No two scheduled messages start within `spacingFactor` windows of
+        /// each other at the planned pace. Messages at one place with exclusive
+        /// branches are one slot (one of them plays). Where two slots are too
+        /// close, the less important one gives way: pace feedback is dropped
+        /// (the runner hears the other message), anything else moves to just
+        /// after the more important one (before it near the finish).
+        mutating func spaceOut(windowSeconds: Double) {
+            let spacing = windowSeconds * Threshold.spacingFactor
+            // Each pass settles one pair; a message only ever moves later or goes.
+            for _ in 0..<(messages.count * 4) {
+                // A slot: the messages at one place with branches (one of them
+                // plays), or one message without a branch.
+                var slots = Dictionary(grouping: messages.indices.filter { position(messages[$0]) != nil }) {
+                    SlotKey(
+                        meters: TextFormat.rounded(position(messages[$0])!, 1),
+                        single: messages[$0].branchKey == nil ? messages[$0].id : "")
+                }.map { ($0.key.meters, $0.value) }.sorted { ($0.0, $0.1[0]) < ($1.0, $1.1[0]) }
+                var changed = false
+                var k = 1
+                while k < slots.count {
+                    let (xa, a) = slots[k - 1], (xb, b) = slots[k]
+                    let gap = plan.pacePlan.clockSeconds(at: xb) - plan.pacePlan.clockSeconds(at: xa)
+                    guard gap < spacing - 0.5 else { k += 1; continue }
+                    let pa = a.map { messages[$0].priority }.max()!, pb = b.map { messages[$0].priority }.max()!
+                    let (loser, winnerAt) = pa >= pb ? (b, xa) : (a, xb)
+                    let isFeedback = loser.allSatisfy { messages[$0].priority == Priority.paceFeedback }
+                    if isFeedback {
+                        messages = messages.indices.filter { !loser.contains($0) }.map { messages[$0] }
+                    } else {
+                        // Just after the winner; where that passes the finish, just before it.
+                        let winnerClock = plan.pacePlan.clockSeconds(at: winnerAt)
+                        var to = plan.pacePlan.distance(atClock: winnerClock + spacing + 1)
+                        if winnerClock + 2 * spacing > plan.setup.targetSeconds {
+                            to = plan.pacePlan.distance(atClock: max(0, winnerClock - spacing - 1))
+                        }
+                        for i in loser {
+                            messages[i].trigger = Trigger(type: .distance, atMeters: TextFormat.rounded(to, 1))
+                        }
+                    }
+                    changed = true
+                    break
+                }
+                slots.removeAll()
+                if !changed { return }
+            }
+        }
+
+        struct SlotKey: Hashable {
+            var meters: Double
+            var single: String
+        }
+
+        /// Pace conditions against the plan's pace here, with hysteresis, and the
+        /// heart rate above the planned effort; each says its texts in turn, once.
+        mutating func conditions(heartRateLimit: Double?) {
+            let d = distance
+            let early = TextFormat.fixed(d * Threshold.tooFastBefore, 0),
+                late = TextFormat.fixed(d * Threshold.fadingAfter, 0)
+            let end = TextFormat.fixed(d * Threshold.quietAfter, 0)
+            let fast = TextFormat.fixed(Threshold.tooFastRatio, 2),
+                fastRearm = TextFormat.fixed(Threshold.tooFastRearm, 2)
+            let fade = TextFormat.fixed(Threshold.fadingRatio, 2),
+                fadeRearm = TextFormat.fixed(Threshold.fadingRearm, 2)
+            func repeatable(_ key: String, _ trigger: Trigger, priority: Int) {
+                let texts = allTexts(key, base)
+                messages.append(
+                    ScriptMessage(
+                        id: id(key), trigger: trigger, text: texts[0], priority: priority, playOnce: false,
+                        variants: Array(texts.dropFirst())))
+            }
+            repeatable(
+                "too_fast_early",
+                Trigger(
+                    type: .condition, expression: "distance < \(early) AND pace_vs_plan < \(fast)",
+                    cooldownSeconds: Threshold.conditionCooldownSeconds, holdSeconds: Threshold.tooFastHoldSeconds,
+                    rearmExpression: "pace_vs_plan > \(fastRearm)"), priority: Priority.paceCondition)
+            repeatable(
+                "fading_late",
+                Trigger(
+                    type: .condition,
+                    expression: "distance > \(late) AND distance < \(end) AND pace_vs_plan > \(fade)",
+                    cooldownSeconds: Threshold.conditionCooldownSeconds, holdSeconds: Threshold.fadingHoldSeconds,
+                    rearmExpression: "pace_vs_plan < \(fadeRearm)"), priority: Priority.paceCondition)
+            if let limit = heartRateLimit {
+                let bpm = TextFormat.fixed(limit, 0), rearm = TextFormat.fixed(limit - Threshold.heartRateRearmBpm, 0)
+                repeatable(
+                    "hr_high",
+                    Trigger(
+                        type: .fatigue_zone, expression: "hr > \(bpm) AND distance < \(end)",
+                        cooldownSeconds: Threshold.conditionCooldownSeconds,
+                        holdSeconds: Threshold.heartRateHoldSeconds, rearmExpression: "hr < \(rearm)"),
+                    priority: Priority.heartRate)
+            }
+        }
+    }
+}
+
+extension String {
+    /// A hash that is the same in every run (Swift's `hashValue` is seeded per process).
+    var hashValueStable: UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return h
     }
 }

@@ -94,6 +94,25 @@ public enum SetupLoader {
         }
         var setup = RaceSetup(
             file: file, name: name, distanceText: distanceText, distanceMeters: distance, targetSeconds: target)
+        try readWhenAndWho(top, into: &setup, reader: &r)
+        if let n = top["checkpoints"] {
+            setup.checkpointsMeters = try checkpoints(n, reader: &r, distance: distance, distanceText: distanceText)
+        }
+        try readPacing(top, targetNode: targetNode, into: &setup, reader: &r)
+        if let n = top["fueling"] { setup.fueling = try fueling(n, keyLine: top.keyLines["fueling"], reader: &r) }
+        if let n = top["hydration"] {
+            setup.hydration = try hydration(n, keyLine: top.keyLines["hydration"], reader: &r, distance: distance)
+        }
+        if let n = top["script"] {
+            let m = try r.mapping(n, path: "script", known: scriptKeys, keyLine: top.keyLines["script"])
+            for (key, value) in m.pairs { setup.script[key] = try r.string(value, "script.\(key)") }
+            setup.personality = setup.script["personality"]
+        }
+        return setup
+    }
+
+    /// `date`, `start_time`, `athlete`, `notes` and `course`.
+    private static func readWhenAndWho(_ top: Fields, into setup: inout RaceSetup, reader r: inout Reader) throws {
         if let n = top["date"] {
             let d = try r.scalarText(n, "date")
             guard Self.isDate(d) else { throw r.error(n, "date", "'\(d)' is not a date (YYYY-MM-DD)") }
@@ -114,51 +133,49 @@ public enum SetupLoader {
             setup.courseLine = n.mark?.line ?? 0
             setup.coursePath = setup.resolvedPath(c)
         }
-        if let n = top["checkpoints"] {
-            let items = try r.sequence(n, "checkpoints")
-            var points: [Double] = []
-            for (i, item) in items.enumerated() {
-                let key = "checkpoints[\(i)]"
-                let t = try r.scalarText(item, key)
-                guard let x = Units.parseDistance(t) else { throw r.error(item, key, "'\(t)' is not a distance") }
-                guard x < distance else { throw r.error(item, key, "\(t) is not before the finish (\(distanceText))") }
-                if let last = points.last, x <= last { throw r.error(item, key, "checkpoints must increase") }
-                points.append(x)
-            }
-            setup.checkpointsMeters = points
-        }
+    }
 
-        // Pacing.
+    /// `checkpoints`: increasing distances before the finish.
+    private static func checkpoints(_ n: Node, reader r: inout Reader, distance: Double, distanceText: String) throws
+        -> [Double]
+    {
+        let items = try r.sequence(n, "checkpoints")
+        var points: [Double] = []
+        for (i, item) in items.enumerated() {
+            let key = "checkpoints[\(i)]"
+            let t = try r.scalarText(item, key)
+            guard let x = Units.parseDistance(t) else { throw r.error(item, key, "'\(t)' is not a distance") }
+            guard x < distance else { throw r.error(item, key, "\(t) is not before the finish (\(distanceText))") }
+            if let last = points.last, x <= last { throw r.error(item, key, "checkpoints must increase") }
+            points.append(x)
+        }
+        return points
+    }
+
+    /// `pacing`, and whether the plan is possible at all (a course may change
+    /// it; checked again when planned).
+    private static func readPacing(_ top: Fields, targetNode: Node, into setup: inout RaceSetup, reader r: inout Reader)
+        throws
+    {
         var strategyNode: Node = targetNode
         if let n = top["pacing"] {
             strategyNode = n
             setup.pacingLine = top.keyLines["pacing"] ?? 0
             setup.strategy = try pacing(
-                n, keyLine: top.keyLines["pacing"], reader: &r, setup: &setup, distance: distance)
+                n, keyLine: top.keyLines["pacing"], reader: &r, setup: &setup, distance: setup.distanceMeters)
         }
-        // The plan must be possible (a course may change it; checked again when planned).
         do {
-            _ = try PacePlan(distanceMeters: distance, targetSeconds: target, strategy: setup.strategy)
+            _ = try PacePlan(
+                distanceMeters: setup.distanceMeters, targetSeconds: setup.targetSeconds, strategy: setup.strategy)
         } catch let e as PacePlanError {
             switch e {
             case .impossibleTarget(let why): throw r.error(targetNode, "target_time", why)
             case .inconsistentPlan(let why):
                 throw SetupError(
-                    kind: .invalid, file: file, line: top.keyLines["pacing"] ?? strategyNode.mark?.line ?? 0,
+                    kind: .invalid, file: setup.file, line: top.keyLines["pacing"] ?? strategyNode.mark?.line ?? 0,
                     key: "pacing", message: why)
             }
         }
-
-        if let n = top["fueling"] { setup.fueling = try fueling(n, keyLine: top.keyLines["fueling"], reader: &r) }
-        if let n = top["hydration"] {
-            setup.hydration = try hydration(n, keyLine: top.keyLines["hydration"], reader: &r, distance: distance)
-        }
-        if let n = top["script"] {
-            let m = try r.mapping(n, path: "script", known: scriptKeys, keyLine: top.keyLines["script"])
-            for (key, value) in m.pairs { setup.script[key] = try r.string(value, "script.\(key)") }
-            setup.personality = setup.script["personality"]
-        }
-        return setup
     }
 
     private static func pacing(

@@ -3,8 +3,15 @@ import RaceKitCore
 /// Locale-free, deterministic number and time formatting for report files
 /// (reruns must give byte-identical files).
 enum ReportFormat {
-    /// Fixed decimals, empty for nil.
+    /// Fixed decimals; `TextFormat.unknown` for nil or a non-finite value.
     static func fixed(_ v: Double?, _ digits: Int) -> String {
+        guard let v, v.isFinite else { return TextFormat.unknown }
+        return TextFormat.fixed(v, digits)
+    }
+
+    /// A CSV field: fixed decimals, empty for unknown (DESIGN.md: CSV leaves
+    /// unknown values empty).
+    static func csv(_ v: Double?, _ digits: Int) -> String {
         guard let v, v.isFinite else { return "" }
         return TextFormat.fixed(v, digits)
     }
@@ -14,9 +21,9 @@ enum ReportFormat {
     /// `h:mm:ss` or `m:ss`.
     static func duration(_ seconds: Double) -> String { TextFormat.duration(seconds) }
 
-    /// `4:37` from seconds per km, `–` when unknown.
+    /// `4:37` from seconds per km, `TextFormat.unknown` when unknown.
     static func pace(_ secondsPerKm: Double?) -> String {
-        guard let p = secondsPerKm, p.isFinite, p > 0 else { return "–" }
+        guard let p = secondsPerKm, p.isFinite, p > 0 else { return TextFormat.unknown }
         return TextFormat.pace(p)
     }
 

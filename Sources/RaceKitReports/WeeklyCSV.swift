@@ -18,7 +18,7 @@ public enum WeeklyCSV {
 
     public static func render(_ weeks: AthleteWeeks) -> String {
         var lines = [header(zoneNames: weeks.zoneNames).joined(separator: ",")]
-        let f = ReportFormat.fixed
+        let f = ReportFormat.csv
         for r in weeks.rows {
             let fields =
                 [

@@ -51,8 +51,8 @@ public enum WeeklyMarkdown {
                 "\(f(week.fitnessEnd, 1)) / \(f(week.fatigueEnd, 1)) / \(f(week.formEnd, 1))\(week.fitnessWarmup ? " (warming up)" : "")"
             ),
             ("Fitness ramp", "\(week.ramp7d >= 0 ? "+" : "")\(f(week.ramp7d, 1)) this week"),
-            ("Acute:chronic load", week.acwr.map { f($0, 2) } ?? "–"),
-            ("Monotony / strain", week.monotony.map { "\(f($0, 2)) / \(f(week.strain, 0))" } ?? "–")
+            ("Acute:chronic load", week.acwr.map { f($0, 2) } ?? TextFormat.unknown),
+            ("Monotony / strain", week.monotony.map { "\(f($0, 2)) / \(f(week.strain, 0))" } ?? TextFormat.unknown)
         ]
         let zoneTotal = week.zoneSeconds.reduce(0, +)
         if zoneTotal > 0 {

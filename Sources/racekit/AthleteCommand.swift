@@ -202,7 +202,7 @@ extension RaceKitCommand.AthleteCommand {
                         [
                             a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0),
                             Format.number(a.restingHeartRate, digits: 0),
-                            Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? "-",
+                            Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? TextFormat.unknown,
                             String(try store.runCount(athleteID: a.id))
                         ]
                     }))

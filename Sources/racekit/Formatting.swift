@@ -5,19 +5,19 @@ import RaceKitCore
 enum Format {
     /// `h:mm:ss`, or `m:ss` under an hour; `-` when unknown.
     static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite else { return "-" }
+        guard let seconds, seconds.isFinite else { return TextFormat.unknown }
         return TextFormat.duration(seconds)
     }
 
     /// Pace `m:ss` from seconds per km; `-` when unknown.
     static func pace(_ secondsPerKm: Double?) -> String {
-        guard let p = secondsPerKm, p.isFinite, p > 0 else { return "-" }
+        guard let p = secondsPerKm, p.isFinite, p > 0 else { return TextFormat.unknown }
         return TextFormat.pace(p)
     }
 
     /// A number with `digits` decimals; `-` when unknown.
     static func number(_ v: Double?, digits: Int = 1) -> String {
-        guard let v, v.isFinite else { return "-" }
+        guard let v, v.isFinite else { return TextFormat.unknown }
         return TextFormat.fixed(v, digits)
     }
 

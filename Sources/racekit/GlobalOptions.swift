@@ -4,7 +4,6 @@ import RaceKitCore
 import RaceKitFormats
 import RaceKitImport
 import RaceKitRace
-import RaceKitReports
 import RaceKitStore
 
 /// `--store`: every command takes it (before or after the subcommand, see
@@ -23,6 +22,12 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store; a store that cannot be opened is a `StoreError` (exit 74).
     func open() throws -> RunStore { try RunStore(path: path) }
+
+    /// The store when its file exists (commands that only read from it when
+    /// there is one, never creating it).
+    func openIfExists() throws -> RunStore? {
+        FileManager.default.fileExists(atPath: path) ? try open() : nil
+    }
 }
 
 /// Output formats for listings.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import RaceKitCore
 import RaceKitRace
-import RaceKitReports
 import RaceKitStore
 
 extension RaceKitCommand {

@@ -16,8 +16,6 @@ struct RunView {
         return (record.movingSeconds ?? record.elapsedSeconds) / (d / 1000)
     }
 
-    static func round(_ v: Double?, _ digits: Int) -> Double? { TextFormat.round(v, digits) }
-
     /// The run as the JSON contract has it.
     var json: RunJSON {
         let r = record
@@ -25,13 +23,15 @@ struct RunView {
             id: r.id, athlete: r.athleteID, sport: r.sport, sportInferred: !r.sportDeclared, name: r.name,
             sourceFile: r.sourceFile,
             sourceFormat: r.sourceFormat, creator: r.creator, startedAt: startedAt, endedAt: Format.isoTime(r.endedAt),
-            elapsedSeconds: Self.round(r.elapsedSeconds, 3), movingSeconds: Self.round(r.movingSeconds, 3),
-            distanceMeters: Self.round(r.distanceMeters, 2), ascentMeters: Self.round(r.ascentMeters, 1),
-            descentMeters: Self.round(r.descentMeters, 1), avgPaceSecondsPerKm: Self.round(avgPaceSecondsPerKm, 1),
-            avgHeartRate: Self.round(r.avgHeartRate, 1), maxHeartRate: Self.round(r.maxHeartRate, 0),
-            heartRateCoveragePercent: Self.round(r.heartRateCoveragePercent, 1),
-            avgCadence: Self.round(r.avgCadence, 1),
-            load: Self.round(r.load, 1), loadSource: r.loadSource, label: r.label, mode: r.mode, runType: r.runType,
+            elapsedSeconds: TextFormat.round(r.elapsedSeconds, 3), movingSeconds: TextFormat.round(r.movingSeconds, 3),
+            distanceMeters: TextFormat.round(r.distanceMeters, 2), ascentMeters: TextFormat.round(r.ascentMeters, 1),
+            descentMeters: TextFormat.round(r.descentMeters, 1),
+            avgPaceSecondsPerKm: TextFormat.round(avgPaceSecondsPerKm, 1),
+            avgHeartRate: TextFormat.round(r.avgHeartRate, 1), maxHeartRate: TextFormat.round(r.maxHeartRate, 0),
+            heartRateCoveragePercent: TextFormat.round(r.heartRateCoveragePercent, 1),
+            avgCadence: TextFormat.round(r.avgCadence, 1),
+            load: TextFormat.round(r.load, 1), loadSource: r.loadSource, label: r.label, mode: r.mode,
+            runType: r.runType,
             perceivedEffort: r.perceivedEffort, notes: r.notes)
     }
 
@@ -48,12 +48,15 @@ struct RunView {
         return [
             r.id, r.athleteID, r.sport.rawValue, r.name ?? "", r.sourceFile, r.sourceFormat.rawValue, r.creator ?? "",
             startedAt,
-            Format.isoTime(r.endedAt), n(Self.round(r.elapsedSeconds, 3)), n(Self.round(r.movingSeconds, 3)),
-            n(Self.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(Self.round(r.ascentMeters, 1)),
-            n(Self.round(r.descentMeters, 1)), n(Self.round(avgPaceSecondsPerKm, 1)), n(Self.round(r.avgHeartRate, 1)),
-            n(Self.round(r.maxHeartRate, 0)), n(Self.round(r.heartRateCoveragePercent, 1)),
-            n(Self.round(r.avgCadence, 1)),
-            n(Self.round(r.load, 1)), r.loadSource?.rawValue ?? "", r.label ?? "", r.mode.rawValue, r.runType.rawValue,
+            Format.isoTime(r.endedAt), n(TextFormat.round(r.elapsedSeconds, 3)),
+            n(TextFormat.round(r.movingSeconds, 3)),
+            n(TextFormat.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(TextFormat.round(r.ascentMeters, 1)),
+            n(TextFormat.round(r.descentMeters, 1)), n(TextFormat.round(avgPaceSecondsPerKm, 1)),
+            n(TextFormat.round(r.avgHeartRate, 1)),
+            n(TextFormat.round(r.maxHeartRate, 0)), n(TextFormat.round(r.heartRateCoveragePercent, 1)),
+            n(TextFormat.round(r.avgCadence, 1)),
+            n(TextFormat.round(r.load, 1)), r.loadSource?.rawValue ?? "", r.label ?? "", r.mode.rawValue,
+            r.runType.rawValue,
             r.perceivedEffort.map(String.init) ?? "", r.notes ?? ""
         ]
     }

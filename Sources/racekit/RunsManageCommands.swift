@@ -66,7 +66,7 @@ extension RaceKitCommand.Runs {
                         "\n"
                         + Format.csvRow([
                             BestEfforts.name(of: r.distanceMeters), Format.csvNumber(r.distanceMeters),
-                            Format.csvNumber(RunView.round(r.elapsedSeconds, 1)), r.run.id, r.run.athleteID,
+                            Format.csvNumber(TextFormat.round(r.elapsedSeconds, 1)), r.run.id, r.run.athleteID,
                             Format.isoTime(r.run.startedAt)
                         ])
                 }
@@ -130,7 +130,7 @@ extension RaceKitCommand.Runs {
             let updated = try store.edit(runID: record.id, e)
             if sport != nil { try RaceKitImport.Recompute(store: store).reanalyse(runID: record.id) }
             Console.out(
-                "Updated \(updated.id): \(updated.sport.rawValue), label \(updated.label ?? "-"), mode \(updated.mode.rawValue), type \(updated.runType.rawValue), effort \(updated.perceivedEffort.map(String.init) ?? "-")"
+                "Updated \(updated.id): \(updated.sport.rawValue), label \(updated.label ?? TextFormat.unknown), mode \(updated.mode.rawValue), type \(updated.runType.rawValue), effort \(updated.perceivedEffort.map(String.init) ?? TextFormat.unknown)"
             )
         }
     }

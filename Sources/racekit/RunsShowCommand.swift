@@ -201,7 +201,7 @@ enum SplitTable {
                     Format.duration(s.elapsedSeconds),
                     Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
                     s.ascentMeters == nil
-                        ? "-"
+                        ? TextFormat.unknown
                         : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
                     Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
                 ]
@@ -218,11 +218,13 @@ enum SplitTable {
             out +=
                 "\n"
                 + Format.csvRow([
-                    String(s.index), n(RunView.round(s.startMeters / 1000, 3)), n(RunView.round(s.endMeters / 1000, 3)),
-                    n(RunView.round(s.elapsedSeconds, 2)), n(RunView.round(s.movingSeconds, 2)),
-                    n(RunView.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
-                    n(RunView.round(s.ascentMeters, 1)), n(RunView.round(s.descentMeters, 1)),
-                    n(RunView.round(s.avgHeartRate, 1)), n(RunView.round(s.avgCadence, 1)), s.partial ? "true" : "false"
+                    String(s.index), n(TextFormat.round(s.startMeters / 1000, 3)),
+                    n(TextFormat.round(s.endMeters / 1000, 3)),
+                    n(TextFormat.round(s.elapsedSeconds, 2)), n(TextFormat.round(s.movingSeconds, 2)),
+                    n(TextFormat.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
+                    n(TextFormat.round(s.ascentMeters, 1)), n(TextFormat.round(s.descentMeters, 1)),
+                    n(TextFormat.round(s.avgHeartRate, 1)), n(TextFormat.round(s.avgCadence, 1)),
+                    s.partial ? "true" : "false"
                 ])
         }
         return out

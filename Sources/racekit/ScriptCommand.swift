@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import RaceKitCore
 import RaceKitRace
-import RaceKitReports
 import RaceKitStore
 
 extension RaceKitCommand.Race {
@@ -30,14 +29,22 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
+            let athlete = plan.setup.athlete ?? Athlete.defaultID
+            let physiology = try storeOptions.openIfExists().flatMap { store in
+                try store.athlete(id: athlete) == nil ? nil : try store.physiology(athleteID: athlete)
+            }
             let options = RaceScriptJob.Options(
-                personality: personality, personalityFile: personalityFile, output: output, force: force)
+                personality: personality, personalityFile: personalityFile, output: output, force: force,
+                physiology: physiology)
             switch try RaceScriptJob.run(options, plan: plan) {
             case .upToDate(let path, let digest):
                 Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
             case .written(let path, let s, let voice):
+                let heart =
+                    physiology?.thresholdHeartRate == nil && physiology?.maxHeartRate == nil
+                    ? "; no heart-rate message (athlete '\(athlete)' has no threshold or max HR in the store)" : ""
                 Console.out(
-                    "wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks (\(voice))"
+                    "wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks, \(s.hills) hill cues (\(voice))\(heart)"
                 )
             }
         }
@@ -48,14 +55,15 @@ extension RaceKitCommand {
     struct ScriptGroup: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "script",
-            abstract: "Race scripts: validate, show, and simulate against a stored run or the plan.",
+            abstract: "Race scripts: validate, show, simulate against a stored run or the plan, and render to audio.",
             discussion: """
                   racekit script validate Races/berlin-marathon-2026.script.json
                   racekit script show Races/berlin-marathon-2026.script.json --format md
                   racekit script simulate Races/berlin-marathon-2026.script.json --run 01KKB8Q7
                   racekit script simulate Races/berlin-marathon-2026.script.json --race Races/berlin-marathon-2026.yaml
+                  racekit script render Races/berlin-marathon-2026.script.json
                 """,
-            subcommands: [Validate.self, Show.self, Simulate.self]
+            subcommands: [Validate.self, Show.self, Simulate.self, Render.self]
         )
     }
 }
@@ -164,6 +172,8 @@ extension RaceKitCommand.ScriptGroup {
                 "Simulate a run that follows the plan exactly (the race setup the script was made from).",
                 valueName: "file")) var race: String?
         @Option(help: "table, md or json.") var format: ShowFormatWithJSON = .table
+        @Flag(help: "With --race: simulate even when the script was made from another version of the setup.")
+        var allowStale = false
 
         enum ShowFormatWithJSON: String, ExpressibleByArgument, CaseIterable { case table, md, json }
 
@@ -179,6 +189,15 @@ extension RaceKitCommand.ScriptGroup {
                 let setup = try SetupLoader.load(path: race)
                 guard setup.slug == s.race else {
                     throw Failure(.usage, "\(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
+                }
+                if let why = ScriptStaleness.check(s, against: try RacePlanner.plan(setup, unitMeters: s.plan.unit)) {
+                    guard allowStale else {
+                        throw Failure(
+                            .dataError,
+                            "\(file) was not made from \(race) as it is now (\(why)): run racekit race script \(race) to make it again, or give --allow-stale"
+                        )
+                    }
+                    Console.error("warning: \(file) is stale for \(race) (\(why)); simulating the script's own plan")
                 }
                 metrics = ScriptReplay.onPlan(s)
                 source = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"

@@ -14,7 +14,7 @@ public struct BestEffort: Sendable, Equatable, Codable {
 public enum BestEfforts {
     /// 400 m, 1 km, 1 mile, 5 km, 10 km, half marathon, marathon.
     public static let standardDistances: [(name: String, meters: Double)] = [
-        ("400m", 400), ("1k", 1000), ("1mi", 1609.344), ("5k", 5000), ("10k", 10_000),
+        ("400m", 400), ("1k", 1000), ("1mi", Units.metersPerMile), ("5k", 5000), ("10k", 10_000),
         ("half", 21_097.5), ("marathon", 42_195)
     ]
 

@@ -2,7 +2,7 @@
 public enum DistanceUnit: String, Sendable, CaseIterable, Codable {
     case km, mi
     /// Metres in one unit.
-    public var meters: Double { self == .km ? 1000 : 1609.344 }
+    public var meters: Double { self == .km ? 1000 : Units.metersPerMile }
 }
 
 /// One split of a run.

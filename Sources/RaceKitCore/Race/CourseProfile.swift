@@ -51,58 +51,87 @@ public struct CourseProfile: Sendable {
     public let ignoredElevations: Int
 
     public init(samples: SampleSeries, raceMeters: Double, step: Double = 10, smoothingMeters: Double = 200) throws {
-        // Points with a position, in order; distance from the device when complete.
-        var lat: [Double] = [], lon: [Double] = [], ele: [Double] = [], dist: [Double] = []
-        let n = samples.count
-        let deviceDistance = samples.has(.distance) && !samples.distance.contains(where: \.isNaN)
-        var total = 0.0
-        for i in 0..<n where !samples.latitude[i].isNaN && !samples.longitude[i].isNaN {
-            if let last = lat.indices.last {
-                if deviceDistance {
-                    total = max(total, samples.distance[i] - samples.distance[0])
-                } else {
-                    total += Geodesy.distance(
-                        lat1: lat[last], lon1: lon[last], lat2: samples.latitude[i], lon2: samples.longitude[i])
-                }
-            }
-            lat.append(samples.latitude[i]); lon.append(samples.longitude[i])
-            ele.append(samples.elevation.isEmpty ? .nan : samples.elevation[i])
-            dist.append(total)
+        var track = Self.positionedPoints(samples)
+        guard track.latitude.count >= 2, track.total > 0 else { throw CourseError.tooFewPoints(track.latitude.count) }
+        guard abs(track.total - raceMeters) <= 0.10 * raceMeters else {
+            throw CourseError.lengthMismatch(courseMeters: track.total, raceMeters: raceMeters)
         }
-        guard lat.count >= 2, total > 0 else { throw CourseError.tooFewPoints(lat.count) }
-        guard abs(total - raceMeters) <= 0.10 * raceMeters else {
-            throw CourseError.lengthMismatch(courseMeters: total, raceMeters: raceMeters)
-        }
-        courseMeters = total
+        courseMeters = track.total
         self.raceMeters = raceMeters
-        scale = raceMeters / total
+        scale = raceMeters / track.total
         self.smoothingMeters = smoothingMeters
 
         // Impossible elevations and no-data sentinels are no hills (Plausibility).
-        var checked = ContiguousArray(ele)
+        var checked = ContiguousArray(track.elevation)
         let dropped = Plausibility.cleanElevation(&checked)
         ignoredElevations = dropped.outOfRange + dropped.edgeZeros
-        ele = Array(checked)
+        track.elevation = Array(checked)
+        (rawClimbMeters, rawDescentMeters) = Self.rawClimb(track.elevation)
+        hasElevation = track.elevation.filter { !$0.isNaN }.count >= 2
 
-        // Raw climb over the points that carry an elevation.
+        let resampled = Self.resample(
+            track, raceMeters: raceMeters, scale: scale, step: step, withElevation: hasElevation)
+        grid = resampled.grid
+        latitude = resampled.latitude
+        longitude = resampled.longitude
+        var gEle = resampled.elevation
+        if hasElevation {
+            let half = max(0, Int((smoothingMeters / 2 / step).rounded()))
+            gEle = Self.movingAverage(Self.movingAverage(gEle, half: half), half: half)
+        }
+        elevation = gEle
+        (climbMeters, descentMeters) = Self.smoothedClimb(gEle)
+    }
+
+    /// The points with a position, in course order, with their elevation (NaN
+    /// when none) and course distance: the device's when every point has one.
+    struct Track {
+        var latitude: [Double] = [], longitude: [Double] = [], elevation: [Double] = [], distance: [Double] = []
+        var total = 0.0
+    }
+
+    static func positionedPoints(_ samples: SampleSeries) -> Track {
+        var t = Track()
+        let deviceDistance = samples.has(.distance) && !samples.distance.contains(where: \.isNaN)
+        for i in 0..<samples.count where !samples.latitude[i].isNaN && !samples.longitude[i].isNaN {
+            if let last = t.latitude.indices.last {
+                if deviceDistance {
+                    t.total = max(t.total, samples.distance[i] - samples.distance[0])
+                } else {
+                    t.total += Geodesy.distance(
+                        lat1: t.latitude[last], lon1: t.longitude[last], lat2: samples.latitude[i],
+                        lon2: samples.longitude[i])
+                }
+            }
+            t.latitude.append(samples.latitude[i])
+            t.longitude.append(samples.longitude[i])
+            t.elevation.append(samples.elevation.isEmpty ? .nan : samples.elevation[i])
+            t.distance.append(t.total)
+        }
+        return t
+    }
+
+    /// Raw climb and descent over the points that carry an elevation.
+    static func rawClimb(_ elevation: [Double]) -> (Double, Double) {
         var up = 0.0, down = 0.0, previous = Double.nan
-        for e in ele where !e.isNaN {
+        for e in elevation where !e.isNaN {
             if !previous.isNaN { if e > previous { up += e - previous } else { down += previous - e } }
             previous = e
         }
-        rawClimbMeters = up
-        rawDescentMeters = down
-        let known = ele.filter { !$0.isNaN }.count
-        hasElevation = known >= 2
+        return (up, down)
+    }
 
-        // Grid in race metres; course distance = race distance / scale.
+    /// The track on a grid in race metres (course distance = race distance / scale);
+    /// elevation interpolated between the nearest points that have one.
+    static func resample(_ t: Track, raceMeters: Double, scale: Double, step: Double, withElevation: Bool)
+        -> (grid: [Double], latitude: [Double], longitude: [Double], elevation: [Double])
+    {
         let cells = max(1, Int((raceMeters / step).rounded(.up)))
         var g = [Double](repeating: 0, count: cells + 1)
         for k in 0...cells { g[k] = min(Double(k) * step, raceMeters) }
-        grid = g
         var gLat = [Double](repeating: 0, count: cells + 1), gLon = gLat, gEle = gLat
+        let dist = t.distance, ele = t.elevation
         var j = 0
-        // Elevation: interpolate between the nearest points that have one.
         let eleIndex = ele.indices.filter { !ele[$0].isNaN }
         var je = 0
         for k in 0...cells {
@@ -110,9 +139,9 @@ public struct CourseProfile: Sendable {
             while j < dist.count - 2 && dist[j + 1] < c { j += 1 }
             let span = dist[j + 1] - dist[j]
             let u = span > 0 ? min(1, max(0, (c - dist[j]) / span)) : 0
-            gLat[k] = lat[j] + (lat[j + 1] - lat[j]) * u
-            gLon[k] = lon[j] + (lon[j + 1] - lon[j]) * u
-            if hasElevation {
+            gLat[k] = t.latitude[j] + (t.latitude[j + 1] - t.latitude[j]) * u
+            gLon[k] = t.longitude[j] + (t.longitude[j + 1] - t.longitude[j]) * u
+            if withElevation {
                 while je < eleIndex.count - 2 && dist[eleIndex[je + 1]] < c { je += 1 }
                 let a = eleIndex[je], b = eleIndex[je + 1]
                 let s = dist[b] - dist[a]
@@ -120,25 +149,22 @@ public struct CourseProfile: Sendable {
                 gEle[k] = ele[a] + (ele[b] - ele[a]) * v
             }
         }
-        latitude = gLat
-        longitude = gLon
-        if hasElevation {
-            let half = max(0, Int((smoothingMeters / 2 / step).rounded()))
-            gEle = Self.movingAverage(Self.movingAverage(gEle, half: half), half: half)
-        }
-        elevation = gEle
-        // Climb of the smoothed profile, counted once it moves 1 m from the last
-        // counted level (what smoothing leaves of the noise is centimetres).
-        var sUp = 0.0, sDown = 0.0, level = gEle[0]
-        for e in gEle {
-            if e - level >= Self.climbThreshold {
-                sUp += e - level; level = e
-            } else if level - e >= Self.climbThreshold {
-                sDown += level - e; level = e
+        return (g, gLat, gLon, gEle)
+    }
+
+    /// Climb of the smoothed profile, counted once it moves `climbThreshold` from
+    /// the last counted level (what smoothing leaves of the noise is centimetres).
+    static func smoothedClimb(_ profile: [Double]) -> (Double, Double) {
+        guard let first = profile.first else { return (0, 0) }
+        var up = 0.0, down = 0.0, level = first
+        for e in profile {
+            if e - level >= climbThreshold {
+                up += e - level; level = e
+            } else if level - e >= climbThreshold {
+                down += level - e; level = e
             }
         }
-        climbMeters = sUp
-        descentMeters = sDown
+        return (up, down)
     }
 
     /// Metres the smoothed profile must move before a climb or descent counts.

@@ -9,8 +9,20 @@ public struct Metrics: Sendable, Equatable {
     public var currentPace = Double.nan
     /// Average pace so far (elapsed time over distance), s/km.
     public var avgPace = Double.nan
-    /// The plan's average pace, s/km.
+    /// The plan's pace at the current distance (strategy and course included), s/km.
     public var targetPace = Double.nan
+    /// The plan's clock time at the current distance, s.
+    public var planTime = Double.nan
+    /// Seconds behind the plan (clock minus the plan's clock here; negative when ahead).
+    public var timeVsPlan = Double.nan
+    /// The plan's grade here, percent.
+    public var grade = Double.nan
+    /// Current pace over the plan's pace here (above 1 is slower than planned).
+    public var paceVsPlan = Double.nan
+    /// The last completed split (a whole unit, km or mile): its time, s.
+    public var splitSeconds = Double.nan
+    /// The plan's finish shifted by the current gap and its recent trend, s.
+    public var projectedFinish = Double.nan
     /// Speed over the last 3 minutes divided by the target speed (above 1 is faster).
     public var pace3minRatio = Double.nan
     public var hr = Double.nan
@@ -27,7 +39,7 @@ public struct Metrics: Sendable, Equatable {
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public enum Variable: String, CaseIterable, Sendable {
     case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence,
-        time_of_day_hour
+        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan
 
     @inline(__always) func value(_ m: Metrics) -> Double {
         switch self {
@@ -41,6 +53,10 @@ public enum Variable: String, CaseIterable, Sendable {
         case .hr_zone: return m.hrZone
         case .cadence: return m.cadence
         case .time_of_day_hour: return m.timeOfDayHour
+        case .plan_time: return m.planTime
+        case .time_vs_plan: return m.timeVsPlan
+        case .grade: return m.grade
+        case .pace_vs_plan: return m.paceVsPlan
         }
     }
 }

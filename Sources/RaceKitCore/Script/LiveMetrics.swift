@@ -10,10 +10,23 @@ import Foundation
 ///   it does not jump to infinity and back.
 /// - `avg_pace`: race clock over distance. `pace_3min_ratio`: distance of the
 ///   last 180 s of the clock over 180 s, divided by the target speed.
+/// - Against the plan at the current distance: `target_pace` (the plan's pace
+///   there), `plan_time` (its clock there), `time_vs_plan` (clock minus plan
+///   clock: behind is positive), `grade`, `pace_vs_plan` (current over target
+///   pace: above 1 is slower than planned).
+/// - `projected_finish`: the target, plus the current gap, plus the gap's trend
+///   over the last `trendSeconds` (seconds lost per planned second, clamped to
+///   `trendRange`) times the plan's time still to run.
+/// - The last split: the time between crossing the last two whole units.
 /// - `hr`, `cadence`: interpolated between samples at most 10 s apart, else unknown.
 /// - `hr_zone`: the athlete's zone number (`zones` lower bounds, ascending).
 /// - `time_of_day_hour`: local hour of the athlete's time zone.
 public enum LiveMetrics {
+    /// The window of the projected finish's trend, and its bounds (a runner
+    /// losing more than 30% or gaining more than 20% is a stop or a GPS jump).
+    public static let trendSeconds = 300
+    public static let trendRange = -0.2...0.3
+
     public static func series(
         _ s: SampleSeries, startEpoch: Double, plan: ScriptPlan, zonesLowBpm: [Double]?,
         timeZone: TimeZone, paceSmoothingSeconds: Double = 30
@@ -66,6 +79,11 @@ public enum LiveMetrics {
         var movingSum = 0.0
         var lastPace = Double.nan
         let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: startEpoch)))
+        var gaps: [Double] = [], planTimes: [Double] = []
+        gaps.reserveCapacity(n)
+        planTimes.reserveCapacity(n)
+        let unit = plan.unit
+        var lastCrossing = 0.0, lastSplit = Double.nan, nextUnit = unit
         for k in 0..<n {
             var m = Metrics()
             m.duration = Double(k)
@@ -82,7 +100,30 @@ public enum LiveMetrics {
             }
             m.currentPace = lastPace
             m.avgPace = m.distance > 10 ? m.duration / m.distance * 1000 : .nan
-            m.targetPace = plan.targetPaceSecondsPerKm
+            m.targetPace = plan.pace(at: m.distance)
+            m.planTime = plan.clock(at: m.distance)
+            m.timeVsPlan = m.duration - m.planTime
+            m.grade = plan.grade(at: m.distance)
+            m.paceVsPlan = m.currentPace.isFinite && m.targetPace > 0 ? m.currentPace / m.targetPace : .nan
+            gaps.append(m.timeVsPlan)
+            planTimes.append(m.planTime)
+            var trend = 0.0
+            if k >= trendSeconds {
+                let planned = m.planTime - planTimes[k - trendSeconds]
+                if planned > 60 { trend = (m.timeVsPlan - gaps[k - trendSeconds]) / planned }
+                trend = min(max(trend, trendRange.lowerBound), trendRange.upperBound)
+            }
+            m.projectedFinish = plan.targetSeconds + m.timeVsPlan + trend * max(0, plan.targetSeconds - m.planTime)
+            // Splits: the time between crossing consecutive whole units.
+            while k > 0, unit > 0, distances[k] >= nextUnit {
+                let d0 = distances[k - 1], d1 = distances[k]
+                let u = d1 > d0 ? min(1, max(0, (nextUnit - d0) / (d1 - d0))) : 1
+                let at = Double(k - 1) + u
+                lastSplit = at - lastCrossing
+                lastCrossing = at
+                nextUnit += unit
+            }
+            m.splitSeconds = lastSplit
             if k >= 180 {
                 m.pace3minRatio = (distances[k] - distances[k - 180]) / 180 / targetSpeed
             } else if k >= 30 {

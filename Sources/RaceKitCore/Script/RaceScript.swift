@@ -19,7 +19,7 @@ public struct EngineSettings: Codable, Sendable, Equatable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case windowSeconds, staleSeconds, criticalPriority, warmupSeconds, conditionHoldSeconds,
             conditionCooldownSeconds, paceSmoothingSeconds
     }
@@ -56,15 +56,19 @@ public struct Trigger: Codable, Sendable, Equatable {
     public var branchKey: String?
     public var cooldownSeconds: Double?
     public var holdSeconds: Double?
+    /// Hysteresis: after the condition fired, it fires again only once this has
+    /// held (e.g. fires below 0.96 of the plan's pace, re-arms above 0.98).
+    public var rearmExpression: String?
 
     public init(
         type: Kind, atMeters: Double? = nil, everyMeters: Double? = nil, atSeconds: Double? = nil,
         remainingMeters: Double? = nil, expression: String? = nil, branchKey: String? = nil,
-        cooldownSeconds: Double? = nil, holdSeconds: Double? = nil
+        cooldownSeconds: Double? = nil, holdSeconds: Double? = nil, rearmExpression: String? = nil
     ) {
         self.type = type; self.atMeters = atMeters; self.everyMeters = everyMeters; self.atSeconds = atSeconds
         self.remainingMeters = remainingMeters; self.expression = expression; self.branchKey = branchKey
         self.cooldownSeconds = cooldownSeconds; self.holdSeconds = holdSeconds
+        self.rearmExpression = rearmExpression
     }
 
     public static func distance(_ m: Double) -> Trigger { Trigger(type: .distance, atMeters: m) }
@@ -79,12 +83,23 @@ public struct ScriptMessage: Codable, Sendable, Equatable {
     public var text: String
     public var priority: Int
     public var playOnce: Bool
+    /// Other texts for a message that may play again: said in turn, each once
+    /// (`text` first); when all are said the message is done.
+    public var variants: [String]?
+    /// The spoken `text`, pre-rendered (`script render`): a path relative to the
+    /// script's folder; nil when not rendered or when the text needs live speech.
+    public var prerenderedAudioPath: String?
+    /// The spoken `variants`, parallel to them (`script render`); an empty string
+    /// marks a variant that needs live speech (it has run-time placeholders).
+    public var variantAudioPaths: [String]?
 
     public init(
-        id: String, trigger: Trigger, branchKey: String? = nil, text: String, priority: Int, playOnce: Bool = true
+        id: String, trigger: Trigger, branchKey: String? = nil, text: String, priority: Int, playOnce: Bool = true,
+        variants: [String]? = nil, prerenderedAudioPath: String? = nil, variantAudioPaths: [String]? = nil
     ) {
         self.id = id; self.trigger = trigger; self.branchKey = branchKey; self.text = text; self.priority = priority;
-        self.playOnce = playOnce
+        self.playOnce = playOnce; self.variants = variants; self.prerenderedAudioPath = prerenderedAudioPath
+        self.variantAudioPaths = variantAudioPaths
     }
 }
 
@@ -95,10 +110,44 @@ public struct ScriptPlan: Codable, Sendable, Equatable {
     /// Planned clock time at every `stepMeters` from 0 to the finish (the last at the finish).
     public var stepMeters: Double
     public var clockSeconds: [Double]
+    /// The course's grade (percent) over each step, when the plan has a course
+    /// with elevation (version 2; absent: flat).
+    public var gradePercent: [Double]?
+    /// The split unit of the script's pace feedback, metres (version 2; absent: 1000).
+    public var unitMeters: Double?
 
-    public init(distanceMeters: Double, targetSeconds: Double, stepMeters: Double, clockSeconds: [Double]) {
+    public init(
+        distanceMeters: Double, targetSeconds: Double, stepMeters: Double, clockSeconds: [Double],
+        gradePercent: [Double]? = nil, unitMeters: Double? = nil
+    ) {
         self.distanceMeters = distanceMeters; self.targetSeconds = targetSeconds; self.stepMeters = stepMeters;
-        self.clockSeconds = clockSeconds
+        self.clockSeconds = clockSeconds; self.gradePercent = gradePercent; self.unitMeters = unitMeters
+    }
+
+    /// The split unit, metres.
+    public var unit: Double { unitMeters ?? 1000 }
+
+    /// The step a distance falls in.
+    func step(at meters: Double) -> Int {
+        guard clockSeconds.count >= 2, stepMeters > 0 else { return 0 }
+        let x = min(max(0, meters), distanceMeters)
+        return min(clockSeconds.count - 2, Int(x / stepMeters))
+    }
+
+    /// The plan's pace at a distance (s/km): its pace over the step there, so the
+    /// strategy and the course are in it.
+    public func pace(at meters: Double) -> Double {
+        guard clockSeconds.count >= 2, stepMeters > 0 else { return targetPaceSecondsPerKm }
+        let k = step(at: meters)
+        let x0 = Double(k) * stepMeters, x1 = min(Double(k + 1) * stepMeters, distanceMeters)
+        guard x1 > x0 else { return targetPaceSecondsPerKm }
+        return (clockSeconds[k + 1] - clockSeconds[k]) / (x1 - x0) * 1000
+    }
+
+    /// The plan's grade at a distance, percent (0 without a course profile).
+    public func grade(at meters: Double) -> Double {
+        guard let g = gradePercent, !g.isEmpty else { return 0 }
+        return g[min(g.count - 1, step(at: meters))]
     }
 
     /// Planned clock time at a distance (linear between steps).
@@ -121,6 +170,13 @@ public struct RaceScript: Codable, Sendable, Equatable {
     public var personality: String
     public var generator: String
     public var inputDigest: String
+    /// The header's version: 2 adds the plan's grades and split unit, `planDigest`,
+    /// `variants`, `rearmExpression` and the plan-aware variables. Absent: 1
+    /// (version 1 scripts load and run as before).
+    public var version: Int
+    /// SHA-256 of the plan's normalised inputs alone (version 2): what `script
+    /// simulate --race` compares with the setup to find a stale script.
+    public var planDigest: String?
     public var branchPolicy: String
     public var engine: EngineSettings
     public var plan: ScriptPlan
@@ -130,28 +186,50 @@ public struct RaceScript: Codable, Sendable, Equatable {
     public init(
         id: String, race: String, personality: String, generator: String, inputDigest: String,
         engine: EngineSettings = EngineSettings(), plan: ScriptPlan, branches: [String: String],
-        messages: [ScriptMessage]
+        messages: [ScriptMessage], version: Int = RaceScript.currentVersion, planDigest: String? = nil
     ) {
         self.id = id; self.race = race; self.personality = personality; self.generator = generator
         self.inputDigest = inputDigest; self.branchPolicy = "branched"; self.engine = engine; self.plan = plan
-        self.branches = branches; self.messages = messages
+        self.branches = branches; self.messages = messages; self.version = version; self.planDigest = planDigest
+    }
+
+    /// The version scripts are written with.
+    public static let currentVersion = 2
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, race, personality, generator, inputDigest, version, planDigest, branchPolicy, engine, plan, branches,
+            messages
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        race = try c.decode(String.self, forKey: .race)
+        personality = try c.decode(String.self, forKey: .personality)
+        generator = try c.decode(String.self, forKey: .generator)
+        inputDigest = try c.decode(String.self, forKey: .inputDigest)
+        version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        planDigest = try c.decodeIfPresent(String.self, forKey: .planDigest)
+        branchPolicy = try c.decode(String.self, forKey: .branchPolicy)
+        engine = try c.decode(EngineSettings.self, forKey: .engine)
+        plan = try c.decode(ScriptPlan.self, forKey: .plan)
+        branches = try c.decode([String: String].self, forKey: .branches)
+        messages = try c.decode([ScriptMessage].self, forKey: .messages)
     }
 
     /// Run-time placeholders the engine fills.
     public static let placeholders = [
-        "current_pace", "avg_pace", "projected_finish", "gap", "distance_km", "elapsed", "hr"
+        "current_pace", "avg_pace", "projected_finish", "gap", "distance_km", "elapsed", "hr", "split_time",
+        "split_pace", "target_pace", "plan_time"
     ]
 
     /// Pretty JSON with sorted keys (stable for diffs).
-    public func json() throws -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try e.encode(self)
-    }
+    public func json() throws -> Data { Data(try JSONOutput.string(self).utf8) }
 
     /// Reads and validates a script; throws the first problem.
     public static func load(_ data: Data) throws -> RaceScript {
-        let script = try decode(data)
+        let script: RaceScript
+        do { script = try decode(data) } catch let e as ScriptProblems { throw e.problems[0] }
         if let first = script.validate().first { throw first }
         return script
     }
@@ -163,32 +241,20 @@ public struct RaceScript: Codable, Sendable, Equatable {
             throw Failure(.noInput, "\(path): no such file")
         }
         let script: RaceScript
-        do { script = try decode(data) } catch let e as ScriptError {
-            throw ScriptError(path: e.path.isEmpty ? path : "\(path): \(e.path)", message: e.message)
+        do { script = try decode(data) } catch let e as ScriptProblems {
+            throw Failure(.dataError, problems: e.problems.map { "\(path): \($0)" })
         }
         let problems = script.validate()
         guard problems.isEmpty else { throw Failure(.dataError, problems: problems.map { "\(path): \($0)" }) }
         return script
     }
 
-    /// Reads a script's JSON without validating it; a malformed document is a
-    /// `ScriptError` naming the JSON path.
-    public static func decode(_ data: Data) throws -> RaceScript {
-        do {
-            return try JSONDecoder().decode(RaceScript.self, from: data)
-        } catch let DecodingError.keyNotFound(key, ctx) {
-            throw ScriptError(
-                path: (ctx.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."),
-                message: "is required")
-        } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx) {
-            throw ScriptError(
-                path: ctx.codingPath.map(\.stringValue).joined(separator: "."), message: ctx.debugDescription)
-        } catch let DecodingError.dataCorrupted(ctx) {
-            throw ScriptError(
-                path: ctx.codingPath.map(\.stringValue).joined(separator: "."),
-                message: "not valid JSON: \(ctx.debugDescription)")
-        }
-    }
+    /// Reads a script's JSON without validating it. A document that does not
+    /// decode throws `ScriptProblems` with every problem found: a JSON syntax error
+    /// (line and column), else unknown keys and trigger types at every level, wrong
+    /// or missing values (each message's first); a document whose only problems
+    /// are unknown keys also lists its `validate()` problems, so one run shows all.
+    public static func decode(_ data: Data) throws -> RaceScript { try ScriptSchema.decode(data) }
 
     /// Every problem: duplicate ids, triggers without their fields, expressions
     /// that do not parse, unknown branch keys and placeholders, out-of-range values.
@@ -198,6 +264,17 @@ public struct RaceScript: Codable, Sendable, Equatable {
         if branchPolicy != "branched" { add("branchPolicy", "must be \"branched\"") }
         if messages.isEmpty { add("messages", "the script has no messages") }
         if !(plan.distanceMeters > 0 && plan.targetSeconds > 0) { add("plan", "distance and target must be positive") }
+        if !(1...Self.currentVersion).contains(version) {
+            add("version", "\(version) is not a script version this racekit reads (1 to \(Self.currentVersion))")
+        }
+        if let u = plan.unitMeters, !(u == 1000 || u == Units.metersPerMile) {
+            add("plan.unitMeters", "must be 1000 (km) or \(Units.metersPerMile) (mile)")
+        }
+        if let g = plan.gradePercent,
+            g.count != max(0, plan.clockSeconds.count - 1) || g.contains(where: { !$0.isFinite || abs($0) > 60 })
+        {
+            add("plan.gradePercent", "needs one finite grade (-60 to 60 percent) per step of clockSeconds")
+        }
         let e = engine
         if !(e.windowSeconds >= 0 && e.windowSeconds <= 600) { add("engine.windowSeconds", "must be 0 to 600") }
         if !(e.staleSeconds >= 1 && e.staleSeconds <= 3600) { add("engine.staleSeconds", "must be 1 to 3600") }
@@ -231,6 +308,17 @@ public struct RaceScript: Codable, Sendable, Equatable {
                     "unknown placeholder {\(name)}; known: \(Self.placeholders.map { "{\($0)}" }.joined(separator: ", "))"
                 )
             }
+            for (k, variant) in (m.variants ?? []).enumerated() {
+                if variant.trimmingCharacters(in: .whitespaces).isEmpty { add(p + ".variants[\(k)]", "is empty") }
+                for name in Self.placeholderNames(in: variant) where !Self.placeholders.contains(name) {
+                    add(p + ".variants[\(k)]", "unknown placeholder {\(name)}")
+                }
+            }
+            if let source = m.trigger.rearmExpression {
+                do { _ = try Expression(source) } catch let x as ExpressionError {
+                    add(p + ".trigger.rearmExpression", x.description)
+                } catch {}
+            }
             let t = m.trigger
             func need(_ v: Double?, _ name: String, positive: Bool = true) {
                 guard let v else { add(p + ".trigger.\(name)", "a \(t.type.rawValue) trigger needs \(name)"); return }
@@ -259,6 +347,7 @@ public struct RaceScript: Codable, Sendable, Equatable {
                 if let c = t.cooldownSeconds, !(c >= 0) { add(p + ".trigger.cooldownSeconds", "must not be negative") }
                 if let h = t.holdSeconds, !(h >= 0) { add(p + ".trigger.holdSeconds", "must not be negative") }
             }
+            out += ScriptSchema.pastFinish(t, plan, path: p)
         }
         return out
     }

@@ -42,9 +42,12 @@ public enum ScriptReplay {
             public var reason: String
         }
 
+        /// Counts of messages (`played` + `notPlayed` = `messages`); `plays` counts
+        /// every time a message was said (a repeatable one may play more than once).
         public struct Summary: Encodable, Sendable {
             public var messages: Int
             public var played: Int
+            public var plays: Int
             public var notPlayed: Int
             public var droppedStale: Int
             public var seconds: Int
@@ -67,14 +70,15 @@ public enum ScriptReplay {
             var reasons = Dictionary(uniqueKeysWithValues: NotPlayedReason.allCases.map { ($0.rawValue, 0) })
             for n in result.notPlayed { reasons[n.reason.rawValue, default: 0] += 1 }
             summary = Summary(
-                messages: result.messages, played: result.played.count, notPlayed: result.notPlayed.count,
+                messages: result.messages, played: Set(result.played.map(\.messageId)).count,
+                plays: result.played.count, notPlayed: result.notPlayed.count,
                 droppedStale: result.droppedStale, seconds: result.seconds, reasons: reasons)
         }
 
-        /// "12 of 40 messages played; 3 window, 25 branch_not_taken": reasons in
-        /// their declared order, those that occurred.
+        /// "12 of 40 messages played (13 plays); 3 window, 25 branch_not_taken":
+        /// reasons in their declared order, those that occurred.
         public var summaryLine: String {
-            "\(summary.played) of \(summary.messages) messages played; "
+            "\(summary.played) of \(summary.messages) messages played (\(summary.plays) plays); "
                 + NotPlayedReason.allCases.compactMap { r in
                     summary.reasons[r.rawValue].flatMap { $0 > 0 ? "\($0) \(r.rawValue)" : nil }
                 }.joined(separator: ", ")

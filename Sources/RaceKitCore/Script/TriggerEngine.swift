@@ -50,9 +50,11 @@ public final class TriggerEngine {
     let settings: EngineSettings
     let branchExpressions: [String: Expression]
     let conditions: [Expression?]
+    let rearms: [Expression?]
 
     struct State {
         var played = false
+        var plays = 0
         var lastPlayed: Double?
         var fired = false
         var nextEvery = 0.0
@@ -85,6 +87,7 @@ public final class TriggerEngine {
             }
             return try Expression(e)
         }
+        rearms = try script.messages.map { m in try m.trigger.rearmExpression.map { try Expression($0) } }
         states = script.messages.map { m in
             var s = State()
             s.nextEvery = m.trigger.everyMeters ?? 0
@@ -105,65 +108,24 @@ public final class TriggerEngine {
         return a < mark && b >= mark
     }
 
+    /// The texts a message says in turn: `text`, then its variants.
+    func texts(_ i: Int) -> [String] { [script.messages[i].text] + (script.messages[i].variants ?? []) }
+
+    /// Whether message `i` can still play: a play-once message once; a
+    /// repeatable one with variants once per text (no sentence twice).
+    func canPlay(_ i: Int) -> Bool {
+        let m = script.messages[i]
+        if m.playOnce { return !states[i].played }
+        return m.variants == nil || states[i].plays < texts(i).count
+    }
+
     /// One second.
     @discardableResult
     public func step(_ m: Metrics) -> PlayedMessage? {
         let t = m.duration
-        let prev = previous
-        let plan = script.plan
-        for i in script.messages.indices {
-            let message = script.messages[i]
-            if message.playOnce && states[i].played { continue }
-            let trigger = message.trigger
-            var fire = false
-            switch trigger.type {
-            case .distance:
-                if let at = trigger.atMeters {
-                    if !states[i].fired, Self.crossed(at, from: prev?.distance, to: m.distance) {
-                        fire = true; states[i].fired = true
-                    }
-                } else if let every = trigger.everyMeters, every > 0, m.distance >= states[i].nextEvery,
-                    m.distance < plan.distanceMeters - 1
-                {
-                    fire = true
-                    while states[i].nextEvery <= m.distance { states[i].nextEvery += every }
-                }
-            case .time:
-                if !states[i].fired, let at = trigger.atSeconds, Self.crossed(at, from: prev?.duration, to: t) {
-                    fire = true; states[i].fired = true
-                }
-            case .halfway:
-                if !states[i].fired, Self.crossed(plan.distanceMeters / 2, from: prev?.distance, to: m.distance) {
-                    fire = true; states[i].fired = true
-                }
-            case .near_finish:
-                if !states[i].fired,
-                    Self.crossed(
-                        plan.distanceMeters - (trigger.remainingMeters ?? 0), from: prev?.distance, to: m.distance)
-                {
-                    fire = true; states[i].fired = true
-                }
-            case .condition, .fatigue_zone:
-                guard t >= settings.warmupSeconds, let e = conditions[i] else { states[i].holdSince = nil; continue }
-                if e.holds(m) {
-                    let since = states[i].holdSince ?? t
-                    states[i].holdSince = since
-                    if states[i].armed, t - since >= (trigger.holdSeconds ?? settings.conditionHoldSeconds) {
-                        let cooldown = trigger.cooldownSeconds ?? settings.conditionCooldownSeconds
-                        if let last = states[i].lastPlayed, t - last < cooldown {
-                            states[i].lastReason = .cooldown
-                        } else {
-                            fire = true
-                            states[i].armed = false
-                        }
-                    }
-                } else {
-                    states[i].holdSince = nil
-                    states[i].armed = true
-                }
-            }
-            guard fire else { continue }
-            if let key = message.branchKey, let branch = branchExpressions[key], !branch.holds(m) {
+        for i in script.messages.indices where canPlay(i) {
+            guard fires(i, m, t) else { continue }
+            if let key = script.messages[i].branchKey, let branch = branchExpressions[key], !branch.holds(m) {
                 states[i].lastReason = .branch_not_taken
                 continue
             }
@@ -171,8 +133,78 @@ public final class TriggerEngine {
         }
         previous = m
         result.seconds += 1
+        dropStale(t)
+        guard !queue.isEmpty, let due = choose(t) else { return nil }
+        return play(due, m, t)
+    }
 
-        // Stale: dropped with the reason that kept it waiting.
+    /// Whether message `i`'s trigger fires this second.
+    func fires(_ i: Int, _ m: Metrics, _ t: Double) -> Bool {
+        let trigger = script.messages[i].trigger
+        let plan = script.plan
+        let prev = previous
+        func once(_ crossedNow: Bool) -> Bool {
+            guard !states[i].fired, crossedNow else { return false }
+            states[i].fired = true
+            return true
+        }
+        switch trigger.type {
+        case .distance:
+            if let at = trigger.atMeters { return once(Self.crossed(at, from: prev?.distance, to: m.distance)) }
+            guard let every = trigger.everyMeters, every > 0, m.distance >= states[i].nextEvery,
+                m.distance < plan.distanceMeters - 1
+            else { return false }
+            while states[i].nextEvery <= m.distance { states[i].nextEvery += every }
+            return true
+        case .time:
+            guard let at = trigger.atSeconds else { return false }
+            return once(Self.crossed(at, from: prev?.duration, to: t))
+        case .halfway:
+            return once(Self.crossed(plan.distanceMeters / 2, from: prev?.distance, to: m.distance))
+        case .near_finish:
+            return once(
+                Self.crossed(plan.distanceMeters - (trigger.remainingMeters ?? 0), from: prev?.distance, to: m.distance)
+            )
+        case .condition, .fatigue_zone:
+            return conditionFires(i, m, t)
+        }
+    }
+
+    /// A condition fires when it has held for its hold time while armed and
+    /// out of its cooldown. It re-arms when its `rearmExpression` holds (the
+    /// hysteresis), or without one as soon as the condition stops holding.
+    func conditionFires(_ i: Int, _ m: Metrics, _ t: Double) -> Bool {
+        let trigger = script.messages[i].trigger
+        guard t >= settings.warmupSeconds, let e = conditions[i] else {
+            states[i].holdSince = nil
+            return false
+        }
+        let holds = e.holds(m)
+        if !states[i].armed {
+            if let rearm = rearms[i] {
+                if rearm.holds(m) { states[i].armed = true }
+            } else if !holds {
+                states[i].armed = true
+            }
+        }
+        guard holds else {
+            states[i].holdSince = nil
+            return false
+        }
+        let since = states[i].holdSince ?? t
+        states[i].holdSince = since
+        guard states[i].armed, t - since >= (trigger.holdSeconds ?? settings.conditionHoldSeconds) else { return false }
+        let cooldown = trigger.cooldownSeconds ?? settings.conditionCooldownSeconds
+        if let last = states[i].lastPlayed, t - last < cooldown {
+            states[i].lastReason = .cooldown
+            return false
+        }
+        states[i].armed = false
+        return true
+    }
+
+    /// Stale: dropped with the reason that kept it waiting.
+    func dropStale(_ t: Double) {
         queue.removeAll { due in
             guard t - due.dueAt > settings.staleSeconds else { return false }
             states[due.index].lastReason =
@@ -180,8 +212,11 @@ public final class TriggerEngine {
             result.droppedStale += 1
             return true
         }
-        guard !queue.isEmpty else { return nil }
+    }
 
+    /// The due message to start now, removed from the queue: the highest
+    /// priority (then the earliest due) of those the window and the warm-up allow.
+    func choose(_ t: Double) -> Due? {
         let windowOpen = t >= windowEnd
         let warmup = t < settings.warmupSeconds
         func critical(_ i: Int) -> Bool { script.messages[i].priority >= settings.criticalPriority }
@@ -208,15 +243,21 @@ public final class TriggerEngine {
             }
         }
         guard let b = best else { return nil }
-        let due = queue.remove(at: b)
+        return queue.remove(at: b)
+    }
+
+    func play(_ due: Due, _ m: Metrics, _ t: Double) -> PlayedMessage {
         let message = script.messages[due.index]
+        let all = texts(due.index)
+        let text = all[min(states[due.index].plays, all.count - 1)]
         states[due.index].played = true
+        states[due.index].plays += 1
         states[due.index].lastPlayed = t
         windowEnd = t + settings.windowSeconds
         let played = PlayedMessage(
             elapsedSeconds: Int(t.rounded()), distanceMeters: m.distance, messageId: message.id,
             triggerType: message.trigger.type, branchKey: message.branchKey, priority: message.priority,
-            text: Placeholders.fill(message.text, metrics: m, plan: script.plan))
+            text: Placeholders.fill(text, metrics: m, plan: script.plan))
         result.played.append(played)
         return played
     }
@@ -236,9 +277,11 @@ public final class TriggerEngine {
     }
 }
 
-/// Run-time placeholders: {current_pace} {avg_pace} (m:ss per km), {projected_finish}
-/// (elapsed ÷ distance × race distance, h:mm:ss), {gap} ("25 s ahead of plan",
-/// "1:10 behind plan", "on plan"), {distance_km}, {elapsed}, {hr}.
+/// Run-time placeholders: {current_pace} {avg_pace} {target_pace} (m:ss per
+/// km), {split_time} (the last whole split's time) and {split_pace} (its pace
+/// per unit), {plan_time} (the plan's clock here), {projected_finish} (the plan's
+/// finish shifted by the gap and its trend, h:mm:ss), {gap} ("25 s ahead of
+/// plan", "1:10 behind plan", "on plan"), {distance_km}, {elapsed}, {hr}.
 public enum Placeholders {
     public static func fill(_ text: String, metrics m: Metrics, plan: ScriptPlan) -> String {
         guard text.contains("{") else { return text }
@@ -253,19 +296,29 @@ public enum Placeholders {
         return out
     }
 
+    /// A gap to the plan as said aloud: under 3 s is "on plan".
+    public static func gap(_ secondsBehind: Double) -> String {
+        guard secondsBehind.isFinite else { return "unknown" }
+        let gap = secondsBehind.rounded()
+        if abs(gap) < 3 { return "on plan" }
+        let size = abs(gap) >= 60 ? TextFormat.duration(abs(gap)) : "\(Int(abs(gap))) s"
+        return gap < 0 ? "\(size) ahead of plan" : "\(size) behind plan"
+    }
+
     static func value(_ name: String, _ m: Metrics, _ plan: ScriptPlan) -> String {
         func pace(_ p: Double) -> String { p.isFinite && p > 0 ? TextFormat.pace(p) : "unknown" }
+        func clock(_ s: Double) -> String { s.isFinite && s >= 0 ? TextFormat.duration(s) : "unknown" }
         switch name {
         case "current_pace": return pace(m.currentPace)
         case "avg_pace": return pace(m.avgPace)
+        case "target_pace": return pace(m.targetPace.isFinite ? m.targetPace : plan.pace(at: m.distance))
+        case "split_time": return clock(m.splitSeconds)
+        case "split_pace": return pace(m.splitSeconds / plan.unit * 1000)
+        case "plan_time": return clock(m.planTime.isFinite ? m.planTime : plan.clock(at: m.distance))
         case "projected_finish":
-            guard m.distance > 100 else { return TextFormat.duration(plan.targetSeconds) }
-            return TextFormat.duration(m.duration / m.distance * plan.distanceMeters)
-        case "gap":
-            let gap = (plan.clock(at: m.distance) - m.duration).rounded()
-            if abs(gap) < 3 { return "on plan" }
-            let size = abs(gap) >= 60 ? TextFormat.duration(abs(gap)) : "\(Int(abs(gap))) s"
-            return gap > 0 ? "\(size) ahead of plan" : "\(size) behind plan"
+            if m.projectedFinish.isFinite { return clock(m.projectedFinish) }
+            return clock(plan.targetSeconds + (m.duration - plan.clock(at: m.distance)))
+        case "gap": return gap(m.timeVsPlan.isFinite ? m.timeVsPlan : m.duration - plan.clock(at: m.distance))
         case "distance_km": return TextFormat.fixed(m.distance / 1000, 1)
         case "elapsed": return TextFormat.duration(m.duration)
         case "hr": return m.hr.isFinite ? String(Int(m.hr.rounded())) : "unknown"

@@ -1,0 +1,159 @@
+import Foundation
+import RaceKitCore
+import Yams
+
+/// A coach's voice: a template list per role (YAML, see Personalities/).
+public struct Personality: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var templates: [String: [String]]
+
+    /// The roles every personality file must have (version 1 of the format).
+    public static let requiredRoles = [
+        "start", "pace_km", "ahead", "on", "behind", "too_fast_early", "fading_late", "hr_high",
+        "gel", "caffeine", "drink", "near_finish", "finish"
+    ]
+    /// Roles added later: a file without one takes calm_coach's texts for it.
+    public static let optionalRoles = ["pace_km_ahead", "pace_km_behind", "climb", "descent", "fuel_and_drink"]
+    public static var roles: [String] { requiredRoles + optionalRoles }
+
+    /// Fields filled at generation in every role.
+    static let baseFields = ["race", "target", "unit"]
+    /// Fields filled at generation, by role (what `ScriptGenerator.generate` fills).
+    public static let fields: [String: [String]] = {
+        var f = Dictionary(uniqueKeysWithValues: roles.map { ($0, baseFields) })
+        for role in ["pace_km", "pace_km_ahead", "pace_km_behind"] { f[role]! += ["km", "clock", "split"] }
+        for role in ["ahead", "on", "behind"] { f[role]! += ["checkpoint", "clock"] }
+        for role in ["gel", "caffeine"] { f[role]! += ["number", "clock", "km", "carbs", "caffeine"] }
+        f["drink"]! += ["number", "clock", "km", "fluid", "sodium"]
+        f["fuel_and_drink"]! += ["number", "carbs", "caffeine", "drink_number", "fluid", "sodium", "km", "clock"]
+        for role in ["climb", "descent"] { f[role]! += ["km", "length", "grade", "gain", "in"] }
+        return f
+    }()
+
+    /// The field each text of a role must contain, so that a race never says
+    /// the same sentence twice (each kilometre, checkpoint, gel or hill is
+    /// named in its sentence).
+    public static let mustContain: [String: String] = [
+        "pace_km": "km", "pace_km_ahead": "km", "pace_km_behind": "km", "ahead": "checkpoint", "on": "checkpoint",
+        "behind": "checkpoint", "gel": "number", "caffeine": "number", "drink": "number", "fuel_and_drink": "number",
+        "climb": "km", "descent": "km"
+    ]
+
+    /// Roles a race may say several times with the same fields (conditions):
+    /// their texts are said in turn, each once, so they need several.
+    public static let minimumTexts = ["too_fast_early": 4, "fading_late": 4, "hr_high": 4]
+
+    public static let shipped = ["calm_coach", "roast_coach", "drill_sergeant"]
+    /// Where a personality file lacks a later role.
+    public static let fallback = "calm_coach"
+
+    /// A shipped personality by name.
+    public static func named(_ name: String) throws -> Personality {
+        guard shipped.contains(name), let text = shippedText(name) else {
+            throw SetupError(
+                kind: .invalid, file: name, line: 0, key: "personality",
+                message:
+                    "unknown personality '\(name)'; shipped: \(shipped.joined(separator: ", ")) (or --personality-file)"
+            )
+        }
+        return try parse(text, file: "\(name).yaml")
+    }
+
+    /// The bundled file's text (nil when the bundle lacks it: a packaging bug,
+    /// reported as an unknown personality by `named`).
+    static func shippedText(_ name: String) -> String? {
+        guard let url = Bundle.module.url(forResource: "Personalities/\(name)", withExtension: "yaml") else {
+            return nil
+        }
+        return try? String(contentsOf: url, encoding: .utf8)
+    }
+
+    public static func load(path: String) throws -> Personality {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: "no such file or not UTF-8")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Strict: known keys, every required role present with at least one text
+    /// (conditions with `minimumTexts`), known placeholders only, each text
+    /// naming what makes it unique (`mustContain`). Later roles a file lacks
+    /// are calm_coach's.
+    public static func parse(_ text: String, file: String) throws -> Personality {
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
+            throw SetupLoader.yamlError(e, file: file, text: text)
+        }
+        guard let root else {
+            throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty")
+        }
+        let r = Reader(file: file)
+        let top = try r.mapping(root, path: "", known: ["name", "description", "templates"])
+        let name = try r.string(top.require("name"), "name")
+        let description = try top["description"].map { try r.string($0, "description") } ?? ""
+        let t = try r.mapping(
+            top.require("templates"), path: "templates", known: roles, keyLine: top.keyLines["templates"])
+        var templates: [String: [String]] = [:]
+        for role in roles {
+            guard let node = t[role] else {
+                if requiredRoles.contains(role) {
+                    throw SetupError(
+                        kind: .invalid, file: file, line: t.line, key: "templates.\(role)",
+                        message: "is required (a list of texts)")
+                }
+                continue
+            }
+            templates[role] = try texts(of: role, node, reader: r)
+        }
+        let missing = optionalRoles.filter { templates[$0] == nil }
+        if !missing.isEmpty {
+            guard name != fallback, let text = shippedText(fallback) else {
+                throw SetupError(
+                    kind: .invalid, file: file, line: t.line, key: "templates",
+                    message: "needs \(missing.joined(separator: ", "))")
+            }
+            let base = try parse(text, file: "\(fallback).yaml")
+            for role in missing { templates[role] = base.templates[role] }
+        }
+        return Personality(name: name, description: description, templates: templates)
+    }
+
+    static func texts(of role: String, _ node: Node, reader r: Reader) throws -> [String] {
+        let items = try r.sequence(node, "templates.\(role)")
+        let minimum = minimumTexts[role] ?? 1
+        guard items.count >= minimum else {
+            throw r.error(
+                node, "templates.\(role)",
+                "needs at least \(minimum) different texts (said in turn, never twice in a race)")
+        }
+        var texts: [String] = []
+        for (i, item) in items.enumerated() {
+            let key = "templates.\(role)[\(i)]"
+            let s = try r.string(item, key)
+            let here = fields[role] ?? baseFields
+            let used = RaceScript.placeholderNames(in: s)
+            for field in used where !here.contains(field) && !RaceScript.placeholders.contains(field) {
+                throw r.error(
+                    item, key,
+                    "{\(field)} is not filled in \(role) texts; here: \(here.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))"
+                )
+            }
+            if let field = mustContain[role], !used.contains(field) {
+                throw r.error(
+                    item, key, "must contain {\(field)}, so that no two \(role) sentences of a race are the same")
+            }
+            if texts.contains(s) { throw r.error(item, key, "is the same as an earlier text of \(role)") }
+            texts.append(s)
+        }
+        return texts
+    }
+
+    /// Canonical text for the input digest.
+    var canonical: String {
+        "name=\(name)\n"
+            + Self.roles.map { role in role + "=" + (templates[role] ?? []).joined(separator: "\u{1F}") }.joined(
+                separator: "\n")
+    }
+}

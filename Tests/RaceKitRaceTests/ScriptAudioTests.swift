@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+@testable import RaceKitCore
+@testable import RaceKitRace
+
+/// Renders go through the real espeak-ng and opusenc: skipped, with the reason
+/// shown, only when they are not installed.
+let speechInstalled = SpeechTools.installed
+
+@Suite struct ScriptAudioTests {
+    static let yaml = """
+        name: Audio Five
+        distance: 5k
+        target_time: "22:00"
+        hydration: {ml_per_hour: 400, aid_stations_km: [2.5]}
+        """
+
+    /// A generated 5k script in a fresh folder; returns the script's path.
+    static func scriptFile(edit: (inout RaceScript) -> Void = { _ in }) throws -> String {
+        let plan = try RacePlanner.plan(try SetupLoader.parse(yaml: yaml, file: "five.yaml"))
+        var script = ScriptGenerator.generate(plan: plan, personality: try Personality.named("calm_coach"))
+        edit(&script)
+        return try temporaryFile("five.script.json", String(decoding: try script.json(), as: UTF8.self) + "\n")
+    }
+
+    static func manifest(_ outcome: ScriptAudio.Outcome) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: outcome.manifestPath))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func folder(_ path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+    /// Every text of a script: its messages' texts and their variants.
+    static func texts(_ s: RaceScript) -> [(id: String, variant: Int?, text: String)] {
+        s.messages.flatMap { m in
+            [(m.id, nil, m.text)] + (m.variants ?? []).enumerated().map { (m.id, $0.offset, $0.element) }
+        }
+    }
+
+    static func isComplete(_ text: String) -> Bool { RaceScript.placeholderNames(in: text).isEmpty }
+
+    /// The first message whose text is complete and said by no other message or variant.
+    static func uniqueComplete(_ s: RaceScript) throws -> Int {
+        let all = texts(s).map(\.text)
+        return try #require(
+            s.messages.firstIndex { m in isComplete(m.text) && all.filter { $0 == m.text }.count == 1 })
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func rendersCompleteTextsToOggOpusAndListsTheRestAsLive() throws {
+        let path = try Self.scriptFile()
+        let outcome = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        #expect(outcome.directory == Self.folder(path) + "/audio-five-audio")
+        let script = try RaceScript.load(path: path)
+        let texts = Self.texts(script)
+        let complete = texts.filter { Self.isComplete($0.text) }, live = texts.filter { !Self.isComplete($0.text) }
+        #expect(!complete.isEmpty && !live.isEmpty, "the 5k script needs both kinds")
+        #expect(outcome.rendered == Set(complete.map { SpokenText.normalize($0.text) }).count && outcome.reused == 0)
+        #expect(outcome.live == live.count)
+        for m in script.messages {
+            let said = [m.text] + (m.variants ?? [])
+            let paths = [m.prerenderedAudioPath] + (m.variantAudioPaths ?? []).map { $0.isEmpty ? nil : $0 }
+            #expect(paths.count == said.count, "\(m.id): one path per text")
+            for (text, rel) in zip(said, paths) {
+                guard Self.isComplete(text) else {
+                    #expect(rel == nil, "\(m.id): '\(text)' has placeholders but audio")
+                    continue
+                }
+                let rel = try #require(rel, "\(m.id): '\(text)' has no audio")
+                #expect(
+                    rel.hasPrefix("audio-five-audio/")
+                        && ScriptAudio.isAudioFileName((rel as NSString).lastPathComponent))
+                let bytes = [UInt8](try #require(FileManager.default.contents(atPath: Self.folder(path) + "/" + rel)))
+                #expect(bytes.starts(with: Array("OggS".utf8)), "\(rel) is not Ogg")
+                let seconds = try #require(AudioFormats.oggOpusSeconds(bytes))
+                #expect(seconds > 0.3 && seconds < 30, "\(m.id): \(seconds) s")
+            }
+        }
+
+        let json = try Self.manifest(outcome)
+        let files = try #require(json["files"] as? [[String: Any]])
+        #expect(files.count == complete.count)
+        #expect(files.filter { $0["variant"] is NSNull }.count == complete.filter { $0.variant == nil }.count)
+        for f in files {
+            let d = try #require((f["durationSeconds"] as? NSNumber)?.doubleValue)
+            #expect(d > 0.3 && d < 30, "\(f)")
+            #expect(((f["bytes"] as? NSNumber)?.intValue ?? 0) > 100)
+            // The WAV's duration and the Opus stream's agree.
+            let opus = [UInt8](FileManager.default.contents(atPath: outcome.directory + "/\(f["file"]!)") ?? Data())
+            #expect(abs((AudioFormats.oggOpusSeconds(opus) ?? 0) - d) < 0.05, "\(f)")
+        }
+        let listed = try #require(json["live"] as? [[String: Any]])
+        #expect(Set(listed.compactMap { $0["messageId"] as? String }) == Set(live.map(\.id)))
+        #expect(listed.allSatisfy { !(($0["placeholders"] as? [String]) ?? []).isEmpty })
+        #expect(json["script"] as? String == "../five.script.json" && json["voice"] as? String == "en-us")
+        #expect(
+            abs(((json["totalSeconds"] as? NSNumber)?.doubleValue ?? 0) - outcome.seconds) < 0.01 && outcome.seconds > 5
+        )
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func secondRenderReusesEveryFileAndKeepsTheScriptBytes() throws {
+        let path = try Self.scriptFile()
+        let first = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        let manifest = FileManager.default.contents(atPath: first.manifestPath)
+        let second = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path, tools: Self.noSpeech()))
+        #expect(first.rendered > 0 && first.scriptChanged)
+        #expect(second.rendered == 0 && second.reused == first.rendered && second.removed == 0)
+        #expect(!second.scriptChanged && FileManager.default.contents(atPath: path) == bytes)
+        #expect(FileManager.default.contents(atPath: first.manifestPath) == manifest)
+    }
+
+    /// The real tools, except that speaking fails: a render that reuses every file passes.
+    static func noSpeech() throws -> SpeechTools {
+        let real = try SpeechTools.find()
+        let fake = try temporaryFile(
+            "espeak-ng",
+            "#!/bin/sh\ncase \"$1\" in --*) exec \(real.espeak) \"$@\";; esac\necho 'must not speak' >&2; exit 9\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        return SpeechTools(espeak: fake, opusenc: real.opusenc)
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func changedTextRendersExactlyOneNewFileAndRemovesTheOld() throws {
+        let path = try Self.scriptFile()
+        let first = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        var script = try RaceScript.load(path: path)
+        let i = try Self.uniqueComplete(script)
+        let old = try #require(script.messages[i].prerenderedAudioPath)
+        script.messages[i].text = "Finished. Walk it off slowly."
+        try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self), to: path)
+
+        let second = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        #expect(second.rendered == 1 && second.reused == first.rendered - 1 && second.removed == 1)
+        let new = try #require(try RaceScript.load(path: path).messages[i].prerenderedAudioPath)
+        #expect(new != old)
+        #expect(!FileManager.default.fileExists(atPath: Self.folder(path) + "/" + old))
+        #expect(FileManager.default.fileExists(atPath: Self.folder(path) + "/" + new))
+        let files = try FileManager.default.contentsOfDirectory(atPath: second.directory)
+        #expect(files.filter(ScriptAudio.isAudioFileName).count == first.rendered)
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func variantsGetParallelPathsAndLiveOnesAreListed() throws {
+        var id = ""
+        let path = try Self.scriptFile { s in
+            let i = s.messages.firstIndex { $0.id.hasSuffix(".start") }!
+            id = s.messages[i].id
+            s.messages[i].variants = ["-Off we go, easy does it.", "Clock at {elapsed}, settle in."]
+        }
+        let out = Self.folder(path) + "/sub/audio"
+        let outcome = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path, outputDirectory: out, workers: 1))
+        let m = try #require(try RaceScript.load(path: path).messages.first { $0.id == id })
+        let paths = try #require(m.variantAudioPaths)
+        #expect(paths.count == 2 && paths[0].hasPrefix("sub/audio/") && paths[1].isEmpty)
+        #expect(FileManager.default.fileExists(atPath: Self.folder(path) + "/" + paths[0]))
+        let json = try Self.manifest(outcome)
+        let live = try #require(json["live"] as? [[String: Any]])
+        #expect(
+            live.contains {
+                $0["messageId"] as? String == id && ($0["variant"] as? NSNumber)?.intValue == 1
+                    && $0["placeholders"] as? [String] == ["elapsed"]
+            })
+        let files = try #require(json["files"] as? [[String: Any]])
+        #expect(files.contains { $0["messageId"] as? String == id && ($0["variant"] as? NSNumber)?.intValue == 0 })
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func unknownVoiceIsAUsageErrorNamingTheEnglishVoices() throws {
+        let path = try Self.scriptFile()
+        let error = try #require(throws: AudioError.self) {
+            try ScriptAudio.render(ScriptAudio.Options(scriptPath: path, voice: "en-klingon"))
+        }
+        #expect(error.exitClass == .usage)
+        #expect(error.description.contains("'en-klingon'") && error.description.contains("en-us, "))
+        #expect(throws: Never.self) { try SpeechTools.find().checkVoice("en-gb+f3") }
+    }
+
+    @Test func failingEngineNamesEveryMessageAndWhatTheEngineSaid() throws {
+        let path = try Self.scriptFile()
+        let before = FileManager.default.contents(atPath: path)
+        let script = try RaceScript.load(path: path)
+        let id = script.messages[try Self.uniqueComplete(script)].id
+        let fake = try temporaryFile(
+            "espeak-ng",
+            """
+            #!/bin/sh
+            case "$1" in
+            --version) echo 'eSpeak NG text-to-speech: 0.0  Data at: /nowhere' ;;
+            --voices) printf 'Pty Language Age/Gender VoiceName File Other Languages\\n 2 en-us --/M English gmw/en-US\\n' ;;
+            --voices=*) echo 'Pty Language Age/Gender VoiceName File Other Languages' ;;
+            *) echo 'synthesis exploded' >&2; exit 3 ;;
+            esac
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let tools = SpeechTools(espeak: fake, opusenc: "/bin/false")
+        let error = try #require(throws: AudioError.self) {
+            try ScriptAudio.render(ScriptAudio.Options(scriptPath: path, tools: tools))
+        }
+        guard case .failed(let failures) = error else { Issue.record("\(error)"); return }
+        #expect(error.exitClass == .ioError && !failures.isEmpty)
+        #expect(failures.allSatisfy { ($0.messageID ?? "").hasPrefix("audio-five.") && $0.status == 3 })
+        #expect(error.description.contains("\(id): espeak-ng failed (exit 3): synthesis exploded"))
+        #expect(FileManager.default.contents(atPath: path) == before, "the script must be left alone")
+    }
+
+    @Test func missingProgramsAreNamedWithTheirPackage() {
+        #expect(throws: AudioError.toolMissing(tool: "espeak-ng", package: "espeak-ng")) {
+            try SpeechTools.find(path: "/nonexistent")
+        }
+        #expect(
+            AudioError.toolMissing(tool: "espeak-ng", package: "espeak-ng").description
+                == "espeak-ng is not installed (make deps installs it)")
+        #expect(AudioError.toolMissing(tool: "opusenc", package: "opus-tools").exitClass == .ioError)
+    }
+
+    @Test func readsTheWAVHeaderChunkByChunk() throws {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let fmt =
+            Array("fmt ".utf8) + le(16, 4) + le(1, 2) + le(2, 2) + le(22_050, 4) + le(88_200, 4) + le(4, 2)
+            + le(16, 2)
+        let list = Array("LIST".utf8) + le(3, 4) + [1, 2, 3, 0]   // odd size: padded
+        let samples = [UInt8](repeating: 0, count: 44_100)   // 0.5 s of stereo 16-bit
+        let data = Array("data".utf8) + le(0x7FFF_FFFF, 4) + samples   // streamed: placeholder size
+        let wav = try #require(
+            AudioFormats.WAV(Data(Array("RIFF".utf8) + le(0, 4) + Array("WAVE".utf8) + fmt + list + data)))
+        #expect(wav.sampleRate == 22_050 && wav.channels == 2 && wav.bitsPerSample == 16)
+        #expect(wav.dataBytes == 44_100 && abs(wav.seconds - 0.5) < 1e-9)
+        #expect(AudioFormats.WAV(Data("RIFF....WAVEdata".utf8)) == nil)
+    }
+
+    @Test func readsClockTimesAndUnitsAsWords() {
+        #expect(
+            SpokenText.normalize("Towards 3:15:00, plan at 1:05:03.")
+                == "Towards 3 hours 15 minutes, plan at 1 hour 5 minutes 3 seconds.")
+        #expect(
+            SpokenText.normalize("Gel at 25 km with 500 ml, 25g carbs, 75 mg caffeine; 1 mi to go.")
+                == "Gel at 25 kilometres with 500 millilitres, 25 grams carbs, 75 milligrams caffeine; 1 mile to go.")
+        // A pace or a split stays as a runner says it; a word is not a unit.
+        #expect(SpokenText.normalize("Pace 4:58 at 25 k, 5 gels") == "Pace 4:58 at 25 k, 5 gels")
+    }
+
+    @Test func namesFilesByTextVoiceAndEngine() {
+        let a = ScriptAudio.fileName(text: "Gel now.", voice: "en-us", engine: "e 1")
+        #expect(ScriptAudio.isAudioFileName(a) && a.count == 21)
+        #expect(a == ScriptAudio.fileName(text: "Gel now.", voice: "en-us", engine: "e 1"))
+        #expect(a != ScriptAudio.fileName(text: "Gel now!", voice: "en-us", engine: "e 1"))
+        #expect(a != ScriptAudio.fileName(text: "Gel now.", voice: "en-gb", engine: "e 1"))
+        #expect(a != ScriptAudio.fileName(text: "Gel now.", voice: "en-us", engine: "e 2"))
+        #expect(!ScriptAudio.isAudioFileName("manifest.json") && !ScriptAudio.isAudioFileName("0123456789ABCDEF.opus"))
+        #expect(ScriptAudio.relativePath(from: "/a/b", to: "/a/b/c-audio") == "c-audio")
+        #expect(ScriptAudio.relativePath(from: "/a/b", to: "/a/x/y") == "../x/y")
+    }
+}
