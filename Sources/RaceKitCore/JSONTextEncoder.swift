@@ -9,84 +9,115 @@ import Foundation
 struct JSONTextEncoder {
     func encode<T: Encodable>(_ value: T) throws -> String {
         let root = Slot()
-        try value.encode(to: SlotEncoder(slot: root, codingPath: []))
-        var out = ""
-        out.reserveCapacity(4096)
+        try encodeValue(value, into: root, path: [])
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
         root.write(to: &out, indent: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+}
+
+/// Values that write themselves into a slot without going through an encoder
+/// (`Null`): the common optional fields skip a container and its casts.
+protocol SlotWritable {
+    func write(into slot: Slot, path: [any CodingKey]) throws
 }
 
 /// One value being built.
 final class Slot {
-    enum Value {
-        case empty, null, bool(Bool), number(String), string(String)
-        /// The elements are in `items`, the fields in `fields` (appended in place).
-        case array, object
-    }
-    var value: Value = .empty
+    enum Kind { case empty, null, bool, number, string, array, object, raw }
+    var kind = Kind.empty
+    /// The number's digits or the string's text.
+    var text = ""
+    var flag = false
     var items: [Slot] = []
-    var fields: [String: Slot] = [:]
+    /// A value already written (a flat object, `FlatSortedEncodable`).
+    var raw: [UInt8] = []
+    /// In the order encoded; sorted when written.
+    var fields: [(key: String, slot: Slot)] = []
 
-    func write(to out: inout String, indent: Int) {
-        switch value {
-        case .empty, .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
-        case .string(let s): Slot.writeString(s, to: &out)
+    static let indents: [[UInt8]] = (0..<64).map { [UInt8](repeating: UInt8(ascii: " "), count: $0 * 2) }
+    static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+    static let colon = Array(" : ".utf8), commaNewline = Array(",\n".utf8)
+    static let openArray = Array("[\n".utf8), openObject = Array("{\n".utf8)
+    static let emptyArray = Array("[]".utf8), emptyObject = Array("{}".utf8)
+
+    static func pad(_ n: Int, _ out: inout [UInt8]) {
+        if n < indents.count { out.append(contentsOf: indents[n]) } else { for _ in 0..<n { out += [32, 32] } }
+    }
+
+    func write(to out: inout [UInt8], indent: Int) {
+        switch kind {
+        case .empty, .null: out.append(contentsOf: Slot.nullBytes)
+        case .bool: out.append(contentsOf: flag ? Slot.trueBytes : Slot.falseBytes)
+        case .number: Slot.append(text, to: &out)
+        case .string: Slot.writeString(text, to: &out)
+        case .raw: out.append(contentsOf: raw)
         case .array:
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "[\n"
+            guard !items.isEmpty else { out.append(contentsOf: Slot.emptyArray); return }
+            out.append(contentsOf: Slot.openArray)
             for (i, item) in items.enumerated() {
+                if i > 0 { out.append(contentsOf: Slot.commaNewline) }
                 Slot.pad(indent + 1, &out)
                 item.write(to: &out, indent: indent + 1)
-                out += i + 1 < items.count ? ",\n" : "\n"
             }
+            out.append(UInt8(ascii: "\n"))
             Slot.pad(indent, &out)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object:
-            guard !fields.isEmpty else { out += "{}"; return }
-            out += "{\n"
-            let keys = fields.keys.sorted()
-            for (i, key) in keys.enumerated() {
+            guard !fields.isEmpty else { out.append(contentsOf: Slot.emptyObject); return }
+            out.append(contentsOf: Slot.openObject)
+            // Structs whose coding keys are declared in order arrive sorted; a key
+            // encoded twice keeps its last value (as Foundation does).
+            var inOrder = true
+            for i in fields.indices.dropFirst() where !(fields[i - 1].key < fields[i].key) { inOrder = false; break }
+            if !inOrder { fields.sort { $0.key < $1.key } }
+            var written = 0
+            for (i, field) in fields.enumerated() where i + 1 == fields.count || fields[i + 1].key != field.key {
+                if written > 0 { out.append(contentsOf: Slot.commaNewline) }
                 Slot.pad(indent + 1, &out)
-                Slot.writeString(key, to: &out)
-                out += " : "
-                fields[key]!.write(to: &out, indent: indent + 1)
-                out += i + 1 < keys.count ? ",\n" : "\n"
+                Slot.writeString(field.key, to: &out)
+                out.append(contentsOf: Slot.colon)
+                field.slot.write(to: &out, indent: indent + 1)
+                written += 1
             }
+            out.append(UInt8(ascii: "\n"))
             Slot.pad(indent, &out)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func pad(_ n: Int, _ out: inout String) {
-        for _ in 0..<n { out += "  " }
+    static func append(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += s
-            out += "\""
-            return
+    static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        let plain = s.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        if !plain {
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+                case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+                case let c where c < 0x20:
+                    let hex = String(c, radix: 16)
+                    out.append(contentsOf: Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8))
+                default: out.append(b)
+                }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Numbers as Foundation writes them: integral values without a fraction.
@@ -98,6 +129,17 @@ final class Slot {
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return "\(d)"
     }
+
+    func set(string: String) { kind = .string; text = string }
+    func set(number: String) { kind = .number; text = number }
+    func set(bool: Bool) { kind = .bool; flag = bool }
+    func setNull() { kind = .null }
+
+    func child(_ key: String) -> Slot {
+        let s = Slot()
+        fields.append((key, s))
+        return s
+    }
 }
 
 struct SlotEncoder: Encoder {
@@ -106,12 +148,19 @@ struct SlotEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = slot.value {} else { slot.value = .object; slot.fields = [:] }
+        if slot.kind != .object {
+            slot.kind = .object
+            slot.fields = []
+            slot.fields.reserveCapacity(16)
+        }
         return KeyedEncodingContainer(SlotKeyed<Key>(slot: slot, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = slot.value {} else { slot.value = .array; slot.items = [] }
+        if slot.kind != .array {
+            slot.kind = .array
+            slot.items = []
+        }
         return SlotUnkeyed(slot: slot, codingPath: codingPath)
     }
 
@@ -121,11 +170,17 @@ struct SlotEncoder: Encoder {
 /// Encodes a value into a slot: primitives directly, anything else through its
 /// own `encode(to:)`.
 func encodeValue<T: Encodable>(_ value: T, into slot: Slot, path: [any CodingKey]) throws {
+    if value is any FlatSortedEncodable, let bytes = try? flatObject(value, indent: path.count) {
+        slot.kind = .raw
+        slot.raw = bytes
+        return
+    }
     switch value {
-    case let s as String: slot.value = .string(s)
-    case let d as Double: slot.value = .number(try Slot.number(d, path))
-    case let i as Int: slot.value = .number(String(i))
-    case let b as Bool: slot.value = .bool(b)
+    case let w as any SlotWritable: try w.write(into: slot, path: path)
+    case let s as String: slot.set(string: s)
+    case let d as Double: slot.set(number: try Slot.number(d, path))
+    case let i as Int: slot.set(number: String(i))
+    case let b as Bool: slot.set(bool: b)
     default: try value.encode(to: SlotEncoder(slot: slot, codingPath: path))
     }
 }
@@ -134,19 +189,15 @@ struct SlotKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let slot: Slot
     let codingPath: [any CodingKey]
 
-    func child(_ key: Key) -> Slot {
-        let s = Slot()
-        slot.fields[key.stringValue] = s
-        return s
-    }
+    func child(_ key: Key) -> Slot { slot.child(key.stringValue) }
 
-    mutating func encodeNil(forKey key: Key) throws { child(key).value = .null }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { child(key).value = .bool(value) }
-    mutating func encode(_ value: String, forKey key: Key) throws { child(key).value = .string(value) }
+    mutating func encodeNil(forKey key: Key) throws { child(key).setNull() }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { child(key).set(bool: value) }
+    mutating func encode(_ value: String, forKey key: Key) throws { child(key).set(string: value) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        child(key).value = .number(try Slot.number(value, codingPath + [key]))
+        child(key).set(number: try Slot.number(value, codingPath + [key]))
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { child(key).value = .number(String(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { child(key).set(number: String(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try encodeValue(value, into: child(key), path: codingPath + [key])
     }
@@ -186,7 +237,7 @@ struct SlotUnkeyed: UnkeyedEncodingContainer {
         return s
     }
 
-    mutating func encodeNil() throws { next().value = .null }
+    mutating func encodeNil() throws { next().setNull() }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let path = codingPath + [Index(count)]
         try encodeValue(value, into: next(), path: path)
@@ -214,10 +265,189 @@ struct SlotSingle: SingleValueEncodingContainer {
     let slot: Slot
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { slot.value = .null }
-    mutating func encode(_ value: Bool) throws { slot.value = .bool(value) }
-    mutating func encode(_ value: String) throws { slot.value = .string(value) }
-    mutating func encode(_ value: Double) throws { slot.value = .number(try Slot.number(value, codingPath)) }
-    mutating func encode(_ value: Int) throws { slot.value = .number(String(value)) }
+    mutating func encodeNil() throws { slot.setNull() }
+    mutating func encode(_ value: Bool) throws { slot.set(bool: value) }
+    mutating func encode(_ value: String) throws { slot.set(string: value) }
+    mutating func encode(_ value: Double) throws { slot.set(number: try Slot.number(value, codingPath)) }
+    mutating func encode(_ value: Int) throws { slot.set(number: String(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: slot, path: codingPath) }
+}
+
+/// A struct whose coding keys are declared in sorted order and whose values
+/// are all scalars (strings, numbers, booleans, string enums, `Null` of those):
+/// `JSONOutput` writes it in one pass, straight to text, without building it
+/// first (`runs list --format json` over 10,000 runs). A test checks each
+/// conformer's keys are sorted; anything else falls back to the general path.
+public protocol FlatSortedEncodable: Encodable {}
+
+/// A value the one-pass writer writes itself: scalars, string enums, `Null` of those.
+public protocol FlatWritable {
+    /// Writes the value's JSON (a non-finite number as null: unknown); throws
+    /// when it is not flat after all.
+    func writeFlat(to out: inout [UInt8]) throws
+}
+
+extension String: FlatWritable {
+    public func writeFlat(to out: inout [UInt8]) { Slot.writeString(self, to: &out) }
+}
+extension Int: FlatWritable {
+    public func writeFlat(to out: inout [UInt8]) { Slot.append(String(self), to: &out) }
+}
+extension Bool: FlatWritable {
+    public func writeFlat(to out: inout [UInt8]) { out.append(contentsOf: self ? Slot.trueBytes : Slot.falseBytes) }
+}
+extension Double: FlatWritable {
+    public func writeFlat(to out: inout [UInt8]) {
+        guard let text = try? Slot.number(self, []) else { return out.append(contentsOf: Slot.nullBytes) }
+        Slot.append(text, to: &out)
+    }
+}
+extension FlatWritable where Self: RawRepresentable, RawValue == String {
+    public func writeFlat(to out: inout [UInt8]) { Slot.writeString(rawValue, to: &out) }
+}
+extension Sport: FlatWritable {}
+extension SourceFormat: FlatWritable {}
+extension DistanceSource: FlatWritable {}
+extension LoadSource: FlatWritable {}
+extension RunMode: FlatWritable {}
+extension RunType: FlatWritable {}
+extension ZoneModel: FlatWritable {}
+extension Sex: FlatWritable {}
+
+/// Why the one-pass writer gave up on a value (the general path takes it).
+struct NotFlat: Error {}
+
+/// Writes a `FlatSortedEncodable` value as an object at `indent`.
+func flatObject<T: Encodable>(_ value: T, indent: Int) throws -> [UInt8] {
+    let sink = FlatSink(indent: indent)
+    try value.encode(to: FlatEncoder(sink: sink))
+    guard sink.fields > 0 else { return Slot.emptyObject }
+    sink.out.append(UInt8(ascii: "\n"))
+    Slot.pad(indent, &sink.out)
+    sink.out.append(UInt8(ascii: "}"))
+    return sink.out
+}
+
+final class FlatSink {
+    var out: [UInt8] = Slot.openObject
+    var fields = 0
+    var lastKey = ""
+    let indent: Int
+    init(indent: Int) {
+        self.indent = indent
+        out.reserveCapacity(1024)
+    }
+
+    func key(_ k: String) throws {
+        guard fields == 0 || lastKey < k else { throw NotFlat() }
+        if fields > 0 { out.append(contentsOf: Slot.commaNewline) }
+        Slot.pad(indent + 1, &out)
+        Slot.writeString(k, to: &out)
+        out.append(contentsOf: Slot.colon)
+        lastKey = k
+        fields += 1
+    }
+
+    /// A scalar value through a throwaway slot (the same text as the general path).
+    func value(_ write: (Slot) throws -> Void) rethrows {
+        let s = Slot()
+        try write(s)
+        guard s.kind != .array, s.kind != .object else { return }
+        s.write(to: &out, indent: 0)
+    }
+}
+
+struct FlatEncoder: Encoder {
+    let sink: FlatSink
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(FlatKeyed<Key>(sink: sink))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyed() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { FailingSingle() }
+}
+
+struct FlatKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let sink: FlatSink
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try sink.key(key.stringValue)
+        sink.out.append(contentsOf: Slot.nullBytes)
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try sink.key(key.stringValue)
+        sink.value { $0.set(bool: value) }
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try sink.key(key.stringValue)
+        sink.value { $0.set(string: value) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try sink.key(key.stringValue)
+        try sink.value { $0.set(number: try Slot.number(value, [key])) }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        try sink.key(key.stringValue)
+        sink.value { $0.set(number: String(value)) }
+    }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        guard let w = value as? any FlatWritable else { throw NotFlat() }
+        try sink.key(key.stringValue)
+        try w.writeFlat(to: &sink.out)
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        KeyedEncodingContainer(FailingKeyed<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyed() }
+    mutating func superEncoder() -> any Encoder { FailingEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { FailingEncoder() }
+}
+
+/// Containers that refuse everything: the value is not flat.
+struct FailingEncoder: Encoder {
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(FailingKeyed<Key>())
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyed() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { FailingSingle() }
+}
+
+struct FailingKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil(forKey key: Key) throws { throw NotFlat() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw NotFlat() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        KeyedEncodingContainer(FailingKeyed<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyed() }
+    mutating func superEncoder() -> any Encoder { FailingEncoder() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { FailingEncoder() }
+}
+
+struct FailingUnkeyed: UnkeyedEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+    mutating func encodeNil() throws { throw NotFlat() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw NotFlat() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        KeyedEncodingContainer(FailingKeyed<NestedKey>())
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyed() }
+    mutating func superEncoder() -> any Encoder { FailingEncoder() }
+}
+
+struct FailingSingle: SingleValueEncodingContainer {
+    var codingPath: [any CodingKey] { [] }
+    mutating func encodeNil() throws { throw NotFlat() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw NotFlat() }
 }

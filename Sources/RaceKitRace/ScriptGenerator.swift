@@ -73,6 +73,8 @@ public enum ScriptGenerator {
     enum Role {
         static let gel = "gel_"
         static let drink = "drink_"
+        /// A gel and a drink said as one message.
+        static let fuelAndDrink = "fuel_"
     }
 
     /// Checkpoints for branch points, scaled to the distance: about 12%, 24%,
@@ -104,8 +106,9 @@ public enum ScriptGenerator {
         func count(_ role: String) -> Int { script.messages.filter { $0.id.hasPrefix(prefix + role) }.count }
         let checkpointIDs = script.messages.filter { $0.id.hasPrefix(prefix + "on_pace_") }
         return Statistics(
-            messages: script.messages.count, branchPoints: checkpointIDs.count, gels: count(Role.gel),
-            drinks: count(Role.drink) + count("fuel_"), hills: count("climb_") + count("descent_"))
+            messages: script.messages.count, branchPoints: checkpointIDs.count,
+            gels: count(Role.gel) + count(Role.fuelAndDrink), drinks: count(Role.drink) + count(Role.fuelAndDrink),
+            hills: count("climb_") + count("descent_"))
     }
 
     /// SHA-256 of the normalised inputs: the plan's content (normalised setup,
@@ -369,7 +372,7 @@ public enum ScriptGenerator {
                     f["sodium"] = TextFormat.fixed(drink.sodiumMg ?? 0, 0)
                     messages.append(
                         ScriptMessage(
-                            id: id("fuel_\(gel.number)_drink_\(drink.number)"),
+                            id: id("\(Role.fuelAndDrink)\(gel.number)_drink_\(drink.number)"),
                             trigger: .distance(min(gel.distanceMeters, drink.distanceMeters)),
                             text: text("fuel_and_drink", f), priority: Priority.gel))
                     i += 2

@@ -512,22 +512,5 @@ struct Reader {
     }
 
     /// The known key nearest to `s` by edit distance, if it is close.
-    static func closest(_ s: String, in known: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var row = Array(0...b.count)
-            for i in 1...max(1, a.count) where !a.isEmpty {
-                var previous = row[0]
-                row[0] = i
-                for j in stride(from: 1, through: b.count, by: 1) {
-                    let old = row[j]
-                    row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    previous = old
-                }
-            }
-            return a.isEmpty ? b.count : row[b.count]
-        }
-        let best = known.map { ($0, distance(Array(s.lowercased()), Array($0))) }.min { $0.1 < $1.1 }
-        guard let best, best.1 <= max(2, s.count / 3) else { return nil }
-        return best.0
-    }
+    static func closest(_ s: String, in known: [String]) -> String? { Spelling.nearest(s, in: known) }
 }

@@ -103,6 +103,12 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
 }
 
 extension RunRecord {
+    static func unknown<E>(_ type: E.Type, _ text: String, column: Int) -> StoreError {
+        .database(
+            "run column \(CodingKeys.allCases[column].rawValue): '\(text.prefix(40))' is not a \(E.self) this racekit knows"
+        )
+    }
+
     /// The load inputs that were estimated; a stored value that is not a JSON
     /// array of strings is reported as a damaged run, not read as "none".
     public func estimatedLoadInputs() throws -> [String] {
@@ -117,13 +123,25 @@ extension RunRecord {
     /// wrong type or an unknown enum value is a store error, never a trap.
     public init(row: Row) throws {
         var i = 0
-        func next<T: DatabaseValueConvertible>() throws -> T {
+        // Plain columns through GRDB's fast path (StatementColumnConvertible);
+        // enum columns read as text and checked against the enum's cases.
+        func next<T: DatabaseValueConvertible & StatementColumnConvertible>() throws -> T {
             defer { i += 1 }
             return try row.decode(atIndex: i)
         }
-        func nextOptional<T: DatabaseValueConvertible>() throws -> T? {
+        func nextOptional<T: DatabaseValueConvertible & StatementColumnConvertible>() throws -> T? {
             defer { i += 1 }
             return try row.decode(atIndex: i)
+        }
+        func next<E: RawRepresentable>() throws -> E where E.RawValue == String {
+            let text: String = try next()
+            guard let value = E(rawValue: text) else { throw Self.unknown(E.self, text, column: i - 1) }
+            return value
+        }
+        func nextOptional<E: RawRepresentable>() throws -> E? where E.RawValue == String {
+            guard let text: String = try nextOptional() else { return nil }
+            guard let value = E(rawValue: text) else { throw Self.unknown(E.self, text, column: i - 1) }
+            return value
         }
         id = try next(); athleteID = try next(); sport = try next(); sportDeclared = try next();
         name = try nextOptional()

@@ -76,7 +76,7 @@ enum RunLookup {
 
 /// A run in `runs list --format json` and `runs show --format json` (DESIGN.md
 /// "Machine-readable output"): every key always present, unknown as null.
-struct RunJSON: Encodable {
+struct RunJSON: FlatSortedEncodable {
     var id, athlete: String
     var sport: Sport
     var sportInferred: Bool
@@ -102,4 +102,12 @@ struct RunJSON: Encodable {
     var runType: RunType
     @Null var perceivedEffort: Int?
     @Null var notes: String?
+
+    /// Sorted, as the output is: the encoder then writes the keys as they come.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case ascentMeters, athlete, avgCadence, avgHeartRate, avgPaceSecondsPerKm, creator, descentMeters
+        case distanceMeters, elapsedSeconds, endedAt, heartRateCoveragePercent, id, label, load, loadSource
+        case maxHeartRate, mode, movingSeconds, name, notes, perceivedEffort, runType, sourceFile, sourceFormat
+        case sport, sportInferred, startedAt
+    }
 }

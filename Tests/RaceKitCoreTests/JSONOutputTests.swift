@@ -40,4 +40,45 @@ import Testing
         #expect(TextFormat.rounded(2.345, 1) == 2.3 && TextFormat.rounded(-2.35, 1) == -2.4)
         #expect(TextFormat.round(.nan, 1) == nil && TextFormat.round(nil, 1) == nil)
     }
+
+    struct Flat: FlatSortedEncodable {
+        var a: Int
+        @Null var b: String?
+        var c: Double
+        var d: Sex
+        @Null var e: Double?
+    }
+
+    struct Unsorted: FlatSortedEncodable {
+        var z: Int
+        var a: Int
+    }
+
+    /// The one-pass writer gives exactly what the general path gives, and an
+    /// unsorted or nested value falls back to it.
+    @Test func flatObjectsWriteInOnePassTheSameText() throws {
+        let values = [Flat(a: 1, b: nil, c: 2.5, d: .female, e: .nan), Flat(a: -3, b: "x\"y", c: 1e20, d: .male, e: 4)]
+        let out = try JSONOutput.string(values)
+        #expect(
+            out == """
+                [
+                  {
+                    "a" : 1,
+                    "b" : null,
+                    "c" : 2.5,
+                    "d" : "female",
+                    "e" : null
+                  },
+                  {
+                    "a" : -3,
+                    "b" : "x\\"y",
+                    "c" : 1e+20,
+                    "d" : "male",
+                    "e" : 4
+                  }
+                ]
+                """)
+        #expect(throws: NotFlat.self) { _ = try flatObject(Unsorted(z: 1, a: 2), indent: 0) }
+        #expect(try JSONOutput.string(Unsorted(z: 1, a: 2)) == "{\n  \"a\" : 2,\n  \"z\" : 1\n}")
+    }
 }

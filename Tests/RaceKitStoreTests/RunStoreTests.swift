@@ -138,6 +138,23 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(throws: StoreError.self) { try record.estimatedLoadInputs() }
     }
 
+    @Test func anUnknownStoredEnumValueIsAStoreErrorNotATrap() throws {
+        let store = try RunStore()
+        let outcome = try store.insert(
+            [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
+            sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
+        guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
+        try store.writer.write { db in
+            try db.execute(sql: "UPDATE run SET sport = 'paragliding' WHERE id = ?", arguments: [id])
+        }
+        do {
+            _ = try store.runs()
+            Issue.record("an unknown sport was read")
+        } catch let e as StoreError {
+            #expect(e.description.contains("sport") && e.description.contains("paragliding"), "\(e)")
+        }
+    }
+
     @Test func sameBytesAreADuplicateOfTheStoredRun() throws {
         let store = try RunStore()
         let run = makeRun(start: 1_772_348_400, distance: 1000)

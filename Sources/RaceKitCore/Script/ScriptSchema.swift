@@ -117,29 +117,7 @@ enum ScriptSchema {
 
     /// The known word nearest to `s` by edit distance (ignoring case), if it is
     /// within 2 edits or a third of `s`'s length; the first of equals wins.
-    static func nearest(_ s: String, in known: [String]) -> String? {
-        let a = Array(s.lowercased())
-        func distance(_ b: [Character]) -> Int {
-            var row = Array(0...b.count)
-            for (i, x) in a.enumerated() {
-                var diagonal = row[0]
-                row[0] = i + 1
-                for (j, y) in b.enumerated() {
-                    let above = row[j + 1]
-                    row[j + 1] = min(above + 1, row[j] + 1, diagonal + (x == y ? 0 : 1))
-                    diagonal = above
-                }
-            }
-            return row[b.count]
-        }
-        var best: (word: String, distance: Int)?
-        for word in known {
-            let d = distance(Array(word.lowercased()))
-            if d < (best?.distance ?? .max) { best = (word, d) }
-        }
-        guard let best, best.distance <= max(2, a.count / 3) else { return nil }
-        return best.word
-    }
+    static func nearest(_ s: String, in known: [String]) -> String? { Spelling.nearest(s, in: known) }
 
     /// The keys of the object at `path` of the schema (`["messages", "trigger"]`).
     static func keys(at path: [String]) -> [String] {

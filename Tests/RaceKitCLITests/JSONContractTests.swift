@@ -1,0 +1,13 @@
+import Testing
+
+@testable import racekit
+
+@Suite struct JSONContractTests {
+    /// `runs list --format json` is written in one pass only while the run's
+    /// keys are declared sorted (`FlatSortedEncodable`).
+    @Test func theRunsKeysAreDeclaredSorted() {
+        let keys = RunJSON.CodingKeys.allCases.map(\.rawValue)
+        #expect(keys == keys.sorted())
+        #expect(keys.count == 27)
+    }
+}
