@@ -4,18 +4,10 @@ import Foundation
 /// is written as `null`, never left out, because scripts rely on every key.
 /// Every JSON output is a Codable struct whose optional members use this.
 @propertyWrapper
-public struct Null<Value: Encodable & Sendable>: Encodable, Sendable, SlotWritable, FlatWritable {
+public struct Null<Value: Encodable & Sendable>: Encodable, Sendable, SlotWritable {
     public var wrappedValue: Value?
 
     public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
-
-    /// Null, or the value when it writes itself (a field of a flat object; the
-    /// one-pass writer only takes `Null` of such values).
-    public func writeFlat(to out: inout [UInt8]) throws {
-        guard let value = wrappedValue else { return out.append(contentsOf: Slot.nullBytes) }
-        guard let v = value as? any FlatWritable else { throw NotFlat() }
-        try v.writeFlat(to: &out)
-    }
 
     func write(into slot: Slot, path: [any CodingKey]) throws {
         guard let v = wrappedValue else { return slot.setNull() }
@@ -41,6 +33,14 @@ public enum JSONOutput {
         try JSONTextEncoder().encode(value)
     }
 
+    /// The same text as UTF-8 bytes, with a final newline: for writing a large
+    /// output without converting it to a String first.
+    public static func line<T: Encodable>(_ value: T) throws -> [UInt8] {
+        var bytes = try JSONTextEncoder().encodeBytes(value)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
     /// Compact, key-sorted: for digests and stored values.
     public static func canonical<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
@@ -62,5 +62,13 @@ extension Double: JSONScalar {
     func write(into slot: Slot) {
         guard let text = try? Slot.number(self, []) else { return slot.setNull() }
         slot.set(number: text)
+    }
+}
+
+/// A field of a flat object: null, or the value (no cast: the value's type writes itself).
+extension Null: FlatWritable where Value: FlatWritable {
+    public func writeFlat(to out: inout [UInt8]) throws {
+        guard let value = wrappedValue else { return out.append(contentsOf: Slot.nullBytes) }
+        try value.writeFlat(to: &out)
     }
 }

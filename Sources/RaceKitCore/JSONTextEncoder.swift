@@ -8,12 +8,16 @@ import Foundation
 /// A non-finite number is an `EncodingError`, as in Foundation.
 struct JSONTextEncoder {
     func encode<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encodeBytes(value), as: UTF8.self)
+    }
+
+    func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
         let root = Slot()
         try encodeValue(value, into: root, path: [])
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
         root.write(to: &out, indent: 0)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 }
 
@@ -335,7 +339,7 @@ final class FlatSink {
     let indent: Int
     init(indent: Int) {
         self.indent = indent
-        out.reserveCapacity(1024)
+        out.reserveCapacity(768)
     }
 
     func key(_ k: String) throws {

@@ -10,6 +10,11 @@ enum Console {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Bytes already ending in a newline (large JSON outputs).
+    static func out(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { FileHandle.standardOutput.write(Data(buffer: $0)) }
+    }
+
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

@@ -48,6 +48,13 @@ enum Exit {
         }
     }
 
+    /// Errors ArgumentParser handles itself (`exit(withError:)`): help requests
+    /// (some of its types are internal), usage errors, exit codes.
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        error is ValidationError || error is ExitCode || error is CleanExit
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+    }
+
     /// An `ExitCode` for a class, for commands that end after printing their own results.
     static func code(_ c: ExitClass) -> ExitCode { ExitCode(c.rawValue) }
 }

@@ -54,8 +54,9 @@ struct RaceKitCommand: ParsableCommand {
         do {
             var command = command
             try command.run()
-        } catch let error where error is ValidationError || error is ExitCode || error is CleanExit {
-            // ArgumentParser's own: a usage error, an exit status, help.
+        } catch let error where Exit.isArgumentParsers(error) {
+            // ArgumentParser's own: help (its help command throws), a usage
+            // error, an exit status.
             exit(withError: error)
         } catch {
             // Every other error, once: its message on stderr (each line prefixed)

@@ -66,7 +66,7 @@ extension RaceKitCommand.Runs {
             let views = runs.map(RunView.init)
             switch format {
             case .json:
-                Console.out(try JSONOutput.string(views.map(\.json)))
+                Console.out(bytes: try JSONOutput.line(views.map(\.json)))
             case .csv:
                 var out = Format.csvRow(RunView.csvHeader)
                 for v in views { out += "\n" + Format.csvRow(v.csvFields) }

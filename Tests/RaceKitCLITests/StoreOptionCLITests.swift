@@ -74,4 +74,18 @@ import Testing
                 "racekit \(args.joined(separator: " ")) (\(place)) used the default store")
         }
     }
+
+    /// Help is ArgumentParser's: printed on stdout, exit 0, for the root and every command.
+    @Test func helpWorksEverywhere() throws {
+        let cli = try CLI()
+        for leaf in [""] + Self.leaves + ["race", "runs", "script"] {
+            let args = leaf.split(separator: " ").map(String.init) + ["--help"]
+            let r = try cli.run(args)
+            #expect(
+                r.status == 0 && r.stdout.contains("USAGE:") && r.stderr.isEmpty,
+                "racekit \(args): \(r.status) \(r.stderr)")
+        }
+        let bare = try cli.run([])
+        #expect(bare.status == 0 && bare.stdout.contains("OVERVIEW:"), "\(bare.stderr)")
+    }
 }

@@ -51,6 +51,14 @@ public final class TriggerEngine {
     let branchExpressions: [String: Expression]
     let conditions: [Expression?]
     let rearms: [Expression?]
+    /// Per message, read every second: kept apart from the messages so the
+    /// loop copies no message (their strings would be retained and released).
+    let triggers: [Trigger]
+    let playOnce: [Bool]
+    /// 1 + the number of variants; 0 for a repeatable message without variants.
+    let textCount: [Int]
+    let branchOf: [Expression?]
+    let priorities: [Int]
 
     struct State {
         var played = false
@@ -88,6 +96,11 @@ public final class TriggerEngine {
             return try Expression(e)
         }
         rearms = try script.messages.map { m in try m.trigger.rearmExpression.map { try Expression($0) } }
+        triggers = script.messages.map(\.trigger)
+        playOnce = script.messages.map(\.playOnce)
+        textCount = script.messages.map { $0.variants.map { $0.count + 1 } ?? 0 }
+        branchOf = script.messages.map { m in m.branchKey.flatMap { branches[$0] } }
+        priorities = script.messages.map(\.priority)
         states = script.messages.map { m in
             var s = State()
             s.nextEvery = m.trigger.everyMeters ?? 0
@@ -114,9 +127,8 @@ public final class TriggerEngine {
     /// Whether message `i` can still play: a play-once message once; a
     /// repeatable one with variants once per text (no sentence twice).
     func canPlay(_ i: Int) -> Bool {
-        let m = script.messages[i]
-        if m.playOnce { return !states[i].played }
-        return m.variants == nil || states[i].plays < texts(i).count
+        if playOnce[i] { return !states[i].played }
+        return textCount[i] == 0 || states[i].plays < textCount[i]
     }
 
     /// One second.
@@ -125,7 +137,7 @@ public final class TriggerEngine {
         let t = m.duration
         for i in script.messages.indices where canPlay(i) {
             guard fires(i, m, t) else { continue }
-            if let key = script.messages[i].branchKey, let branch = branchExpressions[key], !branch.holds(m) {
+            if let branch = branchOf[i], !branch.holds(m) {
                 states[i].lastReason = .branch_not_taken
                 continue
             }
@@ -140,41 +152,41 @@ public final class TriggerEngine {
 
     /// Whether message `i`'s trigger fires this second.
     func fires(_ i: Int, _ m: Metrics, _ t: Double) -> Bool {
-        let trigger = script.messages[i].trigger
-        let plan = script.plan
-        let prev = previous
-        func once(_ crossedNow: Bool) -> Bool {
-            guard !states[i].fired, crossedNow else { return false }
-            states[i].fired = true
-            return true
-        }
-        switch trigger.type {
+        let d = script.plan.distanceMeters
+        switch triggers[i].type {
         case .distance:
-            if let at = trigger.atMeters { return once(Self.crossed(at, from: prev?.distance, to: m.distance)) }
-            guard let every = trigger.everyMeters, every > 0, m.distance >= states[i].nextEvery,
-                m.distance < plan.distanceMeters - 1
+            if let at = triggers[i].atMeters {
+                return once(i, Self.crossed(at, from: previous?.distance, to: m.distance))
+            }
+            guard let every = triggers[i].everyMeters, every > 0, m.distance >= states[i].nextEvery, m.distance < d - 1
             else { return false }
             while states[i].nextEvery <= m.distance { states[i].nextEvery += every }
             return true
         case .time:
-            guard let at = trigger.atSeconds else { return false }
-            return once(Self.crossed(at, from: prev?.duration, to: t))
+            guard let at = triggers[i].atSeconds else { return false }
+            return once(i, Self.crossed(at, from: previous?.duration, to: t))
         case .halfway:
-            return once(Self.crossed(plan.distanceMeters / 2, from: prev?.distance, to: m.distance))
+            return once(i, Self.crossed(d / 2, from: previous?.distance, to: m.distance))
         case .near_finish:
-            return once(
-                Self.crossed(plan.distanceMeters - (trigger.remainingMeters ?? 0), from: prev?.distance, to: m.distance)
-            )
+            let mark = d - (triggers[i].remainingMeters ?? 0)
+            return once(i, Self.crossed(mark, from: previous?.distance, to: m.distance))
         case .condition, .fatigue_zone:
             return conditionFires(i, m, t)
         }
+    }
+
+    /// A one-time trigger: fires the first time its mark is crossed.
+    func once(_ i: Int, _ crossedNow: Bool) -> Bool {
+        guard !states[i].fired, crossedNow else { return false }
+        states[i].fired = true
+        return true
     }
 
     /// A condition fires when it has held for its hold time while armed and
     /// out of its cooldown. It re-arms when its `rearmExpression` holds (the
     /// hysteresis), or without one as soon as the condition stops holding.
     func conditionFires(_ i: Int, _ m: Metrics, _ t: Double) -> Bool {
-        let trigger = script.messages[i].trigger
+        let trigger = triggers[i]
         guard t >= settings.warmupSeconds, let e = conditions[i] else {
             states[i].holdSince = nil
             return false
@@ -219,19 +231,17 @@ public final class TriggerEngine {
     func choose(_ t: Double) -> Due? {
         let windowOpen = t >= windowEnd
         let warmup = t < settings.warmupSeconds
-        func critical(_ i: Int) -> Bool { script.messages[i].priority >= settings.criticalPriority }
+        func critical(_ i: Int) -> Bool { priorities[i] >= settings.criticalPriority }
         func eligible(_ d: Due) -> Bool {
             let i = d.index
-            if warmup && !critical(i) && script.messages[i].trigger.type != .time { return false }
+            if warmup && !critical(i) && triggers[i].type != .time { return false }
             return windowOpen || critical(i)
         }
         var best: Int?
         for (qi, d) in queue.enumerated() where eligible(d) {
             guard let b = best else { best = qi; continue }
-            let x = script.messages[d.index], y = script.messages[queue[b].index]
-            if x.priority > y.priority
-                || (x.priority == y.priority && (d.dueAt, d.index) < (queue[b].dueAt, queue[b].index))
-            {
+            let x = priorities[d.index], y = priorities[queue[b].index]
+            if x > y || (x == y && (d.dueAt, d.index) < (queue[b].dueAt, queue[b].index)) {
                 best = qi
             }
         }
