@@ -85,7 +85,7 @@ public struct AudioManifest: Encodable, Sendable {
             var files: [File]
         }
         let path = (dir as NSString).appendingPathComponent(ScriptAudio.manifestName)
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = InputFile.read(path),
             let previous = try? JSONDecoder().decode(Previous.self, from: data)
         else { return [:] }
         return Dictionary(previous.files.map { ($0.file, $0.durationSeconds) }, uniquingKeysWith: { a, _ in a })

@@ -70,7 +70,7 @@ public struct Personality: Sendable, Equatable {
     }
 
     public static func load(path: String) throws -> Personality {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        guard let data = InputFile.read(path), let text = String(data: data, encoding: .utf8)
         else {
             throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: "no such file or not UTF-8")
         }

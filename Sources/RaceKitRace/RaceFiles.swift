@@ -129,7 +129,7 @@ public enum RaceScriptJob {
         // decode is not up to date, so it is regenerated (try? on purpose).
         let generation = ScriptGenerator.Options(physiology: o.physiology)
         let digest = ScriptGenerator.digest(plan: plan, personality: voice, options: generation)
-        if !o.force, let data = FileManager.default.contents(atPath: path), let old = try? RaceScript.decode(data),
+        if !o.force, let data = InputFile.read(path), let old = try? RaceScript.decode(data),
             old.inputDigest == digest
         {
             return .upToDate(path: path, digest: digest)

@@ -128,7 +128,7 @@ public enum ScriptAudio {
         var sizes: [String: Int] = [:]
         for file in first.keys {
             let path = (dir as NSString).appendingPathComponent(file)
-            let bytes = [UInt8]((FileManager.default.contents(atPath: path)) ?? Data())
+            let bytes = [UInt8](InputFile.read(path) ?? Data())
             sizes[file] = bytes.count
             if durations[file] == nil { durations[file] = previous[file] ?? AudioFormats.oggOpusSeconds(bytes) ?? 0 }
         }
@@ -150,7 +150,7 @@ public enum ScriptAudio {
         let manifestPath = (dir as NSString).appendingPathComponent(manifestName)
         try AtomicFile.write(try JSONOutput.string(manifest) + "\n", to: manifestPath)
         let text = Array(try script.json()) + Array("\n".utf8)
-        let changed = FileManager.default.contents(atPath: o.scriptPath).map { [UInt8]($0) } != text
+        let changed = InputFile.read(o.scriptPath).map { [UInt8]($0) } != text
         if changed { try AtomicFile.write(text, to: o.scriptPath) }
         let removed = try removeStale(in: dir, keeping: Set(first.keys))
         return Outcome(

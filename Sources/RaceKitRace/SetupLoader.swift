@@ -49,7 +49,7 @@ public enum SetupLoader {
     public static func load(path: String) throws -> RaceSetup {
         let text: String
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let data = InputFile.read(path) else { throw CocoaError(.fileReadNoSuchFile) }
             guard let s = String(data: data, encoding: .utf8) else {
                 throw SetupError(kind: .invalid, file: path, line: 0, key: "", message: "not UTF-8 text")
             }

@@ -93,7 +93,7 @@ public struct SpeechTools: Sendable, Equatable {
         try AtomicFile.write(text, to: textFile)
         let speak = try Self.run(espeak, ["-b", "1", "-v", voice, "-w", wav, "-f", textFile], capture: .stderr)
         guard speak.status == 0 else { throw ToolFailure(tool: "espeak-ng", status: speak.status, speak.output) }
-        guard let info = AudioFormats.WAV(FileManager.default.contents(atPath: wav) ?? Data()), info.dataBytes > 0
+        guard let info = AudioFormats.WAV(InputFile.read(wav) ?? Data()), info.dataBytes > 0
         else {
             throw ToolFailure(tool: "espeak-ng", status: 0, Data("wrote no readable WAV with speech".utf8))
         }
@@ -102,7 +102,7 @@ public struct SpeechTools: Sendable, Equatable {
             UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
         let encode = try Self.run(
             opusenc, ["--quiet"] + ScriptAudio.encoderArguments + ["--serial", serial, wav, opus], capture: .stderr)
-        guard encode.status == 0, let bytes = FileManager.default.contents(atPath: opus) else {
+        guard encode.status == 0, let bytes = InputFile.read(opus) else {
             throw ToolFailure(tool: "opusenc", status: encode.status, encode.output)
         }
         try AtomicFile.write([UInt8](bytes), to: path)

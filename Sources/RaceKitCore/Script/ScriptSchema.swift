@@ -15,8 +15,10 @@ public struct ScriptProblems: RaceKitError, Equatable {
 /// `RaceScript`'s own decoding (`KeyRecorder`), so a key added to a struct is
 /// known here at once; problems are worded for a coach, never Swift's debug text.
 enum ScriptSchema {
-    /// Every key at every level, with the shape of its value.
-    static let script = KeyRecorder.shape(of: RaceScript.self)
+    /// Every key at every level, with the shape of its value. Worked out per
+    /// use (a script is decoded once per command): held in a global, its boxes
+    /// were reported as leaked by LeakSanitizer at exit.
+    static var script: JSONShape { KeyRecorder.shape(of: RaceScript.self) }
 
     /// Decodes a script, or throws `ScriptProblems` with every problem found.
     static func decode(_ data: Data) throws -> RaceScript {
