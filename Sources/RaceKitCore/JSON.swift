@@ -11,7 +11,14 @@ public struct Null<Value: Encodable & Sendable>: Encodable, Sendable, SlotWritab
 
     func write(into slot: Slot, path: [any CodingKey]) throws {
         guard let v = wrappedValue else { return slot.setNull() }
-        if let scalar = v as? any JSONScalar { return scalar.write(into: slot) }
+        // Scalars and string enums write their own text (a non-finite number as null).
+        if let flat = v as? any FlatWritable {
+            var bytes: [UInt8] = []
+            try flat.writeFlat(to: &bytes)
+            slot.kind = .raw
+            slot.raw = bytes
+            return
+        }
         try encodeValue(v, into: slot, path: path)
     }
 
@@ -46,22 +53,6 @@ public enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
-
-/// The values `Null` writes without an encoder (one cast instead of a container).
-protocol JSONScalar {
-    /// Writes the value; a non-finite number is written as null (unknown).
-    func write(into slot: Slot)
-}
-
-extension String: JSONScalar { func write(into slot: Slot) { slot.set(string: self) } }
-extension Int: JSONScalar { func write(into slot: Slot) { slot.set(number: String(self)) } }
-extension Bool: JSONScalar { func write(into slot: Slot) { slot.set(bool: self) } }
-extension Double: JSONScalar {
-    func write(into slot: Slot) {
-        guard let text = try? Slot.number(self, []) else { return slot.setNull() }
-        slot.set(number: text)
     }
 }
 

@@ -121,12 +121,18 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         }
     }
 
-    @Test func damagedLoadInputsAreReportedNotReadAsNone() throws {
+    /// A store holding one 1 km run, and its id.
+    static func storeWithOneRun() throws -> (RunStore, String) {
         let store = try RunStore()
         let outcome = try store.insert(
             [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
             sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
-        guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
+        guard case .inserted(let id) = outcome[0] else { throw StoreError.database("not inserted: \(outcome[0])") }
+        return (store, id)
+    }
+
+    @Test func damagedLoadInputsAreReportedNotReadAsNone() throws {
+        let (store, id) = try Self.storeWithOneRun()
         try store.writer.write { db in
             try db.execute(sql: "UPDATE run SET load_estimated = ? WHERE id = ?", arguments: ["[\"maxHR\"]", id])
         }
@@ -139,11 +145,7 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     }
 
     @Test func anUnknownStoredEnumValueIsAStoreErrorNotATrap() throws {
-        let store = try RunStore()
-        let outcome = try store.insert(
-            [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
-            sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
-        guard case .inserted(let id) = outcome[0] else { Issue.record("not inserted"); return }
+        let (store, id) = try Self.storeWithOneRun()
         try store.writer.write { db in
             try db.execute(sql: "UPDATE run SET sport = 'paragliding' WHERE id = ?", arguments: [id])
         }
