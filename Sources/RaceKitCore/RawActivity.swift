@@ -1,6 +1,8 @@
 /// The file formats RaceKit reads.
 public enum SourceFormat: String, Sendable, Codable, CaseIterable {
-    case gpx, tcx
+    case gpx, tcx, fit
+    /// An Apple Health export (`export.xml`, its routes in `workout-routes/*.gpx`).
+    case health
 }
 
 /// A lap as a TCX file summarises it (start, timer time and distance).

@@ -1,0 +1,77 @@
+@preconcurrency internal import CZlib
+import RaceKitCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pull-style source of document bytes: a file (plain or gzip), bytes in memory,
+/// or an entry of an archive. Readers that are not XML (FIT) read through it, and
+/// the XML reader reads archive entries through it.
+public protocol ByteStream: AnyObject {
+    /// The name messages give: a path, or `archive.zip: folder/entry.fit.gz`.
+    var name: String { get }
+    /// Reads up to `count` bytes into `buffer`: the number read, 0 at the end.
+    /// Throws a `RaceKitError` naming `name` when the bytes cannot be read.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
+}
+
+/// A file on disk, plain or gzip (told by its magic bytes, whatever its name).
+public final class FileByteStream: ByteStream {
+    public let name: String
+    private var file: gzFile?
+    /// True when the file is gzip-compressed.
+    public let isGzip: Bool
+
+    public init(path: String) throws {
+        name = path
+        guard let gz = gzopen(path, "rb") else {
+            throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno)))
+        }
+        gzbuffer(gz, 128 * 1024)
+        file = gz
+        // gzdirect answers only once the first bytes were looked at.
+        var byte: UInt8 = 0
+        let n = gzread(gz, &byte, 1)
+        isGzip = n >= 0 && gzdirect(gz) == 0
+        if n == 1 { gzungetc(Int32(byte), gz) }
+    }
+
+    deinit { if let file { gzclose(file) } }
+
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        guard let file else { return 0 }
+        let n = Int(gzread(file, buffer, UInt32(min(count, Int(Int32.max)))))
+        var code: Int32 = 0
+        let message = gzerror(file, &code)
+        if n < 0 || (code != Z_OK && code != Z_STREAM_END) {
+            var text = message.map { String(cString: $0) } ?? ""
+            if text.hasPrefix(name + ": ") { text.removeFirst(name.count + 2) }
+            if isGzip { throw FormatError.corruptGzip(file: name, message: text.isEmpty ? "zlib error \(code)" : text) }
+            throw FormatError.cannotOpen(file: name, reason: text.isEmpty ? "read error" : text)
+        }
+        return n
+    }
+}
+
+/// Bytes already in memory (tests, small archive entries).
+public final class MemoryByteStream: ByteStream {
+    public let name: String
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        let n = min(count, bytes.count - offset)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+        offset += n
+        return n
+    }
+}
