@@ -7,8 +7,9 @@ import PackageDescription
 //                   pace plans, course profiles and fuel/drink cue plans; the race-script
 //                   model, expressions, trigger engine and replays; errors with their exit
 //                   class; atomic output files and their lock (Foundation only)
-//   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz)
-//                   and the TCX/GPX course writer (xmlTextWriter): the only libxml2 user
+//   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz),
+//                   archives (zip, tar) read entry by entry with libarchive, and the
+//                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
 //   RaceKitRace     race setups (YAML, Yams), the planner, plan output, pace band, course
@@ -44,6 +45,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(
+            name: "CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -52,7 +58,7 @@ let package = Package(
         .target(
             name: "RaceKitFormats",
             dependencies: [
-                "RaceKitCore", "CLibXML2", "CZlib",
+                "RaceKitCore", "CLibXML2", "CZlib", "CLibArchive",
                 .product(name: "Crypto", package: "swift-crypto")
             ],
             swiftSettings: hotPath

@@ -76,6 +76,23 @@ public enum ActivityFileReader {
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
+    /// Reads a document from `source` (an archive entry): gzip is told by its magic
+    /// bytes and decompressed on the fly; the SHA-256 is of the decompressed bytes,
+    /// as for a file. `declaredSize` (0 when unknown) only sizes buffers.
+    public static func read(stream source: ByteStream, declaredSize: Int = 0) throws -> ReadResult {
+        var source = source
+        var size = declaredSize
+        let peeked = try PeekedByteStream(source, peek: 2)
+        source = peeked
+        if peeked.head == [0x1f, 0x8b] {
+            source = try GunzipByteStream(peeked)
+            size *= 8
+        }
+        let stream = try XMLStream(input: InputSource(stream: source, expectedSize: size))
+        let outcome = try read(stream, readAhead: false, pointLimit: maxPoints, idle: { false })
+        return ReadResult(outcome: outcome, sha256: try stream.finishDigest(), byteCount: stream.bytesRead)
+    }
+
     private static func read(
         _ stream: XMLStream, readAhead: Bool, pointLimit: Int,
         idle: @escaping () -> Bool

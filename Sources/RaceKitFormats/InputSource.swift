@@ -17,6 +17,8 @@ final class InputSource {
     private enum Backend {
         case plain(UnsafeMutablePointer<FILE>)
         case gzip(gzFile)
+        /// An archive entry (already decompressed when it was gzip).
+        case stream(ByteStream)
     }
 
     let path: String
@@ -77,6 +79,15 @@ final class InputSource {
         try readPrefix()
     }
 
+    /// The document `stream` gives (an archive entry); `expectedSize` is its
+    /// declared size when known (a capacity hint only).
+    init(stream: ByteStream, expectedSize: Int = 0) throws {
+        path = stream.name
+        fileSize = expectedSize
+        backend = .stream(stream)
+        try readPrefix()
+    }
+
     deinit {
         close()
         stdioBuffer?.deallocate()
@@ -86,7 +97,7 @@ final class InputSource {
         switch backend {
         case .plain(let f): fclose(f)
         case .gzip(let gz): gzclose(gz)
-        case nil: break
+        case .stream, nil: break
         }
         backend = nil
     }
@@ -121,6 +132,7 @@ final class InputSource {
         while true {
             let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
             if n < 0 {
+                if let streamError { throw streamError }
                 if isGzip { throw FormatError.corruptGzip(file: path, message: readError ?? "unreadable") }
                 throw FormatError.cannotOpen(file: path, reason: readError ?? "read error")
             }
@@ -146,15 +158,37 @@ final class InputSource {
                 return -1
             }
             return n
+        case .stream(let stream):
+            do {
+                return try stream.read(into: buffer, count: count)
+            } catch {
+                streamError = error
+                readError = "\(error)"
+                return -1
+            }
         case nil:
             return 0
         }
     }
 
+    /// The error an archive entry's stream threw (a refused archive, a corrupt
+    /// entry), rethrown as it is rather than as a parse error.
+    private(set) var streamError: (any Error)?
+
     private func readPrefix() throws {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
+        // Fill the whole prefix: a stream may give fewer bytes per read than asked.
+        var n = 0
+        while n < buffer.count {
+            let got = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress! + n, $0.count - n) }
+            if got <= 0 {
+                if got < 0 { n = -1 }
+                break
+            }
+            n += got
+        }
         if n < 0 {
+            if let streamError { throw streamError }
             if isGzip { throw FormatError.corruptGzip(file: path, message: readError ?? "unreadable") }
             throw FormatError.cannotOpen(file: path, reason: readError ?? "read error")
         }

@@ -41,10 +41,14 @@ final class XMLStream: NodeStream {
     private let reader: xmlTextReaderPtr
     private var firstError: (line: Int, message: String)?
 
-    init(path: String) throws {
+    convenience init(path: String) throws {
+        try self.init(input: InputSource(path: path))
+    }
+
+    init(input: InputSource) throws {
         _ = LibXML.ready
-        self.path = path
-        input = try InputSource(path: path)
+        self.path = input.path
+        self.input = input
         let context = Unmanaged.passUnretained(input).toOpaque()
         guard
             let r = xmlReaderForIO(
@@ -117,6 +121,7 @@ final class XMLStream: NodeStream {
         let result = xmlTextReaderRead(reader)
         if result == 1 { return true }
         if result == 0, firstError == nil, input.readError == nil { return false }
+        if let error = input.streamError { throw error }
         throw currentError()
     }
 

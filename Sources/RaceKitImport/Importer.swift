@@ -104,17 +104,22 @@ public struct Importer: Sendable {
         return run.results
     }
 
-    /// Imports `files` in parallel; results come back in the order of `files`.
-    /// `progress` is called after each file (serialised). When runs were stored,
-    /// the athlete's runs analysed with other physiology estimates than the
-    /// history now gives are analysed again (see `Recompute`). Throws only what
-    /// opening the store threw (the files read meanwhile are then left alone).
-    public func importAll(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> Run {
+    /// Imports `files` (files and archives) in parallel; results come back in the
+    /// order of `files`, an archive's entries in their order inside it. The calling
+    /// thread walks the inputs and unpacks archive entries; `jobs` worker threads
+    /// parse and store. `progress` is called after each result (serialised). When
+    /// runs were stored, the athlete's runs analysed with other physiology
+    /// estimates than the history now gives are analysed again (see `Recompute`).
+    /// Throws only what opening the store threw (the files read meanwhile are then
+    /// left alone).
+    public func importAll(
+        files: [String], archiveLimits: ArchiveLimits = .standard,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) throws -> Run {
         // Read once, by the first worker that has parsed a file.
         let shared = Locked<Result<Context, any Error>?>(nil)
         // Set once the store cannot be used (it did not open, or the athlete is
-        // unknown): the workers then take no more files, instead of parsing all
-        // of them for nothing.
+        // unknown): no more inputs are read, instead of parsing all of them for nothing.
         let unusable = Atomic<Bool>(false)
         let sharedContext = { @Sendable () throws -> Context in
             try shared.withLock { value in
@@ -125,32 +130,57 @@ public struct Importer: Sendable {
                 return try value!.get()
             }
         }
-        let results = Locked([FileResult?](repeating: nil, count: files.count))
-        let next = Atomic<Int>(0)
-        let done = Locked<(count: Int, summary: [FileResult])>((0, []))
-        let workers = max(1, min(options.jobs, files.count))
+        let hasArchive = files.contains { InputCollector.isArchive($0) }
+        let workers = max(1, min(options.jobs, hasArchive ? options.jobs : files.count))
         // A core no worker uses can read a large file ahead of its handler.
         let readAhead: ActivityFileReader.ReadAhead =
             ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while !unusable.load(ordering: .relaxed) {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                let result = importFile(files[index], context: sharedContext, readAhead: readAhead)
-                results.withLock { $0[index] = result }
-                if let progress {
-                    done.withLock { state in
-                        state.count += 1
-                        state.summary.append(result)
-                        progress(
-                            ImportProgress(done: state.count, total: files.count, summary: ImportSummary(state.summary))
-                        )
+        let slots = ResultSlots(progress: progress)
+        let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
+        let group = DispatchGroup()
+        for n in 0..<workers {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                while let (index, item) = queue.pop() {
+                    if unusable.load(ordering: .relaxed) { continue }   // drain: the walker may wait for room
+                    let result: FileResult
+                    switch item {
+                    case .file(let path):
+                        result = importFile(path, context: sharedContext, readAhead: readAhead)
+                    case .entry(let entry):
+                        result = importEntry(entry, context: sharedContext)
                     }
+                    slots.fill(index, result)
                 }
             }
+            thread.name = "racekit-import-\(n)"
+            thread.stackSize = 4 << 20
+            thread.start()
         }
+        for path in files {
+            if unusable.load(ordering: .relaxed) { break }
+            guard InputCollector.isArchive(path) else {
+                queue.push(slots.reserve(nil), .file(path))
+                continue
+            }
+            let tracker = ArchiveTracker(path: path)
+            let walk = ArchiveWalk(
+                importer: self, tracker: tracker, limits: archiveLimits,
+                enqueue: { item in queue.push(slots.reserve(tracker), item) },
+                record: { result in slots.fill(slots.reserve(tracker), result) },
+                importLarge: { stream, entry, metadata in
+                    importEntry(
+                        name: entry.displayName, sourceFile: entry.fileName, stream: stream,
+                        declaredSize: Int(clamping: entry.declaredSize ?? 0), metadata: metadata,
+                        context: sharedContext)
+                })
+            walk.run(path: path)
+        }
+        queue.close()
+        group.wait()
         let store = try pending.get()
-        let final = results.withLock { $0.map { $0! } }
+        let final = try slots.results(rollingBackRefusedIn: store)
         var recomputeError: RecomputeError?
         if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
             do {
@@ -172,75 +202,117 @@ public struct Importer: Sendable {
     }
 
     private func importFile(
-        _ path: String, context loadContext: () throws -> Context,
-        readAhead: ActivityFileReader.ReadAhead
+        _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
     ) -> FileResult {
-        do {
+        guarded(path) {
             var read = try ActivityFileReader.read(path: path, readAhead: readAhead)
-            // Move the document out of the result: a second reference would make
-            // the repair step copy every sample array instead of compacting in place.
-            var outcome = ReadOutcome.empty
-            swap(&outcome, &read.outcome)
-            guard case .document(var document) = consume outcome else {
-                return FileResult(file: path, status: .skipped, reason: "empty file: no XML content")
-            }
-            if document.activities.isEmpty {
-                return FileResult(file: path, status: .skipped, reason: Self.whyNoActivity(document))
-            }
-            let context = try loadContext()
-            let (profile, history) = (context.profile, context.history)
-            var newRuns: [NewRun] = []
-            var notes: [String] = []
-            var pending = document.activities
-            document.activities = []
-            let count = pending.count
-            for index in 0..<count {
-                // Take the activity out so the repair step owns the only reference
-                // to its samples and compacts them in place.
-                var raw = RawActivity()
-                swap(&raw, &pending[index])
-                switch TrackRepair.repair(
-                    consume raw, format: document.format, documentHeartRate: document.documentHeartRate)
-                {
-                case .activity(var activity):
-                    // Analyse the samples as they will be stored, so that a later
-                    // recompute from the store gives exactly the same numbers.
-                    SampleCodec.quantize(&activity.samples)
-                    // Analysis and blob encoding are independent: run them side by side.
-                    let ready = activity
-                    let (analysed, blob) = Self.both(
-                        { () -> RunAnalysis in
-                            var analysis = RunAnalyzer.analyse(ready, physiology: profile)
-                            let running = ready.sport == .running   // the history counts running only
-                            let withRun =
-                                running
-                                ? history.adding(
-                                    maxHeartRate: analysis.summary.maxHeartRate,
-                                    bestEfforts: analysis.bestEfforts) : history
-                            let physiology = profile.completed(with: withRun)
-                            if physiology != profile { analysis.apply(physiology) }
-                            return analysis
-                        }, { SampleCodec.encode(ready.samples) })
-                    newRuns.append(
-                        NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob))
-                case .notAnActivity(let reason):
-                    notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
-                }
-            }
-            if newRuns.isEmpty {
-                return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
-            }
-            let outcomes = try context.store.insert(
-                newRuns, athleteID: options.athleteID,
-                sourceFile: (path as NSString).lastPathComponent,
-                format: document.format, sha256: read.sha256,
-                allowDuplicates: options.allowDuplicates)
-            return Self.result(path, outcomes, notes: notes)
-        } catch let error as FormatError {
-            return FileResult(file: path, status: .failed, reason: error.description)
-        } catch {
-            return FileResult(file: path, status: .failed, reason: "\(path): \(error)")
+            return try store(
+                &read, file: path, sourceFile: (path as NSString).lastPathComponent, metadata: nil, context: context)
         }
+    }
+
+    private func importEntry(_ entry: EntryItem, context: () throws -> Context) -> FileResult {
+        if let refusal = entry.archive.refusal {
+            return FileResult(file: entry.displayName, status: .failed, reason: refusal.description)
+        }
+        return importEntry(
+            name: entry.displayName, sourceFile: entry.fileName,
+            stream: MemoryByteStream(name: entry.displayName, bytes: entry.bytes), declaredSize: entry.bytes.count,
+            metadata: entry.metadata, context: context)
+    }
+
+    func importEntry(
+        name: String, sourceFile: String, stream: ByteStream, declaredSize: Int, metadata: ActivityMetadata?,
+        context: () throws -> Context
+    ) -> FileResult {
+        guarded(name) {
+            var read = try ActivityFileReader.read(stream: stream, declaredSize: declaredSize)
+            return try store(&read, file: name, sourceFile: sourceFile, metadata: metadata, context: context)
+        }
+    }
+
+    /// Runs `body`, turning what it throws into a `failed` result for `file`.
+    private func guarded(_ file: String, _ body: () throws -> FileResult) -> FileResult {
+        do {
+            return try body()
+        } catch let error as any RaceKitError {
+            return FileResult(file: file, status: .failed, reason: error.description)
+        } catch {
+            return FileResult(file: file, status: .failed, reason: "\(file): \(error)")
+        }
+    }
+
+    /// Repairs, analyses and stores what reading `file` gave, in one transaction.
+    private func store(
+        _ read: inout ReadResult, file path: String, sourceFile: String, metadata: ActivityMetadata?,
+        context loadContext: () throws -> Context
+    ) throws -> FileResult {
+        // Move the document out of the result: a second reference would make
+        // the repair step copy every sample array instead of compacting in place.
+        var outcome = ReadOutcome.empty
+        swap(&outcome, &read.outcome)
+        guard case .document(var document) = outcome else {
+            return FileResult(file: path, status: .skipped, reason: "empty file: no XML content")
+        }
+        // Release the enum's reference (`consume` here trips a compiler bug).
+        outcome = .empty
+        if document.activities.isEmpty {
+            return FileResult(file: path, status: .skipped, reason: Self.whyNoActivity(document))
+        }
+        let context = try loadContext()
+        let (profile, history) = (context.profile, context.history)
+        var newRuns: [NewRun] = []
+        var notes: [String] = []
+        var pending = document.activities
+        document.activities = []
+        let count = pending.count
+        for index in 0..<count {
+            // Take the activity out so the repair step owns the only reference
+            // to its samples and compacts them in place.
+            if let metadata {
+                if let name = metadata.name { pending[index].name = name }
+                if let sport = metadata.sport { pending[index].sport = sport }
+            }
+            var raw = RawActivity()
+            swap(&raw, &pending[index])
+            switch TrackRepair.repair(
+                consume raw, format: document.format, documentHeartRate: document.documentHeartRate)
+            {
+            case .activity(var activity):
+                // Analyse the samples as they will be stored, so that a later
+                // recompute from the store gives exactly the same numbers.
+                SampleCodec.quantize(&activity.samples)
+                // Analysis and blob encoding are independent: run them side by side.
+                let ready = activity
+                let (analysed, blob) = Self.both(
+                    { () -> RunAnalysis in
+                        var analysis = RunAnalyzer.analyse(ready, physiology: profile)
+                        let running = ready.sport == .running   // the history counts running only
+                        let withRun =
+                            running
+                            ? history.adding(
+                                maxHeartRate: analysis.summary.maxHeartRate,
+                                bestEfforts: analysis.bestEfforts) : history
+                        let physiology = profile.completed(with: withRun)
+                        if physiology != profile { analysis.apply(physiology) }
+                        return analysis
+                    }, { SampleCodec.encode(ready.samples) })
+                var run = NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob)
+                run.label = metadata?.name
+                run.notes = metadata?.description
+                newRuns.append(run)
+            case .notAnActivity(let reason):
+                notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
+            }
+        }
+        if newRuns.isEmpty {
+            return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
+        }
+        let outcomes = try context.store.insert(
+            newRuns, athleteID: options.athleteID, sourceFile: sourceFile,
+            format: document.format, sha256: read.sha256,
+            allowDuplicates: options.allowDuplicates)
+        return Self.result(path, outcomes, notes: notes)
     }
 
     /// Runs two independent pieces of work at once (on two threads when free).

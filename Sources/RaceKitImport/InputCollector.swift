@@ -5,10 +5,19 @@ public enum InputCollector {
     /// Extensions read inside folders (case-insensitive).
     public static let extensions = [".gpx", ".tcx", ".gpx.gz", ".tcx.gz"]
 
+    /// Archives read entry by entry (case-insensitive), found in folders too.
+    public static let archiveExtensions = [".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz"]
+
     /// True when a file name has one of `extensions`.
     public static func isActivityFile(_ name: String) -> Bool {
         let lower = name.lowercased()
         return extensions.contains { lower.hasSuffix($0) }
+    }
+
+    /// True when a file name has one of `archiveExtensions`.
+    public static func isArchive(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return archiveExtensions.contains { lower.hasSuffix($0) }
     }
 
     /// Files to import (folders walked recursively, sorted) and the paths that do not exist.
@@ -27,7 +36,7 @@ public enum InputCollector {
             var found: [String] = []
             if let walker = fm.enumerator(atPath: path) {
                 while let relative = walker.nextObject() as? String {
-                    guard isActivityFile(relative) else { continue }
+                    guard isActivityFile(relative) || isArchive(relative) else { continue }
                     let full = (path as NSString).appendingPathComponent(relative)
                     var dir: ObjCBool = false
                     if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(full) }

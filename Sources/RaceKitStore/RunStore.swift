@@ -16,6 +16,9 @@ public struct NewRun: Sendable {
     /// The analysis's figures (its series released, see `RunAnalysis.dropSeries`).
     public var analysis: RunAnalysis
     public var activityIndex: Int
+    /// A label and notes the source gave (Strava's activities.csv), nil otherwise.
+    public var label: String?
+    public var notes: String?
     /// `SampleCodec.encode(activity.samples)`.
     public var encodedSamples: [UInt8]
     public var summary: RunSummary { analysis.summary }
@@ -271,8 +274,8 @@ public final class RunStore: Sendable {
             distanceMeters: s.distanceMeters, distanceSource: a.distanceSource,
             ascentMeters: nil, descentMeters: nil, avgHeartRate: s.avgHeartRate, maxHeartRate: s.maxHeartRate,
             heartRateCoveragePercent: s.heartRateCoveragePercent, avgCadence: s.avgCadence,
-            load: nil, loadSource: nil, label: nil, mode: .free, runType: a.isIndoor ? .treadmill : .outdoor,
-            perceivedEffort: nil, notes: nil, pointCount: s.pointCount, repairs: repairs,
+            load: nil, loadSource: nil, label: run.label, mode: .free, runType: a.isIndoor ? .treadmill : .outdoor,
+            perceivedEffort: nil, notes: run.notes, pointCount: s.pointCount, repairs: repairs,
             analysisVersion: Self.analysisVersion, importedAt: importedAt)
     }
 

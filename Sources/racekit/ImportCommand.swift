@@ -8,11 +8,16 @@ extension RaceKitCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import GPX and TCX files (plain or .gz) into the store.",
+            abstract: "Import GPX and TCX files (plain or .gz) and export archives into the store.",
             discussion: """
-                Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files. Each
-                file is stored in one transaction: a broken file leaves nothing behind and the
-                other files still import. Importing the same bytes again changes nothing; the
+                Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files and for
+                archives (.zip, .tar, .tar.gz), which are read entry by entry without unpacking
+                them to disk, archives inside archives included (Garmin Connect's export);
+                results name an entry ARCHIVE!path/inside. Strava's activities.csv gives the
+                labels, sports and descriptions of the files it lists. An archive that crosses
+                a limit against archive bombs (size, ratio, entries, depth) is refused and
+                nothing from it is kept. Each file is stored in one transaction: a broken file
+                leaves nothing behind and the other files still import. Importing the same bytes again changes nothing; the
                 same activity from another file (same athlete, start within 60 s, distance
                 within 2%) is reported as a duplicate unless --allow-duplicates.
 
@@ -21,6 +26,7 @@ extension RaceKitCommand {
 
                   racekit import ~/Downloads/export/
                   racekit import --format json run.gpx ride.tcx.gz
+                  racekit import ~/Downloads/export_12345678.zip
                 """
         )
 

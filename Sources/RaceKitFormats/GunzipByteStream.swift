@@ -1,0 +1,108 @@
+@preconcurrency internal import CZlib
+import RaceKitCore
+
+/// The gzip data of another stream, decompressed as it is read (a `.gpx.gz`
+/// entry inside an archive). Concatenated gzip members are read one after the
+/// other, as gzip(1) does.
+final class GunzipByteStream: ByteStream {
+    let name: String
+    private let source: ByteStream
+    private var zs = z_stream()
+    private var input: UnsafeMutableRawPointer
+    private static let inputSize = 64 * 1024
+    private var sourceEnded = false
+    private var ended = false
+
+    init(_ source: ByteStream) throws {
+        self.source = source
+        name = source.name
+        input = .allocate(byteCount: Self.inputSize, alignment: 16)
+        // 16 + MAX_WBITS: gzip framing only.
+        guard inflateInit2_(&zs, 16 + MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            input.deallocate()
+            throw FormatError.corruptGzip(file: source.name, message: "zlib could not start")
+        }
+    }
+
+    deinit {
+        inflateEnd(&zs)
+        input.deallocate()
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if ended || count == 0 { return 0 }
+        zs.next_out = buffer.assumingMemoryBound(to: Bytef.self)
+        zs.avail_out = UInt32(min(count, Int(UInt32.max)))
+        while zs.avail_out > 0 {
+            if zs.avail_in == 0, !sourceEnded {
+                let n = try source.read(into: input, count: Self.inputSize)
+                if n == 0 {
+                    sourceEnded = true
+                } else {
+                    zs.next_in = input.assumingMemoryBound(to: Bytef.self)
+                    zs.avail_in = UInt32(n)
+                }
+            }
+            if zs.avail_in == 0, sourceEnded {
+                let produced = count - Int(zs.avail_out)
+                if produced == 0 {
+                    ended = true
+                    if !atMemberEnd {
+                        throw FormatError.corruptGzip(file: name, message: "unexpected end of file")
+                    }
+                }
+                return produced
+            }
+            let status = inflate(&zs, Z_NO_FLUSH)
+            if status == Z_STREAM_END {
+                atMemberEnd = true
+                // Another member may follow.
+                inflateReset(&zs)
+                continue
+            }
+            atMemberEnd = false
+            if status != Z_OK && status != Z_BUF_ERROR {
+                let message = zs.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                throw FormatError.corruptGzip(file: name, message: message)
+            }
+        }
+        return count - Int(zs.avail_out)
+    }
+
+    private var atMemberEnd = false
+}
+
+/// A stream whose first bytes can be looked at before it is read.
+final class PeekedByteStream: ByteStream {
+    let name: String
+    private let source: ByteStream
+    /// The first bytes (up to the size asked for; fewer when the stream is shorter).
+    let head: [UInt8]
+    private var offset = 0
+
+    init(_ source: ByteStream, peek: Int) throws {
+        self.source = source
+        name = source.name
+        var head = [UInt8](repeating: 0, count: peek)
+        var filled = 0
+        while filled < peek {
+            let n = try head.withUnsafeMutableBytes {
+                try source.read(into: $0.baseAddress! + filled, count: peek - filled)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        head.removeSubrange(filled...)
+        self.head = head
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if offset < head.count {
+            let n = min(count, head.count - offset)
+            head.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            offset += n
+            return n
+        }
+        return try source.read(into: buffer, count: count)
+    }
+}

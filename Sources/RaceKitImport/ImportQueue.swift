@@ -1,0 +1,172 @@
+import Foundation
+import RaceKitCore
+import RaceKitFormats
+import RaceKitStore
+
+/// One piece of an import: a file on disk, or an archive entry already read into
+/// memory (small entries; a large one is read by the archive's own thread).
+enum ImportItem: Sendable {
+    case file(String)
+    case entry(EntryItem)
+
+    var byteCount: Int {
+        if case .entry(let e) = self { return e.bytes.count }
+        return 0
+    }
+}
+
+/// An archive entry waiting for a worker.
+struct EntryItem: Sendable {
+    /// `archive.zip!path/inside`, the name results and messages give.
+    var displayName: String
+    /// The entry's file name, stored as the run's source file.
+    var fileName: String
+    var bytes: [UInt8]
+    /// What the export's own index (Strava's activities.csv) says about it.
+    var metadata: ActivityMetadata?
+    /// The archive it came from (refused archives keep nothing).
+    var archive: ArchiveTracker
+}
+
+/// What an export's index says about one activity file: Strava's activities.csv
+/// names, sports and descriptions are the ones the athlete set, so they win over
+/// the file's own.
+public struct ActivityMetadata: Sendable, Equatable {
+    public var name: String?
+    /// The sport as written (`Run`, `Trail Run`, `Ride`): read by `Sport(fileValue:)`.
+    public var sport: String?
+    public var description: String?
+    public init(name: String? = nil, sport: String? = nil, description: String? = nil) {
+        self.name = name; self.sport = sport; self.description = description
+    }
+}
+
+/// One archive of an import: whether it was refused, and by what.
+final class ArchiveTracker: Sendable {
+    let path: String
+    private let state = Locked<ArchiveError?>(nil)
+    init(path: String) { self.path = path }
+    var refusal: ArchiveError? { state.withLock { $0 } }
+    func refuse(_ error: ArchiveError) { state.withLock { if $0 == nil { $0 = error } } }
+}
+
+/// A bounded queue between the thread that walks the inputs (and unpacks archive
+/// entries) and the workers: at most `maxItems` items and `maxBytes` entry bytes
+/// wait at once, so a 10 GB archive never sits in memory.
+final class ImportQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [(index: Int, item: ImportItem)] = []
+    private var head = 0
+    private var queuedBytes = 0
+    private var closed = false
+    private let maxItems: Int
+    private let maxBytes: Int
+
+    init(maxItems: Int, maxBytes: Int) {
+        self.maxItems = max(1, maxItems); self.maxBytes = maxBytes
+    }
+
+    /// Waits for room, then queues `item`.
+    func push(_ index: Int, _ item: ImportItem) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed, items.count - head >= maxItems || (queuedBytes > 0 && queuedBytes + item.byteCount > maxBytes) {
+            condition.wait()
+        }
+        queuedBytes += item.byteCount
+        items.append((index, item))
+        condition.broadcast()
+    }
+
+    /// The next item, or nil once the queue is closed and empty.
+    func pop() -> (index: Int, item: ImportItem)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count, !closed { condition.wait() }
+        guard head < items.count else { return nil }
+        let next = items[head]
+        head += 1
+        if head > 256, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        queuedBytes -= next.item.byteCount
+        condition.broadcast()
+        return next
+    }
+
+    /// No more items will come.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// The results of an import in input order: a slot is reserved when an item is
+/// queued (or a result recorded), filled when its result is known.
+final class ResultSlots: Sendable {
+    private struct State {
+        var results: [FileResult?] = []
+        var archives: [ArchiveTracker?] = []
+        var done = 0
+        var finished: [FileResult] = []
+    }
+    private let state = Locked(State())
+    private let progress: (@Sendable (ImportProgress) -> Void)?
+
+    init(progress: (@Sendable (ImportProgress) -> Void)?) { self.progress = progress }
+
+    /// A new slot for an item of `archive` (nil for a file on disk).
+    func reserve(_ archive: ArchiveTracker?) -> Int {
+        state.withLock { s in
+            s.results.append(nil)
+            s.archives.append(archive)
+            return s.results.count - 1
+        }
+    }
+
+    func fill(_ index: Int, _ result: FileResult) {
+        state.withLock { s in
+            s.results[index] = result
+            s.done += 1
+            guard let progress else { return }
+            s.finished.append(result)
+            progress(ImportProgress(done: s.done, total: s.results.count, summary: ImportSummary(s.finished)))
+        }
+    }
+
+    /// The results; the runs a refused archive stored are deleted again and its
+    /// results become one failed result, at the place of its first.
+    func results(rollingBackRefusedIn store: RunStore) throws -> [FileResult] {
+        let (results, archives) = state.withLock { ($0.results, $0.archives) }
+        var final: [FileResult] = []
+        var reported = Set<ObjectIdentifier>()
+        for (index, slot) in results.enumerated() {
+            guard let tracker = archives[index], let refusal = tracker.refusal else {
+                if let slot { final.append(slot) }
+                continue
+            }
+            guard reported.insert(ObjectIdentifier(tracker)).inserted else { continue }
+            var removed = 0, upgraded = 0
+            for (other, result) in results.enumerated() where archives[other] === tracker {
+                guard let result else { continue }
+                if result.status == .imported {
+                    for id in result.runIds {
+                        try store.delete(runID: id)
+                        removed += 1
+                    }
+                }
+                if result.status == .upgraded { upgraded += result.runIds.count }
+            }
+            var reason = "\(refusal.description); nothing from it was kept"
+            if removed > 0 { reason += " (\(removed) runs read before the limit was crossed were removed again)" }
+            if upgraded > 0 {
+                reason += "; \(upgraded) stored runs were already upgraded from it and keep their new samples"
+            }
+            final.append(FileResult(file: tracker.path, status: .failed, reason: reason))
+        }
+        return final
+    }
+}

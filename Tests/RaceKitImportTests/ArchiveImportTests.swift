@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+@testable import RaceKitCore
+@testable import RaceKitFormats
+@testable import RaceKitImport
+@testable import RaceKitStore
+
+/// A short run as GPX on `day` of March 2026 (1.1 km in 5 minutes).
+private func runGPX(_ day: Int, sport: String = "running") -> [UInt8] {
+    Array(
+        """
+        <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>\(sport)</type><trkseg>
+        <trkpt lat="48.1" lon="11.5"><time>2026-03-\(day)T07:00:00Z</time></trkpt>
+        <trkpt lat="48.105" lon="11.5"><time>2026-03-\(day)T07:02:30Z</time></trkpt>
+        <trkpt lat="48.11" lon="11.5"><time>2026-03-\(day)T07:05:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.utf8)
+}
+
+private func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-gz-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let plain = dir.appendingPathComponent("x")
+    try Data(bytes).write(to: plain)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", "gzip -n \"$0\"", plain.path]
+    try p.run(); p.waitUntilExit()
+    return [UInt8](try Data(contentsOf: dir.appendingPathComponent("x.gz")))
+}
+
+private func tempPath(_ name: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-zip-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent(name).path
+}
+
+/// Writes a zip of `entries` and returns its path.
+private func zip(_ name: String, _ entries: [(String, [UInt8])]) throws -> String {
+    let path = try tempPath(name)
+    let writer = try ZipWriter(path: path)
+    for (entry, bytes) in entries { try writer.add(entry, bytes) }
+    try writer.close()
+    return path
+}
+
+private func importing(
+    _ paths: [String], limits: ArchiveLimits = ArchiveLimits(), store: RunStore? = nil, jobs: Int = 2
+) throws -> (results: [FileResult], store: RunStore) {
+    let store = try store ?? RunStore()
+    var options = ImportOptions()
+    options.jobs = jobs
+    let run = try Importer(store: store, options: options).importAll(files: paths, archiveLimits: limits)
+    return (run.results, store)
+}
+
+@Suite struct ArchiveImportTests {
+    @Test func importsEveryEntryNamedInsideTheArchive() throws {
+        let inner = try zip("part1.zip", [("1_ACTIVITY.gpx", runGPX(12))])
+        let path = try zip(
+            "export.zip",
+            [
+                ("activities/10.gpx", runGPX(10)),
+                ("activities/11.gpx.gz", try gzip(runGPX(11))),
+                ("DI_CONNECT/UploadedFiles_Part1.zip", [UInt8](try Data(contentsOf: URL(fileURLWithPath: inner)))),
+                ("__MACOSX/activities/._10.gpx", [0, 5, 22, 7]),
+                ("activities/readme.txt", Array("not an activity".utf8)),
+                ("activities/broken.gpx", Array(runGPX(13).prefix(120)))
+            ])
+        let (results, store) = try importing([path])
+        let byName = Dictionary(uniqueKeysWithValues: results.map { ($0.file, $0) })
+        #expect(
+            results.map(\.file) == [
+                "\(path)!activities/10.gpx", "\(path)!activities/11.gpx.gz",
+                "\(path)!DI_CONNECT/UploadedFiles_Part1.zip!1_ACTIVITY.gpx", "\(path)!activities/broken.gpx"
+            ])
+        #expect(byName["\(path)!activities/10.gpx"]?.status == .imported)
+        #expect(byName["\(path)!activities/11.gpx.gz"]?.status == .imported)
+        #expect(byName["\(path)!DI_CONNECT/UploadedFiles_Part1.zip!1_ACTIVITY.gpx"]?.status == .imported)
+        let broken = try #require(byName["\(path)!activities/broken.gpx"])
+        #expect(broken.status == .failed)
+        #expect(broken.reason?.hasPrefix("\(path)!activities/broken.gpx:") == true)
+        let runs = try store.runs(matching: RunStore.RunFilter())
+        #expect(runs.count == 3)
+        #expect(Set(runs.map(\.sourceFile)) == ["10.gpx", "11.gpx.gz", "1_ACTIVITY.gpx"])
+    }
+
+    @Test func theSameFilesUnpackedAreTheSameRuns() throws {
+        let path = try zip("export.zip", [("a/10.gpx", runGPX(10)), ("a/11.gpx.gz", try gzip(runGPX(11)))])
+        let (first, store) = try importing([path])
+        #expect(first.allSatisfy { $0.status == .imported })
+        let folder = try tempPath("unpacked")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(runGPX(10)).write(to: URL(fileURLWithPath: folder + "/10.gpx"))
+        try Data(try gzip(runGPX(11))).write(to: URL(fileURLWithPath: folder + "/11.gpx.gz"))
+        let again = try importing(InputCollector.collect([folder]).files, store: store).results
+        #expect(again.map(\.status) == [.duplicate, .duplicate])
+        #expect(again.allSatisfy { $0.reason?.hasPrefix("already imported as") == true })
+    }
+
+    @Test func stravasIndexGivesNamesSportsAndDescriptions() throws {
+        let csv = """
+            Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Filename,Elapsed Time,Distance
+            10,"Mar 10, 2026, 7:00:00 AM",Morning loop,Run,"Easy, with ""strides""
+            and a hill",300,1.1,activities/10.gpx,300,1100
+            11,"Mar 11, 2026, 7:00:00 AM",Commute,Ride,,300,1.1,activities/11.gpx.gz,300,1100
+
+            """
+        let path = try zip(
+            "strava.zip",
+            [
+                ("activities/10.gpx", runGPX(10)), ("activities/11.gpx.gz", try gzip(runGPX(11))),
+                ("activities.csv", Array(csv.utf8))
+            ])
+        let (results, store) = try importing([path])
+        #expect(results.map(\.status) == [.imported, .imported])
+        let runs = try store.runs(matching: RunStore.RunFilter()).sorted { $0.startedAt < $1.startedAt }
+        #expect(runs.map(\.label) == ["Morning loop", "Commute"])
+        #expect(runs.map(\.sport) == [.running, .cycling])
+        #expect(runs[0].notes == "Easy, with \"strides\"\nand a hill")
+        #expect(runs[1].notes == nil)
+    }
+
+    @Test func csvRecordsFollowRFC4180() throws {
+        let rows = try StravaActivities.rows(Array("\u{FEFF}a,b\r\n\"x,1\",\"y\"\"z\"\r\n,\n".utf8), name: "t.csv")
+        #expect(rows == [["a", "b"], ["x,1", "y\"z"], ["", ""]])
+        #expect(throws: StravaActivities.ParseError.unterminatedQuote(file: "t.csv", line: 2)) {
+            try StravaActivities.rows(Array("a\n\"open,b\nc".utf8), name: "t.csv")
+        }
+        #expect(throws: StravaActivities.ParseError.missingColumn(file: "t.csv", column: "Filename")) {
+            try StravaActivities(csv: Array("Activity Name\nx\n".utf8), name: "t.csv")
+        }
+    }
+
+    @Test func aZipBombIsRefusedAndNothingFromItIsKept() throws {
+        // 20 MB of zeros deflate about 1,000 to 1: a zip bomb's ratio.
+        let path = try tempPath("bomb.zip")
+        let writer = try ZipWriter(path: path)
+        try writer.add("a/10.gpx", runGPX(10))
+        let chunk = [UInt8](repeating: 0, count: 1 << 20)
+        try writer.add("a/zeros.gpx", size: 20 << 20) { write in for _ in 0..<20 { try write(chunk) } }
+        try writer.close()
+        let (results, store) = try importing([path])
+        #expect(results.count == 1)
+        #expect(results[0].file == path)
+        #expect(results[0].status == .failed)
+        let reason = try #require(results[0].reason)
+        #expect(reason.contains("\(path)!a/zeros.gpx unpacks to more than 200 times its packed size"))
+        #expect(reason.contains("nothing from it was kept"))
+        #expect(try store.runs(matching: RunStore.RunFilter()).isEmpty)
+    }
+
+    @Test func sizeEntryAndDepthLimitsRefuseTheWholeArchive() throws {
+        let path = try zip("three.zip", [("a/10.gpx", runGPX(10)), ("a/11.gpx", runGPX(11)), ("a/12.gpx", runGPX(12))])
+        let size = try importing([path], limits: ArchiveLimits(maxTotalBytes: 1000), jobs: 1)
+        #expect(size.results.map(\.status) == [.failed])
+        #expect(size.results[0].reason?.contains("unpacks to more than 1000 bytes") == true)
+        #expect(try size.store.runs(matching: RunStore.RunFilter()).isEmpty)
+
+        let count = try importing([path], limits: ArchiveLimits(maxEntries: 2))
+        #expect(count.results.map(\.status) == [.failed])
+        #expect(count.results[0].reason?.contains("more than 2 entries (at \(path)!a/12.gpx)") == true)
+        #expect(try count.store.runs(matching: RunStore.RunFilter()).isEmpty)
+
+        // 3.zip holds 2.zip holds 1.zip holds 0.zip holds the run: four levels.
+        var levels = [try zip("0.zip", [("10.gpx", runGPX(10))])]
+        for level in 1...3 {
+            let inner = [UInt8](try Data(contentsOf: URL(fileURLWithPath: levels[level - 1])))
+            levels.append(try zip("\(level).zip", [("\(level - 1).zip", inner)]))
+        }
+        let deep = try importing([levels[3]])
+        #expect(deep.results.map(\.status) == [.failed])
+        #expect(
+            deep.results[0].reason?.contains("archives nested more than 3 deep (at \(levels[3])!2.zip!1.zip!0.zip)")
+                == true)
+        #expect(try deep.store.runs(matching: RunStore.RunFilter()).isEmpty)
+        // Three levels are fine.
+        let ok = try importing([levels[2]])
+        #expect(ok.results.map(\.file) == ["\(levels[2])!1.zip!0.zip!10.gpx"])
+        #expect(ok.results.map(\.status) == [.imported])
+    }
+
+    @Test func unsafeNamesAndBrokenArchivesAreReportedNotFollowed() throws {
+        let path = try zip(
+            "evil.zip", [("../x.gpx", runGPX(10)), ("/etc/y.gpx", runGPX(11)), ("ok/12.gpx", runGPX(12))])
+        let (results, store) = try importing([path])
+        #expect(results.map(\.status) == [.failed, .failed, .imported])
+        #expect(results[0].reason?.contains("\(path)!../x.gpx: unsafe entry name") == true)
+        #expect(try store.runs(matching: RunStore.RunFilter()).count == 1)
+
+        let notZip = try tempPath("fake.zip")
+        try Data("just text".utf8).write(to: URL(fileURLWithPath: notZip))
+        let fake = try importing([notZip]).results
+        #expect(fake.map(\.status) == [.failed])
+        #expect(fake[0].reason?.hasPrefix("\(notZip): not a zip or tar archive") == true)
+
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = try tempPath("cut.zip")
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: cut))
+        let truncated = try importing([cut]).results
+        #expect(!truncated.isEmpty)
+        #expect(truncated.contains { $0.status == .failed && $0.reason?.contains(cut) == true })
+    }
+}
