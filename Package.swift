@@ -115,7 +115,7 @@ let package = Package(
             dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RaceKitCLITests", dependencies: ["racekit"])
+        .testTarget(name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,8 +11,11 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
      script simulated over a 5-hour 1 Hz run
   6. audio: `script render` of the Berlin marathon script (espeak-ng + opusenc),
      cold into a fresh folder, then warm (every file reused)
+  7. archive: a zip of about 500 MB of activity files (a third of them .gpx.gz, as
+     in Strava's export), imported from the zip (entries never written to disk)
+     and from the same files unpacked
 
-Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--only import|analytics|reports|race|audio]
+Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--archive-mb N] [--only import|analytics|reports|race|audio|archive]
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
@@ -172,6 +175,39 @@ def audio():
           f"{mb * 1024 / max(1, seconds):.2f} KB/s; 200 ten-second messages: {mb / max(1, seconds) * 2000:.1f} MB "
           f"(budget 16 MB)")
 
+def archive():
+    """The same files from a zip and unpacked: the zip must cost at most 1.3x."""
+    import gzip, zipfile
+    target = arg("--archive-mb", 500)
+    folder = os.path.join(WORK, f"archive-{target}mb")
+    path = folder + ".zip"
+    if not os.path.exists(path):
+        shutil.rmtree(folder, ignore_errors=True)
+        # bench-folder files are about 600 KB of GPX each: enough for TARGET MB.
+        subprocess.run([GEN, "bench-folder", folder, "--count", str(max(1, target * 1048576 // 614400))], check=True)
+        # A Strava export keeps many uploads gzip-compressed: every third file is .gpx.gz.
+        for i, name in enumerate(sorted(os.listdir(folder))):
+            if i % 3 == 0:
+                src = os.path.join(folder, name)
+                with open(src, "rb") as f, gzip.open(src + ".gz", "wb", compresslevel=6) as g:
+                    g.write(f.read())
+                os.remove(src)
+        with zipfile.ZipFile(path + ".tmp", "w", zipfile.ZIP_DEFLATED) as z:
+            for name in sorted(os.listdir(folder)):
+                z.write(os.path.join(folder, name), f"export/activities/{name}")
+        os.rename(path + ".tmp", path)
+    runs = max(3, RUNS // 2)
+    print(f"\n== archive: {len(os.listdir(folder))} activity files, {size_mb(folder):.0f} MB unpacked, "
+          f"{size_mb(path):.0f} MB as a zip; median of {runs} runs, interleaved")
+    samples = {"zip": [], "folder": []}
+    for _ in range(runs):
+        samples["folder"].append(timed_import(RACEKIT, [folder]))
+        samples["zip"].append(timed_import(RACEKIT, [path]))
+    z, f = medians(samples["zip"]), medians(samples["folder"])
+    print(f"racekit import FOLDER       {f[0]:6.2f} s wall  {f[2]:6.2f} s CPU  peak RSS {f[1]:6.1f} MB")
+    print(f"racekit import ZIP          {z[0]:6.2f} s wall  {z[2]:6.2f} s CPU  peak RSS {z[1]:6.1f} MB")
+    print(f"ratio zip / folder          {z[0] / f[0]:6.2f}x  (target <= 1.3x)")
+
 if __name__ == "__main__":
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     if only in (None, "import"): main()
@@ -179,3 +215,4 @@ if __name__ == "__main__":
     if only in (None, "reports"): reports()
     if only in (None, "race"): race()
     if only in (None, "audio"): audio()
+    if only in (None, "archive"): archive()
