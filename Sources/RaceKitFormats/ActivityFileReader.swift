@@ -61,6 +61,7 @@ public enum ActivityFileReader {
 
     /// `read(path:readAhead:)` with another point limit (tests).
     static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
+        if let fit = try sniffFIT(path: path) { return try FITReader.read(fit, pointLimit: pointLimit) }
         let stream = try XMLStream(path: path)
         let ahead = readsAhead(readAhead, documentBytes: stream.expectedBytes)
         // A plain file read ahead is hashed by the handler thread while it waits
@@ -74,6 +75,28 @@ public enum ActivityFileReader {
             idle: idleDigest.map { d in { d.step() } } ?? { false })
         let digest = try idleDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
+    }
+
+    /// A stream over the file when it is FIT (named `.fit` or `.fit.gz` in any
+    /// case, or starting with a FIT header after gzip); nil for XML.
+    static func sniffFIT(path: String) throws -> ByteStream? {
+        let byName = FITReader.hasFITExtension(path)
+        let stream = try FileByteStream(path: path)
+        if byName { return stream }
+        var head = [UInt8](repeating: 0, count: 12)
+        var n = 0
+        while n < 12 {
+            // A read error here (corrupt gzip) is left to the XML reader to report.
+            guard
+                let got = try? head.withUnsafeMutableBytes({ try stream.read(into: $0.baseAddress! + n, count: 12 - n) }
+                ),
+                got > 0
+            else { break }
+            n += got
+        }
+        head.removeSubrange(n...)
+        guard head.withUnsafeBytes({ FITReader.isFITHeader($0) }) else { return nil }
+        return PrefixedByteStream(stream, prefix: head)
     }
 
     private static func read(

@@ -3,7 +3,7 @@ import Foundation
 /// Expands the paths given to `import` into the files to read.
 public enum InputCollector {
     /// Extensions read inside folders (case-insensitive).
-    public static let extensions = [".gpx", ".tcx", ".gpx.gz", ".tcx.gz"]
+    public static let extensions = [".gpx", ".tcx", ".fit", ".gpx.gz", ".tcx.gz", ".fit.gz"]
 
     /// True when a file name has one of `extensions`.
     public static func isActivityFile(_ name: String) -> Bool {
