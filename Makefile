@@ -38,7 +38,7 @@ help:
 	@echo "make test         run the test suite (Swift Testing)"
 	@echo "make format       swift format in place over Sources, Tests and Package.swift (.swift-format)"
 	@echo "make lint         swift format lint --strict with .swift-format; fails on any rule finding (LINT_LAYOUT=1: layout too)"
-	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl (skipped when absent)"
+	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl; ../shared/corpus/fit against scripts/fit-expected.jsonl and fitdecode (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
 	@echo "make bench-peers  racekit import vs gpxpy and python-tcxparser (pip) and xmllint, same inputs"
 	@echo "make fuzz         libFuzzer on the GPX and TCX readers, the race-setup loader and its numeric values, the formatters and the expression parser, FUZZ_SECONDS each (default 90)"
@@ -157,6 +157,12 @@ conformance: build
 	  python3 scripts/conformance.py $(BIN) $(CORPUS); \
 	else \
 	  echo "conformance skipped: $(CORPUS)/public not found"; \
+	fi
+	@if [ -d "$(CORPUS)/fit" ]; then \
+	  python3 -c "import fitdecode" 2>/dev/null || pip install --quiet fitdecode; \
+	  python3 scripts/fit_conformance.py $(BIN) $(CORPUS); \
+	else \
+	  echo "FIT conformance skipped: $(CORPUS)/fit not found"; \
 	fi
 
 bench: deps bench-deps

@@ -79,6 +79,9 @@ public struct ParsedDocument: Sendable {
     public var waypointCount = 0
     /// Heart rate kept once per document keyed by time (a-rival SpoQ `heartRateTrack`).
     public var documentHeartRate: [(time: Double, bpm: Double)] = []
+    /// What the reader worked around or left out, for the file's import result
+    /// (e.g. "truncated at byte 12,345 (message 3,402): the first 3,400 records imported").
+    public var notes: [String] = []
 
     public init(format: SourceFormat) { self.format = format }
 }

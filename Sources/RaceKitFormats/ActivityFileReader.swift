@@ -61,6 +61,7 @@ public enum ActivityFileReader {
 
     /// `read(path:readAhead:)` with another point limit (tests).
     static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
+        if let fit = try sniffFIT(path: path) { return try FITReader.read(fit, pointLimit: pointLimit) }
         let stream = try XMLStream(path: path)
         let ahead = readsAhead(readAhead, documentBytes: stream.expectedBytes)
         // A plain file read ahead is hashed by the handler thread while it waits
@@ -77,7 +78,7 @@ public enum ActivityFileReader {
     }
 
     /// Reads a document from `source` (an archive entry): gzip is told by its magic
-    /// bytes and decompressed on the fly; the SHA-256 is of the decompressed bytes,
+    /// bytes and decompressed on the fly, FIT by its header, anything else is XML; the SHA-256 is of the decompressed bytes,
     /// as for a file. `declaredSize` (0 when unknown) only sizes buffers.
     public static func read(stream source: ByteStream, declaredSize: Int = 0) throws -> ReadResult {
         var source = source
@@ -88,9 +89,37 @@ public enum ActivityFileReader {
             source = try GunzipByteStream(peeked)
             size *= 8
         }
+        // FIT is told by its header (the name may say nothing: Garmin's `_ACTIVITY` files).
+        let head = try PeekedByteStream(source, peek: 12)
+        if head.head.withUnsafeBytes({ FITReader.isFITHeader($0) }) {
+            return try FITReader.read(head, pointLimit: maxPoints)
+        }
+        source = head
         let stream = try XMLStream(input: InputSource(stream: source, expectedSize: size))
         let outcome = try read(stream, readAhead: false, pointLimit: maxPoints, idle: { false })
         return ReadResult(outcome: outcome, sha256: try stream.finishDigest(), byteCount: stream.bytesRead)
+    }
+
+    /// A stream over the file when it is FIT (named `.fit` or `.fit.gz` in any
+    /// case, or starting with a FIT header after gzip); nil for XML.
+    static func sniffFIT(path: String) throws -> ByteStream? {
+        let byName = FITReader.hasFITExtension(path)
+        let stream = try FileByteStream(path: path)
+        if byName { return stream }
+        var head = [UInt8](repeating: 0, count: 12)
+        var n = 0
+        while n < 12 {
+            // A read error here (corrupt gzip) is left to the XML reader to report.
+            guard
+                let got = try? head.withUnsafeMutableBytes({ try stream.read(into: $0.baseAddress! + n, count: 12 - n) }
+                ),
+                got > 0
+            else { break }
+            n += got
+        }
+        head.removeSubrange(n...)
+        guard head.withUnsafeBytes({ FITReader.isFITHeader($0) }) else { return nil }
+        return PrefixedByteStream(stream, prefix: head)
     }
 
     private static func read(

@@ -262,7 +262,7 @@ public struct Importer: Sendable {
         let context = try loadContext()
         let (profile, history) = (context.profile, context.history)
         var newRuns: [NewRun] = []
-        var notes: [String] = []
+        var notes = document.notes
         var pending = document.activities
         document.activities = []
         let count = pending.count
@@ -367,6 +367,7 @@ public struct Importer: Sendable {
 
     /// Why a valid file holds no activity.
     static func whyNoActivity(_ d: ParsedDocument) -> String {
+        if !d.notes.isEmpty { return d.notes.joined(separator: "; ") }
         let routes = d.courses.filter { $0.kind == .gpxRoute }.count
         let untimed = d.courses.filter { $0.kind == .untimedTrack }.count
         let courses = d.courses.filter { $0.kind == .tcxCourse }.count

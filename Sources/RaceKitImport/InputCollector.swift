@@ -3,7 +3,7 @@ import Foundation
 /// Expands the paths given to `import` into the files to read.
 public enum InputCollector {
     /// Extensions read inside folders (case-insensitive).
-    public static let extensions = [".gpx", ".tcx", ".gpx.gz", ".tcx.gz"]
+    public static let extensions = [".gpx", ".tcx", ".fit", ".gpx.gz", ".tcx.gz", ".fit.gz"]
 
     /// Archives read entry by entry (case-insensitive), found in folders too.
     public static let archiveExtensions = [".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz"]

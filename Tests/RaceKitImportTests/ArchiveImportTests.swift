@@ -203,3 +203,28 @@ private func importing(
         #expect(truncated.contains { $0.status == .failed && $0.reason?.contains(cut) == true })
     }
 }
+
+@Suite struct ArchiveFormatsTests {
+    @Test func fitEntriesAreToldByTheirHeaderPlainOrGzip() throws {
+        // Ten minutes at 3 m/s, one point a second, due north from 48 N.
+        let points = (0...600).map { s -> SamplePoint in
+            var p = SamplePoint()
+            p.time = 1_767_250_800 + Double(s)
+            p.latitude = 48 + Double(s) * 3 / 111_195
+            p.longitude = 11
+            p.distance = Double(s) * 3
+            return p
+        }
+        let fit = FITWriter.activity(points)
+        let path = try zip(
+            "garmin.zip", [("DI/1_ACTIVITY.fit", fit), ("strava/2.fit.gz", try gzip(fit)), ("x/3.gpx", runGPX(10))])
+        let (results, store) = try importing([path], jobs: 1)
+        #expect(results.map(\.status) == [.imported, .duplicate, .imported])
+        // The gzip copy is the same bytes once decompressed: the same file.
+        #expect(results[1].reason?.hasPrefix("already imported as") == true)
+        let runs = try store.runs(matching: RunStore.RunFilter()).sorted { $0.startedAt < $1.startedAt }
+        #expect(runs.map(\.sourceFormat) == [.fit, .gpx])
+        #expect(runs[0].sourceFile == "1_ACTIVITY.fit")
+        #expect(abs((runs[0].distanceMeters ?? 0) - 1800) < 20)
+    }
+}

@@ -1,0 +1,264 @@
+import RaceKitCore
+
+/// Collects the activity content of a FIT document as its messages stream by:
+/// records into one sample series, timer stops as segment breaks, laps,
+/// sessions, the file type and the creator. `finish` splits the records by
+/// session into activities.
+final class FITActivityBuilder: FITSink {
+    struct Session {
+        var start: Double?
+        var end: Double?
+        var sport: Int?
+        var subSport: Int?
+        var elapsed: Double?
+        var timer: Double?
+        var distance: Double?
+    }
+
+    struct LapEntry {
+        var lap: Lap
+        var time: Double?
+    }
+
+    private let pointLimit: Int
+    private let name: String
+    private(set) var samples = SampleSeries()
+    /// Indices of records that begin a new segment (after a timer stop).
+    private var segmentStarts: [Int] = []
+    private var timerStopped = false
+    private var laps: [LapEntry] = []
+    private var sessions: [Session] = []
+    private var sportMessage: (sport: Int?, subSport: Int?)?
+    /// `file_id.type` of the current FIT file (nil: no file_id yet).
+    private var unitType: Int?
+    private var unitHasFileID = false
+    /// File types of the chained files that are not activities.
+    private(set) var otherTypes: [Int] = []
+    private(set) var activityUnits = 0
+    private var fileCreator: (manufacturer: Int?, product: Int?, name: String?)?
+    private var deviceCreator: (manufacturer: Int?, product: Int?, name: String?, software: Double?)?
+    private var developerKeys = Set<UInt16>()
+    private var developerNames: [UInt16: String] = [:]
+    /// Messages other than records kept (laps, sessions): bounded like records.
+    private var kept = 0
+
+    init(name: String, pointLimit: Int) {
+        self.name = name
+        self.pointLimit = pointLimit
+        samples.reserveCapacity(4096)
+    }
+
+    /// True while the current FIT file may hold activity content.
+    private var inActivity: Bool { unitType == nil || unitType == 4 }
+
+    func unitStarted() {
+        unitType = nil
+        unitHasFileID = false
+        timerStopped = false
+        if !samples.isEmpty { segmentStarts.append(samples.count) }
+    }
+
+    func developerFields(_ keys: [UInt16]) {
+        if developerKeys.count < 4096 { developerKeys.formUnion(keys) }
+    }
+
+    func message(_ m: FITMessage) throws {
+        switch m.global {
+        case FITProfile.Message.record:
+            if inActivity { try record(m) }
+        case FITProfile.Message.event:
+            // Timer events (event 0): stop (1), stop_all (4), stop_disable(_all) (8, 9) pause; start (0) resumes.
+            guard inActivity, m.int(0) == 0, let type = m.int(1) else { return }
+            if type == 1 || type == 4 || type == 8 || type == 9 { timerStopped = true }
+        case FITProfile.Message.lap:
+            guard inActivity else { return }
+            try keep()
+            let start = time(m[2])
+            laps.append(
+                LapEntry(
+                    lap: Lap(startTime: start, totalTimeSeconds: scaled(m[8], 1000), distanceMeters: scaled(m[9], 100)),
+                    time: start ?? time(m[253])))
+        case FITProfile.Message.session:
+            guard inActivity else { return }
+            try keep()
+            var s = Session(
+                start: time(m[2]), end: time(m[253]), sport: m.int(5), subSport: m.int(6),
+                elapsed: scaled(m[7], 1000), timer: scaled(m[8], 1000), distance: scaled(m[9], 100))
+            if s.start == nil, let end = s.end, let elapsed = s.elapsed { s.start = end - elapsed }
+            sessions.append(s)
+        case FITProfile.Message.sport:
+            if inActivity, sportMessage == nil { sportMessage = (m.int(0), m.int(1)) }
+        case FITProfile.Message.fileID:
+            unitHasFileID = true
+            unitType = m.int(0)
+            if let t = unitType {
+                if t == 4 { activityUnits += 1 } else if otherTypes.count < 16 { otherTypes.append(t) }
+            }
+            if inActivity, fileCreator == nil { fileCreator = (m.int(1), m.int(2), m.strings[8]) }
+        case FITProfile.Message.deviceInfo:
+            // Device index 0 is the device that wrote the file.
+            if inActivity, deviceCreator == nil, m.int(0) == 0 {
+                deviceCreator = (m.int(2), m.int(4), m.strings[27], scaled(m[5], 100))
+            }
+        case FITProfile.Message.fieldDescription:
+            // May come after the definitions that use the field, and without a
+            // developer_data_id message: names are looked up at the end.
+            if let index = m.int(0), let number = m.int(1), let fieldName = m.strings[3], index < 256, number < 256,
+                developerNames.count < 4096
+            {
+                developerNames[UInt16(index) << 8 | UInt16(number)] = fieldName
+            }
+        default:
+            break
+        }
+    }
+
+    private func keep() throws {
+        kept += 1
+        if kept > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
+    }
+
+    /// A `date_time` as seconds since the Unix epoch; nil when invalid or a
+    /// relative time (below 0x10000000: seconds since the device was switched on).
+    @inline(__always)
+    private func time(_ v: Double) -> Double? {
+        v.isNaN || v < Double(FITProfile.minimumDateTime) ? nil : v + FITProfile.epochOffset
+    }
+
+    @inline(__always)
+    private func scaled(_ v: Double, _ scale: Double) -> Double? { v.isNaN ? nil : v / scale }
+
+    /// Semicircles to degrees: x * 180 / 2^31.
+    static let degreesPerSemicircle = 180.0 / 2_147_483_648.0
+
+    private func record(_ m: FITMessage) throws {
+        var p = SamplePoint()
+        p.time = time(m[253]) ?? .nan
+        p.latitude = m[0] * Self.degreesPerSemicircle
+        p.longitude = m[1] * Self.degreesPerSemicircle
+        // Enhanced altitude and speed (32-bit) are preferred; scale 5, offset 500.
+        let altitude = m[78].isNaN ? m[2] : m[78]
+        p.elevation = altitude / 5 - 500
+        p.distance = m[5] / 100
+        let speed = m[73].isNaN ? m[6] : m[73]
+        p.speed = speed / 1000
+        p.heartRate = m[3]
+        // Cadence with its fractional part (1/128).
+        p.cadence = m[53].isNaN ? m[4] : m[4] + m[53] / 128
+        p.power = m[7]
+        p.temperature = m[13]
+        if timerStopped {
+            timerStopped = false
+            if !samples.isEmpty { segmentStarts.append(samples.count) }
+        }
+        samples.append(p)
+        if samples.count > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
+    }
+
+    /// The creator: the product name when the device wrote one, else the
+    /// manufacturer and product number, with the software version.
+    var creator: String? {
+        let m = deviceCreator?.manufacturer ?? fileCreator?.manufacturer
+        let product = deviceCreator?.product ?? fileCreator?.product
+        let productName = deviceCreator?.name ?? fileCreator?.name
+        var text: String
+        if let productName {
+            text = productName
+            if let m, !productName.lowercased().hasPrefix(FITProfile.manufacturerName(m).lowercased()) {
+                text = FITProfile.manufacturerName(m) + " " + productName
+            }
+        } else if let m {
+            text = FITProfile.manufacturerName(m) + (product.map { " product \($0)" } ?? "")
+        } else {
+            return nil
+        }
+        if let software = deviceCreator?.software {
+            text += " (software \(TextFormat.fixed(software, 2)))"
+        }
+        return text
+    }
+
+    /// Names of the developer fields the file defined (skipped by their size).
+    var developerFieldNames: [String] {
+        developerKeys.sorted().map { key in
+            developerNames[key] ?? "developer \(key >> 8) field \(key & 0xFF)"
+        }
+    }
+
+    /// Splits the records by session into activities (one per session that is
+    /// not a transition); notes say what was skipped.
+    func finish(into document: inout ParsedDocument) {
+        let creator = self.creator
+        document.creator = creator
+        let ordered = sessions.enumerated().sorted {
+            ($0.element.start ?? 0, $0.offset) < ($1.element.start ?? 0, $1.offset)
+        }
+        .map(\.element)
+        if ordered.count <= 1 {
+            var raw = RawActivity()
+            let s = ordered.first
+            raw.sport = FITProfile.sportValue(
+                sport: s?.sport ?? sportMessage?.sport, subSport: s?.subSport ?? sportMessage?.subSport)
+            raw.creator = creator
+            raw.declaredStart = s?.start
+            raw.laps = laps.map(\.lap)
+            if raw.laps.isEmpty, let s, s.distance != nil || s.timer != nil {
+                raw.laps = [Lap(startTime: s.start, totalTimeSeconds: s.timer, distanceMeters: s.distance)]
+            }
+            if samples.isEmpty && raw.laps.isEmpty { return }
+            swap(&raw.samples, &samples)
+            raw.segmentStarts = [0] + segmentStarts
+            document.activities.append(raw)
+            return
+        }
+        // Several sessions (multisport): a record or lap belongs to the last
+        // session that started at or before it.
+        let starts = ordered.map { $0.start ?? -.infinity }
+        func session(of t: Double, current: Int) -> Int {
+            guard t.isFinite else { return current }
+            var k = 0
+            while k + 1 < starts.count, starts[k + 1] <= t { k += 1 }
+            return k
+        }
+        var parts = [RawActivity](repeating: RawActivity(), count: ordered.count)
+        var nextSegment = 0
+        var current = 0
+        for i in 0..<samples.count {
+            let k = session(of: samples.time[i], current: current)
+            let isBreak = nextSegment < segmentStarts.count && segmentStarts[nextSegment] == i
+            if isBreak { nextSegment += 1 }
+            if k != current || isBreak || parts[k].samples.isEmpty {
+                if parts[k].segmentStarts.last != parts[k].samples.count {
+                    parts[k].segmentStarts.append(parts[k].samples.count)
+                }
+            }
+            current = k
+            parts[k].samples.append(samples[point: i])
+        }
+        var lapCurrent = 0
+        for entry in laps {
+            lapCurrent = session(of: entry.time ?? .nan, current: lapCurrent)
+            parts[lapCurrent].laps.append(entry.lap)
+        }
+        samples = SampleSeries()
+        for (k, s) in ordered.enumerated() {
+            let label = FITProfile.sportName(s.sport ?? 0)
+            if s.sport == 3 {
+                let seconds = s.elapsed.map { " \(Int($0.rounded())) s," } ?? ""
+                document.notes.append(
+                    "session \(k + 1) (transition,\(seconds) \(parts[k].samples.count) records) skipped: a transition between sports"
+                )
+                continue
+            }
+            var raw = parts[k]
+            raw.sport = FITProfile.sportValue(sport: s.sport, subSport: s.subSport)
+            raw.name = "\(label) (session \(k + 1) of \(ordered.count))"
+            raw.creator = creator
+            raw.declaredStart = s.start
+            if raw.laps.isEmpty, s.distance != nil || s.timer != nil {
+                raw.laps = [Lap(startTime: s.start, totalTimeSeconds: s.timer, distanceMeters: s.distance)]
+            }
+            document.activities.append(raw)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import RaceKitCore
+
+/// Reads FIT activity files (`.fit`, `.fit.gz`) with a streaming decoder: one
+/// message at a time from a `ByteStream`, never the whole file. A file that is
+/// not an activity (settings, workouts, monitoring, courses) gives a document
+/// without activities and a note saying what it is; a file cut off or with a
+/// wrong CRC gives what was complete, with a note, unless nothing usable is left
+/// (then a `FITError` naming the byte and the message).
+public enum FITReader {
+    /// Reads the document `stream` holds; its name is used in messages.
+    public static func read(_ stream: ByteStream) throws -> ReadResult {
+        try read(stream, pointLimit: ActivityFileReader.maxPoints)
+    }
+
+    /// `read(_:)` with another record limit (tests).
+    static func read(_ stream: ByteStream, pointLimit: Int) throws -> ReadResult {
+        let input = FITInput(stream)
+        let builder = FITActivityBuilder(name: stream.name, pointLimit: pointLimit)
+        var decoder = FITDecoder(input: input, sink: builder)
+        defer { decoder.release() }
+        try decoder.run()
+        try input.drain()
+        let report = decoder.report
+        var document = ParsedDocument(format: .fit)
+        let records = builder.samples.count
+        if let damage = report.damage, records == 0 {
+            throw FITError.damaged(
+                file: stream.name, offset: damage.offset, message: damage.message, reason: damage.reason)
+        }
+        builder.finish(into: &document)
+        document.notes.insert(contentsOf: notes(report, builder: builder, records: records), at: 0)
+        if document.activities.isEmpty, builder.activityUnits == 0, let type = builder.otherTypes.first {
+            document.notes = [
+                "a FIT \(FITProfile.fileTypeName(type)) file, not an activity (file_id type \(type))"
+            ]
+        }
+        return ReadResult(outcome: .document(document), sha256: input.digest(), byteCount: input.bytesRead)
+    }
+
+    /// What the decoder met that the user should know about.
+    static func notes(_ report: FITDecodeReport, builder: FITActivityBuilder, records: Int) -> [String] {
+        var notes: [String] = []
+        let count = "\(grouped(records)) record\(records == 1 ? "" : "s")"
+        if let d = report.damage {
+            if d.truncated {
+                notes.append(
+                    "truncated at byte \(grouped(d.offset)) (message \(d.message)): the first \(count) imported")
+            } else {
+                notes.append(
+                    "damaged at byte \(grouped(d.offset)) (message \(d.message)): \(d.reason); the \(count) before it imported"
+                )
+            }
+        }
+        for m in report.crcMismatches {
+            notes.append(
+                "file CRC mismatch at byte \(grouped(m.offset)): stored \(FITError.hex(m.stored)), computed \(FITError.hex(m.computed)); \(count) imported, some values may be wrong"
+            )
+        }
+        if report.unfinishedUnits > 0, report.damage == nil {
+            notes.append(
+                "the header gives a data size of 0 (the device did not finish the file): \(count) read to its end")
+        }
+        if report.trailingBytes > 0 {
+            notes.append("\(grouped(report.trailingBytes)) bytes after the last FIT file ignored (not a FIT header)")
+        }
+        if report.units > 1 { notes.append("\(report.units) FIT files chained in one") }
+        if report.oddFieldSizes > 0 {
+            notes.append(
+                "\(report.oddFieldSizes) field definitions whose size is not a multiple of their base type read as bytes (ignored)"
+            )
+        }
+        if report.untimedCompressed > 0 {
+            notes.append(
+                "\(report.untimedCompressed) messages with a compressed timestamp before any full timestamp (left untimed)"
+            )
+        }
+        let developer = builder.developerFieldNames
+        if !developer.isEmpty {
+            let shown = developer.prefix(8).joined(separator: ", ") + (developer.count > 8 ? ", ..." : "")
+            notes.append("developer fields not imported: \(shown)")
+        }
+        return notes
+    }
+
+    /// 12345 as "12,345".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return n < 0 ? "-" + out : out
+    }
+
+    /// True when the first bytes are a FIT header: size 12 or 14 and ".FIT" at bytes 8-11.
+    public static func isFITHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 12, bytes[0] == 12 || bytes[0] == 14 else { return false }
+        return bytes[8] == 0x2E && bytes[9] == 0x46 && bytes[10] == 0x49 && bytes[11] == 0x54
+    }
+
+    /// True when a file name ends in `.fit` or `.fit.gz` (any case).
+    public static func hasFITExtension(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".fit") || lower.hasSuffix(".fit.gz")
+    }
+}
+
+/// A stream whose first bytes were already read (to sniff the format), handed
+/// back before the rest.
+final class PrefixedByteStream: ByteStream {
+    private let base: ByteStream
+    private var prefix: [UInt8]
+    private var offset = 0
+    var name: String { base.name }
+
+    init(_ base: ByteStream, prefix: [UInt8]) {
+        self.base = base
+        self.prefix = prefix
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if offset < prefix.count {
+            let n = min(count, prefix.count - offset)
+            prefix.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            offset += n
+            if offset == prefix.count { prefix = []; offset = 0 }
+            return n
+        }
+        return try base.read(into: buffer, count: count)
+    }
+}

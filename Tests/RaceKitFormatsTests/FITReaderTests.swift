@@ -1,0 +1,359 @@
+import Crypto
+import Foundation
+import Testing
+
+@testable import RaceKitCore
+@testable import RaceKitFormats
+
+/// Reads FIT bytes from memory; the document and the result.
+func readFIT(_ bytes: [UInt8], name: String = "test.fit") throws -> (document: ParsedDocument, result: ReadResult) {
+    let result = try FITReader.read(MemoryByteStream(name: name, bytes: bytes))
+    guard case .document(let document) = result.outcome else { throw Failure(.software, "no document") }
+    return (document, result)
+}
+
+/// Points of a short run: 1 Hz from 2026-03-01T07:00:00Z, 3 m/s, heart rate rising.
+func fitPoints(_ count: Int, start: Double = 1_772_348_400) -> [SamplePoint] {
+    (0..<count).map { i in
+        var p = SamplePoint()
+        p.time = start + Double(i)
+        p.latitude = 48.1 + Double(i) * 0.00002
+        p.longitude = 11.5 + Double(i) * 0.00001
+        p.elevation = 520.4 + Double(i % 10) * 0.2
+        p.distance = Double(i) * 3
+        p.speed = 3
+        p.heartRate = Double(120 + i % 40)
+        p.cadence = 85.5
+        p.power = 250
+        p.temperature = 18
+        return p
+    }
+}
+
+/// The FIT timestamp of 2026-03-01T07:00:00Z.
+let fitStart = FITWriter.timestamp(1_772_348_400)
+
+@Suite struct FITReaderTests {
+    @Test func readsRecordsWithScaleOffsetSemicirclesAndFractionalCadence() throws {
+        var w = FITWriter()
+        w.define(
+            local: 0, global: 20,
+            fields: [
+                .init(253, .uint32), .init(0, .sint32), .init(1, .sint32), .init(2, .uint16), .init(5, .uint32),
+                .init(6, .uint16), .init(3, .uint8), .init(4, .uint8), .init(53, .uint8), .init(13, .sint8)
+            ])
+        // 2^30 semicircles = 90 degrees; altitude 2600 / 5 - 500 = 20 m; distance 123456 / 100.
+        w.write(
+            local: 0,
+            [
+                .int(fitStart), .int(1 << 30), .int(-(1 << 29)), .int(2600), .int(123_456), .int(3250), .int(150),
+                .int(86), .int(64), .int(-5)
+            ])
+        let (doc, _) = try readFIT(w.file())
+        let s = try #require(doc.activities.first).samples
+        #expect(s.count == 1)
+        #expect(s.time[0] == 1_772_348_400)
+        #expect(s.latitude[0] == 90)
+        #expect(s.longitude[0] == -45)
+        #expect(s.elevation[0] == 20)
+        #expect(s.distance[0] == 1234.56)
+        #expect(s.speed[0] == 3.25)
+        #expect(s.heartRate[0] == 150)
+        #expect(s.cadence[0] == 86.5)
+        #expect(s.temperature[0] == -5)
+        #expect(doc.format == .fit)
+    }
+
+    @Test func bigEndianDefinitionsReadLikeLittleEndian() throws {
+        let points = fitPoints(30)
+        var info = FITWriter.ActivityInfo()
+        let little = try readFIT(FITWriter.activity(points, info: info)).document
+        info.bigEndian = true
+        let big = try readFIT(FITWriter.activity(points, info: info)).document
+        let a = try #require(little.activities.first), b = try #require(big.activities.first)
+        #expect(a.samples == b.samples)
+        #expect(a.samples.count == 30)
+        #expect(b.samples.heartRate[29] == 149)
+        #expect(abs(b.samples.latitude[29] - 48.10058) < 1e-6)
+        #expect(b.sport == "running")
+        #expect(b.laps.first?.distanceMeters == 87)
+    }
+
+    @Test func compressedTimestampsRollOver() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])
+        w.define(local: 1, global: 20, fields: [.init(3, .uint8)])
+        // A full timestamp whose low 5 bits are 30, then offsets 31, 1 (rollover) and 1 again.
+        let base = (fitStart & ~31) + 30
+        w.write(local: 0, [.int(base), .int(100)])
+        w.writeCompressed(local: 1, timeOffset: 31, [.int(101)])
+        w.writeCompressed(local: 1, timeOffset: 1, [.int(102)])
+        w.writeCompressed(local: 1, timeOffset: 1, [.int(103)])
+        w.writeCompressed(local: 1, timeOffset: 5, [.int(104)])
+        let s = try #require(readFIT(w.file()).document.activities.first).samples
+        let t0 = Double(base) + FITProfile.epochOffset
+        #expect(Array(s.time) == [t0, t0 + 1, t0 + 3, t0 + 3, t0 + 7])
+        #expect(Array(s.heartRate) == [100, 101, 102, 103, 104])
+    }
+
+    @Test func developerFieldsAreSkippedBySizeAndNamedFromLaterDescriptions() throws {
+        var w = FITWriter()
+        // No developer_data_id message (Wahoo), and the description after the definition (Karoo).
+        w.define(
+            local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)],
+            developer: [.init(0, size: 3), .init(1, size: 2, developerIndex: 1)])
+        w.write(local: 0, [.int(fitStart), .int(140)], developer: [[1, 2, 3], [4, 5]])
+        w.define(local: 1, global: 206, fields: [.init(0, .uint8), .init(1, .uint8), .init(3, .string, size: 12)])
+        w.write(local: 1, [.int(0), .int(0), .string("Form Power")])
+        w.write(local: 0, [.int(fitStart + 1), .int(141)], developer: [[1, 2, 3], [4, 5]])
+        let doc = try readFIT(w.file()).document
+        let s = try #require(doc.activities.first).samples
+        #expect(Array(s.heartRate) == [140, 141])
+        #expect(doc.notes.contains("developer fields not imported: Form Power, developer 1 field 1"))
+    }
+
+    @Test func chainedFilesAreReadAsOneWithFreshDefinitions() throws {
+        var a = FITWriter()
+        a.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])
+        a.write(local: 0, [.int(fitStart), .int(120)])
+        var b = FITWriter()
+        // Local type 0 means another message in the second file.
+        b.define(local: 0, global: 20, fields: [.init(3, .uint8), .init(253, .uint32)], bigEndian: true)
+        b.write(local: 0, [.int(121), .int(fitStart + 10)])
+        let doc = try readFIT(a.file(headerSize: 12) + b.file()).document
+        let s = try #require(doc.activities.first).samples
+        #expect(Array(s.heartRate) == [120, 121])
+        #expect(s.time[1] - s.time[0] == 10)
+        #expect(doc.notes.contains("2 FIT files chained in one"))
+    }
+
+    @Test func invalidValuesAreMissingPerBaseType() throws {
+        var w = FITWriter()
+        w.define(
+            local: 0, global: 20,
+            fields: [
+                .init(253, .uint32), .init(0, .sint32), .init(1, .sint32), .init(3, .uint8), .init(5, .uint32),
+                .init(13, .sint8), .init(7, .uint16)
+            ])
+        w.write(
+            local: 0, [.int(fitStart), .int(0x7FFF_FFFF), .int(0x7FFF_FFFF), .int(255), .invalid, .int(0x7F), .invalid])
+        let s = try #require(readFIT(w.file()).document.activities.first).samples
+        #expect(s.latitude[0].isNaN && s.longitude[0].isNaN)
+        #expect(s.heartRate[0].isNaN)
+        #expect(s.distance[0].isNaN)
+        #expect(s.temperature[0].isNaN)
+        #expect(s.power[0].isNaN)
+        #expect(s.time[0] == 1_772_348_400)
+    }
+
+    @Test func enhancedSpeedAndAltitudeArePreferred() throws {
+        var w = FITWriter()
+        w.define(
+            local: 0, global: 20,
+            fields: [.init(253, .uint32), .init(2, .uint16), .init(78, .uint32), .init(6, .uint16), .init(73, .uint32)])
+        w.write(local: 0, [.int(fitStart), .int(3000), .int(2600), .int(1000), .int(4500)])
+        // Only the 16-bit fields: they are used.
+        w.write(local: 0, [.int(fitStart + 1), .int(3000), .invalid, .int(1000), .invalid])
+        let s = try #require(readFIT(w.file()).document.activities.first).samples
+        #expect(Array(s.elevation) == [20, 100])
+        #expect(Array(s.speed) == [4.5, 1])
+    }
+
+    @Test func timerStopAndStartMakeAPause() throws {
+        var info = FITWriter.ActivityInfo()
+        info.resumeAt = [10]
+        var points = fitPoints(20)
+        for i in 10..<20 { points[i].time += 300 }
+        let raw = try #require(readFIT(FITWriter.activity(points, info: info)).document.activities.first)
+        #expect(raw.segmentStarts == [0, 10])
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .fit) else {
+            Issue.record("not an activity")
+            return
+        }
+        #expect(activity.segmentStarts == [0, 10])
+    }
+
+    @Test func multisportSessionsBecomeActivitiesAndTransitionsAreSkipped() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
+        w.write(local: 0, [.int(4)])
+        w.define(local: 1, global: 20, fields: [.init(253, .uint32), .init(5, .uint32)])
+        for t in 0..<30 { w.write(local: 1, [.int(fitStart + Int64(t)), .int(Int64(t) * 100)]) }
+        w.define(
+            local: 2, global: 18,
+            fields: [
+                .init(253, .uint32), .init(2, .uint32), .init(5, .enumeration), .init(6, .enumeration),
+                .init(7, .uint32)
+            ])
+        // Swim 0-9 s, transition 10-14 s, run 15-29 s.
+        w.write(local: 2, [.int(fitStart + 9), .int(fitStart), .int(5), .int(18), .int(9000)])
+        w.write(local: 2, [.int(fitStart + 14), .int(fitStart + 10), .int(3), .int(0), .int(4000)])
+        w.write(local: 2, [.int(fitStart + 29), .int(fitStart + 15), .int(1), .int(3), .int(14000)])
+        let doc = try readFIT(w.file()).document
+        #expect(doc.activities.map(\.sport) == ["swimming", "trail_running"])
+        #expect(doc.activities.map(\.samples.count) == [10, 15])
+        #expect(doc.activities[1].samples.time[0] == 1_772_348_415)
+        #expect(doc.notes.contains { $0.hasPrefix("session 2 (transition, 4 s, 5 records) skipped") })
+    }
+
+    @Test func aFileThatIsNotAnActivityIsSkippedWithItsType() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 0, fields: [.init(0, .enumeration), .init(1, .uint16)])
+        w.write(local: 0, [.int(5), .int(1)])
+        let doc = try readFIT(w.file()).document
+        #expect(doc.activities.isEmpty)
+        #expect(doc.notes == ["a FIT workout file, not an activity (file_id type 5)"])
+    }
+
+    @Test func aTruncatedFileKeepsItsCompleteRecordsWithANote() throws {
+        let bytes = FITWriter.activity(fitPoints(100))
+        // Cut inside the 61st record: 14-byte header, file_id, device_info, event, record definitions.
+        let recordSize = 1 + 4 * 3 + 4 + 1 + 1 + 1 + 4 + 4 + 2 + 1
+        let cut = 14 + (6 + 12 + 1 + 9) + (6 + 18 + 1 + 31) + (6 + 9 + 1 + 6) + (6 + 33) + 60 * recordSize + 7
+        let (doc, result) = try readFIT(Array(bytes.prefix(cut)))
+        #expect(doc.activities.first?.samples.count == 60)
+        #expect(
+            doc.notes.first
+                == "truncated at byte \(FITReader.grouped(cut - 7)) (message 68): the first 60 records imported")
+        #expect(result.byteCount == cut)
+    }
+
+    @Test func aFileCutBeforeAnyRecordFailsNamingTheByte() throws {
+        let bytes = Array(FITWriter.activity(fitPoints(5)).prefix(30))
+        #expect {
+            try readFIT(bytes, name: "cut.fit")
+        } throws: { error in
+            guard let e = error as? FITError, case .damaged(let file, let offset, let message, _) = e else {
+                return false
+            }
+            return file == "cut.fit" && offset == 14 && message == 1 && e.exitClass == .dataError
+                && e.description.hasPrefix("cut.fit: byte 14 (message 1): the file ends")
+        }
+    }
+
+    @Test func aWrongFileCRCImportsWithANote() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])
+        w.write(local: 0, [.int(fitStart), .int(130)])
+        w.write(local: 0, [.int(fitStart + 1), .int(131)])
+        let good = w.file()
+        let stored = UInt16(good[good.count - 2]) | UInt16(good[good.count - 1]) << 8
+        let doc = try readFIT(w.file(crc: stored ^ 0x5A5A)).document
+        #expect(doc.activities.first?.samples.count == 2)
+        #expect(
+            doc.notes == [
+                "file CRC mismatch at byte 38: stored \(FITError.hex(stored ^ 0x5A5A)), computed \(FITError.hex(stored)); 2 records imported, some values may be wrong"
+            ])
+        // The true CRC gives no note.
+        #expect(try readFIT(good).document.notes.isEmpty)
+    }
+
+    @Test func aCorruptHeaderFails() throws {
+        var bytes = FITWriter.activity(fitPoints(3))
+        bytes[4] ^= 0xFF   // the data size, covered by the header CRC
+        #expect(
+            throws: FITError.headerCRC(
+                file: "test.fit", stored: FITCRC.checksum(Array(FITWriter.activity(fitPoints(3)).prefix(12))),
+                computed: FITCRC.checksum(Array(bytes.prefix(12))))
+        ) {
+            try readFIT(bytes)
+        }
+    }
+
+    @Test func zeroLengthAndWrongMagicFailClearly() throws {
+        #expect(throws: FITError.empty(file: "empty.fit")) { try readFIT([], name: "empty.fit") }
+        var bytes = FITWriter.activity(fitPoints(3))
+        bytes[8] = UInt8(ascii: "X")
+        #expect(throws: FITError.notFIT(file: "x.fit", reason: "bytes 8-11 are \"XFIT\", not \".FIT\"")) {
+            try readFIT(bytes, name: "x.fit")
+        }
+        bytes = FITWriter.activity(fitPoints(3))
+        bytes[0] = 13
+        #expect(throws: FITError.notFIT(file: "x.fit", reason: "the header size byte is 13, expected 12 or 14")) {
+            try readFIT(bytes, name: "x.fit")
+        }
+    }
+
+    @Test func aDataMessageOfAnUndefinedLocalTypeStopsThere() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])
+        w.write(local: 0, [.int(fitStart), .int(130)])
+        w.append(raw: [0x05, 1, 2, 3])   // local type 5: never defined
+        let doc = try readFIT(w.file()).document
+        #expect(doc.activities.first?.samples.count == 1)
+        #expect(
+            doc.notes.first
+                == "damaged at byte 32 (message 3): a data message of local type 5, which no definition message defined; the 1 record before it imported"
+        )
+        var only = FITWriter()
+        only.append(raw: [0x03, 0, 0])
+        #expect(
+            throws: FITError.damaged(
+                file: "test.fit", offset: 14, message: 1,
+                reason: "a data message of local type 3, which no definition message defined")
+        ) {
+            try readFIT(only.file())
+        }
+    }
+
+    @Test func fieldSizesNotAMultipleOfTheBaseTypeAreIgnored() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(7, .uint16, size: 3), .init(3, .uint8)])
+        w.write(local: 0, [.int(fitStart), .bytes([1, 2, 3]), .int(150)])
+        let doc = try readFIT(w.file()).document
+        let s = try #require(doc.activities.first).samples
+        #expect(s.power[0].isNaN)
+        #expect(s.heartRate[0] == 150)
+        #expect(doc.notes.contains { $0.hasPrefix("1 field definitions whose size is not a multiple") })
+    }
+
+    @Test func creatorComesFromDeviceInfoAndStringsNeedNoTerminator() throws {
+        var info = FITWriter.ActivityInfo()
+        info.productName = String(repeating: "x", count: 15) + "Edge5"   // exactly 20 bytes, no NUL
+        info.manufacturer = 32
+        let doc = try readFIT(FITWriter.activity(fitPoints(3), info: info)).document
+        #expect(doc.creator == "Wahoo Fitness xxxxxxxxxxxxxxxEdge5 (software 12.34)")
+        info.productName = nil
+        info.manufacturer = 1
+        info.product = 3113
+        let plain = try readFIT(FITWriter.activity(fitPoints(3), info: info)).document
+        #expect(plain.activities.first?.creator == "Garmin product 3113 (software 12.34)")
+    }
+
+    @Test func hashesAndCountsTheDocumentBytes() throws {
+        let bytes = FITWriter.activity(fitPoints(50))
+        let result = try readFIT(bytes).result
+        #expect(result.byteCount == bytes.count)
+        #expect(result.sha256 == SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+    }
+
+    @Test func activityFileReaderSniffsFITByNameAndByHeader() throws {
+        let dir = try temporaryDirectory()
+        let bytes = FITWriter.activity(fitPoints(10))
+        let upper = dir.appendingPathComponent("RUN.FIT"), odd = dir.appendingPathComponent("run.bin")
+        try Data(bytes).write(to: upper)
+        try Data(bytes).write(to: odd)
+        let zipped = dir.appendingPathComponent("run.fit.gz")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "gzip -n -c \"$0\" > \"$1\"", odd.path, zipped.path]
+        try p.run(); p.waitUntilExit()
+        for url in [upper, odd, zipped] {
+            let result = try ActivityFileReader.read(path: url.path)
+            guard case .document(let doc) = result.outcome else { Issue.record("no document"); continue }
+            #expect(doc.format == .fit)
+            #expect(doc.activities.first?.samples.count == 10)
+            #expect(result.byteCount == bytes.count)
+        }
+        let empty = dir.appendingPathComponent("empty.fit")
+        try Data().write(to: empty)
+        #expect(throws: FITError.empty(file: empty.path)) { try ActivityFileReader.read(path: empty.path) }
+    }
+
+    @Test func tooManyRecordsFail() throws {
+        #expect(throws: FITError.tooLarge(file: "test.fit", limit: 5)) {
+            try FITReader.read(
+                MemoryByteStream(name: "test.fit", bytes: FITWriter.activity(fitPoints(10))), pointLimit: 5)
+        }
+    }
+}
