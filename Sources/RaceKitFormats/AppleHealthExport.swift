@@ -1,3 +1,4 @@
+import Crypto
 import RaceKitCore
 
 /// One `<Workout>` of an export, as small as it can be: its samples are built
@@ -37,6 +38,14 @@ public struct HealthWorkout: Sendable {
     public var routeFiles: [String] = []
     /// Why it cannot be imported (a hostile date, an unknown unit), or nil.
     public var problem: String?
+
+    /// A stable identity (hex SHA-256 of its source, type, start and end as
+    /// written): the same workout in a later export has the same one, so that
+    /// importing a newer export stores only the workouts that are new.
+    public var identity: String {
+        let text = "apple-health-workout\n\(sourceName ?? "")\n\(activityType)\n\(startText)\n\(endText)"
+        return SHA256.hash(data: Array(text.utf8)).hexString
+    }
 
     /// The workout as messages name it: `Running workout of 2019-07-01 07:00:00 +0200 (line 812)`.
     public var label: String { "\(activityType) workout of \(startText) (line \(line))" }

@@ -71,7 +71,7 @@ public struct Importer: Sendable {
         var history: Physiology.History
     }
 
-    private func context() throws -> Context {
+    func context() throws -> Context {
         let store = try pending.get()
         return Context(
             store: store,
@@ -84,6 +84,8 @@ public struct Importer: Sendable {
     public struct Run: Sendable {
         public var results: [FileResult]
         public var recomputeError: RecomputeError?
+        /// True when an Apple Health export was refused as a whole (bad data).
+        public var refusedExport = false
     }
 
     /// Analysing stored runs again after an import failed (the files themselves
@@ -104,12 +106,16 @@ public struct Importer: Sendable {
         return run.results
     }
 
-    /// Imports `files` in parallel; results come back in the order of `files`.
+    /// Imports `files` in parallel; results come back in the order of `files`,
+    /// Apple Health exports among them last, one result per workout (`HealthImport`).
     /// `progress` is called after each file (serialised). When runs were stored,
     /// the athlete's runs analysed with other physiology estimates than the
     /// history now gives are analysed again (see `Recompute`). Throws only what
     /// opening the store threw (the files read meanwhile are then left alone).
-    public func importAll(files: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> Run {
+    public func importAll(files given: [String], progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> Run {
+        // Apple Health exports: read after the other files (HealthImport.swift).
+        let exports = given.filter(InputCollector.isHealthExport)
+        let files = exports.isEmpty ? given : given.filter { !exports.contains($0) }
         // Read once, by the first worker that has parsed a file.
         let shared = Locked<Result<Context, any Error>?>(nil)
         // Set once the store cannot be used (it did not open, or the athlete is
@@ -149,8 +155,9 @@ public struct Importer: Sendable {
                 }
             }
         }
+        let health = importHealthExports(exports, context: sharedContext, progress: progress)
         let store = try pending.get()
-        let final = results.withLock { $0.map { $0! } }
+        let final = results.withLock { $0.map { $0! } } + health.results
         var recomputeError: RecomputeError?
         if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
             do {
@@ -160,7 +167,7 @@ public struct Importer: Sendable {
                 recomputeError = RecomputeError(failures: ["\(error)"])
             }
         }
-        return Run(results: final, recomputeError: recomputeError)
+        return Run(results: final, recomputeError: recomputeError, refusedExport: health.refused)
     }
 
     /// Imports one file; never throws: every problem becomes a `failed` result.
