@@ -2,16 +2,22 @@ import Foundation
 import RaceKitCore
 import RaceKitFormats
 import RaceKitStore
+import Synchronization
 
 /// One piece of an import: a file on disk, or an archive entry already read into
 /// memory (small entries; a large one is read by the archive's own thread).
 enum ImportItem: Sendable {
     case file(String)
     case entry(EntryItem)
+    /// A workout of an Apple Health export already read.
+    case workout(WorkoutItem)
 
     var byteCount: Int {
-        if case .entry(let e) = self { return e.bytes.count }
-        return 0
+        switch self {
+        case .entry(let e): return e.bytes.count
+        case .workout(let w): return w.routeBytes
+        case .file: return 0
+        }
     }
 }
 
@@ -26,6 +32,26 @@ struct EntryItem: Sendable {
     var metadata: ActivityMetadata?
     /// The archive it came from (refused archives keep nothing).
     var archive: ArchiveTracker
+}
+
+/// One workout of an Apple Health export waiting for a worker.
+struct WorkoutItem: Sendable {
+    /// The whole export (its arrays are shared, not copied, between items).
+    var export: AppleHealthExport
+    var index: Int
+    /// Finds the workout's route files (beside the export, or read from its archive).
+    var routes: HealthRouteResolver
+    /// Route bytes this item holds in memory (archives), for the queue's budget.
+    var routeBytes = 0
+    /// Notes about the whole export, given with its first workout's result.
+    var exportNotes: [String] = []
+}
+
+/// A flag set once, read by every thread.
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// What an export's index says about one activity file: Strava's activities.csv

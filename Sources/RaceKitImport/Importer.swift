@@ -49,7 +49,7 @@ public final class PendingStore: Sendable {
 /// The import job: each file is read, repaired, summarised and stored in one
 /// transaction, on `jobs` worker threads; a failure never stops the other files.
 public struct Importer: Sendable {
-    private let pending: PendingStore
+    let pending: PendingStore
     public let options: ImportOptions
 
     public init(store: RunStore, options: ImportOptions) {
@@ -71,7 +71,7 @@ public struct Importer: Sendable {
         var history: Physiology.History
     }
 
-    private func context() throws -> Context {
+    func context() throws -> Context {
         let store = try pending.get()
         return Context(
             store: store,
@@ -84,6 +84,8 @@ public struct Importer: Sendable {
     public struct Run: Sendable {
         public var results: [FileResult]
         public var recomputeError: RecomputeError?
+        /// True when an Apple Health export was refused as a whole (bad data).
+        public var refusedExport = false
     }
 
     /// Analysing stored runs again after an import failed (the files themselves
@@ -104,83 +106,48 @@ public struct Importer: Sendable {
         return run.results
     }
 
-    /// Imports `files` (files and archives) in parallel; results come back in the
-    /// order of `files`, an archive's entries in their order inside it. The calling
-    /// thread walks the inputs and unpacks archive entries; `jobs` worker threads
-    /// parse and store. `progress` is called after each result (serialised). When
-    /// runs were stored, the athlete's runs analysed with other physiology
-    /// estimates than the history now gives are analysed again (see `Recompute`).
-    /// Throws only what opening the store threw (the files read meanwhile are then
-    /// left alone).
+    /// Imports `files` (files, archives, Apple Health exports) in parallel; results
+    /// come back in the order of `files`, an archive's entries in their order inside
+    /// it, an export's workouts in its order. The calling thread walks the inputs,
+    /// unpacks archive entries and reads exports; `jobs` worker threads parse and
+    /// store. `progress` is called after each result (serialised). When runs were
+    /// stored, the athlete's runs analysed with other physiology estimates than the
+    /// history now gives are analysed again (see `Recompute`). Throws only what
+    /// opening the store threw (the files read meanwhile are then left alone).
     public func importAll(
         files: [String], archiveLimits: ArchiveLimits = .standard,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) throws -> Run {
-        // Read once, by the first worker that has parsed a file.
-        let shared = Locked<Result<Context, any Error>?>(nil)
-        // Set once the store cannot be used (it did not open, or the athlete is
-        // unknown): no more inputs are read, instead of parsing all of them for nothing.
-        let unusable = Atomic<Bool>(false)
-        let sharedContext = { @Sendable () throws -> Context in
-            try shared.withLock { value in
-                if value == nil {
-                    value = Result { try self.context() }
-                    if case .failure = value! { unusable.store(true, ordering: .relaxed) }
-                }
-                return try value!.get()
-            }
-        }
-        let hasArchive = files.contains { InputCollector.isArchive($0) }
-        let workers = max(1, min(options.jobs, hasArchive ? options.jobs : files.count))
-        // A core no worker uses can read a large file ahead of its handler.
-        let readAhead: ActivityFileReader.ReadAhead =
-            ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
-        let slots = ResultSlots(progress: progress)
-        let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
-        let group = DispatchGroup()
-        for n in 0..<workers {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                while let (index, item) = queue.pop() {
-                    if unusable.load(ordering: .relaxed) { continue }   // drain: the walker may wait for room
-                    let result: FileResult
-                    switch item {
-                    case .file(let path):
-                        result = importFile(path, context: sharedContext, readAhead: readAhead)
-                    case .entry(let entry):
-                        result = importEntry(entry, context: sharedContext)
-                    }
-                    slots.fill(index, result)
+        let hasArchive = files.contains { InputCollector.isArchive($0) || InputCollector.isHealthExport($0) }
+        let pipeline = Pipeline(
+            importer: self, workers: max(1, min(options.jobs, hasArchive ? options.jobs : files.count)))
+        let refusedExport = Atomic<Bool>(false)
+        let final = try pipeline.run(progress: progress) { feed in
+            for path in files {
+                if feed.stopped { break }
+                if InputCollector.isHealthExport(path) {
+                    // Read here, once; its workouts go to the workers like files.
+                    if queueHealthExport(path: path, feed: feed) { refusedExport.store(true, ordering: .relaxed) }
+                } else if InputCollector.isArchive(path) {
+                    let tracker = ArchiveTracker(path: path)
+                    var walk = ArchiveWalk(
+                        importer: self, tracker: tracker, limits: archiveLimits,
+                        enqueue: { item in feed.enqueue(item, archive: tracker) },
+                        record: { result in feed.record(result, archive: tracker) },
+                        importLarge: { stream, entry, metadata in
+                            importEntry(
+                                name: entry.displayName, sourceFile: entry.fileName, stream: stream,
+                                declaredSize: Int(clamping: entry.declaredSize ?? 0), metadata: metadata,
+                                context: feed.context)
+                        })
+                    walk.refusedExport = { refusedExport.store(true, ordering: .relaxed) }
+                    walk.run(path: path)
+                } else {
+                    feed.enqueue(.file(path))
                 }
             }
-            thread.name = "racekit-import-\(n)"
-            thread.stackSize = 4 << 20
-            thread.start()
         }
-        for path in files {
-            if unusable.load(ordering: .relaxed) { break }
-            guard InputCollector.isArchive(path) else {
-                queue.push(slots.reserve(nil), .file(path))
-                continue
-            }
-            let tracker = ArchiveTracker(path: path)
-            let walk = ArchiveWalk(
-                importer: self, tracker: tracker, limits: archiveLimits,
-                enqueue: { item in queue.push(slots.reserve(tracker), item) },
-                record: { result in slots.fill(slots.reserve(tracker), result) },
-                importLarge: { stream, entry, metadata in
-                    importEntry(
-                        name: entry.displayName, sourceFile: entry.fileName, stream: stream,
-                        declaredSize: Int(clamping: entry.declaredSize ?? 0), metadata: metadata,
-                        context: sharedContext)
-                })
-            walk.run(path: path)
-        }
-        queue.close()
-        group.wait()
         let store = try pending.get()
-        let final = try slots.results(rollingBackRefusedIn: store)
         var recomputeError: RecomputeError?
         if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
             do {
@@ -190,7 +157,92 @@ public struct Importer: Sendable {
                 recomputeError = RecomputeError(failures: ["\(error)"])
             }
         }
-        return Run(results: final, recomputeError: recomputeError)
+        return Run(
+            results: final, recomputeError: recomputeError, refusedExport: refusedExport.load(ordering: .relaxed))
+    }
+
+    /// The workers of one import and what feeds them: `run` starts `workers`
+    /// threads, calls `produce` on the calling thread to queue items and record
+    /// results, and returns the results in the order they were queued.
+    struct Pipeline {
+        let importer: Importer
+        let workers: Int
+
+        /// What `produce` queues items with.
+        final class Feed: Sendable {
+            fileprivate let queue: ImportQueue
+            fileprivate let slots: ResultSlots
+            private let unusable: StopFlag
+            /// The store's context, read once by the first item that needs it.
+            let context: @Sendable () throws -> Context
+
+            fileprivate init(
+                queue: ImportQueue, slots: ResultSlots, unusable: StopFlag,
+                context: @escaping @Sendable () throws -> Context
+            ) {
+                self.queue = queue; self.slots = slots; self.unusable = unusable; self.context = context
+            }
+
+            /// True once the store cannot be used (it did not open, or the athlete is
+            /// unknown): no more inputs should be read, instead of parsing them for nothing.
+            var stopped: Bool { unusable.isSet }
+            func enqueue(_ item: ImportItem, archive: ArchiveTracker? = nil) {
+                queue.push(slots.reserve(archive), item)
+            }
+            func record(_ result: FileResult, archive: ArchiveTracker? = nil) {
+                slots.fill(slots.reserve(archive), result)
+            }
+        }
+
+        func run(
+            progress: (@Sendable (ImportProgress) -> Void)?, produce: (Feed) -> Void
+        ) throws -> [FileResult] {
+            let importer = self.importer
+            // Read once, by the first worker that needs it.
+            let shared = Locked<Result<Context, any Error>?>(nil)
+            let unusable = StopFlag()
+            let context = { @Sendable () throws -> Context in
+                try shared.withLock { value in
+                    if value == nil {
+                        value = Result { try importer.context() }
+                        if case .failure = value! { unusable.set() }
+                    }
+                    return try value!.get()
+                }
+            }
+            // A core no worker uses can read a large file ahead of its handler.
+            let readAhead: ActivityFileReader.ReadAhead =
+                ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
+            let slots = ResultSlots(progress: progress)
+            let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
+            let group = DispatchGroup()
+            for n in 0..<workers {
+                group.enter()
+                let thread = Thread {
+                    defer { group.leave() }
+                    while let (index, item) = queue.pop() {
+                        if unusable.isSet { continue }   // drain: the producer may wait for room
+                        let result: FileResult
+                        switch item {
+                        case .file(let path):
+                            result = importer.importFile(path, context: context, readAhead: readAhead)
+                        case .entry(let entry):
+                            result = importer.importEntry(entry, context: context)
+                        case .workout(let workout):
+                            result = importer.importWorkout(workout, context: context)
+                        }
+                        slots.fill(index, result)
+                    }
+                }
+                thread.name = "racekit-import-\(n)"
+                thread.stackSize = 4 << 20
+                thread.start()
+            }
+            produce(Feed(queue: queue, slots: slots, unusable: unusable, context: context))
+            queue.close()
+            group.wait()
+            return try slots.results(rollingBackRefusedIn: importer.pending.get())
+        }
     }
 
     /// Imports one file; never throws: every problem becomes a `failed` result.
@@ -201,7 +253,7 @@ public struct Importer: Sendable {
         importFile(path, context: context, readAhead: .largeFiles)
     }
 
-    private func importFile(
+    func importFile(
         _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
     ) -> FileResult {
         guarded(path) {
@@ -211,7 +263,7 @@ public struct Importer: Sendable {
         }
     }
 
-    private func importEntry(_ entry: EntryItem, context: () throws -> Context) -> FileResult {
+    func importEntry(_ entry: EntryItem, context: () throws -> Context) -> FileResult {
         if let refusal = entry.archive.refusal {
             return FileResult(file: entry.displayName, status: .failed, reason: refusal.description)
         }

@@ -36,13 +36,15 @@ public enum InputCollector {
             var found: [String] = []
             if let walker = fm.enumerator(atPath: path) {
                 while let relative = walker.nextObject() as? String {
-                    guard isActivityFile(relative) || isArchive(relative) else { continue }
+                    guard isActivityFile(relative) || isArchive(relative) || isHealthExportName(relative) else {
+                        continue
+                    }
                     let full = (path as NSString).appendingPathComponent(relative)
                     var dir: ObjCBool = false
                     if fm.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue { found.append(full) }
                 }
             }
-            for f in found.sorted() where seen.insert(f).inserted { files.append(f) }
+            for f in droppingHealthRoutes(found.sorted()) where seen.insert(f).inserted { files.append(f) }
         }
         return (files, missing)
     }

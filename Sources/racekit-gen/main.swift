@@ -8,6 +8,8 @@ import RaceKitCore
 //   racekit-gen bench-folder DIR [--count N] [--interval S]   N ordinary files (make bench)
 //   racekit-gen bench-analysis                 times the analysis of a 4-hour 1 Hz run (make bench)
 //   racekit-gen long-run FILE                  a 4-hour 1 Hz TCX run with HR (make bench)
+//   racekit-gen health-export DIR [--workouts N]   an Apple Health export folder (+ a Strava copy of one run)
+//   racekit-gen health-big FILE [--megabytes N]    one large Apple Health export.xml (make bench)
 //   racekit-gen course FILE --kind hilly-half|bench-marathon [--points N]
 //                                              an untimed GPX course track (Races/ examples, make bench)
 
@@ -298,6 +300,12 @@ case "bench-simulate":
 case "long-run":
     guard args.count >= 2 else { fail("usage: racekit-gen long-run FILE") }
     write(Dialect.garminTCX.render(fourHourRun(), name: "Long run"), to: args[1])
+case "health-export":
+    guard args.count >= 2 else { fail("usage: racekit-gen health-export DIR [--workouts N]") }
+    AppleHealthGen.export(args[1], workouts: option("--workouts", in: args, default: 30))
+case "health-big":
+    guard args.count >= 2 else { fail("usage: racekit-gen health-big FILE [--megabytes N]") }
+    AppleHealthGen.big(args[1], megabytes: option("--megabytes", in: args, default: 1024))
 case "course":
     guard args.count >= 2, let k = args.firstIndex(of: "--kind"), k + 1 < args.count else {
         fail("usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N]")
@@ -305,6 +313,6 @@ case "course":
     course(args[1], kind: args[k + 1], points: option("--points", in: args, default: 40_000))
 default:
     fail(
-        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE"
+        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE | health-export DIR [--workouts N] | health-big FILE [--megabytes N]"
     )
 }

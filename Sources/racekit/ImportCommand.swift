@@ -83,7 +83,7 @@ extension RaceKitCommand {
             if let error = run.recomputeError { throw error }
             let summary = ImportSummary(results)
             if files.isEmpty && !missing.isEmpty { throw Exit.code(.noInput) }
-            if summary.failed > 0 { throw Exit.code(.someFailed) }
+            if summary.failed > 0 { throw Exit.code(run.refusedExport ? .dataError : .someFailed) }
         }
 
         /// A throttled (10 Hz) progress line on stderr.

@@ -228,3 +228,47 @@ private func importing(
         #expect(abs((runs[0].distanceMeters ?? 0) - 1800) < 20)
     }
 }
+
+@Suite struct HealthArchiveTests {
+    private var fixture: URL {
+        var source = URL(fileURLWithPath: #filePath)
+        source.deleteLastPathComponent()
+        source.deleteLastPathComponent()
+        return source.appendingPathComponent("RaceKitFormatsTests/Fixtures/apple-health")
+    }
+
+    @Test func anAppleHealthZipGivesTheRunsOfTheUnpackedExport() throws {
+        let export = [UInt8](try Data(contentsOf: fixture.appendingPathComponent("export.xml")))
+        let routes = try FileManager.default.contentsOfDirectory(atPath: fixture.path + "/workout-routes").sorted()
+        #expect(!routes.isEmpty)
+        // Routes first, then the export: the order inside the zip must not matter.
+        var entries: [(String, [UInt8])] = try routes.map {
+            (
+                "apple_health_export/workout-routes/\($0)",
+                [UInt8](try Data(contentsOf: fixture.appendingPathComponent("workout-routes/\($0)")))
+            )
+        }
+        entries.append(("apple_health_export/export.xml", export))
+        let path = try zip("export.zip", entries)
+        let (zipped, zipStore) = try importing([path])
+        let folder = try tempPath("apple_health_export")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: folder)
+        let (unpacked, folderStore) = try importing(InputCollector.collect([folder]).files)
+        #expect(zipped.count == unpacked.count)
+        #expect(zipped.allSatisfy { $0.file.hasPrefix("\(path)!apple_health_export/export.xml#") })
+        // Workouts with a route are queued as their route is found: compare by line.
+        func byLine(_ results: [FileResult]) -> [String: FileStatus] {
+            Dictionary(
+                uniqueKeysWithValues: results.map { (String($0.file.split(separator: "#").last ?? ""), $0.status) })
+        }
+        #expect(byLine(zipped) == byLine(unpacked))
+        let a = try zipStore.runs(matching: RunStore.RunFilter()).sorted { $0.startedAt < $1.startedAt }
+        let b = try folderStore.runs(matching: RunStore.RunFilter()).sorted { $0.startedAt < $1.startedAt }
+        #expect(!a.isEmpty)
+        #expect(a.map(\.distanceMeters) == b.map(\.distanceMeters))
+        #expect(a.map(\.avgHeartRate) == b.map(\.avgHeartRate))
+        #expect(a.map(\.pointCount) == b.map(\.pointCount))
+        // The route files were read as routes, not imported on their own.
+        #expect(!zipped.contains { $0.file.contains("workout-routes") })
+    }
+}

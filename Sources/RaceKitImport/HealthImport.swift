@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+import RaceKitCore
+import RaceKitFormats
+import RaceKitStore
+import Synchronization
+
+/// What importing one Apple Health export did.
+public struct HealthImportResults: Sendable {
+    /// One result per workout (`file` is `<export>#<line of its Workout tag>`), or
+    /// one for the export itself when it was refused or holds no workout.
+    public var results: [FileResult]
+    /// True when the export was refused as a whole (a DTD with an entity, an
+    /// external subset, malformed XML): bad data, nothing of it stored.
+    public var refused: Bool
+}
+
+extension Importer {
+    /// Imports the Apple Health export at `path` (`export.xml`, plain or gzip);
+    /// route files are looked up beside it (`workout-routes/`).
+    public func importHealthExport(path: String) -> HealthImportResults {
+        runHealthExport { feed in queueHealthExport(path: path, feed: feed) }
+    }
+
+    /// Imports an Apple Health export read from any byte source (a file, an
+    /// archive entry), routes found through `routes`. The export is read in one
+    /// pass on the calling thread; then its workouts are built, repaired,
+    /// analysed and stored on `options.jobs` workers, one transaction per
+    /// workout. Never throws: a refused export is one failed result.
+    public func importHealthExport(
+        _ stream: any ByteStream, routes: @escaping HealthRouteResolver,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) -> HealthImportResults {
+        runHealthExport(progress: progress) { feed in queueHealthExport(stream, routes: routes, feed: feed) }
+    }
+
+    private func runHealthExport(
+        progress: (@Sendable (ImportProgress) -> Void)? = nil, _ produce: (Pipeline.Feed) -> Bool
+    ) -> HealthImportResults {
+        var refused = false
+        do {
+            let results = try Pipeline(importer: self, workers: max(1, options.jobs)).run(progress: progress) { feed in
+                refused = produce(feed)
+            }
+            return HealthImportResults(results: results, refused: refused)
+        } catch {
+            return HealthImportResults(results: [Self.failure("store", error)], refused: false)
+        }
+    }
+
+    /// Reads the export at `path` and queues its workouts, routes beside it.
+    /// Returns true when the export was refused as a whole (bad data).
+    func queueHealthExport(path: String, feed: Pipeline.Feed) -> Bool {
+        do {
+            let stream = try FileByteStream(path: path)
+            return queueHealthExport(stream, routes: AppleHealthReader.folderRoutes(beside: path), feed: feed)
+        } catch {
+            feed.record(Self.failure(path, error))
+            return false
+        }
+    }
+
+    /// Reads the export from `stream` on the calling thread and queues its
+    /// workouts. Returns true when it was refused as a whole (bad data).
+    func queueHealthExport(_ stream: any ByteStream, routes: @escaping HealthRouteResolver, feed: Pipeline.Feed) -> Bool
+    {
+        switch readHealthExport(stream) {
+        case .failure(let result, let refused):
+            feed.record(result)
+            return refused
+        case .success(let export):
+            let notes = Self.exportNotes(export)
+            for index in export.workouts.indices {
+                feed.enqueue(
+                    .workout(
+                        WorkoutItem(export: export, index: index, routes: routes, exportNotes: index == 0 ? notes : []))
+                )
+            }
+            return false
+        }
+    }
+
+    enum HealthRead {
+        case success(AppleHealthExport)
+        /// A result to report instead (refused, unreadable, or no workouts).
+        case failure(FileResult, refused: Bool)
+    }
+
+    /// Reads a whole export (one pass, memory bounded by its records and workouts).
+    func readHealthExport(_ stream: any ByteStream) -> HealthRead {
+        let name = stream.name
+        let export: AppleHealthExport
+        do {
+            export = try AppleHealthReader.read(stream)
+        } catch {
+            let refused = (error as? any RaceKitError)?.exitClass == .dataError
+            return .failure(Self.failure(name, error), refused: refused)
+        }
+        guard !export.workouts.isEmpty else {
+            let why = (["an Apple Health export without workouts"] + export.issues.descriptions).joined(separator: "; ")
+            return .failure(FileResult(file: name, status: .skipped, reason: why), refused: false)
+        }
+        return .success(export)
+    }
+
+    /// What was worked around in the whole export, said once.
+    static func exportNotes(_ export: AppleHealthExport) -> [String] {
+        let notes = export.issues.descriptions
+        return notes.isEmpty ? [] : ["in the whole export: " + notes.joined(separator: "; ")]
+    }
+
+    /// A queued workout: built, repaired, analysed and stored.
+    func importWorkout(_ item: WorkoutItem, context: () throws -> Context) -> FileResult {
+        var result: FileResult
+        do {
+            result = importWorkout(item.export, item.index, routes: item.routes, context: try context())
+        } catch {
+            result = Self.failure("\(item.export.name)#\(item.export.workouts[item.index].line)", error)
+        }
+        if !item.exportNotes.isEmpty {
+            let note = item.exportNotes.joined(separator: "; ")
+            result.reason = result.reason.map { "\($0); \(note)" } ?? note
+        }
+        return result
+    }
+
+    /// Builds, repairs, analyses and stores one workout in its own transaction.
+    private func importWorkout(
+        _ export: AppleHealthExport, _ index: Int, routes: HealthRouteResolver, context: Context
+    ) -> FileResult {
+        let workout = export.workouts[index]
+        let file = "\(export.name)#\(workout.line)"
+        let built: HealthWorkoutActivity
+        switch export.activity(of: index, route: routes) {
+        case .skipped(let reason): return FileResult(file: file, status: .skipped, reason: reason)
+        case .activity(let b): built = b
+        }
+        guard case .activity(var activity) = TrackRepair.repair(built.raw, format: .health) else {
+            return FileResult(file: file, status: .skipped, reason: "\(workout.label): no usable samples")
+        }
+        if let indoor = built.indoor { activity.isIndoor = indoor }
+        let run = Self.prepared(activity, context: context)
+        do {
+            let outcomes = try context.store.insert(
+                [run], athleteID: options.athleteID, sourceFile: (export.name as NSString).lastPathComponent,
+                format: .health, sha256: workout.identity, allowDuplicates: options.allowDuplicates)
+            return Self.result(file, outcomes, notes: built.notes)
+        } catch {
+            return Self.failure(file, error)
+        }
+    }
+
+    /// The activity analysed as it will be stored (the same steps as a file's
+    /// activities in `importFile`).
+    static func prepared(_ activity: Activity, context: Context) -> NewRun {
+        var activity = activity
+        SampleCodec.quantize(&activity.samples)
+        let ready = activity
+        let (profile, history) = (context.profile, context.history)
+        let (analysed, blob) = both(
+            { () -> RunAnalysis in
+                var analysis = RunAnalyzer.analyse(ready, physiology: profile)
+                let withRun =
+                    ready.sport == .running
+                    ? history.adding(maxHeartRate: analysis.summary.maxHeartRate, bestEfforts: analysis.bestEfforts)
+                    : history
+                let physiology = profile.completed(with: withRun)
+                if physiology != profile { analysis.apply(physiology) }
+                return analysis
+            }, { SampleCodec.encode(ready.samples) })
+        return NewRun(activity: activity, analysis: analysed, activityIndex: 0, encodedSamples: blob)
+    }
+
+    static func failure(_ file: String, _ error: any Error) -> FileResult {
+        let text = "\(error)"
+        return FileResult(file: file, status: .failed, reason: text.hasPrefix(file) ? text : "\(file): \(text)")
+    }
+
+}
+
+extension InputCollector {
+    /// True for the file an Apple Health export keeps its data in: `export.xml`
+    /// (any case; not `export_cda.xml`, the clinical documents).
+    public static func isHealthExportName(_ path: String) -> Bool {
+        (path as NSString).lastPathComponent.lowercased() == "export.xml"
+    }
+
+    /// True when `path` is an Apple Health export: named `export.xml`, or an
+    /// `.xml` file whose first 4 KB hold `<HealthData` (a renamed export).
+    public static func isHealthExport(_ path: String) -> Bool {
+        if isHealthExportName(path) { return true }
+        guard path.lowercased().hasSuffix(".xml"), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        return head.range(of: Data("<HealthData".utf8)) != nil
+    }
+
+    /// The files of a walked folder without the route files of the Apple Health
+    /// exports among them (`<folder of export.xml>/workout-routes/`): they are read
+    /// as their workouts' routes, never imported as activities of their own.
+    static func droppingHealthRoutes(_ files: [String]) -> [String] {
+        let routeFolders = files.filter(isHealthExportName).map {
+            ($0 as NSString).deletingLastPathComponent + "/workout-routes/"
+        }
+        guard !routeFolders.isEmpty else { return files }
+        return files.filter { file in !routeFolders.contains { file.hasPrefix($0) } }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import RaceKitCore
+@testable import RaceKitFormats
+
+/// The hand-written export beside these tests: both shapes of the file, Apple's
+/// malformed iOS 16 DTD, a stray `\x0b`, a treadmill run, a ride, two hostile workouts.
+private func fixtureExport() throws -> (AppleHealthExport, String) {
+    let path = try fixture("apple-health/export.xml")
+    return (try AppleHealthReader.read(path: path), path)
+}
+
+private func read(_ text: String, name: String = "export.xml") throws -> AppleHealthExport {
+    try AppleHealthReader.read(MemoryByteStream(name: name, bytes: Array(text.utf8)))
+}
+
+private func repaired(_ outcome: HealthWorkoutOutcome) throws -> Activity {
+    guard case .activity(let built) = outcome else {
+        Issue.record("expected an activity, got \(outcome)")
+        throw CancellationError()
+    }
+    guard case .activity(var activity) = TrackRepair.repair(built.raw, format: .health) else {
+        Issue.record("the repair step refused the workout")
+        throw CancellationError()
+    }
+    if let indoor = built.indoor { activity.isIndoor = indoor }
+    return activity
+}
+
+private let noRoutes: HealthRouteResolver = { _ in nil }
+
+@Suite struct AppleHealthReaderTests {
+    @Test func readsEveryWorkoutAndTheRecordsDespiteTheMalformedDTDAndAVerticalTab() throws {
+        let (export, _) = try fixtureExport()
+        #expect(
+            export.workouts.map(\.activityType) == ["Running", "Running", "Running", "Cycling", "Running", "Running"])
+        // 41 + 1 + 30 + 1 + 5 good heart-rate records; 900 bpm and 29 February left out.
+        #expect(export.heartRateCount == 78)
+        #expect(export.issues.badValue == 1)
+        #expect(export.issues.badDate == 1)
+        #expect(export.issues.replacedBytes == 1)
+        #expect(export.distanceCount == 6)
+        #expect(export.workouts[0].metadata.contains(HealthMetadata(key: "HKWeatherHumidity", value: "6500 % ")))
+    }
+
+    @Test func readsTheShapeBeforeIOS16MilesAndInlineLocations() throws {
+        let (export, _) = try fixtureExport()
+        let w = export.workouts[0]
+        #expect(w.start == 1_561_957_200)
+        #expect(w.end == Int64(1_561_959_000))
+        #expect(w.durationSeconds == 1800)
+        #expect(abs(w.distanceMeters! - 3.73 * 1609.344) < 0.001)
+        #expect(w.indoor == false)
+        #expect(w.locations.count == 31)
+        #expect(w.sourceName == "Mia’s Apple Watch")
+
+        let activity = try repaired(export.activity(of: 0, route: noRoutes))
+        #expect(activity.sport == .running)
+        #expect(activity.samples.count == 31)
+        #expect(activity.distanceSource == .gps)
+        #expect(abs(activity.distanceMeters! - 30 * 200.151) < 1)
+        #expect(activity.samples.latitude[30] == 48.154)
+        #expect(activity.samples.elevation[0] == 520.5)
+        #expect(activity.isIndoor == false)
+    }
+
+    @Test func attachesHeartRateOnlyFromRecordsInsideTheWorkoutsInterval() throws {
+        let (export, _) = try fixtureExport()
+        let activity = try repaired(export.activity(of: 0, route: noRoutes))
+        let hr = activity.samples.heartRate
+        #expect(hr[0] == 130)   // 07:00:00, not the 70 bpm record of 06:55
+        #expect(hr[10] == 140)
+        #expect(hr[29] == 159)
+        // 07:30:00 is the end: the 99 bpm record at 07:30:04 lies outside the workout.
+        #expect(hr[30].isNaN)
+        #expect(!hr.contains(99) && !hr.contains(70))
+    }
+
+    @Test func readsTheIOS16ShapeStatisticsPausesAndTheRouteFile() throws {
+        let (export, path) = try fixtureExport()
+        let w = export.workouts[1]
+        #expect(w.distanceMeters == 7000)
+        #expect(w.routeFiles == ["/workout-routes/route_2023-03-04_8.00am.gpx"])
+        #expect(w.events.map(\.type) == ["Segment", "Pause", "Resume"])
+        #expect(w.statistics.first { $0.type == "HeartRate" }?.average == 150)
+        #expect(export.pauses(w, end: w.end!) == [(1_677_913_200 + 1200)...(1_677_913_200 + 1500)])
+
+        let activity = try repaired(export.activity(of: 1, route: AppleHealthReader.folderRoutes(beside: path)))
+        // 41 route points, the 4 strictly inside the pause dropped; a segment after it.
+        #expect(activity.samples.count == 37)
+        #expect(activity.segmentStarts == [0, 21])
+        #expect(activity.samples.time[21] == Double(1_677_913_200 + 1500))
+        // Distance within segments only: 20 + 15 steps of 200.15 m.
+        #expect(abs(activity.distanceMeters! - 35 * 200.151) < 1)
+        #expect(activity.samples.heartRate.allSatisfy { $0 == 150 })
+        #expect(activity.laps.first?.distanceMeters == 7000)
+        #expect(activity.laps.first?.totalTimeSeconds == 2100)
+    }
+
+    @Test func aMissingRouteFileIsANoteAndTheRecordsStillGiveTheRun() throws {
+        let (export, _) = try fixtureExport()
+        guard case .activity(let built) = export.activity(of: 1, route: noRoutes) else {
+            Issue.record("expected an activity")
+            return
+        }
+        #expect(built.notes.contains { $0.contains("route_2023-03-04_8.00am.gpx not found") })
+        // The 41 heart-rate records but the 4 inside the pause, plus start and end
+        // (at the times of the first and last record: merged by the repair step).
+        #expect(built.raw.samples.count == 41 - 4 + 2)
+        #expect(built.raw.segmentStarts == [0, 22])
+    }
+
+    @Test func treadmillDistanceComesFromTheWorkoutSourcesDistanceRecords() throws {
+        let (export, _) = try fixtureExport()
+        #expect(export.workouts[2].indoor == true)
+        #expect(export.workouts[2].distanceMeters == 4050)
+        let activity = try repaired(export.activity(of: 2, route: noRoutes))
+        // The watch's 4 x 1.0 km, not the phone's 2 x 2.1 km, and never both.
+        #expect(activity.distanceSource == .device)
+        #expect(abs(activity.distanceMeters! - 4000) < 0.01)
+        #expect(activity.isIndoor)
+        #expect(!activity.samples.has(.latitude))
+        #expect(activity.samples.heartRate.filter { !$0.isNaN } == [140, 140, 140, 140, 140])
+        #expect(activity.samples.time.last! - activity.samples.time.first! == 1200)
+    }
+
+    @Test func aNonRunningWorkoutKeepsItsSportAndDeclaredDistance() throws {
+        let (export, _) = try fixtureExport()
+        #expect(export.workouts[3].sport == .cycling)
+        let activity = try repaired(export.activity(of: 3, route: noRoutes))
+        #expect(activity.sport == .cycling)
+        #expect(activity.distanceSource == .laps)
+        #expect(activity.distanceMeters == 25_000)
+    }
+
+    @Test func hostileWorkoutsAreSkippedWithTheirReason() throws {
+        let (export, _) = try fixtureExport()
+        guard case .skipped(let unit) = export.activity(of: 4, route: noRoutes),
+            case .skipped(let date) = export.activity(of: 5, route: noRoutes)
+        else {
+            Issue.record("hostile workouts were not skipped")
+            return
+        }
+        #expect(unit.contains("unknown totalDistance unit \"furlong\""))
+        #expect(unit.contains("Running workout of 2023-03-07 07:00:00 +0100 (line"))
+        #expect(date.contains("startDate \"2023-02-30 07:00:00 +0100\" is not a date"))
+    }
+
+    @Test func mapsApplesActivityTypesToSports() {
+        #expect(AppleHealthSport.sport("Running") == .running)
+        #expect(AppleHealthSport.sport("Hiking") == .hiking)
+        #expect(AppleHealthSport.sport("DownhillSkiing") == .skiing)
+        #expect(AppleHealthSport.sport("WheelchairRunPace") == .other)
+        #expect(AppleHealthSport.sport("TraditionalStrengthTraining") == .other)
+    }
+}
