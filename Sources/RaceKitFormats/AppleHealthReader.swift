@@ -93,6 +93,10 @@ final class HealthSAXParser {
     static let maxLocations = 40_000_000
     /// Most heart-rate records kept (8 bytes each: 800 MB).
     static let maxHeartRate = 100_000_000
+    /// Most distance records kept (16 bytes each: 800 MB).
+    static let maxDistance = 50_000_000
+    /// Most workouts kept (a few hundred bytes each; real exports hold thousands).
+    static let maxWorkouts = 500_000
 
     init(name: String) {
         self.name = name
@@ -183,10 +187,16 @@ final class HealthSAXParser {
         switch element {
         case .record where parent == .healthData:
             records.record(attributes)
-            if records.heartRate.count > Self.maxHeartRate {
-                fail(HealthExportError.tooLarge(file: name, limit: "more than \(Self.maxHeartRate) heart-rate records"))
+            if records.heartRate.count > Self.maxHeartRate || records.distance.count > Self.maxDistance {
+                fail(
+                    HealthExportError.tooLarge(
+                        file: name,
+                        limit: "more than \(Self.maxHeartRate) heart-rate or \(Self.maxDistance) distance records"))
             }
         case .workout where parent == .healthData:
+            if export.workouts.count >= Self.maxWorkouts {
+                fail(HealthExportError.tooLarge(file: name, limit: "more than \(Self.maxWorkouts) workouts"))
+            }
             workout = WorkoutParser(line: line, attributes: attributes, locationStart: records.locations.count)
         case .metadataEntry where parent == .workout:
             workout?.metadata(attributes)

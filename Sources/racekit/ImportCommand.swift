@@ -8,7 +8,7 @@ extension RaceKitCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import GPX and TCX files (plain or .gz) into the store.",
+            abstract: "Import GPX and TCX files (plain or .gz) and Apple Health exports into the store.",
             discussion: """
                 Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files. Each
                 file is stored in one transaction: a broken file leaves nothing behind and the
@@ -16,8 +16,13 @@ extension RaceKitCommand {
                 same activity from another file (same athlete, start within 60 s, distance
                 within 2%) is reported as a duplicate unless --allow-duplicates.
 
-                Exit status: 0 when no file failed, 1 when some failed, 64 on usage errors,
-                66 when no input path exists.
+                An Apple Health export (its export.xml, or a folder holding it) gives one
+                result per workout, each stored in its own transaction; its workout-routes/
+                files are read as routes, not imported on their own.
+
+                Exit status: 0 when no file failed, 1 when some failed, 65 when an Apple
+                Health export was refused as a whole, 64 on usage errors, 66 when no input
+                path exists.
 
                   racekit import ~/Downloads/export/
                   racekit import --format json run.gpx ride.tcx.gz

@@ -155,3 +155,44 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         #expect(AppleHealthSport.sport("TraditionalStrengthTraining") == .other)
     }
 }
+
+/// Mutations of the fixture (bytes changed, cut short, lines repeated): the
+/// reader and the workout builder either refuse the export with an error or
+/// give workouts the repair step accepts; never a crash or a hang.
+@Suite struct AppleHealthMutationTests {
+    @Test func mutatedExportsNeverCrash() throws {
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: fixture("apple-health/export.xml"))))
+        var rng = SystemRandomNumberGenerator()
+        var refused = 0, read = 0
+        let alphabet = Array("<>/\"'=&;%[]! \n\u{0B}0123456789.-+:ENTITYDOCTYPE".utf8)
+        for round in 0..<300 {
+            var bytes = original
+            switch round % 3 {
+            case 0:
+                for _ in 0..<8 {
+                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = alphabet.randomElement(using: &rng)!
+                }
+            case 1:
+                bytes.removeSubrange(Int.random(in: 0..<bytes.count, using: &rng)...)
+            default:
+                let from = Int.random(in: 0..<bytes.count - 200, using: &rng)
+                bytes.insert(contentsOf: bytes[from..<from + 200], at: Int.random(in: 0..<bytes.count, using: &rng))
+            }
+            do {
+                let export = try AppleHealthReader.read(MemoryByteStream(name: "m.xml", bytes: bytes))
+                read += 1
+                for index in export.workouts.indices {
+                    if case .activity(let built) = export.activity(of: index, route: { _ in nil }) {
+                        _ = TrackRepair.repair(built.raw, format: .health)
+                    }
+                }
+            } catch is FormatError {
+                refused += 1
+            } catch is HealthExportError {
+                refused += 1
+            }
+        }
+        #expect(read + refused == 300)
+        #expect(read > 0 && refused > 0)
+    }
+}
