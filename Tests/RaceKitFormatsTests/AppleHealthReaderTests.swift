@@ -196,3 +196,34 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         #expect(read > 0 && refused > 0)
     }
 }
+
+@Suite struct AppleHealthWorkoutActivityTests {
+    /// iOS 16 and later can nest a workout's statistics, events and metadata in a
+    /// `<WorkoutActivity>`; they count as the workout's. Duplicated pause events
+    /// (workout and activity level) make one pause.
+    @Test func readsWhatAWorkoutActivityHolds() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="25" durationUnit="min" sourceName="W" startDate="2024-05-01 07:00:00 +0200" endDate="2024-05-01 07:30:00 +0200">
+              <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-05-01 07:10:00 +0200"/>
+              <WorkoutEvent type="HKWorkoutEventTypeResume" date="2024-05-01 07:15:00 +0200"/>
+              <WorkoutActivity uuid="A" startDate="2024-05-01 07:00:00 +0200" endDate="2024-05-01 07:30:00 +0200" duration="25" durationUnit="min">
+               <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-05-01 07:10:00 +0200"/>
+               <WorkoutEvent type="HKWorkoutEventTypeResume" date="2024-05-01 07:15:00 +0200"/>
+               <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2024-05-01 07:00:00 +0200" endDate="2024-05-01 07:30:00 +0200" sum="3.1" unit="mi"/>
+               <MetadataEntry key="HKIndoorWorkout" value="1"/>
+              </WorkoutActivity>
+             </Workout>
+            </HealthData>
+
+            """
+        let export = try AppleHealthReader.read(MemoryByteStream(name: "export.xml", bytes: Array(text.utf8)))
+        let w = try #require(export.workouts.first)
+        #expect(abs(w.distanceMeters! - 3.1 * 1609.344) < 0.001)
+        #expect(w.indoor == true)
+        #expect(w.events.count == 4)
+        let start = try #require(w.start)
+        #expect(export.pauses(w, end: w.end!) == [(start + 600)...(start + 900)])
+    }
+}
