@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make fuzz: runs the libFuzzer harness for the GPX and TCX readers and the race-setup
+# make fuzz: runs the libFuzzer harness for the GPX and TCX readers (and the Apple Health
+# export reader, RACEKIT_FUZZ_TARGET=health), the race-setup
 # loader (RACEKIT_FUZZ_TARGET=setup), the setup's numeric values (=setup-numbers), the shared
 # formatters over any double (=formatters) and the script expression parser (=expression) for a bounded
 # time each, seeded from the test fixtures (and ../shared/corpus when present).
@@ -13,7 +14,7 @@ mkdir -p "$work/artifacts"
 marker="$work/.started"
 touch "$marker"
 status=0
-for target in gpx tcx yaml yamlnum fmt expr; do
+for target in gpx tcx yaml yamlnum fmt expr health; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus"
   if [ "$target" = expr ]; then
@@ -25,6 +26,9 @@ for target in gpx tcx yaml yamlnum fmt expr; do
     dict=/dev/null; what="$RACEKIT_FUZZ_TARGET target"
     head -c 96 /dev/zero > "$corpus/seed-zero"
     printf '\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\x7f\xff\xff\xff\xff\xff\xff\xef\x7f' > "$corpus/seed-special"
+  elif [ "$target" = health ]; then
+    export RACEKIT_FUZZ_TARGET=health; dict=scripts/fuzz/activity.dict; what="Apple Health export reader"
+    cp Tests/RaceKitFormatsTests/Fixtures/apple-health/export.xml "$corpus"/
   elif [ "$target" = yaml ]; then
     export RACEKIT_FUZZ_TARGET=setup; dict=scripts/fuzz/setup.dict; what="race-setup loader"
     cp Races/*.yaml Tests/RaceKitRaceTests/Fixtures/fuzz/*.yaml "$corpus"/ 2>/dev/null

@@ -226,7 +226,7 @@ struct WorkoutParser {
         if let duration, let factor = HealthUnit.seconds(unit ?? "min"), duration >= 0 {
             event.durationSeconds = duration * factor
         }
-        if workout.events.count < 100_000 { workout.events.append(event) }
+        if workout.events.count < 10_000 { workout.events.append(event) }
     }
 
     mutating func statistic(_ attributes: HealthAttributes) {

@@ -116,12 +116,20 @@ public struct HealthRecordIssues: Sendable, Equatable {
 
     /// Short descriptions of the non-zero counts.
     public var descriptions: [String] {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { n == 1 ? "1 \(one)" : "\(n) \(many)" }
         var out: [String] = []
-        if badDate > 0 { out.append("\(badDate) records with an unreadable or implausible date left out") }
-        if badValue > 0 { out.append("\(badValue) records with an impossible value left out") }
-        if unknownUnit > 0 { out.append("\(unknownUnit) records in an unknown unit left out") }
-        if badLocation > 0 { out.append("\(badLocation) route points with a bad date or position left out") }
-        if replacedBytes > 0 { out.append("\(replacedBytes) characters XML forbids replaced by a space") }
+        if badDate > 0 {
+            out.append(count(badDate, "record", "records") + " with an unreadable or implausible date left out")
+        }
+        if badValue > 0 { out.append(count(badValue, "record", "records") + " with an impossible value left out") }
+        if unknownUnit > 0 { out.append(count(unknownUnit, "record", "records") + " in an unknown unit left out") }
+        if badLocation > 0 {
+            out.append(count(badLocation, "route point", "route points") + " with a bad date or position left out")
+        }
+        if replacedBytes > 0 {
+            out.append(
+                count(replacedBytes, "character XML forbids", "characters XML forbids") + " replaced by a space")
+        }
         return out
     }
 }

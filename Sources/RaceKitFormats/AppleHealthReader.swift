@@ -57,7 +57,7 @@ enum HealthName: UInt8 {
     case other
     // Elements
     case healthData, record, workout, metadataEntry, workoutEvent, workoutStatistics, workoutRoute
-    case location, fileReference
+    case location, fileReference, workoutActivity
     // Attributes
     case type, unit, value, startDate, endDate, sourceName, workoutActivityType, duration, durationUnit
     case totalDistance, totalDistanceUnit, key, date, sum, average, minimum, maximum, latitude, longitude
@@ -67,7 +67,8 @@ enum HealthName: UInt8 {
         ("HealthData", .healthData), ("Record", .record), ("Workout", .workout),
         ("MetadataEntry", .metadataEntry), ("WorkoutEvent", .workoutEvent),
         ("WorkoutStatistics", .workoutStatistics), ("WorkoutRoute", .workoutRoute), ("Location", .location),
-        ("FileReference", .fileReference), ("type", .type), ("unit", .unit), ("value", .value),
+        ("FileReference", .fileReference), ("WorkoutActivity", .workoutActivity), ("type", .type), ("unit", .unit),
+        ("value", .value),
         ("startDate", .startDate), ("endDate", .endDate), ("sourceName", .sourceName),
         ("workoutActivityType", .workoutActivityType), ("duration", .duration), ("durationUnit", .durationUnit),
         ("totalDistance", .totalDistance), ("totalDistanceUnit", .totalDistanceUnit), ("key", .key),
@@ -93,6 +94,10 @@ final class HealthSAXParser {
     static let maxLocations = 40_000_000
     /// Most heart-rate records kept (8 bytes each: 800 MB).
     static let maxHeartRate = 100_000_000
+    /// Most distance records kept (16 bytes each: 800 MB).
+    static let maxDistance = 50_000_000
+    /// Most workouts kept (a few hundred bytes each; real exports hold thousands).
+    static let maxWorkouts = 500_000
 
     init(name: String) {
         self.name = name
@@ -183,16 +188,23 @@ final class HealthSAXParser {
         switch element {
         case .record where parent == .healthData:
             records.record(attributes)
-            if records.heartRate.count > Self.maxHeartRate {
-                fail(HealthExportError.tooLarge(file: name, limit: "more than \(Self.maxHeartRate) heart-rate records"))
+            if records.heartRate.count > Self.maxHeartRate || records.distance.count > Self.maxDistance {
+                fail(
+                    HealthExportError.tooLarge(
+                        file: name,
+                        limit: "more than \(Self.maxHeartRate) heart-rate or \(Self.maxDistance) distance records"))
             }
         case .workout where parent == .healthData:
+            if export.workouts.count >= Self.maxWorkouts {
+                fail(HealthExportError.tooLarge(file: name, limit: "more than \(Self.maxWorkouts) workouts"))
+            }
             workout = WorkoutParser(line: line, attributes: attributes, locationStart: records.locations.count)
-        case .metadataEntry where parent == .workout:
+        // iOS 16 and later may also nest them in a <WorkoutActivity> of the workout.
+        case .metadataEntry where parent == .workout || parent == .workoutActivity:
             workout?.metadata(attributes)
-        case .workoutEvent where parent == .workout:
+        case .workoutEvent where parent == .workout || parent == .workoutActivity:
             workout?.event(attributes)
-        case .workoutStatistics where parent == .workout:
+        case .workoutStatistics where parent == .workout || parent == .workoutActivity:
             workout?.statistic(attributes)
         case .location where parent == .workoutRoute && workout != nil:
             records.location(attributes)

@@ -14,7 +14,7 @@ enum FuzzTarget {
         return "\(dir)/racekit-fuzz-\(getpid()).xml"
     }()
 
-    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`, `setup-numbers`, `formatters`, `expression`.
+    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`, `setup-numbers`, `formatters`, `expression`, `health`.
     static let target = ProcessInfo.processInfo.environment["RACEKIT_FUZZ_TARGET"] ?? "reader"
 
     static func run(_ bytes: UnsafeRawBufferPointer) {
@@ -23,6 +23,7 @@ enum FuzzTarget {
         case "setup-numbers": runSetupNumbers(bytes)
         case "formatters": runFormatters(bytes)
         case "expression": runExpression(bytes)
+        case "health": runHealth(bytes)   // HealthFuzzTarget.swift
         default: runReader(bytes)
         }
     }

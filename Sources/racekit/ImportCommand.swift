@@ -8,25 +8,31 @@ extension RaceKitCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import GPX and TCX files (plain or .gz) and export archives into the store.",
+            abstract: "Import GPX, TCX and FIT files, export archives and Apple Health exports into the store.",
             discussion: """
-                Folders are walked recursively for .gpx, .tcx, .gpx.gz and .tcx.gz files and for
-                archives (.zip, .tar, .tar.gz), which are read entry by entry without unpacking
+                Folders are walked recursively for .gpx, .tcx and .fit files (plain or .gz)
+                and for archives (.zip, .tar, .tar.gz), read entry by entry without unpacking
                 them to disk, archives inside archives included (Garmin Connect's export);
                 results name an entry ARCHIVE!path/inside. Strava's activities.csv gives the
                 labels, sports and descriptions of the files it lists. An archive that crosses
                 a limit against archive bombs (size, ratio, entries, depth) is refused and
                 nothing from it is kept. Each file is stored in one transaction: a broken file
-                leaves nothing behind and the other files still import. Importing the same bytes again changes nothing; the
-                same activity from another file (same athlete, start within 60 s, distance
-                within 2%) is reported as a duplicate unless --allow-duplicates.
+                leaves nothing behind and the other files still import. Importing the same
+                bytes again changes nothing; the same activity from another file (same athlete,
+                start within 60 s, distance within 2%) is reported as a duplicate unless
+                --allow-duplicates.
 
-                Exit status: 0 when no file failed, 1 when some failed, 64 on usage errors,
-                66 when no input path exists.
+                An Apple Health export (its export.xml, export.zip, or a folder holding it) gives one
+                result per workout, each stored in its own transaction; its workout-routes/
+                files are read as routes, not imported on their own.
+
+                Exit status: 0 when no file failed, 1 when some failed, 65 when an Apple
+                Health export was refused as a whole, 64 on usage errors, 66 when no input
+                path exists.
 
                   racekit import ~/Downloads/export/
                   racekit import --format json run.gpx ride.tcx.gz
-                  racekit import ~/Downloads/export_12345678.zip
+                  racekit import ~/Downloads/export_12345678.zip ~/Downloads/export.zip
                 """
         )
 

@@ -155,3 +155,75 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         #expect(AppleHealthSport.sport("TraditionalStrengthTraining") == .other)
     }
 }
+
+/// Mutations of the fixture (bytes changed, cut short, lines repeated): the
+/// reader and the workout builder either refuse the export with an error or
+/// give workouts the repair step accepts; never a crash or a hang.
+@Suite struct AppleHealthMutationTests {
+    @Test func mutatedExportsNeverCrash() throws {
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: fixture("apple-health/export.xml"))))
+        var rng = SystemRandomNumberGenerator()
+        var refused = 0, read = 0
+        let alphabet = Array("<>/\"'=&;%[]! \n\u{0B}0123456789.-+:ENTITYDOCTYPE".utf8)
+        for round in 0..<300 {
+            var bytes = original
+            switch round % 3 {
+            case 0:
+                for _ in 0..<8 {
+                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = alphabet.randomElement(using: &rng)!
+                }
+            case 1:
+                bytes.removeSubrange(Int.random(in: 0..<bytes.count, using: &rng)...)
+            default:
+                let from = Int.random(in: 0..<bytes.count - 200, using: &rng)
+                bytes.insert(contentsOf: bytes[from..<from + 200], at: Int.random(in: 0..<bytes.count, using: &rng))
+            }
+            do {
+                let export = try AppleHealthReader.read(MemoryByteStream(name: "m.xml", bytes: bytes))
+                read += 1
+                for index in export.workouts.indices {
+                    if case .activity(let built) = export.activity(of: index, route: { _ in nil }) {
+                        _ = TrackRepair.repair(built.raw, format: .health)
+                    }
+                }
+            } catch is FormatError {
+                refused += 1
+            } catch is HealthExportError {
+                refused += 1
+            }
+        }
+        #expect(read + refused == 300)
+        #expect(read > 0 && refused > 0)
+    }
+}
+
+@Suite struct AppleHealthWorkoutActivityTests {
+    /// iOS 16 and later can nest a workout's statistics, events and metadata in a
+    /// `<WorkoutActivity>`; they count as the workout's. Duplicated pause events
+    /// (workout and activity level) make one pause.
+    @Test func readsWhatAWorkoutActivityHolds() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="25" durationUnit="min" sourceName="W" startDate="2024-05-01 07:00:00 +0200" endDate="2024-05-01 07:30:00 +0200">
+              <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-05-01 07:10:00 +0200"/>
+              <WorkoutEvent type="HKWorkoutEventTypeResume" date="2024-05-01 07:15:00 +0200"/>
+              <WorkoutActivity uuid="A" startDate="2024-05-01 07:00:00 +0200" endDate="2024-05-01 07:30:00 +0200" duration="25" durationUnit="min">
+               <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-05-01 07:10:00 +0200"/>
+               <WorkoutEvent type="HKWorkoutEventTypeResume" date="2024-05-01 07:15:00 +0200"/>
+               <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2024-05-01 07:00:00 +0200" endDate="2024-05-01 07:30:00 +0200" sum="3.1" unit="mi"/>
+               <MetadataEntry key="HKIndoorWorkout" value="1"/>
+              </WorkoutActivity>
+             </Workout>
+            </HealthData>
+
+            """
+        let export = try AppleHealthReader.read(MemoryByteStream(name: "export.xml", bytes: Array(text.utf8)))
+        let w = try #require(export.workouts.first)
+        #expect(abs(w.distanceMeters! - 3.1 * 1609.344) < 0.001)
+        #expect(w.indoor == true)
+        #expect(w.events.count == 4)
+        let start = try #require(w.start)
+        #expect(export.pauses(w, end: w.end!) == [(start + 600)...(start + 900)])
+    }
+}

@@ -36,7 +36,7 @@ private func exportFolder() throws -> URL {
         #expect(results.map(\.status) == [.imported, .imported, .imported, .imported, .skipped, .skipped])
         #expect(results.allSatisfy { $0.file.hasPrefix(dir.path + "/apple_health_export/export.xml#") })
         #expect(results[4].reason?.contains("furlong") == true)
-        #expect(results[0].reason?.contains("1 characters XML forbids replaced") == true)
+        #expect(results[0].reason?.contains("1 character XML forbids replaced") == true)
 
         let runs = try store.runs()
         #expect(runs.map(\.sport) == [.running, .running, .running, .cycling])
