@@ -58,6 +58,15 @@ final class FITActivityBuilder: FITSink {
         if !samples.isEmpty { segmentStarts.append(samples.count) }
     }
 
+    /// Most records reserved up front from the header's data size (16 MB of
+    /// samples), whatever a hostile header claims; more grow as they come.
+    static let maximumReserve = 200_000
+
+    func recordsExpected(_ count: Int) {
+        let n = min(count, Self.maximumReserve, pointLimit)
+        if samples.time.capacity < n { samples.reserveCapacity(n) }
+    }
+
     func developerFields(_ keys: [UInt16]) {
         if developerKeys.count < 4096 { developerKeys.formUnion(keys) }
     }

@@ -50,6 +50,8 @@ protocol FITSink: AnyObject {
     func unitStarted()
     /// A definition names developer fields (developer data index << 8 | field number).
     func developerFields(_ keys: [UInt16])
+    /// About how many records the rest of the data holds (a capacity hint).
+    func recordsExpected(_ count: Int)
     func message(_ message: FITMessage) throws
 }
 
@@ -337,6 +339,9 @@ struct FITDecoder {
         }
         input.consume(total)
         if !developerKeys.isEmpty { sink.developerFields(developerKeys) }
+        if global == FITProfile.Message.record, dataEnd != Int.max {
+            sink.recordsExpected((dataEnd - input.offset) / (1 + offset))
+        }
         definitions[Int(header & 0x0F)] = Definition(
             global: global, bigEndian: bigEndian, size: offset, fields: fields, hasTimestamp: hasTimestamp)
     }

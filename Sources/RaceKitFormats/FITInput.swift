@@ -24,8 +24,10 @@ final class FITInput {
     private(set) var bytesRead = 0
     /// True once the stream reported its end.
     private(set) var atEnd = false
-    /// The FIT CRC of the bytes consumed since `resetCRC()`.
-    private(set) var crc: UInt16 = 0
+    /// The FIT CRC of the bytes consumed since `resetCRC()`, up to `crcFrom`;
+    /// the bytes from there to `start` are added in one run when needed.
+    private var crcSoFar: UInt16 = 0
+    private var crcFrom = 0
     private var hasher = SHA256()
 
     /// Largest message the protocol allows: a definition of 255 fields and 255
@@ -53,10 +55,12 @@ final class FITInput {
     }
 
     private func refill(_ n: Int) throws -> Bool {
+        settleCRC()
         if start > 0 {
             if end > start { memmove(buffer, buffer + start, end - start) }
             end -= start
             start = 0
+            crcFrom = 0
         }
         if n > capacity {
             let bigger = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
@@ -75,15 +79,31 @@ final class FITInput {
         return end - start >= n
     }
 
-    /// Consumes `n` available bytes, adding them to the CRC.
+    /// Consumes `n` available bytes (they count in the CRC).
     @inline(__always)
     func consume(_ n: Int) {
-        crc = FITCRC.update(crc, UnsafeRawBufferPointer(start: buffer + start, count: n))
         start += n
         offset += n
     }
 
-    func resetCRC() { crc = 0 }
+    private func settleCRC() {
+        if start > crcFrom {
+            crcSoFar = FITCRC.update(crcSoFar, UnsafeRawBufferPointer(start: buffer + crcFrom, count: start - crcFrom))
+        }
+        crcFrom = start
+    }
+
+    /// The FIT CRC of the bytes consumed since `resetCRC()`.
+    var crc: UInt16 {
+        settleCRC()
+        return crcSoFar
+    }
+
+    /// Starts a new CRC at the next unconsumed byte.
+    func resetCRC() {
+        crcSoFar = 0
+        crcFrom = start
+    }
 
     /// Reads (and hashes) whatever is left; returns the number of bytes skipped.
     @discardableResult
@@ -92,6 +112,7 @@ final class FITInput {
         offset += skipped
         start = 0
         end = 0
+        crcFrom = 0
         while !atEnd {
             let got = try stream.read(into: buffer, count: capacity)
             if got <= 0 { atEnd = true; break }

@@ -44,10 +44,11 @@ public enum FITReader {
         if let d = report.damage {
             if d.truncated {
                 notes.append(
-                    "truncated at byte \(grouped(d.offset)) (message \(d.message)): the first \(count) imported")
+                    "truncated at byte \(grouped(d.offset)) (message \(grouped(d.message))): the first \(count) imported"
+                )
             } else {
                 notes.append(
-                    "damaged at byte \(grouped(d.offset)) (message \(d.message)): \(d.reason); the \(count) before it imported"
+                    "damaged at byte \(grouped(d.offset)) (message \(grouped(d.message))): \(d.reason); the \(count) before it imported"
                 )
             }
         }
