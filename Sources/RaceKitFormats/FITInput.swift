@@ -29,6 +29,8 @@ final class FITInput {
     private var crcSoFar: UInt16 = 0
     private var crcFrom = 0
     private var hasher = SHA256()
+    /// What the stream threw (corrupt or cut-off gzip data): the document ends there.
+    private(set) var readError: (any Error)?
 
     /// Largest message the protocol allows: a definition of 255 fields and 255
     /// developer fields, or a data message of 255 + 255 fields of 255 bytes.
@@ -70,13 +72,24 @@ final class FITInput {
             capacity = n
         }
         while end < n, !atEnd {
-            let got = try stream.read(into: buffer + end, count: capacity - end)
+            let got = pull(buffer + end, capacity - end)
             if got <= 0 { atEnd = true; break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer + end, count: got))
             end += got
             bytesRead += got
         }
         return end - start >= n
+    }
+
+    /// Reads from the stream; an error ends the document (kept in `readError`),
+    /// so that what came before it can still be used.
+    private func pull(_ into: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        do {
+            return try stream.read(into: into, count: count)
+        } catch {
+            readError = error
+            return 0
+        }
     }
 
     /// Consumes `n` available bytes (they count in the CRC).
@@ -114,7 +127,7 @@ final class FITInput {
         end = 0
         crcFrom = 0
         while !atEnd {
-            let got = try stream.read(into: buffer, count: capacity)
+            let got = pull(buffer, capacity)
             if got <= 0 { atEnd = true; break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: got))
             bytesRead += got

@@ -350,6 +350,26 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(throws: FITError.empty(file: empty.path)) { try ActivityFileReader.read(path: empty.path) }
     }
 
+    @Test func aCutOffGzipFileKeepsWhatDecompressed() throws {
+        let dir = try temporaryDirectory()
+        let plain = dir.appendingPathComponent("run.bin"), zipped = dir.appendingPathComponent("run.fit.gz")
+        try Data(FITWriter.activity(fitPoints(3000))).write(to: plain)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "gzip -n -c \"$0\" | head -c 20000 > \"$1\"", plain.path, zipped.path]
+        try p.run(); p.waitUntilExit()
+        let result = try ActivityFileReader.read(path: zipped.path)
+        guard case .document(let doc) = result.outcome else { Issue.record("no document"); return }
+        let count = try #require(doc.activities.first).samples.count
+        #expect(count > 100 && count < 3000)
+        #expect(doc.notes.first?.hasPrefix("the data stopped early (corrupt gzip data: ") == true)
+        #expect(doc.notes.dropFirst().first?.hasPrefix("truncated at byte ") == true)
+        // Cut inside the header: the gzip error itself.
+        let stub = dir.appendingPathComponent("stub.fit.gz")
+        try Data(try Data(contentsOf: zipped).prefix(12)).write(to: stub)
+        #expect(throws: FormatError.self) { try ActivityFileReader.read(path: stub.path) }
+    }
+
     @Test func tooManyRecordsFail() throws {
         #expect(throws: FITError.tooLarge(file: "test.fit", limit: 5)) {
             try FITReader.read(
