@@ -173,6 +173,44 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(activity.segmentStarts == [0, 10])
     }
 
+    @Test func aPauseAcrossChainedFilesIsOneSegmentBreak() throws {
+        func unit(_ from: Int64, stopAtEnd: Bool) -> [UInt8] {
+            var w = FITWriter()
+            w.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])
+            w.define(
+                local: 1, global: 21, fields: [.init(253, .uint32), .init(0, .enumeration), .init(1, .enumeration)])
+            for t in from..<(from + 5) { w.write(local: 0, [.int(fitStart + t), .int(130)]) }
+            if stopAtEnd { w.write(local: 1, [.int(fitStart + from + 4), .int(0), .int(4)]) }
+            return w.file()
+        }
+        let doc = try readFIT(unit(0, stopAtEnd: true) + unit(100, stopAtEnd: true) + unit(200, stopAtEnd: false))
+            .document
+        let raw = try #require(doc.activities.first)
+        #expect(raw.segmentStarts == [0, 5, 10])
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .fit) else {
+            Issue.record("not an activity")
+            return
+        }
+        #expect(activity.segmentStarts == [0, 5, 10])
+    }
+
+    @Test func hostileTypesForTimestampsAndEnumsAreMissingNotTraps() throws {
+        var w = FITWriter()
+        // timestamp as float64 1e300, sport as sint32 -5, a developer index of -1.
+        w.define(local: 0, global: 20, fields: [.init(253, .float64), .init(3, .uint8)])
+        w.write(local: 0, [.double(1e300), .int(120)])
+        w.writeCompressed(local: 0, timeOffset: 3, [.double(-1), .int(121)])
+        w.define(local: 1, global: 18, fields: [.init(5, .sint32), .init(7, .float64)])
+        w.write(local: 1, [.int(-5), .double(-1e300)])
+        w.define(local: 2, global: 206, fields: [.init(0, .sint8), .init(1, .uint8), .init(3, .string, size: 4)])
+        w.write(local: 2, [.int(-1), .int(0), .string("x")])
+        let doc = try readFIT(w.file()).document
+        let raw = try #require(doc.activities.first)
+        #expect(raw.samples.time.allSatisfy { $0.isNaN })
+        #expect(Array(raw.samples.heartRate) == [120, 121])
+        #expect(raw.sport == "other")
+    }
+
     @Test func multisportSessionsBecomeActivitiesAndTransitionsAreSkipped() throws {
         var w = FITWriter()
         w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
