@@ -266,7 +266,7 @@ final class FITActivityBuilder: FITSink {
             if s.sport == 3 {
                 let seconds = s.elapsed.map { " \(TextFormat.fixed($0, 0)) s," } ?? ""
                 document.notes.append(
-                    "session \(k + 1) (transition,\(seconds) \(parts[k].samples.count) records) skipped: a transition between sports"
+                    "session \(k + 1) (transition,\(seconds) \(parts[k].samples.count) record\(parts[k].samples.count == 1 ? "" : "s")) skipped: a transition between sports"
                 )
                 continue
             }
