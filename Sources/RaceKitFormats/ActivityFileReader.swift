@@ -20,7 +20,8 @@ public struct ReadResult: Sendable {
 
 /// Reads GPX 1.0/1.1 and TCX v2 files (plain or gzip) with libxml2's streaming
 /// `xmlTextReader`: memory stays bounded by the samples kept, never the file size,
-/// and no DOM is ever built.
+/// and no DOM is ever built. FIT files (by name, or by their header after gzip)
+/// go to `FITReader`.
 public enum ActivityFileReader {
     /// Most points one file may hold (all its activities and courses). Every point
     /// of a run is kept in memory while it is repaired, analysed and stored (about
