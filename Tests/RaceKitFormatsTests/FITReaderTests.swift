@@ -374,9 +374,10 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         let zipped = dir.appendingPathComponent("run.fit.gz")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "gzip -n -c \"$0\" > \"$1\"", odd.path, zipped.path]
+        let unnamed = dir.appendingPathComponent("run.dat.gz")
+        p.arguments = ["-c", "gzip -n -c \"$0\" > \"$1\"; cp \"$1\" \"$2\"", odd.path, zipped.path, unnamed.path]
         try p.run(); p.waitUntilExit()
-        for url in [upper, odd, zipped] {
+        for url in [upper, odd, zipped, unnamed] {
             let result = try ActivityFileReader.read(path: url.path)
             guard case .document(let doc) = result.outcome else { Issue.record("no document"); continue }
             #expect(doc.format == .fit)
