@@ -90,7 +90,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
-        .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore"]),
+        .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats"]),
         .executableTarget(name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitRace"]),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
         .testTarget(

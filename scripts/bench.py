@@ -18,8 +18,13 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
      import vs xmllint --stream on the same bytes with the DTD's missing '>' put
      back and the \x0b a space (xmllint stops at both); target <= 1.5x, RSS < 300 MB
 
+  9. FIT: decoding a 4-hour 1 Hz activity, FITReader vs fitdecode (pip), both
+     in-process medians in the same run (target >= 50x); a folder of 1,000 FIT
+     files imported with --jobs 2 vs --jobs 1 (target >= 1.7x)
+
+
 Usage: bench.py BUILD_DIR [--runs N] [--megabytes N] [--files N] [--health-megabytes N] [--archive-mb N]
-                [--only import|analytics|reports|race|audio|archive|health]
+                [--only import|analytics|reports|race|audio|archive|health|fit]
 """
 import os, shutil, statistics, subprocess, sys, tempfile
 
@@ -245,6 +250,58 @@ def health():
     print(f"ratio racekit / xmllint    {ours[0] / floor[0]:6.2f}x wall, {ours[2] / floor[2]:.2f}x CPU  "
           f"(target <= 1.5x; peak RSS target < 300 MB)")
 
+def fit():
+    print("\n== FIT")
+    try:
+        import fitdecode
+    except ImportError:
+        print("skipped: fitdecode is needed as the reference (pip install fitdecode)")
+        return
+    import time
+    run = os.path.join(WORK, "fit-4h.fit")
+    folder = os.path.join(WORK, f"fit-folder-{FILES}")
+    if not os.path.exists(run):
+        subprocess.run([GEN, "fit-run", run], check=True, stdout=subprocess.DEVNULL)
+    if not os.path.isdir(folder):
+        subprocess.run([GEN, "fit-folder", folder, "--count", str(FILES)], check=True, stdout=subprocess.DEVNULL)
+    rounds = max(RUNS, 5)
+
+    def decode_with_fitdecode():
+        start = time.perf_counter()
+        records = 0
+        with fitdecode.FitReader(run) as fit:
+            for frame in fit:
+                if isinstance(frame, fitdecode.FitDataMessage) and frame.name == "record":
+                    records += 1
+        return time.perf_counter() - start, records
+
+    ref = [decode_with_fitdecode() for _ in range(rounds)]
+    ref_s = statistics.median(t for t, _ in ref)
+    out = subprocess.run([GEN, "bench-fit-decode", run, "--rounds", str(max(rounds, 21))],
+                         capture_output=True, text=True, check=True).stdout
+    ours_ms = float(out.split("median ")[1].split(" ms")[0])
+    whole = medians([timed_import(RACEKIT, [run]) for _ in range(rounds)])
+    print(f"4-hour 1 Hz activity: {ref[0][1]} records, {size_mb(run):.2f} MB; in-process decode medians")
+    print(f"fitdecode {fitdecode.__version__:8s}         {ref_s * 1000:8.1f} ms  (median of {rounds})")
+    print(f"racekit FITReader          {ours_ms:8.2f} ms  ({out.strip()})")
+    print(f"ratio fitdecode / racekit  {ref_s * 1000 / ours_ms:8.1f}x  (target >= 50x)")
+    print(f"racekit import (whole run: decode, repair, analysis, store; process) {whole[0] * 1000:.0f} ms  "
+          f"peak RSS {whole[1]:.1f} MB")
+
+    runs = max(3, RUNS // 2)
+    fmb = size_mb(folder)
+    def jobs(n):
+        with tempfile.TemporaryDirectory() as tmp:
+            return timed([RACEKIT, "--store", os.path.join(tmp, "s.sqlite"), "import", "--quiet", "--jobs", str(n), folder])
+    one = medians([jobs(1) for _ in range(runs)])
+    two = medians([jobs(2) for _ in range(runs)])
+    count = len(os.listdir(folder))
+    print(f"\nfolder: {count} FIT files, {fmb:.1f} MB, median of {runs} runs, {os.cpu_count()} cores")
+    print(f"racekit import --jobs 1    {one[0]:6.2f} s wall  {one[2]:6.2f} s CPU  {count / one[0]:6.0f} files/s")
+    print(f"racekit import --jobs 2    {two[0]:6.2f} s wall  {two[2]:6.2f} s CPU  {count / two[0]:6.0f} files/s  "
+          f"peak RSS {two[1]:.1f} MB")
+    print(f"speed-up jobs 2 / jobs 1   {one[0] / two[0]:6.2f}x  (target >= 1.7x)")
+
 if __name__ == "__main__":
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     if only in (None, "import"): main()
@@ -254,3 +311,4 @@ if __name__ == "__main__":
     if only in (None, "audio"): audio()
     if only in (None, "archive"): archive()
     if only in (None, "health"): health()
+    if only in (None, "fit"): fit()

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make fuzz: runs the libFuzzer harness for the GPX and TCX readers (and the Apple Health
-# export reader, RACEKIT_FUZZ_TARGET=health), the race-setup
+# make fuzz: runs the libFuzzer harness for the GPX, TCX and FIT readers (RACEKIT_FUZZ_TARGET=fit), the
+# Apple Health export reader (RACEKIT_FUZZ_TARGET=health), the race-setup
 # loader (RACEKIT_FUZZ_TARGET=setup), the setup's numeric values (=setup-numbers), the shared
 # formatters over any double (=formatters) and the script expression parser (=expression) for a bounded
 # time each, seeded from the test fixtures (and ../shared/corpus when present).
-# Usage: fuzz.sh FUZZ_BINARY SECONDS_PER_TARGET
+# Usage: [FUZZ_TARGETS="fit ..."] fuzz.sh FUZZ_BINARY SECONDS_PER_TARGET
 set -uo pipefail
 bin=$1; seconds=${2:-90}
 work=.build-fuzz/run
@@ -14,7 +14,7 @@ mkdir -p "$work/artifacts"
 marker="$work/.started"
 touch "$marker"
 status=0
-for target in gpx tcx yaml yamlnum fmt expr health; do
+for target in ${FUZZ_TARGETS:-gpx tcx fit yaml yamlnum fmt expr health}; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus"
   if [ "$target" = expr ]; then
@@ -29,6 +29,14 @@ for target in gpx tcx yaml yamlnum fmt expr health; do
   elif [ "$target" = health ]; then
     export RACEKIT_FUZZ_TARGET=health; dict=scripts/fuzz/activity.dict; what="Apple Health export reader"
     cp Tests/RaceKitFormatsTests/Fixtures/apple-health/export.xml "$corpus"/
+  elif [ "$target" = fit ]; then
+    # Seeds: small FIT files from FITWriter (racekit-gen fit-seeds), earlier crash inputs, small corpus files.
+    export RACEKIT_FUZZ_TARGET=fit; dict=scripts/fuzz/fit.dict; what="FIT reader"
+    ${RACEKIT_GEN:-.build/debug/racekit-gen} fit-seeds "$corpus" > /dev/null || status=1
+    cp Tests/RaceKitFormatsTests/Fixtures/fuzz/*.fit "$corpus"/ 2>/dev/null
+    if [ -d ../shared/corpus/fit ]; then
+      find ../shared/corpus/fit -name "*.fit" -size -64k -exec cp {} "$corpus"/ \;
+    fi
   elif [ "$target" = yaml ]; then
     export RACEKIT_FUZZ_TARGET=setup; dict=scripts/fuzz/setup.dict; what="race-setup loader"
     cp Races/*.yaml Tests/RaceKitRaceTests/Fixtures/fuzz/*.yaml "$corpus"/ 2>/dev/null

@@ -20,7 +20,8 @@ public struct ReadResult: Sendable {
 
 /// Reads GPX 1.0/1.1 and TCX v2 files (plain or gzip) with libxml2's streaming
 /// `xmlTextReader`: memory stays bounded by the samples kept, never the file size,
-/// and no DOM is ever built.
+/// and no DOM is ever built. FIT files (by name, or by their header after gzip)
+/// go to `FITReader`.
 public enum ActivityFileReader {
     /// Most points one file may hold (all its activities and courses). Every point
     /// of a run is kept in memory while it is repaired, analysed and stored (about
@@ -103,9 +104,19 @@ public enum ActivityFileReader {
     /// A stream over the file when it is FIT (named `.fit` or `.fit.gz` in any
     /// case, or starting with a FIT header after gzip); nil for XML.
     static func sniffFIT(path: String) throws -> ByteStream? {
-        let byName = FITReader.hasFITExtension(path)
+        if FITReader.hasFITExtension(path) { return try FileByteStream(path: path) }
+        // The first bytes as they are on disk (cheap: no zlib buffers for every
+        // GPX and TCX file); only a gzip file is opened through zlib to look inside.
+        var raw = [UInt8](repeating: 0, count: 12)
+        guard let file = fopen(path, "rb") else { return nil }   // the XML reader reports it
+        let got = fread(&raw, 1, 12, file)
+        fclose(file)
+        let isGzip = got >= 2 && raw[0] == 0x1F && raw[1] == 0x8B
+        if !isGzip {
+            guard got == 12, raw.withUnsafeBytes({ FITReader.isFITHeader($0) }) else { return nil }
+            return try FileByteStream(path: path)
+        }
         let stream = try FileByteStream(path: path)
-        if byName { return stream }
         var head = [UInt8](repeating: 0, count: 12)
         var n = 0
         while n < 12 {

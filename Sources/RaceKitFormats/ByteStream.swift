@@ -41,11 +41,22 @@ public final class FileByteStream: ByteStream {
 
     deinit { if let file { gzclose(file) } }
 
+    /// A cut-off gzip stream (Z_BUF_ERROR) met by a read that still returned
+    /// bytes: those bytes are handed over first, the error on the next read.
+    private var pendingError: FormatError?
+
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if let pendingError { throw pendingError }
         guard let file else { return 0 }
         let n = Int(gzread(file, buffer, UInt32(min(count, Int(Int32.max)))))
         var code: Int32 = 0
         let message = gzerror(file, &code)
+        if n > 0, code == Z_BUF_ERROR, isGzip {
+            var text = message.map { String(cString: $0) } ?? ""
+            if text.hasPrefix(name + ": ") { text.removeFirst(name.count + 2) }
+            pendingError = FormatError.corruptGzip(file: name, message: text.isEmpty ? "zlib error \(code)" : text)
+            return n
+        }
         if n < 0 || (code != Z_OK && code != Z_STREAM_END) {
             var text = message.map { String(cString: $0) } ?? ""
             if text.hasPrefix(name + ": ") { text.removeFirst(name.count + 2) }

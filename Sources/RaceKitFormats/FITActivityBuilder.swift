@@ -55,7 +55,21 @@ final class FITActivityBuilder: FITSink {
         unitType = nil
         unitHasFileID = false
         timerStopped = false
-        if !samples.isEmpty { segmentStarts.append(samples.count) }
+        breakSegment()
+    }
+
+    /// The next record starts a segment (once, however many reasons there are).
+    private func breakSegment() {
+        if !samples.isEmpty, segmentStarts.last != samples.count { segmentStarts.append(samples.count) }
+    }
+
+    /// Most records reserved up front from the header's data size (16 MB of
+    /// samples), whatever a hostile header claims; more grow as they come.
+    static let maximumReserve = 200_000
+
+    func recordsExpected(_ count: Int) {
+        let n = min(count, Self.maximumReserve, pointLimit)
+        if samples.time.capacity < n { samples.reserveCapacity(n) }
     }
 
     func developerFields(_ keys: [UInt16]) {
@@ -103,7 +117,8 @@ final class FITActivityBuilder: FITSink {
         case FITProfile.Message.fieldDescription:
             // May come after the definitions that use the field, and without a
             // developer_data_id message: names are looked up at the end.
-            if let index = m.int(0), let number = m.int(1), let fieldName = m.strings[3], index < 256, number < 256,
+            if let index = m.int(0), let number = m.int(1), let fieldName = m.strings[3], (0..<256).contains(index),
+                (0..<256).contains(number),
                 developerNames.count < 4096
             {
                 developerNames[UInt16(index) << 8 | UInt16(number)] = fieldName
@@ -118,15 +133,20 @@ final class FITActivityBuilder: FITSink {
         if kept > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
     }
 
-    /// A `date_time` as seconds since the Unix epoch; nil when invalid or a
-    /// relative time (below 0x10000000: seconds since the device was switched on).
+    /// A `date_time` as seconds since the Unix epoch; nil when invalid, beyond a
+    /// uint32 (another base type declared), or a relative time (below
+    /// 0x10000000: seconds since the device was switched on).
     @inline(__always)
     private func time(_ v: Double) -> Double? {
-        v.isNaN || v < Double(FITProfile.minimumDateTime) ? nil : v + FITProfile.epochOffset
+        v >= Double(FITProfile.minimumDateTime) && v <= Double(UInt32.max) ? v + FITProfile.epochOffset : nil
     }
 
+    /// A total (time, distance) with its scale; nil when missing, negative or
+    /// beyond a uint32 (another base type declared).
     @inline(__always)
-    private func scaled(_ v: Double, _ scale: Double) -> Double? { v.isNaN ? nil : v / scale }
+    private func scaled(_ v: Double, _ scale: Double) -> Double? {
+        v >= 0 && v <= Double(UInt32.max) ? v / scale : nil
+    }
 
     /// Semicircles to degrees: x * 180 / 2^31.
     static let degreesPerSemicircle = 180.0 / 2_147_483_648.0
@@ -149,7 +169,7 @@ final class FITActivityBuilder: FITSink {
         p.temperature = m[13]
         if timerStopped {
             timerStopped = false
-            if !samples.isEmpty { segmentStarts.append(samples.count) }
+            breakSegment()
         }
         samples.append(p)
         if samples.count > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
@@ -244,9 +264,9 @@ final class FITActivityBuilder: FITSink {
         for (k, s) in ordered.enumerated() {
             let label = FITProfile.sportName(s.sport ?? 0)
             if s.sport == 3 {
-                let seconds = s.elapsed.map { " \(Int($0.rounded())) s," } ?? ""
+                let seconds = s.elapsed.map { " \(TextFormat.fixed($0, 0)) s," } ?? ""
                 document.notes.append(
-                    "session \(k + 1) (transition,\(seconds) \(parts[k].samples.count) records) skipped: a transition between sports"
+                    "session \(k + 1) (transition,\(seconds) \(parts[k].samples.count) record\(parts[k].samples.count == 1 ? "" : "s")) skipped: a transition between sports"
                 )
                 continue
             }

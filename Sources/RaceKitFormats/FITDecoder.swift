@@ -37,10 +37,11 @@ struct FITMessage {
     var strings: [UInt8: String] = [:]
 
     subscript(_ field: UInt8) -> Double { values[Int(field)] }
-    /// The value as an integer, nil when missing.
+    /// The value as an integer, nil when missing (or, from a hostile base type
+    /// such as a float64 where an enum belongs, beyond 2^53).
     func int(_ field: UInt8) -> Int? {
         let v = values[Int(field)]
-        return v.isNaN ? nil : Int(v)
+        return v.isNaN || abs(v) > 9_007_199_254_740_992 ? nil : Int(v)
     }
 }
 
@@ -50,6 +51,8 @@ protocol FITSink: AnyObject {
     func unitStarted()
     /// A definition names developer fields (developer data index << 8 | field number).
     func developerFields(_ keys: [UInt16])
+    /// About how many records the rest of the data holds (a capacity hint).
+    func recordsExpected(_ count: Int)
     func message(_ message: FITMessage) throws
 }
 
@@ -246,7 +249,8 @@ struct FITDecoder {
         }
         if definition.hasTimestamp {
             let t = values[Int(FITProfile.timestampField)]
-            if !t.isNaN { lastTimestamp = UInt32(t) }
+            // Any base type may be declared: only a uint32's range is a timestamp.
+            if t >= 0, t <= Double(UInt32.max) { lastTimestamp = UInt32(t) }
         }
         if compressed {
             let offset = UInt32(header & 0x1F)
@@ -337,6 +341,9 @@ struct FITDecoder {
         }
         input.consume(total)
         if !developerKeys.isEmpty { sink.developerFields(developerKeys) }
+        if global == FITProfile.Message.record, dataEnd != Int.max {
+            sink.recordsExpected((dataEnd - input.offset) / (1 + offset))
+        }
         definitions[Int(header & 0x0F)] = Definition(
             global: global, bigEndian: bigEndian, size: offset, fields: fields, hasTimestamp: hasTimestamp)
     }

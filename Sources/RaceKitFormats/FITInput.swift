@@ -24,9 +24,13 @@ final class FITInput {
     private(set) var bytesRead = 0
     /// True once the stream reported its end.
     private(set) var atEnd = false
-    /// The FIT CRC of the bytes consumed since `resetCRC()`.
-    private(set) var crc: UInt16 = 0
+    /// The FIT CRC of the bytes consumed since `resetCRC()`, up to `crcFrom`;
+    /// the bytes from there to `start` are added in one run when needed.
+    private var crcSoFar: UInt16 = 0
+    private var crcFrom = 0
     private var hasher = SHA256()
+    /// What the stream threw (corrupt or cut-off gzip data): the document ends there.
+    private(set) var readError: (any Error)?
 
     /// Largest message the protocol allows: a definition of 255 fields and 255
     /// developer fields, or a data message of 255 + 255 fields of 255 bytes.
@@ -53,10 +57,12 @@ final class FITInput {
     }
 
     private func refill(_ n: Int) throws -> Bool {
+        settleCRC()
         if start > 0 {
             if end > start { memmove(buffer, buffer + start, end - start) }
             end -= start
             start = 0
+            crcFrom = 0
         }
         if n > capacity {
             let bigger = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
@@ -66,7 +72,7 @@ final class FITInput {
             capacity = n
         }
         while end < n, !atEnd {
-            let got = try stream.read(into: buffer + end, count: capacity - end)
+            let got = pull(buffer + end, capacity - end)
             if got <= 0 { atEnd = true; break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer + end, count: got))
             end += got
@@ -75,15 +81,42 @@ final class FITInput {
         return end - start >= n
     }
 
-    /// Consumes `n` available bytes, adding them to the CRC.
+    /// Reads from the stream; an error ends the document (kept in `readError`),
+    /// so that what came before it can still be used.
+    private func pull(_ into: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        do {
+            return try stream.read(into: into, count: count)
+        } catch {
+            readError = error
+            return 0
+        }
+    }
+
+    /// Consumes `n` available bytes (they count in the CRC).
     @inline(__always)
     func consume(_ n: Int) {
-        crc = FITCRC.update(crc, UnsafeRawBufferPointer(start: buffer + start, count: n))
         start += n
         offset += n
     }
 
-    func resetCRC() { crc = 0 }
+    private func settleCRC() {
+        if start > crcFrom {
+            crcSoFar = FITCRC.update(crcSoFar, UnsafeRawBufferPointer(start: buffer + crcFrom, count: start - crcFrom))
+        }
+        crcFrom = start
+    }
+
+    /// The FIT CRC of the bytes consumed since `resetCRC()`.
+    var crc: UInt16 {
+        settleCRC()
+        return crcSoFar
+    }
+
+    /// Starts a new CRC at the next unconsumed byte.
+    func resetCRC() {
+        crcSoFar = 0
+        crcFrom = start
+    }
 
     /// Reads (and hashes) whatever is left; returns the number of bytes skipped.
     @discardableResult
@@ -92,8 +125,9 @@ final class FITInput {
         offset += skipped
         start = 0
         end = 0
+        crcFrom = 0
         while !atEnd {
-            let got = try stream.read(into: buffer, count: capacity)
+            let got = pull(buffer, capacity)
             if got <= 0 { atEnd = true; break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: got))
             bytesRead += got

@@ -18,17 +18,29 @@ public enum FITReader {
         let builder = FITActivityBuilder(name: stream.name, pointLimit: pointLimit)
         var decoder = FITDecoder(input: input, sink: builder)
         defer { decoder.release() }
-        try decoder.run()
+        do {
+            try decoder.run()
+        } catch let error as FITError {
+            // The stream's own error (corrupt gzip) says more than "too short".
+            if let readError = input.readError { throw readError }
+            throw error
+        }
         try input.drain()
         let report = decoder.report
         var document = ParsedDocument(format: .fit)
         let records = builder.samples.count
+        var readerNotes = notes(report, builder: builder, records: records)
+        if let readError = input.readError {
+            if records == 0 { throw readError }
+            readerNotes.insert(
+                "the data stopped early (\((readError as? FormatError)?.message ?? "\(readError)"))", at: 0)
+        }
         if let damage = report.damage, records == 0 {
             throw FITError.damaged(
                 file: stream.name, offset: damage.offset, message: damage.message, reason: damage.reason)
         }
         builder.finish(into: &document)
-        document.notes.insert(contentsOf: notes(report, builder: builder, records: records), at: 0)
+        document.notes.insert(contentsOf: readerNotes, at: 0)
         if document.activities.isEmpty, builder.activityUnits == 0, let type = builder.otherTypes.first {
             document.notes = [
                 "a FIT \(FITProfile.fileTypeName(type)) file, not an activity (file_id type \(type))"
@@ -44,10 +56,11 @@ public enum FITReader {
         if let d = report.damage {
             if d.truncated {
                 notes.append(
-                    "truncated at byte \(grouped(d.offset)) (message \(d.message)): the first \(count) imported")
+                    "truncated at byte \(grouped(d.offset)) (message \(grouped(d.message))): the first \(count) imported"
+                )
             } else {
                 notes.append(
-                    "damaged at byte \(grouped(d.offset)) (message \(d.message)): \(d.reason); the \(count) before it imported"
+                    "damaged at byte \(grouped(d.offset)) (message \(grouped(d.message))): \(d.reason); the \(count) before it imported"
                 )
             }
         }

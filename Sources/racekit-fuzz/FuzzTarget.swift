@@ -14,7 +14,7 @@ enum FuzzTarget {
         return "\(dir)/racekit-fuzz-\(getpid()).xml"
     }()
 
-    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `setup`, `setup-numbers`, `formatters`, `expression`, `health`.
+    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `fit`, `setup`, `setup-numbers`, `formatters`, `expression`, `health`.
     static let target = ProcessInfo.processInfo.environment["RACEKIT_FUZZ_TARGET"] ?? "reader"
 
     static func run(_ bytes: UnsafeRawBufferPointer) {
@@ -24,6 +24,7 @@ enum FuzzTarget {
         case "formatters": runFormatters(bytes)
         case "expression": runExpression(bytes)
         case "health": runHealth(bytes)   // HealthFuzzTarget.swift
+        case "fit": runFIT(bytes)
         default: runReader(bytes)
         }
     }
@@ -145,6 +146,34 @@ enum FuzzTarget {
         }
         guard let result = try? ActivityFileReader.read(path: path), case .document(let document) = result.outcome
         else { return }
+        analyse(document)
+    }
+
+    /// The FIT reader over the input from memory: a document or a `FITError`
+    /// (anything else is a bug), every byte counted and hashed; then the
+    /// document through repair, analysis and the sample codec.
+    static func runFIT(_ bytes: UnsafeRawBufferPointer) {
+        let input = Array(bytes)
+        let result: ReadResult
+        do {
+            result = try FITReader.read(MemoryByteStream(name: "fuzz.fit", bytes: input))
+        } catch let error as FITError {
+            guard error.description.hasPrefix("fuzz.fit: ") else {
+                fatalError("a FIT error without its file: \(error)")
+            }
+            return
+        } catch {
+            fatalError("FITReader threw something else than a FITError: \(error)")
+        }
+        guard result.byteCount == input.count else {
+            fatalError("read \(result.byteCount) of \(input.count) bytes")
+        }
+        guard case .document(let document) = result.outcome else { return }
+        analyse(document)
+    }
+
+    /// Repair, analysis, splits and a sample-blob round trip of every activity.
+    static func analyse(_ document: ParsedDocument) {
         for raw in document.activities {
             guard
                 case .activity(let activity) = TrackRepair.repair(

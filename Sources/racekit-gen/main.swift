@@ -10,6 +10,10 @@ import RaceKitCore
 //   racekit-gen long-run FILE                  a 4-hour 1 Hz TCX run with HR (make bench)
 //   racekit-gen health-export DIR [--workouts N]   an Apple Health export folder (+ a Strava copy of one run)
 //   racekit-gen health-big FILE [--megabytes N]    one large Apple Health export.xml (make bench)
+//   racekit-gen fit-run FILE                   the 4-hour 1 Hz run as a FIT file (make bench)
+//   racekit-gen fit-folder DIR [--count N]     N ordinary FIT runs (make bench)
+//   racekit-gen fit-seeds DIR                  small FIT files seeding the fuzzer (make fuzz)
+//   racekit-gen bench-fit-decode FILE [--rounds N]  median FITReader time over a FIT file (make bench)
 //   racekit-gen course FILE --kind hilly-half|bench-marathon [--points N]
 //                                              an untimed GPX course track (Races/ examples, make bench)
 
@@ -306,6 +310,18 @@ case "health-export":
 case "health-big":
     guard args.count >= 2 else { fail("usage: racekit-gen health-big FILE [--megabytes N]") }
     AppleHealthGen.big(args[1], megabytes: option("--megabytes", in: args, default: 1024))
+case "fit-run":
+    guard args.count >= 2 else { fail("usage: racekit-gen fit-run FILE") }
+    fitRun(args[1])
+case "fit-folder":
+    guard args.count >= 2 else { fail("usage: racekit-gen fit-folder DIR [--count N]") }
+    fitFolder(args[1], count: option("--count", in: args, default: 1000))
+case "fit-seeds":
+    guard args.count >= 2 else { fail("usage: racekit-gen fit-seeds DIR") }
+    fitSeeds(args[1])
+case "bench-fit-decode":
+    guard args.count >= 2 else { fail("usage: racekit-gen bench-fit-decode FILE [--rounds N]") }
+    benchFITDecode(args[1], rounds: option("--rounds", in: args, default: 21))
 case "course":
     guard args.count >= 2, let k = args.firstIndex(of: "--kind"), k + 1 < args.count else {
         fail("usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N]")
@@ -313,6 +329,6 @@ case "course":
     course(args[1], kind: args[k + 1], points: option("--points", in: args, default: 40_000))
 default:
     fail(
-        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE | health-export DIR [--workouts N] | health-big FILE [--megabytes N]"
+        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE | health-export DIR [--workouts N] | health-big FILE [--megabytes N] | fit-run FILE | fit-folder DIR [--count N] | fit-seeds DIR | bench-fit-decode FILE [--rounds N]"
     )
 }

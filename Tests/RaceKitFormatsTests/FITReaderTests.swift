@@ -173,6 +173,44 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(activity.segmentStarts == [0, 10])
     }
 
+    @Test func aPauseAcrossChainedFilesIsOneSegmentBreak() throws {
+        func unit(_ from: Int64, stopAtEnd: Bool) -> [UInt8] {
+            var w = FITWriter()
+            w.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])
+            w.define(
+                local: 1, global: 21, fields: [.init(253, .uint32), .init(0, .enumeration), .init(1, .enumeration)])
+            for t in from..<(from + 5) { w.write(local: 0, [.int(fitStart + t), .int(130)]) }
+            if stopAtEnd { w.write(local: 1, [.int(fitStart + from + 4), .int(0), .int(4)]) }
+            return w.file()
+        }
+        let doc = try readFIT(unit(0, stopAtEnd: true) + unit(100, stopAtEnd: true) + unit(200, stopAtEnd: false))
+            .document
+        let raw = try #require(doc.activities.first)
+        #expect(raw.segmentStarts == [0, 5, 10])
+        guard case .activity(let activity) = TrackRepair.repair(raw, format: .fit) else {
+            Issue.record("not an activity")
+            return
+        }
+        #expect(activity.segmentStarts == [0, 5, 10])
+    }
+
+    @Test func hostileTypesForTimestampsAndEnumsAreMissingNotTraps() throws {
+        var w = FITWriter()
+        // timestamp as float64 1e300, sport as sint32 -5, a developer index of -1.
+        w.define(local: 0, global: 20, fields: [.init(253, .float64), .init(3, .uint8)])
+        w.write(local: 0, [.double(1e300), .int(120)])
+        w.writeCompressed(local: 0, timeOffset: 3, [.double(-1), .int(121)])
+        w.define(local: 1, global: 18, fields: [.init(5, .sint32), .init(7, .float64)])
+        w.write(local: 1, [.int(-5), .double(-1e300)])
+        w.define(local: 2, global: 206, fields: [.init(0, .sint8), .init(1, .uint8), .init(3, .string, size: 4)])
+        w.write(local: 2, [.int(-1), .int(0), .string("x")])
+        let doc = try readFIT(w.file()).document
+        let raw = try #require(doc.activities.first)
+        #expect(raw.samples.time.allSatisfy { $0.isNaN })
+        #expect(Array(raw.samples.heartRate) == [120, 121])
+        #expect(raw.sport == "other")
+    }
+
     @Test func multisportSessionsBecomeActivitiesAndTransitionsAreSkipped() throws {
         var w = FITWriter()
         w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
@@ -336,9 +374,10 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         let zipped = dir.appendingPathComponent("run.fit.gz")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "gzip -n -c \"$0\" > \"$1\"", odd.path, zipped.path]
+        let unnamed = dir.appendingPathComponent("run.dat.gz")
+        p.arguments = ["-c", "gzip -n -c \"$0\" > \"$1\"; cp \"$1\" \"$2\"", odd.path, zipped.path, unnamed.path]
         try p.run(); p.waitUntilExit()
-        for url in [upper, odd, zipped] {
+        for url in [upper, odd, zipped, unnamed] {
             let result = try ActivityFileReader.read(path: url.path)
             guard case .document(let doc) = result.outcome else { Issue.record("no document"); continue }
             #expect(doc.format == .fit)
@@ -350,10 +389,48 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(throws: FITError.empty(file: empty.path)) { try ActivityFileReader.read(path: empty.path) }
     }
 
+    @Test func aCutOffGzipFileKeepsWhatDecompressed() throws {
+        let dir = try temporaryDirectory()
+        let plain = dir.appendingPathComponent("run.bin"), zipped = dir.appendingPathComponent("run.fit.gz")
+        try Data(FITWriter.activity(fitPoints(3000))).write(to: plain)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "gzip -n -c \"$0\" | head -c 20000 > \"$1\"", plain.path, zipped.path]
+        try p.run(); p.waitUntilExit()
+        let result = try ActivityFileReader.read(path: zipped.path)
+        guard case .document(let doc) = result.outcome else { Issue.record("no document"); return }
+        let count = try #require(doc.activities.first).samples.count
+        #expect(count > 100 && count < 3000)
+        #expect(doc.notes.first?.hasPrefix("the data stopped early (corrupt gzip data: ") == true)
+        #expect(doc.notes.dropFirst().first?.hasPrefix("truncated at byte ") == true)
+        // Cut inside the header: the gzip error itself.
+        let stub = dir.appendingPathComponent("stub.fit.gz")
+        try Data(try Data(contentsOf: zipped).prefix(12)).write(to: stub)
+        #expect(throws: FormatError.self) { try ActivityFileReader.read(path: stub.path) }
+    }
+
     @Test func tooManyRecordsFail() throws {
         #expect(throws: FITError.tooLarge(file: "test.fit", limit: 5)) {
             try FITReader.read(
                 MemoryByteStream(name: "test.fit", bytes: FITWriter.activity(fitPoints(10))), pointLimit: 5)
         }
+    }
+}
+
+@Suite struct FITCRCTests {
+    @Test func matchesTheCRC16ARCCheckValueAtEveryLength() {
+        // CRC-16/ARC of "123456789" is 0xBB3D (the catalogue's check value).
+        #expect(FITCRC.checksum(Array("123456789".utf8)) == 0xBB3D)
+        // Eight bytes at a time agree with one byte at a time, over any split.
+        let bytes = (0..<77).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        var bytewise: UInt16 = 0
+        for b in bytes { bytewise = [b].withUnsafeBytes { FITCRC.update(bytewise, $0) } }
+        #expect(FITCRC.checksum(bytes) == bytewise)
+        let split = bytes.withUnsafeBytes { all in
+            FITCRC.update(
+                FITCRC.update(0, UnsafeRawBufferPointer(rebasing: all[..<13])),
+                UnsafeRawBufferPointer(rebasing: all[13...]))
+        }
+        #expect(split == bytewise)
     }
 }
