@@ -119,6 +119,12 @@ struct RunDetail {
             ("Moving", Format.duration(r.movingSeconds)),
             ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)"),
             (
+                "GAP",
+                r.gradeAdjustedPaceSecondsPerKm == nil
+                    ? "unknown (no elevation)"
+                    : "\(Format.pace(r.gradeAdjustedPaceSecondsPerKm, unit)) /\(unit.rawValue) (grade-adjusted)"
+            ),
+            (
                 "Elevation",
                 r.ascentMeters == nil
                     ? "unknown"
@@ -186,6 +192,7 @@ enum SplitTable {
             endMeters: TextFormat.round(s.endMeters, 2),
             elapsedSeconds: TextFormat.round(s.elapsedSeconds, 2), movingSeconds: TextFormat.round(s.movingSeconds, 2),
             paceSecondsPerKm: TextFormat.round(s.paceSecondsPerKm, 1),
+            gradeAdjustedPaceSecondsPerKm: TextFormat.round(s.gradeAdjustedPaceSecondsPerKm, 1),
             ascentMeters: TextFormat.round(s.ascentMeters, 1),
             descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
             avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
@@ -193,25 +200,26 @@ enum SplitTable {
 
     static func text(_ splits: [Split], unit: DistanceUnit) -> String {
         Format.table(
-            header: ["#", unit.rawValue, "time", "moving", "pace", "elev +/-", "HR", "cad"],
+            header: ["#", unit.rawValue, "time", "moving", "pace", "GAP", "elev +/-", "HR", "cad"],
             rows: splits.map { s in
                 let length = (s.endMeters - s.startMeters) / unit.meters
                 return [
                     "\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2),
                     Format.duration(s.elapsedSeconds),
                     Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
+                    Format.pace(s.gradeAdjustedPaceSecondsPerKm, unit),
                     s.ascentMeters == nil
                         ? TextFormat.unknown
                         : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
                     Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
                 ]
-            }, rightAligned: [1, 2, 3, 4, 5, 6, 7]) + (splits.last?.partial == true ? "\n* partial split" : "")
+            }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]) + (splits.last?.partial == true ? "\n* partial split" : "")
     }
 
     static func csv(_ splits: [Split], unit: DistanceUnit) -> String {
         var out = Format.csvRow([
             "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(unit.rawValue)",
-            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
+            "gap_pace_s_per_\(unit.rawValue)", "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
         ])
         let n = Format.csvNumber
         for s in splits {
@@ -222,6 +230,7 @@ enum SplitTable {
                     n(TextFormat.round(s.endMeters / 1000, 3)),
                     n(TextFormat.round(s.elapsedSeconds, 2)), n(TextFormat.round(s.movingSeconds, 2)),
                     n(TextFormat.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
+                    n(TextFormat.round(s.gradeAdjustedPaceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
                     n(TextFormat.round(s.ascentMeters, 1)), n(TextFormat.round(s.descentMeters, 1)),
                     n(TextFormat.round(s.avgHeartRate, 1)), n(TextFormat.round(s.avgCadence, 1)),
                     s.partial ? "true" : "false"
@@ -239,6 +248,7 @@ struct SplitJSON: Encodable {
     @Null var elapsedSeconds: Double?
     @Null var movingSeconds: Double?
     @Null var paceSecondsPerKm: Double?
+    @Null var gradeAdjustedPaceSecondsPerKm: Double?
     @Null var ascentMeters: Double?
     @Null var descentMeters: Double?
     @Null var avgHeartRate: Double?
