@@ -11,6 +11,8 @@ public enum ReviewAnalyzer {
     public static let aidWindowMeters = 150.0
     /// The pace a slowdown is measured against: this many metres before and after the window.
     public static let slowdownReferenceMeters = 400.0
+    /// A slowdown at a cue is mentioned from this many seconds lost.
+    public static let slowdownNoticeSeconds = 5.0
     /// Standing still this close to the finish is after the race, not a stop.
     public static let finishZoneMeters = 20.0
 

@@ -80,18 +80,24 @@ public enum ReviewFindings {
     /// later split's end stays more than this share above the plan's: the loss
     /// was never won back.
     public static let breakHoldShare = 0.01
+    /// ... and the runner lost at least this many seconds from that split to
+    /// the finish (a second of noise over the last metres is no break); the
+    /// short last split never starts one.
+    public static let breakMinimumSeconds = 10.0
     /// The last quarter of the distance is where the fade is measured.
     public static let fadeFromShare = 0.75
     /// A fade (or a strong finish) below this, in percent, is holding the pace.
     public static let fadeNoticeablePercent = 2.0
 
-    /// The start of the first split that lost more than `breakSplitShare` of
-    /// its plan and after which the runner stayed more than `breakHoldShare`
-    /// behind the plan's time for every stretch to the finish; nil when none.
+    /// The start of the first full split that lost more than `breakSplitShare`
+    /// of its plan and after which the runner stayed more than `breakHoldShare`
+    /// behind the plan's time for every stretch to the finish, losing at least
+    /// `breakMinimumSeconds` in all; nil when none.
     public static func brokeAt(_ splits: [ReviewSplit]) -> Double? {
         for k in splits.indices {
             let s = splits[k]
-            guard s.actualSeconds - s.stoppedSeconds - s.plannedSeconds > breakSplitShare * s.plannedSeconds
+            guard !s.partial,
+                s.actualSeconds - s.stoppedSeconds - s.plannedSeconds > breakSplitShare * s.plannedSeconds
             else { continue }
             var run = 0.0, plan = 0.0, held = true
             for j in k..<splits.count {
@@ -99,7 +105,7 @@ public enum ReviewFindings {
                 plan += splits[j].plannedSeconds
                 if run <= (1 + breakHoldShare) * plan { held = false; break }
             }
-            if held { return s.startMeters }
+            if held, run - plan >= breakMinimumSeconds { return s.startMeters }
         }
         return nil
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
+import RaceKitRace
 import RaceKitStore
 
 extension RaceKitCommand.Runs {
@@ -70,6 +71,8 @@ struct RunDetail {
     var analysis: RunAnalysis
     var zones: [ZoneTime]
     var efforts: [BestEffort]
+    /// The race setups this run is linked to (`race review`).
+    var races: [RaceLink] = []
 
     static func load(_ store: RunStore, id: String) throws -> RunDetail {
         let record = try RunLookup.find(store, id)
@@ -80,7 +83,8 @@ struct RunDetail {
             try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
         return RunDetail(
             record: record, athlete: athlete, analysis: analysis,
-            zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
+            zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id),
+            races: try store.raceLinks(runID: record.id))
     }
 
     func json(splits: [Split], unit: DistanceUnit) throws -> RunDetailJSON {
@@ -97,7 +101,13 @@ struct RunDetail {
                     distanceMeters: e.distanceMeters, elapsedSeconds: TextFormat.round(e.elapsedSeconds, 1),
                     startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
             },
-            loadEstimated: try record.estimatedLoadInputs())
+            loadEstimated: try record.estimatedLoadInputs(),
+            races: races.map { l in
+                RunDetailJSON.Race(
+                    slug: l.setupSlug, name: l.raceName, file: l.setupFile,
+                    targetSeconds: TextFormat.round(l.targetSeconds, 1),
+                    actualSeconds: TextFormat.round(l.actualSeconds, 1), review: l.reviewPath)
+            })
     }
 
     func text(splits: [Split], unit: DistanceUnit) throws -> String {
@@ -147,6 +157,13 @@ struct RunDetail {
                     : "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"
             ))
         if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
+        for l in races {
+            let result = l.actualSeconds.map { a in
+                ", finished in \(Format.duration(a)) (\(ReviewOutput.signed(a - l.targetSeconds)) on the target)"
+            }
+            facts.append(
+                ("Race", "\(l.raceName) (\(l.setupFile)): target \(Format.duration(l.targetSeconds))\(result ?? "")"))
+        }
         if let notes = r.notes { facts.append(("Notes", notes)) }
         for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
         if !splits.isEmpty {
@@ -279,8 +296,19 @@ struct RunDetailJSON: Encodable {
     @Null var zoneModel: ZoneModel?
     var bestEfforts: [Effort]
     var loadEstimated: [String]
+    /// The race setups linked to the run (`race review`).
+    var races: [Race]
 
-    enum CodingKeys: String, CodingKey { case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated }
+    struct Race: Encodable {
+        var slug, name, file: String
+        @Null var targetSeconds: Double?
+        @Null var actualSeconds: Double?
+        @Null var review: String?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated, races
+    }
 
     /// The run's keys at the top level, beside the detail's.
     func encode(to encoder: any Encoder) throws {
@@ -292,5 +320,6 @@ struct RunDetailJSON: Encodable {
         try c.encode(_zoneModel, forKey: .zoneModel)
         try c.encode(bestEfforts, forKey: .bestEfforts)
         try c.encode(loadEstimated, forKey: .loadEstimated)
+        try c.encode(races, forKey: .races)
     }
 }
