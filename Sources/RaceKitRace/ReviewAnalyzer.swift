@@ -19,6 +19,9 @@ public enum ReviewAnalyzer {
     /// What a review needs besides the plan: the run and what replays it.
     public struct Input: Sendable {
         public var runID: String
+        /// How the Markdown names the run (ids are random: a file must not
+        /// change when the same export is imported again), e.g. the source file.
+        public var runName: String = ""
         public var samples: SampleSeries
         /// The run's start (UTC epoch seconds), for the script's time of day.
         public var startEpoch: Double
@@ -28,10 +31,11 @@ public enum ReviewAnalyzer {
         public var timeZone: TimeZone
 
         public init(
-            runID: String, samples: SampleSeries, startEpoch: Double, script: RaceScript?, physiology: Physiology?,
-            timeZone: TimeZone
+            runID: String, runName: String = "", samples: SampleSeries, startEpoch: Double, script: RaceScript?,
+            physiology: Physiology?, timeZone: TimeZone
         ) {
-            self.runID = runID; self.samples = samples; self.startEpoch = startEpoch; self.script = script
+            self.runID = runID; self.runName = runName; self.samples = samples; self.startEpoch = startEpoch;
+            self.script = script
             self.physiology = physiology; self.timeZone = timeZone
         }
     }
@@ -59,7 +63,7 @@ public enum ReviewAnalyzer {
             script = replay(rs, input: input, scale: scale)
         }
         var review = RaceReview(
-            plan: plan, runID: input.runID, recordedMeters: recorded, scale: scale,
+            plan: plan, runID: input.runID, runName: input.runName, recordedMeters: recorded, scale: scale,
             targetSeconds: plan.setup.targetSeconds, actualSeconds: actual, splits: splits, brokeAtMeters: broke,
             fadePercent: fade, cues: cues, stops: stops, script: script, findings: [],
             profile: profile(plan, grades: grades), gapTrace: [])

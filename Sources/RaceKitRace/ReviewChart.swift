@@ -33,8 +33,8 @@ public enum ReviewChart {
             <text x="\(f(left))" y="\(f(top - 16))" fill="#333333">seconds behind the plan (below 0: ahead)</text>
 
             """
-        for i in 0...4 {
-            let value = hi - (hi - lo) * Double(i) / 4
+        let tickStep = nice((hi - lo) / 5)
+        for value in stride(from: (lo / tickStep).rounded(.up) * tickStep, through: hi + 1e-9, by: tickStep) {
             let y = yGap(value)
             s +=
                 "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y))\" stroke=\"#e5e5e5\"/>\n"

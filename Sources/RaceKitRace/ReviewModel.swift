@@ -116,6 +116,8 @@ public struct RaceReview: Sendable {
 
     public var plan: RacePlan
     public var runID: String
+    /// The run's name in files (no id: see `ReviewAnalyzer.Input.runName`).
+    public var runName: String
     /// The watch's distance and the course's over it (course = watch × scale).
     public var recordedMeters: Double
     public var scale: Double

@@ -91,11 +91,12 @@ public enum ReviewOutput {
     }
 
     /// The heading lines.
-    public static func summary(_ v: RaceReview) -> [String] {
+    public static func summary(_ v: RaceReview, withID: Bool = true) -> [String] {
         let s = v.plan.setup
         let diff = v.actualSeconds - v.targetSeconds
+        let run = withID || v.runName.isEmpty ? "run \(v.runID)" : v.runName
         return [
-            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): run \(v.runID), \(TextFormat.fixed(v.recordedMeters / 1000, 2)) km on the watch, aligned on the course's \(TextFormat.fixed(s.distanceMeters / 1000, 3)) km (x\(TextFormat.fixed(v.scale, 4)))",
+            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(run), \(TextFormat.fixed(v.recordedMeters / 1000, 2)) km on the watch, aligned on the course's \(TextFormat.fixed(s.distanceMeters / 1000, 3)) km (x\(TextFormat.fixed(v.scale, 4)))",
             "Target \(TextFormat.duration(v.targetSeconds)), finished in \(TextFormat.duration(v.actualSeconds)) (\(signed(diff)) on the target; + is behind)"
         ]
     }
@@ -182,7 +183,9 @@ public enum ReviewOutput {
 
     /// Markdown with the chart (`chart`: the SVG's file name beside it).
     public static func markdown(_ v: RaceReview, chart: String?) -> String {
-        var out = "# Race review: \(v.plan.setup.name)\n\n" + summary(v).map { $0 + "  " }.joined(separator: "\n")
+        var out =
+            "# Race review: \(v.plan.setup.name)\n\n"
+            + summary(v, withID: false).map { $0 + "  " }.joined(separator: "\n")
         out += "\n\n## Verdict\n\n" + v.verdict.map { "- " + $0 }.joined(separator: "\n") + "\n"
         if let chart {
             out +=

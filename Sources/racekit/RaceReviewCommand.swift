@@ -65,7 +65,10 @@ extension RaceKitCommand.Race {
             let review = try ReviewAnalyzer.review(
                 plan,
                 .init(
-                    runID: record.id, samples: try store.samples(of: record), startEpoch: record.startedAt,
+                    runID: record.id,
+                    runName:
+                        "\(record.sourceFile), started \(Format.localTime(record.startedAt, timeZone: athlete?.timeZone ?? "UTC"))",
+                    samples: try store.samples(of: record), startEpoch: record.startedAt,
                     script: script, physiology: physiology,
                     timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!))
             var reviewPath = link?.runID == record.id ? link?.reviewPath : nil
