@@ -61,7 +61,7 @@ extension RaceKitCommand.Race {
             let voice = try RaceScriptJob.personality(
                 .init(personality: nil, personalityFile: nil, output: nil, force: false), setup: setup)
             let script = ScriptGenerator.generate(
-                plan: plan, personality: voice, options: .init(physiology: physiology))
+                plan: plan, personality: voice, options: .init(physiology: physiology), digests: false)
             let review = try ReviewAnalyzer.review(
                 plan,
                 .init(
@@ -77,11 +77,12 @@ extension RaceKitCommand.Race {
                 reviewPath = URL(fileURLWithPath: written.markdown).standardizedFileURL.path
                 Console.error("wrote \(written.markdown) and \(written.chart)")
             }
-            try store.saveRaceLink(
-                RaceLink(
-                    setupSlug: setup.slug, setupFile: file, raceName: setup.name, raceDate: setup.date,
-                    targetSeconds: setup.targetSeconds, runID: record.id, actualSeconds: review.actualSeconds,
-                    reviewPath: reviewPath))
+            let newLink = RaceLink(
+                setupSlug: setup.slug, setupFile: file, raceName: setup.name, raceDate: setup.date,
+                targetSeconds: setup.targetSeconds, runID: record.id, actualSeconds: review.actualSeconds,
+                reviewPath: reviewPath)
+            // An unchanged link is not written again (a rerun changes nothing, not even the store's file).
+            if newLink != link { try store.saveRaceLink(newLink) }
             switch format {
             case .json: Console.out(try JSONOutput.string(ReviewOutput.json(review, run: RunView(record).json)))
             case .csv: Console.out(ReviewOutput.splitsCSV(review).trimmingTrailingNewlines())

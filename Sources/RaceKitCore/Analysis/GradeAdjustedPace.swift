@@ -30,7 +30,8 @@ public struct GradeProfile: Sendable {
     /// multiplied by `scale` (a race review aligns the watch's distance on the
     /// course's); nil without a distance stream, without two elevations, or
     /// beyond `maxMeters`.
-    public init?(_ s: SampleSeries, scale: Double = 1) {
+    /// `model` is `GradeProfile.model` except for comparisons (README).
+    public init?(_ s: SampleSeries, scale: Double = 1, model: GradeCostModel = GradeProfile.model) {
         guard scale.isFinite, scale > 0, s.count >= 2, s.distance.count == s.count, s.elevation.count == s.count
         else { return nil }
         var xs: [Double] = [], es: [Double] = []
@@ -63,7 +64,7 @@ public struct GradeProfile: Sendable {
         var f = [Double](repeating: 1, count: cells)
         for k in 0..<cells {
             let run = g[k + 1] - g[k]
-            f[k] = run > 0 ? Self.model.cost(grade: (ele[k + 1] - ele[k]) / run) : 1
+            f[k] = run > 0 ? model.cost(grade: (ele[k + 1] - ele[k]) / run) : 1
         }
         grid = g
         elevation = ele
