@@ -34,7 +34,7 @@ FUZZ_BUILD   := -c release --product racekit-fuzz --scratch-path .build-fuzz -Xs
 all: build
 
 help:
-	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), show runs, write Reports/"
+	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), show runs, review the race, write Reports/"
 	@echo "make test         run the test suite (Swift Testing)"
 	@echo "make format       swift format in place over Sources, Tests and Package.swift (.swift-format)"
 	@echo "make lint         swift format lint --strict with .swift-format; fails on any rule finding (LINT_LAYOUT=1: layout too)"
@@ -118,6 +118,9 @@ demo: build
 	$(BIN) --store $(DEMO_STORE) runs edit $$race --label 'Race - Munich Half' --mode race --rpe 9; \
 	echo; echo "$$ racekit --store $(DEMO_STORE) runs show $$race"; \
 	$(BIN) --store $(DEMO_STORE) runs show $$race
+	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) race review Races/munich-half-2026.yaml --out Reports/reviews"
+	@$(BIN) --store $(DEMO_STORE) race review Races/munich-half-2026.yaml --out Reports/reviews
 	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) runs bests"
 	@$(BIN) --store $(DEMO_STORE) runs bests

@@ -23,6 +23,9 @@ public struct RunSummary: Sendable, Equatable, Codable {
     public var avgCadence: Double?
     /// Number of stored points.
     public var pointCount: Int
+    /// Grade-adjusted pace over the run (`GradeProfile`), seconds per km; nil
+    /// without distance or elevation.
+    public var gradeAdjustedPaceSecondsPerKm: Double?
 
     /// Longest time step, in seconds, that counts at full weight in averages; a
     /// longer step (a pause, a dropout) counts as this long. The same cap is used

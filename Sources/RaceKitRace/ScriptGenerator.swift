@@ -138,7 +138,11 @@ public enum ScriptGenerator {
         }
     }
 
-    public static func generate(plan: RacePlan, personality: Personality, options: Options = Options()) -> RaceScript {
+    /// `digests: false` leaves `inputDigest` and `planDigest` empty, for a script
+    /// that is only replayed, never written (`race review`).
+    public static func generate(
+        plan: RacePlan, personality: Personality, options: Options = Options(), digests: Bool = true
+    ) -> RaceScript {
         var g = Generation(plan: plan, personality: personality)
         g.start()
         g.paceFeedback()
@@ -154,8 +158,9 @@ public enum ScriptGenerator {
         let slug = plan.setup.slug
         return RaceScript(
             id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
-            inputDigest: digest(plan: plan, personality: personality, options: options),
-            plan: scriptPlan(plan), branches: g.branches, messages: g.messages, planDigest: planDigest(plan))
+            inputDigest: digests ? digest(plan: plan, personality: personality, options: options) : "",
+            plan: scriptPlan(plan), branches: g.branches, messages: g.messages,
+            planDigest: digests ? planDigest(plan) : nil)
     }
 
     /// The top of the planned race effort as a share of threshold heart rate,

@@ -140,9 +140,21 @@ public enum WeeklyMarkdown {
             )
         }
         for r in runs where r.isRace {
+            guard let race = r.race else {
+                out.append(
+                    "Race: \(runTitle(r)) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(r.elapsedSeconds))."
+                )
+                continue
+            }
+            let actual = race.actualSeconds ?? r.elapsedSeconds
+            let diff = actual - race.targetSeconds
+            let against =
+                abs(diff) < 0.5
+                ? "exactly on the \(ReportFormat.duration(race.targetSeconds)) target"
+                : "\(ReportFormat.duration(abs(diff))) \(diff > 0 ? "slower" : "faster") than the \(ReportFormat.duration(race.targetSeconds)) target"
             out.append(
-                "Race: \(runTitle(r)) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(r.elapsedSeconds))."
-            )
+                "Race: \(race.name) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(actual)), \(against)"
+                    + (race.reviewLink.map { " ([review](\($0)))" } ?? "") + ".")
         }
         var best: [Double: (Double, ReportRun)] = [:]
         for r in runs {

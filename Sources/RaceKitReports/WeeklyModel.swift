@@ -21,6 +21,8 @@ public struct ReportRun: Sendable {
     /// Seconds per zone name (`1`...`5`, or `5a`...).
     public var zoneSeconds: [String: Double]
     public var bestEfforts: [BestEffort]
+    /// The race setup the run became (`race review`), nil when none is linked.
+    public var race: ReportRace?
 
     public init(
         id: String, startedAt: Double, day: Int, name: String? = nil, label: String? = nil, mode: RunMode = .free,
@@ -35,9 +37,24 @@ public struct ReportRun: Sendable {
         self.bestEfforts = bestEfforts
     }
 
-    /// True for races: mode `race`, or a label or name that says so.
+    /// True for races: linked to a race setup, mode `race`, or a label or name that says so.
     public var isRace: Bool {
-        mode == .race || [label, name].contains { $0?.lowercased().contains("race") == true }
+        race != nil || mode == .race || [label, name].contains { $0?.lowercased().contains("race") == true }
+    }
+}
+
+/// A race setup a run is linked to, as the weekly report shows it.
+public struct ReportRace: Sendable, Equatable {
+    public var name: String
+    public var targetSeconds: Double
+    /// The finish clock the review measured.
+    public var actualSeconds: Double?
+    /// The review's Markdown relative to the report's folder, when it exists.
+    public var reviewLink: String?
+
+    public init(name: String, targetSeconds: Double, actualSeconds: Double?, reviewLink: String?) {
+        self.name = name; self.targetSeconds = targetSeconds; self.actualSeconds = actualSeconds
+        self.reviewLink = reviewLink
     }
 }
 

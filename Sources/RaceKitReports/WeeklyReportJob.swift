@@ -114,15 +114,23 @@ public struct WeeklyReportJob: Sendable {
         let records = try store.runs(matching: filter)
         let zones = try store.zonesByRun(athleteID: athlete.id)
         let efforts = try store.bestEffortsByRun(athleteID: athlete.id)
+        let races = try store.raceLinksByRun(athleteID: athlete.id)
         let calendar = LocalCalendar(identifier: athlete.timeZone)
+        let reportDir = (options.outputDirectory as NSString).appendingPathComponent(athlete.id)
         let runs = records.map { r in
-            ReportRun(
+            var run = ReportRun(
                 id: r.id, startedAt: r.startedAt, day: calendar.day(of: r.startedAt), name: r.name, label: r.label,
                 mode: r.mode, distanceMeters: r.distanceMeters, movingSeconds: r.movingSeconds,
                 elapsedSeconds: r.elapsedSeconds, ascentMeters: r.ascentMeters, avgHeartRate: r.avgHeartRate,
                 heartRateCoveragePercent: r.heartRateCoveragePercent, load: r.load,
                 zoneSeconds: Dictionary((zones[r.id] ?? []).map { ($0.name, $0.seconds) }, uniquingKeysWith: +),
                 bestEfforts: efforts[r.id] ?? [])
+            run.race = races[r.id].map { l in
+                ReportRace(
+                    name: l.raceName, targetSeconds: l.targetSeconds, actualSeconds: l.actualSeconds,
+                    reviewLink: l.reviewPath.flatMap { Self.relativeLink(to: $0, from: reportDir) })
+            }
+            return run
         }
         let physiology = athlete.physiology
         let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
@@ -130,6 +138,18 @@ public struct WeeklyReportJob: Sendable {
         return WeeklyAggregator.weeks(
             athleteID: athlete.id, athleteName: athlete.name, timeZone: athlete.timeZone,
             zoneNames: zoneNames, runs: runs, through: lastWeek(athlete), count: options.weeks)
+    }
+
+    /// `path` relative to the folder `directory` (both resolved against the
+    /// current directory), when the file exists.
+    static func relativeLink(to path: String, from directory: String) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        let base = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(target.count - 1, base.count), target[common] == base[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        return (up + target[common...]).joined(separator: "/")
     }
 
     static func roster(_ entries: [(Athlete, AthleteWeeks)], stamp: String?) -> String {

@@ -110,6 +110,23 @@ enum Migrations {
         migrator.registerMigration("v4-drop-low-hr") { db in
             try db.alter(table: "run") { t in t.drop(column: "low_hr") }
         }
+        // Grade-adjusted pace (analysis version 4: `runs recompute` fills it for
+        // older runs), and the link from a race setup to the run it became. A
+        // deleted run leaves its setup unlinked (run_id NULL), not broken.
+        migrator.registerMigration("v5-gap-race-link") { db in
+            try db.alter(table: "run") { t in t.add(column: "gap_pace_s_per_km", .double) }
+            try db.create(table: "race_link") { t in
+                t.column("setup_slug", .text).primaryKey()
+                t.column("setup_file", .text).notNull()
+                t.column("race_name", .text).notNull()
+                t.column("race_date", .text)
+                t.column("target_s", .double).notNull()
+                t.column("run_id", .text).references("run", onDelete: .setNull)
+                t.column("actual_s", .double)
+                t.column("review_path", .text)
+            }
+            try db.create(index: "race_link_by_run", on: "race_link", columns: ["run_id"])
+        }
         return migrator
     }
 }

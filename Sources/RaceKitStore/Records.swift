@@ -86,6 +86,8 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var loadEstimated: String?
     /// JSON of the physiology the analysis used.
     public var analysisProfile: String?
+    /// Grade-adjusted pace, seconds per km (analysis version 4 on).
+    public var gradeAdjustedPaceSecondsPerKm: Double?
 
     /// Declaration order is `init(row:)`'s column order.
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -98,7 +100,7 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
         case label, mode, runType = "run_type", perceivedEffort = "perceived_effort", notes, pointCount = "point_count"
         case repairs, analysisVersion = "analysis_version", importedAt = "imported_at"
         case zoneModel = "zone_model", loadEstimated = "load_estimated"
-        case analysisProfile = "analysis_profile"
+        case analysisProfile = "analysis_profile", gradeAdjustedPaceSecondsPerKm = "gap_pace_s_per_km"
     }
 }
 
@@ -155,6 +157,7 @@ extension RunRecord {
         runType = try next(); perceivedEffort = try nextOptional(); notes = try nextOptional(); pointCount = try next()
         repairs = try next(); analysisVersion = try next(); importedAt = try next(); zoneModel = try nextOptional()
         loadEstimated = try nextOptional(); analysisProfile = try nextOptional()
+        gradeAdjustedPaceSecondsPerKm = try nextOptional()
     }
 }
 

@@ -14,6 +14,7 @@ extension RunStore {
         r.maxHeartRate = s.maxHeartRate
         r.heartRateCoveragePercent = s.heartRateCoveragePercent
         r.avgCadence = s.avgCadence
+        r.gradeAdjustedPaceSecondsPerKm = s.gradeAdjustedPaceSecondsPerKm
         r.load = a.load?.value
         r.loadSource = a.load?.source
         r.loadEstimated = a.load.map { json($0.estimated) }

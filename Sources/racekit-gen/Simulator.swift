@@ -51,6 +51,15 @@ struct RunPlan {
     var pauses: [(atSeconds: Double, lengthSeconds: Double)] = []
     var origin: (lat: Double, lon: Double) = (48.137, 11.575)
     var treadmill = false
+    /// Run until this distance instead of for `durationSeconds` (the race).
+    var finishMeters: Double?
+    /// Stands still this many seconds on reaching each distance (an aid station;
+    /// the watch auto-pauses, so no samples).
+    var stops: [(atMeters: Double, seconds: Double)] = []
+    /// From this share of `finishMeters` on, the pace slows linearly to
+    /// `fadeShare` slower at the finish.
+    var fadeFrom = 1.0
+    var fadeShare = 0.0
 }
 
 /// Simulates a run: pace by workout, rolling terrain, GPS noise, HR that follows
@@ -63,14 +72,22 @@ enum Simulator {
         var heading = rng.uniform(0...(2 * .pi))
         var hr = 95.0
         let hillPhase = rng.uniform(0...6)
-        var pauseIndex = 0
-        while moving <= plan.durationSeconds {
+        var pauseIndex = 0, stopIndex = 0
+        while plan.finishMeters.map({ dist < $0 }) ?? (moving <= plan.durationSeconds) {
+            if stopIndex < plan.stops.count, dist >= plan.stops[stopIndex].atMeters {
+                t += plan.stops[stopIndex].seconds
+                hr = max(90, hr - plan.stops[stopIndex].seconds * 0.4)
+                stopIndex += 1
+            }
             if pauseIndex < plan.pauses.count, moving >= plan.pauses[pauseIndex].atSeconds {
                 t += plan.pauses[pauseIndex].lengthSeconds
                 hr = max(90, hr - plan.pauses[pauseIndex].lengthSeconds * 0.4)
                 pauseIndex += 1
             }
-            let pace = paceAt(moving, plan)
+            var pace = paceAt(moving, plan)
+            if let finish = plan.finishMeters, dist > finish * plan.fadeFrom {
+                pace *= 1 + plan.fadeShare * (dist / finish - plan.fadeFrom) / (1 - plan.fadeFrom)
+            }
             let terrain = plan.treadmill ? 0 : sin(dist / 900 + hillPhase) * 12 + sin(dist / 310) * 4
             let grade = plan.treadmill ? 0 : (cos(dist / 900 + hillPhase) * 12 / 900 + cos(dist / 310) * 4 / 310)
             let speed = 1000 / pace * (1 - grade * 3)

@@ -62,7 +62,15 @@ func sampleExport(_ dir: String) {
             var plan = RunPlan(
                 start: start, workout: workout, durationSeconds: minutes * 60, easyPace: easyPace,
                 sampleInterval: workout == .race ? 1 : [1, 2, 3][n % 3], treadmill: treadmill)
-            if workout == .race { plan.durationSeconds = 21_097.5 / 1000 * easyPace * 0.84 }
+            if workout == .race {
+                // The race: 21.12 km on the watch, a 12 s stop at the 15 km drink
+                // station, and a fade from 16 km (6% slower at the finish).
+                plan.durationSeconds = 21_097.5 / 1000 * easyPace * 0.84
+                plan.finishMeters = 21_115
+                plan.stops = [(15_010, 12)]
+                plan.fadeFrom = 0.75
+                plan.fadeShare = 0.06
+            }
             if workout == .long { plan.pauses = [(minutes * 60 * 0.45, 95 + rng.uniform(0...60).rounded())] }
             if workout == .easy, !treadmill, n % 4 == 0 { plan.pauses = [(minutes * 60 * 0.6, 40)] }
             let points = Simulator.simulate(plan, rng: &rng)

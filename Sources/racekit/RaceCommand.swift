@@ -8,13 +8,15 @@ extension RaceKitCommand {
     struct Race: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "race",
-            abstract: "Race setups: write one, plan it over its course, export a pace band and a course.",
+            abstract:
+                "Race setups: write one, plan it over its course, export a pace band and a course, review the race.",
             discussion: """
                   racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00
                   racekit race plan Races/berlin-marathon-2026.yaml --unit km
                   racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out plans/
+                  racekit race review Races/berlin-marathon-2026.yaml --out Reports/reviews
                 """,
-            subcommands: [New.self, Plan.self, Script.self]
+            subcommands: [New.self, Plan.self, Script.self, Review.self]
         )
     }
 }

@@ -27,6 +27,7 @@ struct RunView {
             distanceMeters: TextFormat.round(r.distanceMeters, 2), ascentMeters: TextFormat.round(r.ascentMeters, 1),
             descentMeters: TextFormat.round(r.descentMeters, 1),
             avgPaceSecondsPerKm: TextFormat.round(avgPaceSecondsPerKm, 1),
+            gradeAdjustedPaceSecondsPerKm: TextFormat.round(r.gradeAdjustedPaceSecondsPerKm, 1),
             avgHeartRate: TextFormat.round(r.avgHeartRate, 1), maxHeartRate: TextFormat.round(r.maxHeartRate, 0),
             heartRateCoveragePercent: TextFormat.round(r.heartRateCoveragePercent, 1),
             avgCadence: TextFormat.round(r.avgCadence, 1),
@@ -38,7 +39,7 @@ struct RunView {
     static let csvHeader = [
         "id", "athlete", "sport", "name", "source_file", "source_format", "creator", "started_at",
         "ended_at", "elapsed_time_s", "moving_time_s", "distance_km", "ascent_m", "descent_m",
-        "avg_pace_s_per_km", "avg_hr_bpm", "max_hr_bpm", "hr_coverage_pct", "avg_cadence_spm",
+        "avg_pace_s_per_km", "gap_pace_s_per_km", "avg_hr_bpm", "max_hr_bpm", "hr_coverage_pct", "avg_cadence_spm",
         "load", "load_source", "label", "mode", "run_type", "perceived_effort", "notes"
     ]
 
@@ -52,6 +53,7 @@ struct RunView {
             n(TextFormat.round(r.movingSeconds, 3)),
             n(TextFormat.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(TextFormat.round(r.ascentMeters, 1)),
             n(TextFormat.round(r.descentMeters, 1)), n(TextFormat.round(avgPaceSecondsPerKm, 1)),
+            n(TextFormat.round(r.gradeAdjustedPaceSecondsPerKm, 1)),
             n(TextFormat.round(r.avgHeartRate, 1)),
             n(TextFormat.round(r.maxHeartRate, 0)), n(TextFormat.round(r.heartRateCoveragePercent, 1)),
             n(TextFormat.round(r.avgCadence, 1)),
@@ -91,6 +93,7 @@ struct RunJSON: FlatSortedEncodable {
     @Null var ascentMeters: Double?
     @Null var descentMeters: Double?
     @Null var avgPaceSecondsPerKm: Double?
+    @Null var gradeAdjustedPaceSecondsPerKm: Double?
     @Null var avgHeartRate: Double?
     @Null var maxHeartRate: Double?
     @Null var heartRateCoveragePercent: Double?
@@ -106,7 +109,8 @@ struct RunJSON: FlatSortedEncodable {
     /// Sorted, as the output is: the encoder then writes the keys as they come.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case ascentMeters, athlete, avgCadence, avgHeartRate, avgPaceSecondsPerKm, creator, descentMeters
-        case distanceMeters, elapsedSeconds, endedAt, heartRateCoveragePercent, id, label, load, loadSource
+        case distanceMeters, elapsedSeconds, endedAt, gradeAdjustedPaceSecondsPerKm, heartRateCoveragePercent, id,
+            label, load, loadSource
         case maxHeartRate, mode, movingSeconds, name, notes, perceivedEffort, runType, sourceFile, sourceFormat
         case sport, sportInferred, startedAt
     }

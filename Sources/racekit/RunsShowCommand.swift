@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
+import RaceKitRace
 import RaceKitStore
 
 extension RaceKitCommand.Runs {
@@ -70,6 +71,8 @@ struct RunDetail {
     var analysis: RunAnalysis
     var zones: [ZoneTime]
     var efforts: [BestEffort]
+    /// The race setups this run is linked to (`race review`).
+    var races: [RaceLink] = []
 
     static func load(_ store: RunStore, id: String) throws -> RunDetail {
         let record = try RunLookup.find(store, id)
@@ -80,7 +83,8 @@ struct RunDetail {
             try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
         return RunDetail(
             record: record, athlete: athlete, analysis: analysis,
-            zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id))
+            zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id),
+            races: try store.raceLinks(runID: record.id))
     }
 
     func json(splits: [Split], unit: DistanceUnit) throws -> RunDetailJSON {
@@ -97,7 +101,13 @@ struct RunDetail {
                     distanceMeters: e.distanceMeters, elapsedSeconds: TextFormat.round(e.elapsedSeconds, 1),
                     startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
             },
-            loadEstimated: try record.estimatedLoadInputs())
+            loadEstimated: try record.estimatedLoadInputs(),
+            races: races.map { l in
+                RunDetailJSON.Race(
+                    slug: l.setupSlug, name: l.raceName, file: l.setupFile,
+                    targetSeconds: TextFormat.round(l.targetSeconds, 1),
+                    actualSeconds: TextFormat.round(l.actualSeconds, 1), review: l.reviewPath)
+            })
     }
 
     func text(splits: [Split], unit: DistanceUnit) throws -> String {
@@ -118,6 +128,12 @@ struct RunDetail {
             ("Elapsed", Format.duration(r.elapsedSeconds)),
             ("Moving", Format.duration(r.movingSeconds)),
             ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)"),
+            (
+                "GAP",
+                r.gradeAdjustedPaceSecondsPerKm == nil
+                    ? "unknown (no elevation)"
+                    : "\(Format.pace(r.gradeAdjustedPaceSecondsPerKm, unit)) /\(unit.rawValue) (grade-adjusted)"
+            ),
             (
                 "Elevation",
                 r.ascentMeters == nil
@@ -141,6 +157,13 @@ struct RunDetail {
                     : "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"
             ))
         if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
+        for l in races {
+            let result = l.actualSeconds.map { a in
+                ", finished in \(Format.duration(a)) (\(ReviewOutput.signed(a - l.targetSeconds)) on the target)"
+            }
+            facts.append(
+                ("Race", "\(l.raceName) (\(l.setupFile)): target \(Format.duration(l.targetSeconds))\(result ?? "")"))
+        }
         if let notes = r.notes { facts.append(("Notes", notes)) }
         for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
         if !splits.isEmpty {
@@ -186,6 +209,7 @@ enum SplitTable {
             endMeters: TextFormat.round(s.endMeters, 2),
             elapsedSeconds: TextFormat.round(s.elapsedSeconds, 2), movingSeconds: TextFormat.round(s.movingSeconds, 2),
             paceSecondsPerKm: TextFormat.round(s.paceSecondsPerKm, 1),
+            gradeAdjustedPaceSecondsPerKm: TextFormat.round(s.gradeAdjustedPaceSecondsPerKm, 1),
             ascentMeters: TextFormat.round(s.ascentMeters, 1),
             descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
             avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
@@ -193,25 +217,26 @@ enum SplitTable {
 
     static func text(_ splits: [Split], unit: DistanceUnit) -> String {
         Format.table(
-            header: ["#", unit.rawValue, "time", "moving", "pace", "elev +/-", "HR", "cad"],
+            header: ["#", unit.rawValue, "time", "moving", "pace", "GAP", "elev +/-", "HR", "cad"],
             rows: splits.map { s in
                 let length = (s.endMeters - s.startMeters) / unit.meters
                 return [
                     "\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2),
                     Format.duration(s.elapsedSeconds),
                     Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
+                    Format.pace(s.gradeAdjustedPaceSecondsPerKm, unit),
                     s.ascentMeters == nil
                         ? TextFormat.unknown
                         : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
                     Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
                 ]
-            }, rightAligned: [1, 2, 3, 4, 5, 6, 7]) + (splits.last?.partial == true ? "\n* partial split" : "")
+            }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]) + (splits.last?.partial == true ? "\n* partial split" : "")
     }
 
     static func csv(_ splits: [Split], unit: DistanceUnit) -> String {
         var out = Format.csvRow([
             "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(unit.rawValue)",
-            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
+            "gap_pace_s_per_\(unit.rawValue)", "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
         ])
         let n = Format.csvNumber
         for s in splits {
@@ -222,6 +247,7 @@ enum SplitTable {
                     n(TextFormat.round(s.endMeters / 1000, 3)),
                     n(TextFormat.round(s.elapsedSeconds, 2)), n(TextFormat.round(s.movingSeconds, 2)),
                     n(TextFormat.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
+                    n(TextFormat.round(s.gradeAdjustedPaceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
                     n(TextFormat.round(s.ascentMeters, 1)), n(TextFormat.round(s.descentMeters, 1)),
                     n(TextFormat.round(s.avgHeartRate, 1)), n(TextFormat.round(s.avgCadence, 1)),
                     s.partial ? "true" : "false"
@@ -239,6 +265,7 @@ struct SplitJSON: Encodable {
     @Null var elapsedSeconds: Double?
     @Null var movingSeconds: Double?
     @Null var paceSecondsPerKm: Double?
+    @Null var gradeAdjustedPaceSecondsPerKm: Double?
     @Null var ascentMeters: Double?
     @Null var descentMeters: Double?
     @Null var avgHeartRate: Double?
@@ -269,8 +296,19 @@ struct RunDetailJSON: Encodable {
     @Null var zoneModel: ZoneModel?
     var bestEfforts: [Effort]
     var loadEstimated: [String]
+    /// The race setups linked to the run (`race review`).
+    var races: [Race]
 
-    enum CodingKeys: String, CodingKey { case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated }
+    struct Race: Encodable {
+        var slug, name, file: String
+        @Null var targetSeconds: Double?
+        @Null var actualSeconds: Double?
+        @Null var review: String?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated, races
+    }
 
     /// The run's keys at the top level, beside the detail's.
     func encode(to encoder: any Encoder) throws {
@@ -282,5 +320,6 @@ struct RunDetailJSON: Encodable {
         try c.encode(_zoneModel, forKey: .zoneModel)
         try c.encode(bestEfforts, forKey: .bestEfforts)
         try c.encode(loadEstimated, forKey: .loadEstimated)
+        try c.encode(races, forKey: .races)
     }
 }

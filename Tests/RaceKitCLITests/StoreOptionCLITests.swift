@@ -14,7 +14,7 @@ import Testing
         "athlete add": ["anna"], "athlete set": ["default", "--max-hr", "190"], "athlete show": [], "athlete list": [],
         "report weekly": ["--out", "reports"], "store check": [], "predict": ["--from", "10k=45:00", "--to", "half"],
         "race new": ["Some Race", "--distance", "10k", "--target", "45:00", "--dir", "new"],
-        "race plan": ["Races/m.yaml"], "race script": ["Races/m.yaml"],
+        "race plan": ["Races/m.yaml"], "race script": ["Races/m.yaml"], "race review": ["Races/r.yaml"],
         "script validate": ["Races/test-marathon.script.json"], "script show": ["Races/test-marathon.script.json"],
         "script simulate": ["Races/test-marathon.script.json", "--race", "Races/m.yaml"],
         "script render": ["Races/five.script.json", "--out", "audio"]
@@ -40,6 +40,8 @@ import Testing
         let cli = try CLI()
         try cli.write("run.gpx", trackGPX(seconds: 1800, speed: 3.2))
         try cli.write("Races/m.yaml", RaceCLITests.setup)
+        // The imported run's day and distance (1800 s at 3.2 m/s), for `race review`.
+        try cli.write("Races/r.yaml", "name: R\ndate: 2026-03-10\ndistance: 5760\ntarget_time: \"30:00\"\n")
         let imported = try cli.run(["import", "run.gpx", "--store", "s.sqlite", "--format", "json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let list = try cli.run(["runs", "list", "--store", "s.sqlite", "--format", "csv"])

@@ -115,6 +115,7 @@ extension RunSummary {
         s.descentMeters = ok(descentMeters, 0...1e6)
         s.heartRateCoveragePercent = ok(heartRateCoveragePercent, 0...100)
         s.avgCadence = ok(avgCadence, 0...1000)
+        s.gradeAdjustedPaceSecondsPerKm = ok(gradeAdjustedPaceSecondsPerKm, 1...1e6)
         return s
     }
 }

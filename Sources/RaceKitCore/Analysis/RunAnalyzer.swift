@@ -12,6 +12,9 @@ public struct RunAnalysis: Sendable {
     public var load: TrainingLoad?
     /// The physiology used (with its estimates).
     public var physiology: Physiology
+    /// The recorded elevation's grades, for grade-adjusted pace (nil without
+    /// distance or elevation).
+    public private(set) var gradeProfile: GradeProfile?
     private(set) var samples: SampleSeries
     /// True once `dropSeries()` released the samples: only the figures are left.
     public private(set) var isFiguresOnly = false
@@ -22,6 +25,7 @@ public struct RunAnalysis: Sendable {
     public mutating func dropSeries() {
         samples = SampleSeries()
         moving = []
+        gradeProfile = nil
         isFiguresOnly = true
     }
 
@@ -40,7 +44,8 @@ public struct RunAnalysis: Sendable {
         precondition(!isFiguresOnly, "splits(_:) needs the samples, released by dropSeries()")
         return Splits.compute(
             samples, unit: unit, moving: moving,
-            elevation: summary.ascentMeters == nil ? nil : ElevationProfile.steps(samples, hasDistance: hasDistance))
+            elevation: summary.ascentMeters == nil ? nil : ElevationProfile.steps(samples, hasDistance: hasDistance),
+            grade: gradeProfile)
     }
 }
 
@@ -50,7 +55,8 @@ public enum RunAnalyzer {
     /// Bumped whenever a change to the analysis changes stored numbers.
     /// 3: averages never hold a value across a segment break; best efforts leave
     /// out stretches faster than a human runs; summaries are range-checked.
-    public static let version = 3
+    /// 4: grade-adjusted pace.
+    public static let version = 4
 
     /// The part of the analysis that depends on the athlete's physiology: time in
     /// zones and training load. `runs recompute` redoes only this when only the
@@ -96,12 +102,17 @@ public enum RunAnalyzer {
         summary.movingSeconds = s.count > 1 ? MovingTime.seconds(s, moving: moving) : nil
         summary.ascentMeters = elevation?.gain
         summary.descentMeters = elevation?.loss
+        let grades = hasDistance && elevation != nil ? GradeProfile(s) : nil
+        if let grades, let d = summary.distanceMeters, d > 0 {
+            let pace = (summary.movingSeconds ?? summary.elapsedSeconds) / (d / 1000)
+            summary.gradeAdjustedPaceSecondsPerKm = grades.adjusted(pace, from: 0, to: grades.length)
+        }
         summary = summary.sanitised()
 
         let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
         return RunAnalysis(
             summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
             zones: zones, bestEfforts: hasDistance ? bestEfforts(s, sport: activity.sport) : [], load: load,
-            physiology: physiology, samples: s)
+            physiology: physiology, gradeProfile: grades, samples: s)
     }
 }

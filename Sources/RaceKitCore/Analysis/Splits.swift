@@ -14,6 +14,8 @@ public struct Split: Sendable, Equatable, Codable {
     public var movingSeconds: Double
     /// Pace over moving time, in seconds per km.
     public var paceSecondsPerKm: Double?
+    /// The flat pace of equal effort (`GradeProfile`), nil without elevation.
+    public var gradeAdjustedPaceSecondsPerKm: Double?
     public var ascentMeters: Double?
     public var descentMeters: Double?
     public var avgHeartRate: Double?
@@ -34,7 +36,7 @@ public enum Splits {
     /// beyond `maxSplits`.
     public static func compute(
         _ s: SampleSeries, unit: DistanceUnit, moving: [Bool],
-        elevation: ElevationProfile.Steps?
+        elevation: ElevationProfile.Steps?, grade: GradeProfile? = nil
     ) -> [Split] {
         let n = s.count
         guard n > 1, let total = s.distance.last, total > 0, !total.isNaN,
@@ -78,11 +80,13 @@ public enum Splits {
                 k += 1
             }
             let length = end - start
+            let pace = length > 0 && movingTime > 0 ? movingTime / (length / 1000) : nil
             splits.append(
                 Split(
                     index: index + 1, startMeters: start, endMeters: end, elapsedSeconds: endTime - startTime,
                     movingSeconds: movingTime,
-                    paceSecondsPerKm: length > 0 && movingTime > 0 ? movingTime / (length / 1000) : nil,
+                    paceSecondsPerKm: pace,
+                    gradeAdjustedPaceSecondsPerKm: grade?.adjusted(pace, from: start, to: end),
                     ascentMeters: elevation == nil ? nil : ascent, descentMeters: elevation == nil ? nil : descent,
                     avgHeartRate: hr.value, avgCadence: cad.value,
                     partial: isLast && length < unit.meters - 1e-6))

@@ -1,0 +1,239 @@
+import Foundation
+import RaceKitCore
+
+/// Renders a race review as JSON (DESIGN.md "Machine-readable output"), a text
+/// table, Markdown or CSV.
+public enum ReviewOutput {
+    static func r(_ v: Double?, _ digits: Int) -> Double? { TextFormat.round(v, digits) }
+
+    /// `race review --format json`; `Run` is the run summary of `runs list --format json`.
+    public struct ReviewJSON<Run: Encodable & Sendable>: Encodable, Sendable {
+        public var race: PlanOutput.SetupJSON
+        public var run: Run
+        public var targetSeconds: Double
+        @Null public var actualSeconds: Double?
+        public var splits: [SplitJSON]
+        @Null public var brokeAtMeters: Double?
+        @Null public var fadePercent: Double?
+        public var cues: [CueJSON]
+        public var stops: [StopJSON]
+        @Null public var script: ScriptReplay.Report.Summary?
+        public var verdict: [String]
+    }
+
+    public struct SplitJSON: Encodable, Sendable {
+        public var index: Int
+        @Null public var startMeters: Double?
+        @Null public var endMeters: Double?
+        @Null public var plannedSeconds: Double?
+        @Null public var actualSeconds: Double?
+        @Null public var gapSeconds: Double?
+        @Null public var plannedPaceSecondsPerKm: Double?
+        @Null public var actualPaceSecondsPerKm: Double?
+        @Null public var gradeAdjustedPaceSecondsPerKm: Double?
+        @Null public var gradePercent: Double?
+        @Null public var avgHeartRate: Double?
+        public var partial: Bool
+    }
+
+    /// A cue: DESIGN.md's keys plus `metersAtPlannedClock` and `slowdownSeconds`.
+    public struct CueJSON: Encodable, Sendable {
+        public var kind: String
+        public var number: Int
+        @Null public var plannedMeters: Double?
+        @Null public var plannedClockSeconds: Double?
+        @Null public var actualClockSeconds: Double?
+        @Null public var metersAtPlannedClock: Double?
+        @Null public var stopSeconds: Double?
+        @Null public var slowdownSeconds: Double?
+    }
+
+    public struct StopJSON: Encodable, Sendable {
+        @Null public var atMeters: Double?
+        @Null public var seconds: Double?
+    }
+
+    public static func json<Run: Encodable & Sendable>(_ v: RaceReview, run: Run) -> ReviewJSON<Run> {
+        ReviewJSON(
+            race: PlanOutput.setup(v.plan.setup), run: run, targetSeconds: v.targetSeconds,
+            actualSeconds: r(v.actualSeconds, 1),
+            splits: v.splits.map { s in
+                SplitJSON(
+                    index: s.index, startMeters: r(s.startMeters, 1), endMeters: r(s.endMeters, 1),
+                    plannedSeconds: r(s.plannedSeconds, 1), actualSeconds: r(s.actualSeconds, 1),
+                    gapSeconds: r(s.gapSeconds, 1), plannedPaceSecondsPerKm: r(s.plannedPaceSecondsPerKm, 1),
+                    actualPaceSecondsPerKm: r(s.actualPaceSecondsPerKm, 1),
+                    gradeAdjustedPaceSecondsPerKm: r(s.gradeAdjustedPaceSecondsPerKm, 1),
+                    gradePercent: r(s.gradePercent, 2), avgHeartRate: r(s.avgHeartRate, 1), partial: s.partial)
+            },
+            brokeAtMeters: r(v.brokeAtMeters, 1), fadePercent: r(v.fadePercent, 2),
+            cues: v.cues.map { c in
+                CueJSON(
+                    kind: c.kind.rawValue, number: c.number, plannedMeters: r(c.plannedMeters, 1),
+                    plannedClockSeconds: r(c.plannedClockSeconds, 1), actualClockSeconds: r(c.actualClockSeconds, 1),
+                    metersAtPlannedClock: r(c.metersAtPlannedClock, 1), stopSeconds: r(c.stopSeconds, 1),
+                    slowdownSeconds: r(c.slowdownSeconds, 1))
+            },
+            stops: v.stops.map { StopJSON(atMeters: r($0.atMeters, 1), seconds: r($0.seconds, 1)) },
+            script: v.script?.report.summary, verdict: v.verdict)
+    }
+
+    static func unit(_ v: RaceReview) -> String { PlanOutput.unitName(v.plan.unitMeters) }
+
+    /// "+1:05" (behind), "-0:12" (ahead), "0:00".
+    public static func signed(_ s: Double) -> String {
+        let text = TextFormat.duration(abs(s))
+        return text == "0:00" || !s.isFinite ? text : (s > 0 ? "+" : "-") + text
+    }
+
+    static func pace(_ v: Double?, _ review: RaceReview) -> String {
+        v.map { TextFormat.pace($0 * review.plan.unitMeters / 1000) } ?? TextFormat.unknown
+    }
+
+    /// The heading lines.
+    public static func summary(_ v: RaceReview, withID: Bool = true) -> [String] {
+        let s = v.plan.setup
+        let diff = v.actualSeconds - v.targetSeconds
+        let run = withID || v.runName.isEmpty ? "run \(v.runID)" : v.runName
+        return [
+            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(run), \(TextFormat.fixed(v.recordedMeters / 1000, 2)) km on the watch, aligned on the course's \(TextFormat.fixed(s.distanceMeters / 1000, 3)) km (x\(TextFormat.fixed(v.scale, 4)))",
+            "Target \(TextFormat.duration(v.targetSeconds)), finished in \(TextFormat.duration(v.actualSeconds)) (\(signed(diff)) on the target; + is behind)"
+        ]
+    }
+
+    static func splitRows(_ v: RaceReview) -> (header: [String], rows: [[String]], right: Set<Int>) {
+        let u = unit(v)
+        let header = [u, "plan", "run", "gap", "plan/\(u)", "run/\(u)", "GAP/\(u)", "grade", "HR", "stop"]
+        let rows = v.splits.map { s in
+            [
+                TextFormat.fixed(s.endMeters / v.plan.unitMeters, s.partial ? 2 : 0),
+                TextFormat.duration(s.plannedSeconds), TextFormat.duration(s.actualSeconds), signed(s.gapSeconds),
+                pace(s.plannedPaceSecondsPerKm, v), pace(s.actualPaceSecondsPerKm, v),
+                pace(s.gradeAdjustedPaceSecondsPerKm, v),
+                s.gradePercent.map { ($0 >= 0.05 ? "+" : "") + TextFormat.fixed($0, 1) + "%" } ?? TextFormat.unknown,
+                s.avgHeartRate.map { TextFormat.fixed($0, 0) } ?? TextFormat.unknown,
+                s.stoppedSeconds > 0 ? "\(TextFormat.fixed(s.stoppedSeconds, 0)) s" : ""
+            ]
+        }
+        return (header, rows, Set(0..<header.count))
+    }
+
+    static func cueRows(_ v: RaceReview) -> [[String]] {
+        v.cues.map { c in
+            let seen =
+                c.stopSeconds > 0
+                ? "stopped \(TextFormat.fixed(c.stopSeconds, 0)) s"
+                : (c.slowdownSeconds >= ReviewAnalyzer.slowdownNoticeSeconds
+                    ? "slowed, \(TextFormat.fixed(c.slowdownSeconds, 0)) s lost" : "ran through")
+            return [
+                "\(c.kind.rawValue) \(c.number)", TextFormat.fixed(c.plannedMeters / 1000, 2),
+                TextFormat.duration(c.plannedClockSeconds), TextFormat.duration(c.actualClockSeconds),
+                signed(c.actualClockSeconds - c.plannedClockSeconds),
+                TextFormat.fixed(c.metersAtPlannedClock / 1000, 2), seen
+            ]
+        }
+    }
+
+    static let cueHeader = ["cue", "km", "planned", "reached", "late", "km at planned clock", "seen"]
+
+    static func breakLines(_ v: RaceReview) -> [String] {
+        var out: [String] = []
+        if let m = v.brokeAtMeters {
+            out.append("Where it broke: \(TextFormat.fixed(m / 1000, 1)) km")
+        } else {
+            out.append("Where it broke: nowhere")
+        }
+        out.append(
+            "Fade over the last quarter: \(TextFormat.fixed(v.fadePercent, 1))% (against the plan, the first three quarters = 0)"
+        )
+        if !v.stops.isEmpty {
+            out.append(
+                "Stops: "
+                    + v.stops.map {
+                        "\(TextFormat.fixed($0.seconds, 0)) s at \(TextFormat.fixed($0.atMeters / 1000, 2)) km (\(TextFormat.duration($0.clockSeconds)))"
+                    }.joined(separator: ", "))
+        }
+        return out
+    }
+
+    static func scriptLine(_ v: RaceReview) -> String? {
+        guard let s = v.script else { return nil }
+        var line = "Race script (\(v.plan.setup.personality ?? "calm_coach")): \(s.report.summaryLine)"
+        line += "; pace lines \(s.ahead) ahead, \(s.onPlan) on plan, \(s.behind) behind"
+        if !s.conditions.isEmpty {
+            line +=
+                "; "
+                + s.conditions.map { "\($0.role) at \(TextFormat.fixed($0.meters / 1000, 1)) km" }
+                .joined(separator: ", ")
+        }
+        return line
+    }
+
+    /// Plain text tables.
+    public static func text(_ v: RaceReview, table: ([String], [[String]], Set<Int>) -> String) -> String {
+        var out = summary(v).joined(separator: "\n") + "\n\n"
+        let s = splitRows(v)
+        out += table(s.header, s.rows, s.right) + "\n\n"
+        out += breakLines(v).joined(separator: "\n") + "\n"
+        if !v.cues.isEmpty { out += "\n" + table(cueHeader, cueRows(v), [1, 2, 3, 4, 5]) + "\n" }
+        if let line = scriptLine(v) { out += "\n" + line + "\n" }
+        out += "\nVerdict:\n" + v.verdict.map { "  - " + $0 }.joined(separator: "\n") + "\n"
+        return out
+    }
+
+    /// Markdown with the chart (`chart`: the SVG's file name beside it).
+    public static func markdown(_ v: RaceReview, chart: String?) -> String {
+        var out =
+            "# Race review: \(v.plan.setup.name)\n\n"
+            + summary(v, withID: false).map { $0 + "  " }.joined(separator: "\n")
+        out += "\n\n## Verdict\n\n" + v.verdict.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        if let chart {
+            out +=
+                "\n![Gap to the plan over the distance, the course profile below, cues marked](\(chart))\n"
+        }
+        out += "\n## Splits\n\n"
+        let s = splitRows(v)
+        out += TextFormat.markdownTable(header: s.header, rows: s.rows, rightAligned: s.right) + "\n"
+        out += "\n## Where it broke\n\n" + breakLines(v).map { "- " + $0 }.joined(separator: "\n") + "\n"
+        if !v.cues.isEmpty {
+            out +=
+                "\n## Fueling and drinks\n\n"
+                + TextFormat.markdownTable(header: cueHeader, rows: cueRows(v), rightAligned: [1, 2, 3, 4, 5]) + "\n"
+        }
+        if let line = scriptLine(v) { out += "\n## What the race script would have said\n\n" + line + "\n" }
+        return out
+    }
+
+    /// CSV of the splits (RFC 4180, snake_case headers with units).
+    public static func splitsCSV(_ v: RaceReview) -> String {
+        let u = unit(v), n = PlanOutput.csvNumber
+        let k = v.plan.unitMeters / 1000
+        var out =
+            "index,start_km,end_km,planned_time_s,actual_time_s,behind_plan_s,planned_pace_s_per_\(u),actual_pace_s_per_\(u),gap_pace_s_per_\(u),grade_percent,avg_hr_bpm,stopped_s,partial\n"
+        for s in v.splits {
+            out +=
+                [
+                    String(s.index), n(s.startMeters / 1000, 3), n(s.endMeters / 1000, 3), n(s.plannedSeconds, 1),
+                    n(s.actualSeconds, 1), n(s.gapSeconds, 1), n(s.plannedPaceSecondsPerKm * k, 1),
+                    n(s.actualPaceSecondsPerKm * k, 1), n(s.gradeAdjustedPaceSecondsPerKm.map { $0 * k }, 1),
+                    n(s.gradePercent, 2), n(s.avgHeartRate, 1), n(s.stoppedSeconds, 1), s.partial ? "true" : "false"
+                ].joined(separator: ",") + "\n"
+        }
+        return out
+    }
+}
+
+/// `race review --out DIR`: `SLUG-review.md` and `SLUG-review.svg`, written atomically.
+public enum ReviewFiles {
+    /// Writes both files; returns their paths (Markdown first).
+    public static func write(_ v: RaceReview, to directory: String) throws -> (markdown: String, chart: String) {
+        try AtomicFile.createDirectory(directory)
+        let base = URL(fileURLWithPath: directory)
+        let chartName = "\(v.plan.setup.slug)-review.svg"
+        let chart = base.appendingPathComponent(chartName).path
+        let markdown = base.appendingPathComponent("\(v.plan.setup.slug)-review.md").path
+        try AtomicFile.write(ReviewChart.render(v), to: chart)
+        try AtomicFile.write(ReviewOutput.markdown(v, chart: chartName), to: markdown)
+        return (markdown, chart)
+    }
+}
