@@ -43,6 +43,11 @@ public enum ActivityFileReader {
         case always
     }
 
+    /// Most comments and processing instructions one document may hold (libxml2's
+    /// reader keeps them in memory until their parent element ends; real files
+    /// have a few, 100,000 take about 17 MB).
+    public static let maxComments = 100_000
+
     /// Below this document size a second thread costs more than it saves.
     public static let readAheadMinimumBytes = 1 << 20
 
@@ -202,10 +207,22 @@ public enum ActivityFileReader {
         _ limit: Int
     ) throws {
         var atCurrent = true
+        var commentCount = 0
         while true {
             if !atCurrent { guard try stream.next() else { break } }
             atCurrent = false
             switch XMLNodeType(rawValue: stream.nodeType) {
+            case .comment, .processingInstruction:
+                // libxml2's reader keeps these nodes until their parent ends: a
+                // file of nothing but comments would fill memory (a comment bomb).
+                commentCount += 1
+                if commentCount > maxComments {
+                    throw FormatError.tooLarge(
+                        file: stream.path,
+                        limit:
+                            "more than \(maxComments) comments or processing instructions (at line \(stream.currentLine ?? 0)): activity files hold a handful, so this is refused as a comment bomb"
+                    )
+                }
             case .element:
                 let empty = stream.isEmptyElement
                 handler.start(vocabulary.local(stream.localName), stream)

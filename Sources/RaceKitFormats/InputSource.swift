@@ -111,8 +111,47 @@ final class InputSource {
         if n > 0 {
             if hashing { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n)) }
             totalBytes += n
+            if countMarkup(UnsafeRawBufferPointer(start: buffer, count: n)) > ActivityFileReader.maxComments {
+                streamError = FormatError.tooLarge(
+                    file: path,
+                    limit:
+                        "more than \(ActivityFileReader.maxComments) comments or processing instructions: activity files hold a handful, so this is refused as a comment bomb"
+                )
+                readError = "comment bomb"
+                return -1
+            }
         }
         return n
+    }
+
+    /// Comments and processing instructions seen so far (`<!-` and `<?`). libxml2's
+    /// reader keeps such nodes in memory until their parent element ends, and
+    /// parses ahead of the node it returns, so they are counted in the bytes,
+    /// before the parser sees them: a file of nothing but comments (a few bytes
+    /// each, about 170 bytes of memory each) is refused with bounded memory.
+    private var markupCount = 0
+    /// The last two bytes of the previous chunk, for a marker split across reads.
+    private var previous: (UInt8, UInt8) = (0, 0)
+
+    private func countMarkup(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return markupCount }
+        // `!` and `?` are rare in activity files: find them, then look around.
+        func byte(_ i: Int) -> UInt8 {
+            if i >= 0 { return i < bytes.count ? bytes[i] : 0 }
+            return i == -1 ? previous.1 : previous.0
+        }
+        for mark in [UInt8(ascii: "!"), UInt8(ascii: "?")] {
+            var from = 0
+            while from < bytes.count, let hit = memchr(base + from, Int32(mark), bytes.count - from) {
+                let i = base.distance(to: UnsafeRawPointer(hit))
+                if byte(i - 1) == UInt8(ascii: "<"), mark == UInt8(ascii: "?") || byte(i + 1) == UInt8(ascii: "-") {
+                    markupCount += 1
+                }
+                from = i + 1
+            }
+        }
+        previous = (bytes.count > 1 ? bytes[bytes.count - 2] : previous.1, bytes[bytes.count - 1])
+        return markupCount
     }
 
     /// Whether the bytes are hashed as they are read (see `stopHashing`).

@@ -17,7 +17,8 @@ enum LibXML {
 
 /// The node types of libxml2's xmlTextReader that RaceKit handles.
 enum XMLNodeType: Int32 {
-    case element = 1, text = 3, cdata = 4, entityReference = 5, documentType = 10
+    case element = 1, text = 3, cdata = 4, entityReference = 5, processingInstruction = 7, comment = 8
+    case documentType = 10
     case whitespace = 13, significantWhitespace = 14, endElement = 15
 }
 

@@ -23,6 +23,20 @@ import Testing
         }
     }
 
+    @Test func aCommentBombIsRefusedBeforeTheParserHoldsIt() throws {
+        let head = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><trk><trkseg>"
+        let bomb = head + String(repeating: "<!---->", count: 150_000) + "</trkseg></trk></gpx>"
+        let error = try #require(failure(try write(bomb, "bomb.gpx")))
+        #expect(error.message.contains("more than 100000 comments or processing instructions"))
+        // Marker split across reads: 64 KB reads, so markers straddle boundaries; the
+        // same count with processing instructions.
+        let pis = head + String(repeating: "<?x?>", count: 150_000) + "</trkseg></trk></gpx>"
+        #expect(try #require(failure(try write(pis, "pi.gpx"))).message.contains("comment bomb"))
+        // A few comments are fine.
+        let fine = head + String(repeating: "<!-- lap -->", count: 1000) + "</trkseg></trk></gpx>"
+        #expect(failure(try write(fine, "fine.gpx")) == nil)
+    }
+
     @Test func truncatedFileFailsWithItsLine() throws {
         let path = try write(String(minimalGPX.prefix(200)), "truncated.gpx")
         let error = try #require(failure(path))
