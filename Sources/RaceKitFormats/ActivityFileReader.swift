@@ -86,13 +86,17 @@ public enum ActivityFileReader {
     /// Reads a document from `source` (an archive entry): gzip is told by its magic
     /// bytes and decompressed on the fly, FIT by its header, anything else is XML; the SHA-256 is of the decompressed bytes,
     /// as for a file. `declaredSize` (0 when unknown) only sizes buffers.
-    public static func read(stream source: ByteStream, declaredSize: Int = 0) throws -> ReadResult {
+    /// `archiveLimits`: the limits of the archive the entry came from and its name,
+    /// which a gzip entry's decompression counts against too.
+    public static func read(
+        stream source: ByteStream, declaredSize: Int = 0, archiveLimits: (ArchiveLimits, root: String)? = nil
+    ) throws -> ReadResult {
         var source = source
         var size = declaredSize
         let peeked = try PeekedByteStream(source, peek: 2)
         source = peeked
         if peeked.head == [0x1f, 0x8b] {
-            source = try GunzipByteStream(peeked)
+            source = try GunzipByteStream(peeked, limits: archiveLimits)
             size *= 8
         }
         // FIT is told by its header (the name may say nothing: Garmin's `_ACTIVITY` files).

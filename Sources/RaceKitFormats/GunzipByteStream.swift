@@ -12,9 +12,15 @@ final class GunzipByteStream: ByteStream {
     private static let inputSize = 64 * 1024
     private var sourceEnded = false
     private var ended = false
+    /// Limits of the archive the data came from (a `.gz` entry), and its name:
+    /// the gzip layer counts against them too.
+    private let limits: (ArchiveLimits, root: String)?
+    private var packed: Int64 = 0
+    private var unpacked: Int64 = 0
 
-    init(_ source: ByteStream) throws {
+    init(_ source: ByteStream, limits: (ArchiveLimits, root: String)? = nil) throws {
         self.source = source
+        self.limits = limits
         name = source.name
         input = .allocate(byteCount: Self.inputSize, alignment: 16)
         // 16 + MAX_WBITS: gzip framing only.
@@ -45,6 +51,7 @@ final class GunzipByteStream: ByteStream {
             }
             if zs.avail_in == 0, sourceEnded {
                 let produced = count - Int(zs.avail_out)
+                try check(produced)
                 if produced == 0 {
                     ended = true
                     if !atMemberEnd {
@@ -66,7 +73,26 @@ final class GunzipByteStream: ByteStream {
                 throw FormatError.corruptGzip(file: name, message: message)
             }
         }
-        return count - Int(zs.avail_out)
+        let produced = count - Int(zs.avail_out)
+        try check(produced)
+        return produced
+    }
+
+    private func check(_ produced: Int) throws {
+        guard let (limits, root) = limits else { return }
+        unpacked += Int64(produced)
+        if unpacked > limits.maxTotalBytes {
+            throw ArchiveError(
+                .refused, root,
+                "\(name) (gzip) unpacks to more than \(ByteCount.text(limits.maxTotalBytes)): refused as a likely archive bomb; RACEKIT_ARCHIVE_MAX_BYTES raises the limit"
+            )
+        }
+        if unpacked >= limits.ratioFloorBytes, unpacked > limits.maxRatio * max(packed, 1) {
+            throw ArchiveError(
+                .refused, root,
+                "\(name) (gzip) unpacks to more than \(limits.maxRatio) times its packed size (\(ByteCount.text(unpacked)) from \(ByteCount.text(packed)) so far): refused as a likely zip bomb"
+            )
+        }
     }
 
     private var atMemberEnd = false

@@ -70,8 +70,9 @@ public struct ActivityMetadata: Sendable, Equatable {
 /// One archive of an import: whether it was refused, and by what.
 final class ArchiveTracker: Sendable {
     let path: String
+    let limits: ArchiveLimits
     private let state = Locked<ArchiveError?>(nil)
-    init(path: String) { self.path = path }
+    init(path: String, limits: ArchiveLimits) { self.path = path; self.limits = limits }
     var refusal: ArchiveError? { state.withLock { $0 } }
     func refuse(_ error: ArchiveError) { state.withLock { if $0 == nil { $0 = error } } }
 }

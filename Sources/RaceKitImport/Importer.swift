@@ -129,7 +129,7 @@ public struct Importer: Sendable {
                     // Read here, once; its workouts go to the workers like files.
                     if queueHealthExport(path: path, feed: feed) { refusedExport.store(true, ordering: .relaxed) }
                 } else if InputCollector.isArchive(path) {
-                    let tracker = ArchiveTracker(path: path)
+                    let tracker = ArchiveTracker(path: path, limits: archiveLimits)
                     var walk = ArchiveWalk(
                         importer: self, tracker: tracker, limits: archiveLimits,
                         enqueue: { item in feed.enqueue(item, archive: tracker) },
@@ -138,7 +138,7 @@ public struct Importer: Sendable {
                             importEntry(
                                 name: entry.displayName, sourceFile: entry.fileName, stream: stream,
                                 declaredSize: Int(clamping: entry.declaredSize ?? 0), metadata: metadata,
-                                context: feed.context)
+                                archive: tracker, context: feed.context)
                         })
                     walk.refusedExport = { refusedExport.store(true, ordering: .relaxed) }
                     walk.run(path: path)
@@ -270,16 +270,24 @@ public struct Importer: Sendable {
         return importEntry(
             name: entry.displayName, sourceFile: entry.fileName,
             stream: MemoryByteStream(name: entry.displayName, bytes: entry.bytes), declaredSize: entry.bytes.count,
-            metadata: entry.metadata, context: context)
+            metadata: entry.metadata, archive: entry.archive, context: context)
     }
 
+    /// Imports an archive entry; a limit crossed inside it (a gzip entry's own
+    /// decompression) refuses the whole archive.
     func importEntry(
         name: String, sourceFile: String, stream: ByteStream, declaredSize: Int, metadata: ActivityMetadata?,
-        context: () throws -> Context
+        archive: ArchiveTracker, context: () throws -> Context
     ) -> FileResult {
         guarded(name) {
-            var read = try ActivityFileReader.read(stream: stream, declaredSize: declaredSize)
-            return try store(&read, file: name, sourceFile: sourceFile, metadata: metadata, context: context)
+            do {
+                var read = try ActivityFileReader.read(
+                    stream: stream, declaredSize: declaredSize, archiveLimits: (archive.limits, archive.path))
+                return try store(&read, file: name, sourceFile: sourceFile, metadata: metadata, context: context)
+            } catch let error as ArchiveError where error.kind == .refused {
+                archive.refuse(error)
+                throw error
+            }
         }
     }
 

@@ -151,6 +151,24 @@ private func importing(
         #expect(try store.runs(matching: RunStore.RunFilter()).isEmpty)
     }
 
+    @Test func aGzipEntryCountsAgainstTheLimitsToo() throws {
+        // 20 MB of one empty element repeated in a GPX, gzipped to about 20 KB, stored
+        // (not deflated) in the zip: the zip layer's ratio is 1, the gzip layer's about 1,000.
+        var big = Array("<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\">".utf8)
+        big += Array(String(repeating: "<x/>", count: 5 << 20).utf8)
+        big += Array("</gpx>".utf8)
+        let packed = try gzip(big)
+        let path = try tempPath("gz.zip")
+        let writer = try ZipWriter(path: path)
+        try writer.add("a/10.gpx", runGPX(10))
+        try writer.add("a/blank.gpx.gz", packed, stored: true)
+        try writer.close()
+        let (results, store) = try importing([path], jobs: 1)
+        #expect(results.map(\.status) == [.failed])
+        #expect(results[0].reason?.contains("\(path)!a/blank.gpx.gz (gzip) unpacks to more than 200 times") == true)
+        #expect(try store.runs(matching: RunStore.RunFilter()).isEmpty)
+    }
+
     @Test func sizeEntryAndDepthLimitsRefuseTheWholeArchive() throws {
         let path = try zip("three.zip", [("a/10.gpx", runGPX(10)), ("a/11.gpx", runGPX(11)), ("a/12.gpx", runGPX(12))])
         let size = try importing([path], limits: ArchiveLimits(maxTotalBytes: 1000), jobs: 1)
