@@ -413,7 +413,7 @@ public struct Importer: Sendable {
             let why =
                 sameBytes
                 ? "already imported as \(existing.joined(separator: ", "))"
-                : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, distance within 2%); use --allow-duplicates to store it again"
+                : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, and end within 60 s, distance within 2% or a cut-off copy); use --allow-duplicates to store it again"
             notes.insert(why, at: 0)
             return FileResult(file: path, status: .duplicate, runIds: existing, reason: notes.joined(separator: "; "))
         }

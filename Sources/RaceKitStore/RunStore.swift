@@ -197,6 +197,9 @@ public final class RunStore: Sendable {
     /// of the stored ones, or it has the same channels and `richerPointRatio` times
     /// the points.
     static func isRicher(_ run: NewRun, than stored: RunRecord) -> Bool {
+        // Two files that declare different sports for one activity (a triathlon's
+        // swim from the watch, "Workout" from another app): the stored one stays.
+        if run.activity.sportDeclared, stored.sportDeclared, run.activity.sport != stored.sport { return false }
         let s = run.summary
         let new = [s.avgHeartRate != nil, s.avgCadence != nil, s.ascentMeters != nil, !run.activity.isIndoor]
         let old = [
@@ -237,7 +240,7 @@ public final class RunStore: Sendable {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT id, distance_m FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
+                SELECT id, distance_m, ended_at FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
                 ORDER BY abs(started_at - ?)
                 """,
             arguments: [
@@ -246,12 +249,28 @@ public final class RunStore: Sendable {
             ])
         for row in rows {
             let other: Double? = row["distance_m"]
+            let otherEnd: Double? = row["ended_at"]
+            // Started together and ended together: one activity, whatever the
+            // distances say (a watch's device distance and a GPS track's differ by
+            // a few percent).
+            if let otherEnd, abs(otherEnd - run.summary.endedAt) <= Self.duplicateStartToleranceSeconds {
+                return row["id"]
+            }
             switch (run.summary.distanceMeters, other) {
             case (nil, nil):
                 return row["id"]
             case (let a?, let b?):
                 let reference = max(a, b)
                 if reference == 0 || abs(a - b) <= Self.duplicateDistanceRatio * reference { return row["id"] }
+                // A cut-off copy (a watch that died mid-run, a truncated file): it
+                // ends first and covers less distance than the whole one.
+                if let otherEnd {
+                    let (shortEnd, longEnd) = (min(otherEnd, run.summary.endedAt), max(otherEnd, run.summary.endedAt))
+                    let (shortDistance, longDistance) = otherEnd < run.summary.endedAt ? (b, a) : (a, b)
+                    if shortEnd < longEnd, shortDistance <= longDistance * (1 + Self.duplicateDistanceRatio) {
+                        return row["id"]
+                    }
+                }
             default:
                 continue
             }

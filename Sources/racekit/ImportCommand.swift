@@ -19,8 +19,9 @@ extension RaceKitCommand {
                 nothing from it is kept. Each file is stored in one transaction: a broken file
                 leaves nothing behind and the other files still import. Importing the same
                 bytes again changes nothing; the same activity from another file (same athlete,
-                start within 60 s, distance within 2%) is reported as a duplicate unless
-                --allow-duplicates.
+                start within 60 s, and end within 60 s, distance within 2% or a cut-off copy)
+                is reported as a duplicate unless --allow-duplicates; a richer copy replaces
+                the stored run's samples (upgraded).
 
                 An Apple Health export (its export.xml, export.zip, or a folder holding it) gives one
                 result per workout, each stored in its own transaction; its workout-routes/
