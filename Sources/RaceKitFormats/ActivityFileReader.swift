@@ -101,7 +101,10 @@ public enum ActivityFileReader {
         }
         // FIT is told by its header (the name may say nothing: Garmin's `_ACTIVITY` files).
         let head = try PeekedByteStream(source, peek: 12)
-        if head.head.withUnsafeBytes({ FITReader.isFITHeader($0) }) {
+        // A FIT header, or a name that says FIT (its reader then says what is wrong).
+        if head.head.withUnsafeBytes({ FITReader.isFITHeader($0) })
+            || (!head.head.isEmpty && FITReader.hasFITExtension(source.name))
+        {
             return try FITReader.read(head, pointLimit: maxPoints)
         }
         source = head
@@ -113,7 +116,12 @@ public enum ActivityFileReader {
     /// A stream over the file when it is FIT (named `.fit` or `.fit.gz` in any
     /// case, or starting with a FIT header after gzip); nil for XML.
     static func sniffFIT(path: String) throws -> ByteStream? {
-        if FITReader.hasFITExtension(path) { return try FileByteStream(path: path) }
+        if FITReader.hasFITExtension(path) {
+            // An empty file is empty, whatever its name says (the XML path says so).
+            var info = stat()
+            if stat(path, &info) == 0, info.st_size == 0 { return nil }
+            return try FileByteStream(path: path)
+        }
         // The first bytes as they are on disk (cheap: no zlib buffers for every
         // GPX and TCX file); only a gzip file is opened through zlib to look inside.
         var raw = [UInt8](repeating: 0, count: 12)

@@ -132,3 +132,29 @@ final class PeekedByteStream: ByteStream {
         return try source.read(into: buffer, count: count)
     }
 }
+
+/// gzip in memory (tests, `racekit-gen`): the bytes compressed as one gzip member.
+public enum Gzip {
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+        var zs = z_stream()
+        // 16 + MAX_WBITS: gzip framing; 8: the default memory level.
+        guard
+            deflateInit2_(
+                &zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return [] }
+        defer { deflateEnd(&zs) }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&zs, UInt(bytes.count))) + 64)
+        let written: Int = bytes.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { output in
+                zs.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+                zs.avail_in = UInt32(input.count)
+                zs.next_out = output.bindMemory(to: Bytef.self).baseAddress
+                zs.avail_out = UInt32(output.count)
+                guard deflate(&zs, Z_FINISH) == Z_STREAM_END else { return 0 }
+                return output.count - Int(zs.avail_out)
+            }
+        }
+        return Array(out.prefix(written))
+    }
+}

@@ -187,10 +187,14 @@ final class ResultSlots: Sendable {
                 }
                 if result.status == .upgraded { upgraded += result.runIds.count }
             }
-            var reason = "\(refusal.description); nothing from it was kept"
-            if removed > 0 { reason += " (\(removed) runs read before the limit was crossed were removed again)" }
+            var reason = "\(refusal.description); no new run from it was kept"
+            if removed > 0 {
+                reason +=
+                    " (\(removed == 1 ? "1 run" : "\(removed) runs") read before the limit was crossed \(removed == 1 ? "was" : "were") removed again)"
+            }
             if upgraded > 0 {
-                reason += "; \(upgraded) stored runs were already upgraded from it and keep their new samples"
+                reason +=
+                    "; \(upgraded == 1 ? "1 stored run had" : "\(upgraded) stored runs had") already been upgraded from it (the richer samples stay)"
             }
             final.append(FileResult(file: tracker.path, status: .failed, reason: reason))
         }

@@ -30,13 +30,15 @@ public final class PendingStore: Sendable {
     /// Runs `open` on a thread of its own.
     public init(opening open: @escaping @Sendable () throws -> RunStore) {
         ready.enter()
-        let thread = Thread { [self] in
+        // On GCD's pool, not a Foundation Thread of its own: threads created and
+        // ended by the hundred (tests import again and again) corrupted the heap
+        // now and then in swift-corelibs-foundation's Thread; the import's workers
+        // moved to GCD for the same reason.
+        DispatchQueue.global().async { [self] in
             let opened = Result { try open() }
             result.withLock { $0 = opened }
             ready.leave()
         }
-        thread.name = "racekit-open-store"
-        thread.start()
     }
 
     /// The store, once open; rethrows what opening it threw.
@@ -50,6 +52,8 @@ public final class PendingStore: Sendable {
 /// transaction, on `jobs` worker threads; a failure never stops the other files.
 public struct Importer: Sendable {
     let pending: PendingStore
+    /// Strava's activities.csv of unpacked exports, read once each.
+    let stravaFolders = StravaFolderIndex()
     public let options: ImportOptions
 
     public init(store: RunStore, options: ImportOptions) {
@@ -130,10 +134,17 @@ public struct Importer: Sendable {
                     if queueHealthExport(path: path, feed: feed) { refusedExport.store(true, ordering: .relaxed) }
                 } else if InputCollector.isArchive(path) {
                     let tracker = ArchiveTracker(path: path, limits: archiveLimits)
+                    var produced = 0
                     var walk = ArchiveWalk(
                         importer: self, tracker: tracker, limits: archiveLimits,
-                        enqueue: { item in feed.enqueue(item, archive: tracker) },
-                        record: { result in feed.record(result, archive: tracker) },
+                        enqueue: { item in
+                            produced += 1
+                            feed.enqueue(item, archive: tracker)
+                        },
+                        record: { result in
+                            produced += 1
+                            feed.record(result, archive: tracker)
+                        },
                         importLarge: { stream, entry, metadata in
                             importEntry(
                                 name: entry.displayName, sourceFile: entry.fileName, stream: stream,
@@ -142,6 +153,14 @@ public struct Importer: Sendable {
                         })
                     walk.refusedExport = { refusedExport.store(true, ordering: .relaxed) }
                     walk.run(path: path)
+                    if produced == 0 {
+                        feed.record(
+                            FileResult(
+                                file: path, status: .skipped,
+                                reason:
+                                    "no activity file inside (GPX, TCX, FIT, plain or .gz) and no Apple Health export"),
+                            archive: tracker)
+                    }
                 } else {
                     feed.enqueue(.file(path))
                 }
@@ -216,10 +235,12 @@ public struct Importer: Sendable {
             let slots = ResultSlots(progress: progress)
             let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
             let group = DispatchGroup()
-            for n in 0..<workers {
-                group.enter()
-                let thread = Thread {
-                    defer { group.leave() }
+            // Workers on GCD's global queue (it adds a thread when one blocks): the
+            // calling thread is the producer and never waits for a worker to start.
+            // (Foundation Threads made per import corrupted the heap now and then:
+            // glibc's "tcache_thread_shutdown(): unaligned tcache chunk" in the tests.)
+            for _ in 0..<workers {
+                DispatchQueue.global().async(group: group) {
                     while let (index, item) = queue.pop() {
                         if unusable.isSet { continue }   // drain: the producer may wait for room
                         let result: FileResult
@@ -234,9 +255,6 @@ public struct Importer: Sendable {
                         slots.fill(index, result)
                     }
                 }
-                thread.name = "racekit-import-\(n)"
-                thread.stackSize = 4 << 20
-                thread.start()
             }
             produce(Feed(queue: queue, slots: slots, unusable: unusable, context: context))
             queue.close()
@@ -258,8 +276,12 @@ public struct Importer: Sendable {
     ) -> FileResult {
         guarded(path) {
             var read = try ActivityFileReader.read(path: path, readAhead: readAhead)
-            return try store(
-                &read, file: path, sourceFile: (path as NSString).lastPathComponent, metadata: nil, context: context)
+            let (metadata, problem) = stravaFolders.metadata(for: path)
+            var result = try store(
+                &read, file: path, sourceFile: (path as NSString).lastPathComponent, metadata: metadata,
+                context: context)
+            if let problem { result.reason = result.reason.map { "\($0); \(problem)" } ?? problem }
+            return result
         }
     }
 
@@ -312,7 +334,7 @@ public struct Importer: Sendable {
         var outcome = ReadOutcome.empty
         swap(&outcome, &read.outcome)
         guard case .document(var document) = outcome else {
-            return FileResult(file: path, status: .skipped, reason: "empty file: no XML content")
+            return FileResult(file: path, status: .skipped, reason: "empty file: nothing in it")
         }
         // Release the enum's reference (`consume` here trips a compiler bug).
         outcome = .empty

@@ -122,3 +122,36 @@ public struct StravaActivities: Sendable, Equatable {
         return rows
     }
 }
+
+/// Strava's `activities.csv` beside an unpacked export's `activities/` folder,
+/// read once per export: a file at `EXPORT/activities/123.gpx.gz` gets the name,
+/// sport and description `EXPORT/activities.csv` gives it, as inside the zip.
+final class StravaFolderIndex: Sendable {
+    private let cache = Locked<[String: StravaActivities]>([:])
+
+    /// The metadata for the file at `path` (nil when no index names it), and what
+    /// was wrong with the index when this call was the one that read it (the files
+    /// then import with their own names; the problem is said once).
+    func metadata(for path: String) -> (ActivityMetadata?, problem: String?) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[parts.count - 2] == "activities" else { return (nil, nil) }
+        let root = parts.dropLast(2).joined(separator: "/")
+        var problem: String?
+        let index = cache.withLock { cache -> StravaActivities in
+            if let known = cache[root] { return known }
+            let csv = (root.isEmpty ? "" : root + "/") + "activities.csv"
+            var loaded = StravaActivities()
+            // No activities.csv (InputFile.read gives nil): not a Strava export.
+            if let data = InputFile.read(csv) {
+                do {
+                    loaded = try StravaActivities(csv: [UInt8](data), name: csv)
+                } catch {
+                    problem = "\(error); the activities import with the names and sports in their files"
+                }
+            }
+            cache[root] = loaded
+            return loaded
+        }
+        return (index.metadata(forEntry: parts.suffix(2).joined(separator: "/")), problem)
+    }
+}

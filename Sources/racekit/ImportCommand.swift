@@ -128,7 +128,7 @@ extension RaceKitCommand {
             }
             let s = ImportSummary(results)
             if s.total == 0 {
-                Console.out("No activity files (GPX, TCX) or export archives found.")
+                Console.out("No activity files found (GPX, TCX, FIT, plain or .gz; archives; Apple Health exports).")
             } else if s.imported == 0 && s.upgraded == 0 && s.failed == 0 && s.duplicate > 0 {
                 Console.out(
                     "Nothing new: \(s.duplicate) of \(s.total) files already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "")."

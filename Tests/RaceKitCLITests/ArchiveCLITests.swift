@@ -45,7 +45,7 @@ import Testing
         #expect(r.status == 1)
         #expect(
             r.stderr.contains("failed: \(zip): \(zip)!activities/zz.gpx unpacks to more than 200 times"), "\(r.stderr)")
-        #expect(r.stderr.contains("nothing from it was kept"))
+        #expect(r.stderr.contains("no new run from it was kept"))
         #expect(try runCount(cli) == 0)
     }
 }

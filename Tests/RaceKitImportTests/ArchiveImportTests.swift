@@ -19,15 +19,9 @@ private func runGPX(_ day: Int, sport: String = "running") -> [UInt8] {
 }
 
 private func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-gz-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let plain = dir.appendingPathComponent("x")
-    try Data(bytes).write(to: plain)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", "gzip -n \"$0\"", plain.path]
-    try p.run(); p.waitUntilExit()
-    return [UInt8](try Data(contentsOf: dir.appendingPathComponent("x.gz")))
+    let packed = Gzip.compress(bytes)
+    #expect(!packed.isEmpty)
+    return packed
 }
 
 private func tempPath(_ name: String) throws -> String {
@@ -120,6 +114,20 @@ private func importing(
         #expect(runs.map(\.sport) == [.running, .cycling])
         #expect(runs[0].notes == "Easy, with \"strides\"\nand a hill")
         #expect(runs[1].notes == nil)
+
+        // The same export unpacked: the same labels, sports and notes.
+        let folder = try tempPath("export")
+        try FileManager.default.createDirectory(atPath: folder + "/activities", withIntermediateDirectories: true)
+        try Data(runGPX(10)).write(to: URL(fileURLWithPath: folder + "/activities/10.gpx"))
+        try Data(try gzip(runGPX(11))).write(to: URL(fileURLWithPath: folder + "/activities/11.gpx.gz"))
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/activities.csv"))
+        let (unpacked, folderStore) = try importing(InputCollector.collect([folder]).files)
+        #expect(unpacked.map(\.status) == [.imported, .imported])
+        let same = try folderStore.runs(matching: RunStore.RunFilter()).sorted { $0.startedAt < $1.startedAt }
+        #expect(same.map(\.label) == runs.map(\.label))
+        #expect(same.map(\.sport) == runs.map(\.sport))
+        #expect(same.map(\.notes) == runs.map(\.notes))
+        #expect(same.map(\.distanceMeters) == runs.map(\.distanceMeters))
     }
 
     @Test func csvRecordsFollowRFC4180() throws {
@@ -147,7 +155,7 @@ private func importing(
         #expect(results[0].status == .failed)
         let reason = try #require(results[0].reason)
         #expect(reason.contains("\(path)!a/zeros.gpx unpacks to more than 200 times its packed size"))
-        #expect(reason.contains("nothing from it was kept"))
+        #expect(reason.contains("no new run from it was kept"))
         #expect(try store.runs(matching: RunStore.RunFilter()).isEmpty)
     }
 
@@ -206,6 +214,10 @@ private func importing(
         #expect(results.map(\.status) == [.failed, .failed, .imported])
         #expect(results[0].reason?.contains("\(path)!../x.gpx: unsafe entry name") == true)
         #expect(try store.runs(matching: RunStore.RunFilter()).count == 1)
+
+        let nothing = try importing([try zip("photos.zip", [("a/readme.txt", Array("hello".utf8))])]).results
+        #expect(nothing.map(\.status) == [.skipped])
+        #expect(nothing[0].reason?.hasPrefix("no activity file inside") == true)
 
         let notZip = try tempPath("fake.zip")
         try Data("just text".utf8).write(to: URL(fileURLWithPath: notZip))
