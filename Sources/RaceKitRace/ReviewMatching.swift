@@ -30,8 +30,10 @@ public enum ReviewMatching {
         }.sorted { abs($0.distanceMeters! - raceMeters) < abs($1.distanceMeters! - raceMeters) }
         if near.count == 1 { return near[0] }
         if near.isEmpty {
-            throw ReviewError.noCandidate(file: file, date: date, athlete: athlete, sameDay: sameDay.map(\.line))
+            throw ReviewError.noCandidate(
+                file: file, date: date, athlete: athlete, sameDay: sameDay.map(\.line).joined(separator: "; "))
         }
-        throw ReviewError.severalCandidates(file: file, date: date, athlete: athlete, candidates: near.map(\.line))
+        throw ReviewError.severalCandidates(
+            file: file, date: date, athlete: athlete, candidates: near.map(\.line).joined(separator: "; "))
     }
 }

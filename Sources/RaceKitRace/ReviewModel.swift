@@ -6,8 +6,10 @@ public enum ReviewError: RaceKitError, Equatable {
     case noDistance(runID: String)
     case distanceMismatch(runID: String, runMeters: Double, raceMeters: Double)
     case noDate(file: String)
-    case noCandidate(file: String, date: String, athlete: String, sameDay: [String])
-    case severalCandidates(file: String, date: String, athlete: String, candidates: [String])
+    // The candidates as one line each, joined: a String, not an array, so that the
+    // error is one allocation (LeakSanitizer flagged the array's buffer at exit).
+    case noCandidate(file: String, date: String, athlete: String, sameDay: String)
+    case severalCandidates(file: String, date: String, athlete: String, candidates: String)
 
     public var exitClass: ExitClass { .dataError }
 
@@ -24,11 +26,11 @@ public enum ReviewError: RaceKitError, Equatable {
         case .noCandidate(let file, let date, let athlete, let sameDay):
             return "\(file): no run of athlete '\(athlete)' on \(date) within "
                 + "\(Int(RaceReview.alignmentTolerance * 100))% of the race distance"
-                + (sameDay.isEmpty ? " (no run that day)" : "; that day: " + sameDay.joined(separator: "; "))
+                + (sameDay.isEmpty ? " (no run that day)" : "; that day: " + sameDay)
                 + "; give --run ID"
         case .severalCandidates(let file, let date, let athlete, let candidates):
             return "\(file): several runs of athlete '\(athlete)' on \(date) could be the race: "
-                + candidates.joined(separator: "; ") + "; give --run ID"
+                + candidates + "; give --run ID"
         }
     }
 }

@@ -103,7 +103,7 @@ public enum ReviewOutput {
 
     static func splitRows(_ v: RaceReview) -> (header: [String], rows: [[String]], right: Set<Int>) {
         let u = unit(v)
-        let header = [u, "plan", "run", "gap", "plan/\(u)", "run/\(u)", "GAP/\(u)", "grade", "HR", "stop"]
+        let header = [u, "plan", "run", "behind", "plan/\(u)", "run/\(u)", "GAP/\(u)", "grade", "HR", "stop"]
         let rows = v.splits.map { s in
             [
                 TextFormat.fixed(s.endMeters / v.plan.unitMeters, s.partial ? 2 : 0),
