@@ -147,7 +147,7 @@ public enum ActivityFileReader {
         }
         head.removeSubrange(n...)
         guard head.withUnsafeBytes({ FITReader.isFITHeader($0) }) else { return nil }
-        return PrefixedByteStream(stream, prefix: head)
+        return PeekedByteStream(stream, head: head)
     }
 
     private static func read(

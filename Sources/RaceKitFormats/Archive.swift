@@ -2,6 +2,10 @@
 import Foundation
 import RaceKitCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Limits that keep a hostile archive (a zip bomb, a million empty entries, zips
 /// nested without end) from filling memory or time. An archive that crosses one
 /// is refused as a whole: nothing from it is kept.
@@ -209,12 +213,23 @@ public final class ArchiveReader {
         callbackBuffer?.deallocate()
     }
 
+    /// libarchive converts entry names through the process's character type: in
+    /// the "C" locale a name such as "ä ü.gpx" has no readable form at all. The
+    /// character type (only: numbers and messages keep "C") is UTF-8 once an
+    /// archive is read.
+    private static let utf8Names: Bool = {
+        let current = setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "C"
+        guard current == "C" || current == "POSIX" else { return true }
+        return setlocale(LC_CTYPE, "C.UTF-8") != nil
+    }()
+
     private static func newHandle() -> OpaquePointer? {
         guard let handle = archive_read_new() else { return nil }
         archive_read_support_format_zip(handle)
         archive_read_support_format_tar(handle)
         archive_read_support_format_gnutar(handle)
         archive_read_support_filter_all(handle)
+        _ = utf8Names
         return handle
     }
 

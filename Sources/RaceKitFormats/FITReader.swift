@@ -118,28 +118,3 @@ public enum FITReader {
         return lower.hasSuffix(".fit") || lower.hasSuffix(".fit.gz")
     }
 }
-
-/// A stream whose first bytes were already read (to sniff the format), handed
-/// back before the rest.
-final class PrefixedByteStream: ByteStream {
-    private let base: ByteStream
-    private var prefix: [UInt8]
-    private var offset = 0
-    var name: String { base.name }
-
-    init(_ base: ByteStream, prefix: [UInt8]) {
-        self.base = base
-        self.prefix = prefix
-    }
-
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
-        if offset < prefix.count {
-            let n = min(count, prefix.count - offset)
-            prefix.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-            offset += n
-            if offset == prefix.count { prefix = []; offset = 0 }
-            return n
-        }
-        return try base.read(into: buffer, count: count)
-    }
-}

@@ -106,9 +106,14 @@ final class PeekedByteStream: ByteStream {
     let head: [UInt8]
     private var offset = 0
 
-    init(_ source: ByteStream, peek: Int) throws {
+    /// A stream whose first bytes, `head`, were already read from `source`.
+    init(_ source: ByteStream, head: [UInt8]) {
         self.source = source
         name = source.name
+        self.head = head
+    }
+
+    convenience init(_ source: ByteStream, peek: Int) throws {
         var head = [UInt8](repeating: 0, count: peek)
         var filled = 0
         while filled < peek {
@@ -119,7 +124,7 @@ final class PeekedByteStream: ByteStream {
             filled += n
         }
         head.removeSubrange(filled...)
-        self.head = head
+        self.init(source, head: head)
     }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {

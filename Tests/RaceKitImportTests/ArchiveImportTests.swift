@@ -215,6 +215,11 @@ private func importing(
         #expect(results[0].reason?.contains("\(path)!../x.gpx: unsafe entry name") == true)
         #expect(try store.runs(matching: RunStore.RunFilter()).count == 1)
 
+        // A name outside ASCII (in the "C" locale libarchive gave none at all).
+        let accents = try importing([try zip("ä.zip", [("läufe/ä ü 10.gpx", runGPX(10))])]).results
+        #expect(accents.map(\.file) == ["\(try tempPathParent(accents))!läufe/ä ü 10.gpx"])
+        #expect(accents.map(\.status) == [.imported])
+
         let nothing = try importing([try zip("photos.zip", [("a/readme.txt", Array("hello".utf8))])]).results
         #expect(nothing.map(\.status) == [.skipped])
         #expect(nothing[0].reason?.hasPrefix("no activity file inside") == true)
@@ -301,4 +306,9 @@ private func importing(
         // The route files were read as routes, not imported on their own.
         #expect(!zipped.contains { $0.file.contains("workout-routes") })
     }
+}
+
+/// The archive path of the first result (`ARCHIVE!entry`).
+private func tempPathParent(_ results: [FileResult]) throws -> String {
+    String(try #require(results.first?.file.split(separator: "!").first))
 }
