@@ -41,7 +41,7 @@ help:
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl; ../shared/corpus/fit against scripts/fit-expected.jsonl and fitdecode (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
 	@echo "make bench-peers  racekit import vs gpxpy and python-tcxparser (pip) and xmllint, same inputs"
-	@echo "make fuzz         libFuzzer on the GPX, TCX and FIT readers, the Apple Health export reader, the race-setup loader and its numeric values, the formatters and the expression parser, FUZZ_SECONDS each (default 90)"
+	@echo "make fuzz         libFuzzer on the GPX, TCX and FIT readers, the Apple Health export reader, the race-setup loader and its numeric values, the formatters, the expression parser and the CSV reader, FUZZ_SECONDS each (default 90)"
 	@echo "make test-asan    the tests under AddressSanitizer;  make test-tsan: under ThreadSanitizer"
 	@echo "make limits       the resource-limit cases (1 GB file, 10M points, one 100 MB line, 100k files)"
 

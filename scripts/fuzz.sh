@@ -2,7 +2,8 @@
 # make fuzz: runs the libFuzzer harness for the GPX, TCX and FIT readers (RACEKIT_FUZZ_TARGET=fit), the
 # Apple Health export reader (RACEKIT_FUZZ_TARGET=health), the race-setup
 # loader (RACEKIT_FUZZ_TARGET=setup), the setup's numeric values (=setup-numbers), the shared
-# formatters over any double (=formatters) and the script expression parser (=expression) for a bounded
+# formatters over any double (=formatters), the script expression parser (=expression) and the CSV
+# reader of Strava's activities.csv (=csv) for a bounded
 # time each, seeded from the test fixtures (and ../shared/corpus when present).
 # Usage: [FUZZ_TARGETS="fit ..."] fuzz.sh FUZZ_BINARY SECONDS_PER_TARGET
 set -uo pipefail
@@ -14,7 +15,7 @@ mkdir -p "$work/artifacts"
 marker="$work/.started"
 touch "$marker"
 status=0
-for target in ${FUZZ_TARGETS:-gpx tcx fit yaml yamlnum fmt expr health}; do
+for target in ${FUZZ_TARGETS:-gpx tcx fit yaml yamlnum fmt expr health csv}; do
   corpus="$work/corpus-$target"
   mkdir -p "$corpus"
   if [ "$target" = expr ]; then
@@ -26,6 +27,10 @@ for target in ${FUZZ_TARGETS:-gpx tcx fit yaml yamlnum fmt expr health}; do
     dict=/dev/null; what="$RACEKIT_FUZZ_TARGET target"
     head -c 96 /dev/zero > "$corpus/seed-zero"
     printf '\x00\x00\x00\x00\x00\x00\xf8\x7f\x00\x00\x00\x00\x00\x00\xf0\x7f\xff\xff\xff\xff\xff\xff\xef\x7f' > "$corpus/seed-special"
+  elif [ "$target" = csv ]; then
+    export RACEKIT_FUZZ_TARGET=csv; dict=/dev/null; what="CSV reader (Strava's activities.csv)"
+    printf 'Activity ID,Activity Name,Filename\r\n1,"Morning ""Run"", easy",activities/1.gpx\r\n2,"two\nlines",x\n' > "$corpus/seed-strava"
+    printf '"never closed,\n\r\r\n,,,' > "$corpus/seed-broken"
   elif [ "$target" = health ]; then
     export RACEKIT_FUZZ_TARGET=health; dict=scripts/fuzz/activity.dict; what="Apple Health export reader"
     cp Tests/RaceKitFormatsTests/Fixtures/apple-health/export.xml "$corpus"/

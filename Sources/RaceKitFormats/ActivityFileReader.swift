@@ -48,6 +48,11 @@ public enum ActivityFileReader {
     /// have a few, 100,000 take about 17 MB).
     public static let maxComments = 100_000
 
+    /// Most activities, courses, routes, laps, tracks and segments one document may
+    /// hold (each costs memory even when empty; a Garmin history export of
+    /// several years holds a few thousand laps).
+    public static let maxParts = 100_000
+
     /// Below this document size a second thread costs more than it saves.
     public static let readAheadMinimumBytes = 1 << 20
 
@@ -67,6 +72,7 @@ public enum ActivityFileReader {
 
     /// `read(path:readAhead:)` with another point limit (tests).
     static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
+        if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
         if let fit = try sniffFIT(path: path) { return try FITReader.read(fit, pointLimit: pointLimit) }
         let stream = try XMLStream(path: path)
         let ahead = readsAhead(readAhead, documentBytes: stream.expectedBytes)
@@ -160,7 +166,7 @@ public enum ActivityFileReader {
         if let start = stream.nonXMLStart {
             throw FormatError.malformedXML(
                 file: path, line: 1,
-                message: "not XML: the file starts with \"\(start)\" where '<' was expected")
+                message: "not XML: the file holds \(start), not '<' at its start")
         }
         let vocabulary = Vocabulary(stream: stream)
         stream.vocabulary = vocabulary
@@ -238,6 +244,13 @@ public enum ActivityFileReader {
             case .element:
                 let empty = stream.isEmptyElement
                 handler.start(vocabulary.local(stream.localName), stream)
+                if handler.partCount > maxParts {
+                    throw FormatError.tooLarge(
+                        file: stream.path,
+                        limit:
+                            "more than \(maxParts) activities, laps, tracks, segments and routes (at line \(stream.currentLine ?? 0)): a real file holds a few hundred at most"
+                    )
+                }
                 if empty { handler.end() }
             case .endElement:
                 handler.end()
@@ -271,6 +284,9 @@ protocol ElementHandler: AnyObject {
     var openElements: Int { get }
     /// Points read so far (activities and courses).
     var pointCount: Int { get }
+    /// Activities, courses, routes, laps, tracks and segments started so far:
+    /// each holds memory of its own, even without points.
+    var partCount: Int { get }
 }
 
 /// Text collection and value parsing shared by the GPX and TCX handlers.

@@ -93,14 +93,11 @@ extension AppleHealthExport {
         var pausedAt: Int64?
         let events = w.events.compactMap { e in e.date.map { ($0, e.type) } }.sorted { $0.0 < $1.0 }
         for (date, type) in events {
-            switch type {
-            case "Pause", "MotionPaused":
+            if HealthWorkoutEvent.pauseTypes.contains(type) {
                 if pausedAt == nil { pausedAt = date }
-            case "Resume", "MotionResumed":
+            } else if HealthWorkoutEvent.resumeTypes.contains(type) {
                 if let from = pausedAt, date > from { out.append(from...date) }
                 pausedAt = nil
-            default:
-                break
             }
         }
         if let from = pausedAt, end > from { out.append(from...end) }

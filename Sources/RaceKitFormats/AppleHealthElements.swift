@@ -226,7 +226,11 @@ struct WorkoutParser {
         if let duration, let factor = HealthUnit.seconds(unit ?? "min"), duration >= 0 {
             event.durationSeconds = duration * factor
         }
-        if workout.events.count < 10_000 { workout.events.append(event) }
+        // Only pauses and resumes are used (laps, segments and markers are not laps
+        // here): the others are not kept, so a flood of them costs nothing.
+        guard HealthWorkoutEvent.pauseTypes.contains(event.type) || HealthWorkoutEvent.resumeTypes.contains(event.type)
+        else { return }
+        if workout.events.count < HealthWorkoutEvent.maxPerWorkout { workout.events.append(event) }
     }
 
     mutating func statistic(_ attributes: HealthAttributes) {
@@ -244,7 +248,7 @@ struct WorkoutParser {
             default: break
             }
         }
-        if workout.statistics.count < 256 { workout.statistics.append(s) }
+        if workout.statistics.count < 64 { workout.statistics.append(s) }
     }
 
     mutating func fileReference(_ attributes: HealthAttributes) {

@@ -66,6 +66,13 @@ public struct HealthWorkoutEvent: Sendable, Equatable {
     public var date: Int64?
     /// Seconds (segments and laps carry one).
     public var durationSeconds: Double?
+
+    /// The types that pause a workout, and those that resume it: the only events
+    /// kept (`AppleHealthReader`).
+    public static let pauseTypes: Set<String> = ["Pause", "MotionPaused"]
+    public static let resumeTypes: Set<String> = ["Resume", "MotionResumed"]
+    /// Most pause and resume events kept per workout (a real one has a few dozen).
+    public static let maxPerWorkout = 10_000
 }
 
 /// A `<WorkoutStatistics>` entry.

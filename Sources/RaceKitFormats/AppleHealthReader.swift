@@ -98,6 +98,10 @@ final class HealthSAXParser {
     static let maxDistance = 50_000_000
     /// Most workouts kept (a few hundred bytes each; real exports hold thousands).
     static let maxWorkouts = 500_000
+    /// Most pause and resume events kept in all (about 50 bytes each: 50 MB; a
+    /// real workout has a few dozen). Other events are not kept at all.
+    static let maxEvents = 1_000_000
+    private var eventsKept = 0
 
     init(name: String) {
         self.name = name
@@ -203,7 +207,14 @@ final class HealthSAXParser {
         case .metadataEntry where parent == .workout || parent == .workoutActivity:
             workout?.metadata(attributes)
         case .workoutEvent where parent == .workout || parent == .workoutActivity:
+            let before = workout?.workout.events.count ?? 0
             workout?.event(attributes)
+            eventsKept += (workout?.workout.events.count ?? 0) - before
+            if eventsKept > Self.maxEvents {
+                fail(
+                    HealthExportError.tooLarge(file: name, limit: "more than \(Self.maxEvents) pause and resume events")
+                )
+            }
         case .workoutStatistics where parent == .workout || parent == .workoutActivity:
             workout?.statistic(attributes)
         case .location where parent == .workoutRoute && workout != nil:
@@ -257,7 +268,18 @@ extension UnsafeRawBufferPointer {
         count == text.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0)
     }
 
-    var string: String { String(decoding: self, as: UTF8.self) }
+    /// The bytes as text, at most `maxAttributeBytes` of them: every attribute the
+    /// reader keeps (types, units, sources, metadata, route paths) is short, and
+    /// libxml2 allows 10 MB, which 64 metadata entries of thousands of workouts
+    /// would otherwise keep.
+    var string: String {
+        String(
+            decoding: count > Self.maxAttributeBytes
+                ? UnsafeRawBufferPointer(rebasing: self[..<Self.maxAttributeBytes]) : self, as: UTF8.self)
+    }
+
+    /// Most bytes of an attribute kept as text (a longer value is cut there).
+    static var maxAttributeBytes: Int { 1024 }
 
     /// The bytes as a number, nil when they are not one or not finite.
     var number: Double? {

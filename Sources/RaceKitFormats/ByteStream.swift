@@ -27,6 +27,7 @@ public final class FileByteStream: ByteStream {
 
     public init(path: String) throws {
         name = path
+        if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
         guard let gz = gzopen(path, "rb") else {
             throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno)))
         }
@@ -63,7 +64,37 @@ public final class FileByteStream: ByteStream {
             if isGzip { throw FormatError.corruptGzip(file: name, message: text.isEmpty ? "zlib error \(code)" : text) }
             throw FormatError.cannotOpen(file: name, reason: text.isEmpty ? "read error" : text)
         }
+        if isGzip { try ratio.count(n, packed: Int64(gzoffset(file)), file: name) }
         return n
+    }
+
+    private var ratio = GzipRatioCheck()
+}
+
+/// The limits of an archive entry (`ArchiveLimits.standard`: size, and ratio once
+/// 16 MB came out) applied to a plain `.gz` file on disk: a 3 MB `.gpx.gz` of
+/// 1 GiB of tiny elements would otherwise keep the parser busy for minutes.
+struct GzipRatioCheck {
+    private var unpacked: Int64 = 0
+
+    /// Counts `n` more unpacked bytes, `packed` compressed bytes read so far.
+    mutating func count(_ n: Int, packed: Int64, file: String) throws(FormatError) {
+        let limits = ArchiveLimits.standard
+        unpacked += Int64(n)
+        if unpacked > limits.maxTotalBytes {
+            throw FormatError.tooLarge(
+                file: file,
+                limit:
+                    "gzip data unpacks to more than \(ByteCount.text(limits.maxTotalBytes)) (RACEKIT_ARCHIVE_MAX_BYTES raises the limit)"
+            )
+        }
+        if unpacked >= limits.ratioFloorBytes, unpacked > limits.maxRatio * max(packed, 1) {
+            throw FormatError.tooLarge(
+                file: file,
+                limit:
+                    "gzip data unpacks to more than \(limits.maxRatio) times its packed size (\(ByteCount.text(unpacked)) from \(ByteCount.text(packed)) so far): refused as a likely gzip bomb (real exports compress less than 30 to 1)"
+            )
+        }
     }
 }
 

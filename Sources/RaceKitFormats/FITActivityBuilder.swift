@@ -39,8 +39,9 @@ final class FITActivityBuilder: FITSink {
     private var deviceCreator: (manufacturer: Int?, product: Int?, name: String?, software: Double?)?
     private var developerKeys = Set<UInt16>()
     private var developerNames: [UInt16: String] = [:]
-    /// Messages other than records kept (laps, sessions): bounded like records.
-    private var kept = 0
+    /// Most sessions of one file: a triathlon has 5 (transitions included), a
+    /// swimrun a few dozen; each becomes an activity of its own.
+    static let maxSessions = 1_000
 
     init(name: String, pointLimit: Int) {
         self.name = name
@@ -86,7 +87,9 @@ final class FITActivityBuilder: FITSink {
             if type == 1 || type == 4 || type == 8 || type == 9 { timerStopped = true }
         case FITProfile.Message.lap:
             guard inActivity else { return }
-            try keep()
+            if laps.count >= ActivityFileReader.maxParts {
+                throw FITError.tooManyParts(file: name, what: "laps", limit: ActivityFileReader.maxParts)
+            }
             let start = time(m[2])
             laps.append(
                 LapEntry(
@@ -94,7 +97,9 @@ final class FITActivityBuilder: FITSink {
                     time: start ?? time(m[253])))
         case FITProfile.Message.session:
             guard inActivity else { return }
-            try keep()
+            if sessions.count >= Self.maxSessions {
+                throw FITError.tooManyParts(file: name, what: "sessions", limit: Self.maxSessions)
+            }
             var s = Session(
                 start: time(m[2]), end: time(m[253]), sport: m.int(5), subSport: m.int(6),
                 elapsed: scaled(m[7], 1000), timer: scaled(m[8], 1000), distance: scaled(m[9], 100))
@@ -126,11 +131,6 @@ final class FITActivityBuilder: FITSink {
         default:
             break
         }
-    }
-
-    private func keep() throws {
-        kept += 1
-        if kept > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
     }
 
     /// A `date_time` as seconds since the Unix epoch; nil when invalid, beyond a
@@ -233,12 +233,18 @@ final class FITActivityBuilder: FITSink {
         }
         // Several sessions (multisport): a record or lap belongs to the last
         // session that started at or before it.
+        // Sorted (the sessions are ordered by start, unknown ones first): the
+        // last start at or before `t` by binary search, never a scan per record
+        // (20,000 sessions x 200,000 records took 37 s that way).
         let starts = ordered.map { $0.start ?? -.infinity }
         func session(of t: Double, current: Int) -> Int {
             guard t.isFinite else { return current }
-            var k = 0
-            while k + 1 < starts.count, starts[k + 1] <= t { k += 1 }
-            return k
+            var low = 1, high = starts.count   // the first start after t is in low...high
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid] <= t { low = mid + 1 } else { high = mid }
+            }
+            return low - 1
         }
         var parts = [RawActivity](repeating: RawActivity(), count: ordered.count)
         var nextSegment = 0

@@ -16,11 +16,14 @@ public enum FITError: RaceKitError, Equatable {
     case damaged(file: String, offset: Int, message: Int, reason: String)
     /// More records than one file may hold (`ActivityFileReader.maxPoints`).
     case tooLarge(file: String, limit: Int)
+    /// More laps or sessions than `limit` (`what` names which).
+    case tooManyParts(file: String, what: String, limit: Int)
 
     /// The file the error is about.
     public var file: String {
         switch self {
-        case .empty(let f), .notFIT(let f, _), .headerCRC(let f, _, _), .damaged(let f, _, _, _), .tooLarge(let f, _):
+        case .empty(let f), .notFIT(let f, _), .headerCRC(let f, _, _), .damaged(let f, _, _, _), .tooLarge(let f, _),
+            .tooManyParts(let f, _, _):
             return f
         }
     }
@@ -40,6 +43,9 @@ public enum FITError: RaceKitError, Equatable {
         case .tooLarge(_, let limit):
             return "too large: more than \(limit) records; RaceKit keeps a run's points in memory, "
                 + "so split the file or raise RACEKIT_MAX_POINTS"
+        case .tooManyParts(_, let what, let limit):
+            return
+                "too large: more than \(limit) \(what) (a real activity file holds a few; each one is kept in memory)"
         }
     }
 

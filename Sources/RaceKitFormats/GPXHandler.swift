@@ -39,6 +39,7 @@ final class GPXHandler: ElementHandler {
     var wantsText: Bool { elements.wantsText }
     var openElements: Int { elements.depth }
     private(set) var pointCount = 0
+    private(set) var partCount = 0
 
     func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
@@ -72,6 +73,7 @@ final class GPXHandler: ElementHandler {
         } else {
             switch local {
             case .trk:
+                partCount += 1
                 inTrack = true
                 trackStart = activity.samples.count
                 trackSegmentStartCount = activity.segmentStarts.count
@@ -79,11 +81,13 @@ final class GPXHandler: ElementHandler {
                 trackName = nil
                 trackType = nil
             case .trkseg where inTrack:
+                partCount += 1
                 activity.segmentStarts.append(activity.samples.count)
             case .trkpt where inTrack, .rtept where route != nil:
                 if activity.samples.time.capacity == 0 { activity.samples.reserveCapacity(stream.expectedPoints) }
                 beginPoint(stream, isRoute: local == .rtept)
             case .rte:
+                partCount += 1
                 route = RawCourse(kind: .gpxRoute)
             case .wpt:
                 document.waypointCount += 1

@@ -34,7 +34,7 @@ final class InputSource {
     private(set) var isBlank = false
     /// Line of a `<!DOCTYPE` found in the first 64 KB, refused before parsing.
     private(set) var doctypeLine: Int?
-    /// The first characters when the document does not start with `<` (not XML).
+    /// What the document looks like when it does not start with `<` (not XML).
     private(set) var nonXMLStart: String?
     private var hasher = SHA256()
     /// Document bytes read from the file so far (after gzip decompression).
@@ -51,6 +51,7 @@ final class InputSource {
         self.path = path
         var info = stat()
         if stat(path, &info) == 0 { fileSize = Int(info.st_size) }
+        if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
         guard let file = fopen(path, "rb") else {
             throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno)))
         }
@@ -196,7 +197,7 @@ final class InputSource {
                 readError = text.isEmpty ? "zlib error \(code)" : text
                 return -1
             }
-            return n
+            return checkGzipRatio(n, packed: Int64(gzoffset(gz)))
         case .stream(let stream):
             do {
                 return try stream.read(into: buffer, count: count)
@@ -208,6 +209,20 @@ final class InputSource {
         case nil:
             return 0
         }
+    }
+
+    /// The limits of a plain `.gz` file on disk.
+    private var gzipRatio = GzipRatioCheck()
+
+    /// `n`, or -1 (with the error set) once a gzip file on disk unpacks past the
+    /// limits (`GzipRatioCheck`).
+    private func checkGzipRatio(_ n: Int, packed: Int64) -> Int {
+        do { try gzipRatio.count(n, packed: packed, file: path) } catch {
+            streamError = error
+            readError = error.description
+            return -1
+        }
+        return n
     }
 
     /// The error an archive entry's stream threw (a refused archive, a corrupt
@@ -243,8 +258,7 @@ final class InputSource {
         if k == buffer.count {
             isBlank = true
         } else if buffer[k] != UInt8(ascii: "<") {
-            let sample = String(decoding: buffer[k..<min(buffer.count, k + 24)], as: UTF8.self)
-            nonXMLStart = sample.replacingNewlines()
+            nonXMLStart = Self.guessKind(Array(buffer[k..<min(buffer.count, k + 8)]))
         } else if k > start, buffer.count - k >= 5, buffer[k] == 0x3C, buffer[k + 1] == 0x3F, buffer[k + 2] == 0x78,
             buffer[k + 3] == 0x6D, buffer[k + 4] == 0x6C
         {   // "<?xml"
@@ -273,6 +287,20 @@ final class InputSource {
         }
     }
 
+    /// What a document that is not XML looks like, by its first bytes, without
+    /// quoting them (a setup's `course:` may point anywhere, so its bytes are
+    /// never echoed).
+    static func guessKind(_ head: [UInt8]) -> String {
+        let known: [([UInt8], String)] = [
+            (Array("PK".utf8), "a zip archive"), (Array("%PDF".utf8), "a PDF"), (Array("{".utf8), "JSON"),
+            (Array("[".utf8), "JSON"), ([0x89, 0x50, 0x4E, 0x47], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+            ([0x7F, 0x45, 0x4C, 0x46], "a program (ELF)")
+        ]
+        if let kind = known.first(where: { head.starts(with: $0.0) }) { return kind.1 }
+        let text = head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) || $0 >= 0xC0 }
+        return text ? "text" : "binary data"
+    }
+
     /// Fills `buffer` with up to `count` bytes; 0 at the end, -1 on error.
     func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int32 {
         if prefixOffset < prefix.count {
@@ -286,11 +314,5 @@ final class InputSource {
         }
         let n = rawRead(UnsafeMutableRawPointer(buffer), count)
         return Int32(n)
-    }
-}
-
-extension String {
-    func replacingNewlines() -> String {
-        String(map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
     }
 }

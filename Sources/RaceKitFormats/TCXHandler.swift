@@ -34,6 +34,7 @@ final class TCXHandler: ElementHandler {
     var wantsText: Bool { elements.wantsText }
     var openElements: Int { elements.depth }
     private(set) var pointCount = 0
+    private(set) var partCount = 0
 
     func text(_ bytes: UnsafeRawBufferPointer) { elements.append(bytes) }
 
@@ -58,6 +59,7 @@ final class TCXHandler: ElementHandler {
         } else {
             switch local {
             case .activity where activity == nil && course == nil:
+                partCount += 1
                 var a = RawActivity()
                 stream.forEachAttribute { name, value in
                     if vocabulary.local(name) == .sport {
@@ -67,9 +69,11 @@ final class TCXHandler: ElementHandler {
                 }
                 activity = a
             case .course where parent == .courses:
+                partCount += 1
                 course = RawCourse(kind: .tcxCourse)
             case .id where parent == .activity: next = .activityId
             case .lap where activity != nil:
+                partCount += 1
                 var l = Lap()
                 stream.forEachAttribute { name, value in
                     if vocabulary.local(name) == .startTime {
@@ -81,12 +85,15 @@ final class TCXHandler: ElementHandler {
             case .totalTimeSeconds where parent == .lap: next = .lapTime
             case .distanceMeters where parent == .lap: next = .lapDistance
             case .track:
+                partCount += 1
                 if activity != nil, tracksInLap > 0 || activity!.samples.count == 0 {
                     activity!.segmentStarts.append(activity!.samples.count)
                 }
                 tracksInLap += 1
             case .trackpoint where activity != nil || course != nil:
-                if let a = activity, a.samples.time.capacity == 0 {
+                // The file's expected points for its first activity only: each of
+                // 20,000 tiny activities reserving them took 830 MB.
+                if pointCount == 0, let a = activity, a.samples.time.capacity == 0 {
                     activity!.samples.reserveCapacity(stream.expectedPoints)
                 }
                 point = SamplePoint()

@@ -197,8 +197,7 @@ struct ArchiveWalk {
                     index.healthExport = entry.path
                 }
                 guard parts.last?.lowercased() == "activities.csv", parts.count <= 2 else { continue }
-                index.strava = try StravaActivities(
-                    csv: reader.readEntry(limit: inMemoryLimit), name: entry.displayName)
+                if let stream = reader.entryStream() { index.strava = try StravaActivities(csv: stream) }
             }
         } catch let error as StravaActivities.ParseError {
             record(

@@ -189,7 +189,9 @@ extension InputCollector {
     /// `.xml` file whose first 4 KB hold `<HealthData` (a renamed export).
     public static func isHealthExport(_ path: String) -> Bool {
         if isHealthExportName(path) { return true }
-        guard path.lowercased().hasSuffix(".xml"), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard path.lowercased().hasSuffix(".xml"), RegularFile.refusal(path) == nil,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4096)) ?? Data()
         return head.range(of: Data("<HealthData".utf8)) != nil

@@ -30,7 +30,7 @@ struct EntryItem: Sendable {
     var bytes: [UInt8]
     /// What the export's own index (Strava's activities.csv) says about it.
     var metadata: ActivityMetadata?
-    /// The archive it came from (refused archives keep nothing).
+    /// The archive it came from (its refusal is reported once, with what it kept).
     var archive: ArchiveTracker
 }
 
@@ -164,40 +164,56 @@ final class ResultSlots: Sendable {
         }
     }
 
-    /// The results; the runs a refused archive stored are deleted again and its
-    /// results become one failed result, at the place of its first.
-    func results(rollingBackRefusedIn store: RunStore) throws -> [FileResult] {
+    /// The results in input order. A refused archive keeps what its entries
+    /// stored before the limit was crossed (each entry is a whole file, stored in
+    /// one transaction, and another input of this or another process may already
+    /// rely on it as the stored copy of its activity): those keep their own
+    /// results, and the refusal becomes one failed result for the archive, at the
+    /// place of the first, saying what was kept.
+    func results() -> [FileResult] {
         let (results, archives) = state.withLock { ($0.results, $0.archives) }
         var final: [FileResult] = []
         var reported = Set<ObjectIdentifier>()
         for (index, slot) in results.enumerated() {
+            guard let slot else { continue }
             guard let tracker = archives[index], let refusal = tracker.refusal else {
-                if let slot { final.append(slot) }
+                final.append(slot)
+                continue
+            }
+            guard slot.status == .failed, slot.reason == refusal.description || slot.file == tracker.path else {
+                final.append(slot)
                 continue
             }
             guard reported.insert(ObjectIdentifier(tracker)).inserted else { continue }
-            var removed = 0, upgraded = 0
-            for (other, result) in results.enumerated() where archives[other] === tracker {
-                guard let result else { continue }
-                if result.status == .imported {
-                    for id in result.runIds {
-                        try store.delete(runID: id)
-                        removed += 1
-                    }
-                }
-                if result.status == .upgraded { upgraded += result.runIds.count }
-            }
-            var reason = "\(refusal.description); no new run from it was kept"
-            if removed > 0 {
-                reason +=
-                    " (\(removed == 1 ? "1 run" : "\(removed) runs") read before the limit was crossed \(removed == 1 ? "was" : "were") removed again)"
-            }
-            if upgraded > 0 {
-                reason +=
-                    "; \(upgraded == 1 ? "1 stored run had" : "\(upgraded) stored runs had") already been upgraded from it (the richer samples stay)"
-            }
-            final.append(FileResult(file: tracker.path, status: .failed, reason: reason))
+            final.append(Self.refused(tracker, refusal, results: results, archives: archives))
         }
         return final
+    }
+
+    /// The failed result of a refused archive: its limit, and what its entries read
+    /// before it stored (kept, listed with their own results).
+    private static func refused(
+        _ tracker: ArchiveTracker, _ refusal: ArchiveError, results: [FileResult?], archives: [ArchiveTracker?]
+    ) -> FileResult {
+        var stored = 0, upgraded = 0, known = 0
+        for (other, result) in results.enumerated() where archives[other] === tracker {
+            switch result?.status {
+            case .imported?: stored += result!.runIds.count
+            case .upgraded?: upgraded += result!.runIds.count
+            case .duplicate?: known += result!.runIds.count
+            default: break
+            }
+        }
+        func counted(_ n: Int, _ one: String, _ many: String) -> String { n == 1 ? "1 \(one)" : "\(n) \(many)" }
+        var kept: [String] = []
+        if stored > 0 { kept.append(counted(stored, "new run", "new runs") + " stored") }
+        if upgraded > 0 { kept.append(counted(upgraded, "stored run", "stored runs") + " upgraded") }
+        if known > 0 { kept.append(counted(known, "run", "runs") + " already stored") }
+        let reason =
+            kept.isEmpty
+            ? "\(refusal.description); not read further, and nothing from it was stored"
+            : "\(refusal.description); not read further; the entries read before the limit are kept "
+                + "(\(kept.joined(separator: ", ")); each is listed with its own result)"
+        return FileResult(file: tracker.path, status: .failed, reason: reason)
     }
 }

@@ -129,7 +129,9 @@ public struct Importer: Sendable {
         let final = try pipeline.run(progress: progress) { feed in
             for path in files {
                 if feed.stopped { break }
-                if InputCollector.isHealthExport(path) {
+                if let refusal = RegularFile.refusal(path), !refusal.contains("a folder") {
+                    feed.record(FileResult(file: path, status: .skipped, reason: refusal))
+                } else if InputCollector.isHealthExport(path) {
                     // Read here, once; its workouts go to the workers like files.
                     if queueHealthExport(path: path, feed: feed) { refusedExport.store(true, ordering: .relaxed) }
                 } else if InputCollector.isArchive(path) {
@@ -259,7 +261,7 @@ public struct Importer: Sendable {
             produce(Feed(queue: queue, slots: slots, unusable: unusable, context: context))
             queue.close()
             group.wait()
-            return try slots.results(rollingBackRefusedIn: importer.pending.get())
+            return slots.results()
         }
     }
 
@@ -286,9 +288,8 @@ public struct Importer: Sendable {
     }
 
     func importEntry(_ entry: EntryItem, context: () throws -> Context) -> FileResult {
-        if let refusal = entry.archive.refusal {
-            return FileResult(file: entry.displayName, status: .failed, reason: refusal.description)
-        }
+        // Read whole before any limit was crossed: imported even when the archive
+        // was refused meanwhile (what the walk read is within the limits).
         return importEntry(
             name: entry.displayName, sourceFile: entry.fileName,
             stream: MemoryByteStream(name: entry.displayName, bytes: entry.bytes), declaredSize: entry.bytes.count,
@@ -345,6 +346,8 @@ public struct Importer: Sendable {
         let (profile, history) = (context.profile, context.history)
         var newRuns: [NewRun] = []
         var notes = document.notes
+        var skipped: [String: [Int]] = [:]   // why -> the activities skipped for it
+        var reasons: [String] = []   // in the order first met
         var pending = document.activities
         document.activities = []
         let count = pending.count
@@ -384,8 +387,12 @@ public struct Importer: Sendable {
                 run.notes = metadata?.description
                 newRuns.append(run)
             case .notAnActivity(let reason):
-                notes.append(count > 1 ? "activity \(index + 1): \(reason)" : reason)
+                if skipped[reason] == nil { reasons.append(reason) }
+                skipped[reason, default: []].append(index + 1)
             }
+        }
+        for reason in reasons {
+            notes.append(count > 1 ? "\(Self.activityList(skipped[reason]!)): \(reason)" : reason)
         }
         if newRuns.isEmpty {
             return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
@@ -395,6 +402,14 @@ public struct Importer: Sendable {
             format: document.format, sha256: read.sha256,
             allowDuplicates: options.allowDuplicates)
         return Self.result(path, outcomes, notes: notes)
+    }
+
+    /// "activity 3", "activities 1, 4, 9", or "20000 activities (1, 2, 3, ...)": a
+    /// note stays one short line however many activities share a reason.
+    static func activityList(_ numbers: [Int]) -> String {
+        if numbers.count == 1 { return "activity \(numbers[0])" }
+        let shown = numbers.prefix(5).map(String.init).joined(separator: ", ")
+        return numbers.count <= 5 ? "activities \(shown)" : "\(numbers.count) activities (\(shown), ...)"
     }
 
     /// Runs two independent pieces of work at once (on two threads when free).

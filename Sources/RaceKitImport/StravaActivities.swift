@@ -1,4 +1,6 @@
+import Foundation
 import RaceKitCore
+import RaceKitFormats
 
 /// Strava's bulk export index, `activities.csv`: one row per activity with the
 /// name, sport and description the athlete gave it, and the file it came from
@@ -11,11 +13,21 @@ public struct StravaActivities: Sendable, Equatable {
 
     /// Most rows read: a real export of twenty years of daily activities holds
     /// under 20,000.
-    public static let maxRows = 1_000_000
+    public static let maxRows = 200_000
+    /// Longest record (a row, quoted newlines included): Strava's rows are about
+    /// 1-2 KB (some 90 columns); a description may be long, never a megabyte.
+    public static let maxRecordBytes = 1 << 20
+    /// Most bytes the file may hold: twenty years of rows are under 50 MB.
+    public static let maxFileBytes: Int64 = 256 << 20
+    /// Most bytes of names, sports and descriptions kept from the file: the index
+    /// stays in memory while the export imports.
+    public static let maxKeptBytes = 64 << 20
 
     public enum ParseError: RaceKitError, Equatable {
         case missingColumn(file: String, column: String)
         case unterminatedQuote(file: String, line: Int)
+        /// A limit was crossed (`what` names it and its value).
+        case tooLarge(file: String, line: Int, what: String)
         public var exitClass: ExitClass { .dataError }
         public var description: String {
             switch self {
@@ -23,6 +35,8 @@ public struct StravaActivities: Sendable, Equatable {
                 return "\(file): no \"\(column)\" column in the header: not Strava's activities.csv"
             case .unterminatedQuote(let file, let line):
                 return "\(file):\(line): a quoted field is never closed"
+            case .tooLarge(let file, let line, let what):
+                return "\(file):\(line): too large: \(what)"
             }
         }
     }
@@ -31,13 +45,23 @@ public struct StravaActivities: Sendable, Equatable {
 
     /// Parses the CSV `bytes` of the file named `name` (for messages).
     public init(csv bytes: [UInt8], name: String) throws {
-        var rows = try Self.rows(bytes, name: name)
-        guard !rows.isEmpty else { return }
-        let header = rows.removeFirst().map { $0.trimmingBlanks() }
+        try self.init(csv: MemoryByteStream(name: name, bytes: bytes))
+    }
+
+    /// Parses the CSV read from `stream`, one record at a time: memory holds one
+    /// record and the metadata kept, whatever the file's size (`maxRecordBytes`,
+    /// `maxFileBytes`, `maxRows`, `maxKeptBytes`).
+    public init(csv stream: ByteStream) throws {
+        var records = Self.records(stream)
+        guard let first = try Self.next(&records) else { return }
+        let header = first.map { $0.trimmingBlanks() }
+        let name = stream.name
         func column(_ title: String) -> Int? { header.firstIndex(of: title) }
         guard let file = column("Filename") else { throw ParseError.missingColumn(file: name, column: "Filename") }
         let title = column("Activity Name"), type = column("Activity Type"), about = column("Activity Description")
-        for row in rows.prefix(Self.maxRows) where file < row.count {
+        var kept = 0
+        while let row = try Self.next(&records) {
+            guard file < row.count else { continue }
             let path = row[file].trimmingBlanks()
             guard !path.isEmpty else { continue }
             func field(_ i: Int?) -> String? {
@@ -45,7 +69,18 @@ public struct StravaActivities: Sendable, Equatable {
                 let value = row[i].trimmingBlanks()
                 return value.isEmpty ? nil : value
             }
-            byFile[Self.key(path)] = ActivityMetadata(name: field(title), sport: field(type), description: field(about))
+            let metadata = ActivityMetadata(name: field(title), sport: field(type), description: field(about))
+            kept +=
+                path.utf8.count
+                + [metadata.name, metadata.sport, metadata.description].reduce(0) {
+                    $0 + ($1?.utf8.count ?? 0)
+                }
+            if kept > Self.maxKeptBytes {
+                throw ParseError.tooLarge(
+                    file: name, line: records.line,
+                    what: "more than \(Self.maxKeptBytes >> 20) MB of names and descriptions")
+            }
+            byFile[Self.key(path)] = metadata
         }
     }
 
@@ -71,55 +106,25 @@ public struct StravaActivities: Sendable, Equatable {
 
     /// RFC 4180 records (CRLF or LF line ends, quotes doubled inside quoted fields).
     static func rows(_ bytes: [UInt8], name: String) throws -> [[String]] {
+        var records = Self.records(MemoryByteStream(name: name, bytes: bytes))
         var rows: [[String]] = []
-        var row: [String] = []
-        var field: [UInt8] = []
-        var quoted = false, wasQuoted = false
-        var line = 1, quoteLine = 1
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        func endField() {
-            row.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
-            wasQuoted = false
-        }
-        while i < bytes.count {
-            let b = bytes[i]
-            if quoted {
-                if b == UInt8(ascii: "\"") {
-                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") {
-                        field.append(b)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if b == 10 { line += 1 }
-                    field.append(b)
-                }
-            } else if b == UInt8(ascii: "\"") && field.isEmpty && !wasQuoted {
-                quoted = true
-                wasQuoted = true
-                quoteLine = line
-            } else if b == UInt8(ascii: ",") {
-                endField()
-            } else if b == 10 || b == 13 {
-                if b == 13, i + 1 < bytes.count, bytes[i + 1] == 10 { i += 1 }
-                line += 1
-                endField()
-                if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
-                row = []
-                if rows.count > maxRows { return rows }
-            } else {
-                field.append(b)
-            }
-            i += 1
-        }
-        if quoted { throw ParseError.unterminatedQuote(file: name, line: quoteLine) }
-        if !field.isEmpty || !row.isEmpty {
-            endField()
-            rows.append(row)
-        }
+        while let row = try Self.next(&records) { rows.append(row) }
         return rows
+    }
+
+    /// The file's records, with this index's limits.
+    static func records(_ stream: ByteStream) -> CSVRecords {
+        CSVRecords(stream, maxRecordBytes: maxRecordBytes, maxFileBytes: maxFileBytes, maxRecords: maxRows + 1)
+    }
+
+    /// The next record; the reader's errors as this index's.
+    static func next(_ records: inout CSVRecords) throws -> [String]? {
+        do { return try records.next() } catch let error as CSVError {
+            switch error {
+            case .unterminatedQuote(let file, let line): throw ParseError.unterminatedQuote(file: file, line: line)
+            case .tooLarge(let file, let line, let what): throw ParseError.tooLarge(file: file, line: line, what: what)
+            }
+        }
     }
 }
 
@@ -141,10 +146,13 @@ final class StravaFolderIndex: Sendable {
             if let known = cache[root] { return known }
             let csv = (root.isEmpty ? "" : root + "/") + "activities.csv"
             var loaded = StravaActivities()
-            // No activities.csv (InputFile.read gives nil): not a Strava export.
-            if let data = InputFile.read(csv) {
+            // No activities.csv: not a Strava export.
+            if FileManager.default.fileExists(atPath: csv) {
                 do {
-                    loaded = try StravaActivities(csv: [UInt8](data), name: csv)
+                    if let refusal = RegularFile.refusal(csv) {
+                        throw FormatError.cannotOpen(file: csv, reason: refusal)
+                    }
+                    loaded = try StravaActivities(csv: FileByteStream(path: csv))
                 } catch {
                     problem = "\(error); the activities import with the names and sports in their files"
                 }

@@ -111,8 +111,27 @@ public struct SpeechTools: Sendable, Equatable {
 
     enum Stream { case stdout, stderr }
 
-    /// Runs a program to its end, collecting one of its streams (the other goes to /dev/null).
-    static func run(_ program: String, _ args: [String], capture: Stream) throws -> (status: Int32, output: Data) {
+    /// Longest a tool may run on one text: espeak-ng speaks a 1,000-character
+    /// text (the script's limit) in well under a second, opusenc encodes its
+    /// minute of speech in about as long. `RACEKIT_TOOL_TIMEOUT` (seconds) changes it.
+    static let timeoutSeconds: Double = {
+        if let text = ProcessInfo.processInfo.environment["RACEKIT_TOOL_TIMEOUT"], let s = Double(text), s > 0,
+            s <= 86_400
+        {
+            return s
+        }
+        return 60
+    }()
+
+    /// Most bytes of a tool's output kept (its messages; the rest is read and dropped).
+    static let maxOutputBytes = 64 * 1024
+
+    /// Runs a program to its end, collecting one of its streams (the other goes to
+    /// /dev/null, at most `maxOutputBytes` kept); killed after `timeout` seconds
+    /// (status -1 and a message saying so).
+    static func run(
+        _ program: String, _ args: [String], capture: Stream, timeout: Double = timeoutSeconds
+    ) throws -> (status: Int32, output: Data) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
@@ -129,8 +148,25 @@ public struct SpeechTools: Sendable, Equatable {
                 tool: (program as NSString).lastPathComponent, status: -1,
                 Data("cannot start: \((error as NSError).localizedDescription)".utf8))
         }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let timedOut = Locked(false)
+        let pid = p.processIdentifier
+        let watchdog = DispatchWorkItem {
+            timedOut.withLock { $0 = true }
+            kill(pid, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        var output = Data()
+        let reader = pipe.fileHandleForReading
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            if output.count < maxOutputBytes { output.append(chunk.prefix(maxOutputBytes - output.count)) }
+        }
         exited.wait()
+        watchdog.cancel()
+        if timedOut.withLock({ $0 }) {
+            return (-1, Data("killed after \(TextFormat.fixed(timeout, 0)) s (RACEKIT_TOOL_TIMEOUT)".utf8) + output)
+        }
         return (p.terminationStatus, output)
     }
 

@@ -61,6 +61,14 @@ public struct WeeklyReportJob: Sendable {
                 return a
             }
         }
+        // Each athlete's reports go to a folder named after their id: an id that is
+        // not one safe path component (a store written by another tool) is refused.
+        for athlete in athletes where !RaceScript.isSafeSlug(athlete.id) {
+            throw Failure(
+                .dataError,
+                "athlete id \(athlete.id.debugDescription) cannot name a report folder (letters, digits, '-', '_', '.')"
+            )
+        }
         try AtomicFile.createDirectory(options.outputDirectory)
         let lock = try OutputLock(directory: options.outputDirectory, waitSeconds: options.lockWaitSeconds)
         defer { withExtendedLifetime(lock) {} }

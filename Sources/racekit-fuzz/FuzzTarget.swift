@@ -14,7 +14,8 @@ enum FuzzTarget {
         return "\(dir)/racekit-fuzz-\(getpid()).xml"
     }()
 
-    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `fit`, `setup`, `setup-numbers`, `formatters`, `expression`, `health`.
+    /// `RACEKIT_FUZZ_TARGET`: `reader` (default), `fit`, `setup`, `setup-numbers`, `formatters`, `expression`,
+    /// `health`, `csv`.
     static let target = ProcessInfo.processInfo.environment["RACEKIT_FUZZ_TARGET"] ?? "reader"
 
     static func run(_ bytes: UnsafeRawBufferPointer) {
@@ -25,7 +26,22 @@ enum FuzzTarget {
         case "expression": runExpression(bytes)
         case "health": runHealth(bytes)   // HealthFuzzTarget.swift
         case "fit": runFIT(bytes)
+        case "csv": runCSV(bytes)
         default: runReader(bytes)
+        }
+    }
+
+    /// The streaming CSV reader (Strava's activities.csv) with small limits: it
+    /// ends, refuses past them, and every record it gives holds at most the bytes
+    /// read.
+    static func runCSV(_ bytes: UnsafeRawBufferPointer) {
+        var records = CSVRecords(
+            MemoryByteStream(name: "activities.csv", bytes: Array(bytes)), maxRecordBytes: 4096, maxFileBytes: 1 << 16,
+            maxRecords: 1000)
+        var total = 0
+        while let row = try? records.next() {
+            total += row.reduce(0) { $0 + $1.utf8.count }
+            if total > bytes.count * 3 + 16 { fatalError("more text than the input could hold") }
         }
     }
 

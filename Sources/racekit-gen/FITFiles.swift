@@ -102,5 +102,24 @@ func fitSeeds(_ dir: String) {
     w.define(local: 2, global: 206, fields: [.init(0, .uint8), .init(1, .uint8), .init(3, .string, size: 8)])
     w.write(local: 2, [.int(0), .int(0), .string("Power")])
     writeBytes(w.file(headerSize: 12) + w.file(), to: "\(dir)/seed-compressed-chained.fit")
-    print("wrote 3 FIT seeds to \(dir)")
+    writeBytes(multisportFIT(sessions: 12, records: 120), to: "\(dir)/seed-multisport.fit")
+    print("wrote 4 FIT seeds to \(dir)")
+}
+
+/// A multisport FIT of `sessions` sessions over `records` 1 Hz records (the
+/// hostile pass's shape: its cost was sessions x records). Each session is a run.
+func multisportFIT(sessions: Int, records: Int) -> [UInt8] {
+    var w = FITWriter()
+    let t = FITWriter.timestamp(1_767_250_800)
+    w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
+    w.write(local: 0, [.int(4)])
+    w.define(local: 1, global: 20, fields: [.init(253, .uint32), .init(5, .uint32)])
+    for k in 0..<records { w.write(local: 1, [.int(t + Int64(k)), .int(Int64(k) * 300)]) }
+    w.define(local: 2, global: 18, fields: [.init(253, .uint32), .init(2, .uint32), .init(5, .enumeration)])
+    let each = max(1, records / max(1, sessions))
+    for k in 0..<sessions {
+        let start = t + Int64(k * each)
+        w.write(local: 2, [.int(start + Int64(each - 1)), .int(start), .int(1)])
+    }
+    return w.file()
 }

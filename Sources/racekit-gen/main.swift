@@ -327,6 +327,13 @@ case "fit-folder":
 case "fit-seeds":
     guard args.count >= 2 else { fail("usage: racekit-gen fit-seeds DIR") }
     fitSeeds(args[1])
+case "fit-sessions":
+    guard args.count >= 2 else { fail("usage: racekit-gen fit-sessions FILE [--sessions S] [--records R]") }
+    writeBytes(
+        multisportFIT(
+            sessions: option("--sessions", in: args, default: 1000),
+            records: option("--records", in: args, default: 100_000)),
+        to: args[1])
 case "bench-fit-decode":
     guard args.count >= 2 else { fail("usage: racekit-gen bench-fit-decode FILE [--rounds N]") }
     benchFITDecode(args[1], rounds: option("--rounds", in: args, default: 21))
@@ -337,6 +344,6 @@ case "course":
     course(args[1], kind: args[k + 1], points: option("--points", in: args, default: 40_000))
 default:
     fail(
-        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE | health-export DIR [--workouts N] | health-big FILE [--megabytes N] | fit-run FILE | fit-folder DIR [--count N] | fit-seeds DIR | bench-fit-decode FILE [--rounds N]"
+        "usage: racekit-gen course FILE --kind hilly-half|bench-marathon [--points N] | sample-export DIR | bench-big FILE [--megabytes N] | bench-folder DIR [--count N] [--interval S] | bench-analysis | long-run FILE | health-export DIR [--workouts N] | health-big FILE [--megabytes N] | fit-run FILE | fit-folder DIR [--count N] | fit-seeds DIR | fit-sessions FILE [--sessions S] [--records R] | bench-fit-decode FILE [--rounds N]"
     )
 }

@@ -83,4 +83,47 @@ private let haveGenerator = FileManager.default.isExecutableFile(atPath: generat
         let listed = try cli.run(["--store", "s.sqlite", "runs", "list", "--format", "json"])
         #expect(try json(listed.stdout).isEmpty)
     }
+
+    /// A FIFO as a route file of the export (and as an activity file, as Strava's
+    /// activities.csv beside it and as a setup's course) blocked forever: every one
+    /// is skipped with its reason and the command ends.
+    @Test func fifosAnywhereAreSkippedAndNothingHangs() throws {
+        let cli = try CLI()
+        let dir = try generated(cli)
+        let routes = dir.appendingPathComponent("apple_health_export/workout-routes")
+        let route = try #require(try FileManager.default.contentsOfDirectory(atPath: routes.path).sorted().first)
+        try FileManager.default.removeItem(at: routes.appendingPathComponent(route))
+        #expect(mkfifo(routes.appendingPathComponent(route).path, 0o644) == 0)
+        let strava = cli.workdir.appendingPathComponent("strava/activities")
+        try FileManager.default.createDirectory(at: strava, withIntermediateDirectories: true)
+        #expect(mkfifo(strava.appendingPathComponent("pipe.gpx").path, 0o644) == 0)
+        #expect(mkfifo(cli.workdir.appendingPathComponent("strava/activities.csv").path, 0o644) == 0)
+        try cli.write("strava/activities/1.gpx", minimalRunGPX)
+        let r = try cli.runBounded(["--store", "s.sqlite", "import", dir.path, "strava"], seconds: 60)
+        #expect(!r.timedOut, "the import blocked on a FIFO")
+        #expect(
+            r.stdout.contains("skipped: strava/activities/pipe.gpx: a FIFO (named pipe), not a regular file"),
+            "\(r.stdout)")
+        #expect(
+            r.stderr.contains("activities.csv: cannot open: a FIFO (named pipe)")
+                || r.stdout.contains("activities.csv: cannot open: a FIFO (named pipe)"), "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("a FIFO (named pipe)"))
+        #expect((try? runCount(cli, store: "s.sqlite")) ?? 0 >= 30)
+
+        try cli.write("Races/c.yaml", "name: C\ndistance: 10k\ntarget_time: \"50:00\"\ncourse: c.gpx\n")
+        #expect(mkfifo(cli.workdir.appendingPathComponent("Races/c.gpx").path, 0o644) == 0)
+        let plan = try cli.runBounded(["race", "plan", "Races/c.yaml"], seconds: 60)
+        #expect(!plan.timedOut, "race plan blocked on a FIFO course")
+        #expect(plan.status == 65, "\(plan.stderr)")
+        #expect(plan.stderr.contains("a FIFO (named pipe), not a regular file"), "\(plan.stderr)")
+    }
 }
+
+/// A run of three points, enough to be stored.
+let minimalRunGPX = """
+    <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="48.1" lon="11.5"><time>2026-03-02T07:00:00Z</time></trkpt>
+    <trkpt lat="48.105" lon="11.5"><time>2026-03-02T07:02:30Z</time></trkpt>
+    <trkpt lat="48.11" lon="11.5"><time>2026-03-02T07:05:00Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """

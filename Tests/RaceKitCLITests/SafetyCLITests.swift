@@ -24,8 +24,8 @@ func writeExport(_ cli: CLI, folder: String, count: Int, points: Int, firstDay: 
     }
 }
 
-func runCount(_ cli: CLI) throws -> Int {
-    let r = try cli.run(["runs", "list", "--format", "csv"])
+func runCount(_ cli: CLI, store: String? = nil) throws -> Int {
+    let r = try cli.run((store.map { ["--store", $0] } ?? []) + ["runs", "list", "--format", "csv"])
     return max(0, r.stdout.split(separator: "\n").count - 1)
 }
 

@@ -82,4 +82,35 @@ import Testing
         let empty = try cli.run(["script", "validate", "empty.json"])
         #expect(empty.status == 65 && empty.stderr == "racekit: empty.json: the file is empty\n", "\(empty.stderr)")
     }
+
+    /// A `race` slug that is a path (`../../escaped`) or a text of 100 KB was read
+    /// and rendered: audio and manifest two folders above the script, a 594 MB WAV.
+    /// Validate refuses both, and render refuses what validate refuses.
+    @Test func pathSlugsAndHugeTextsAreRefusedByValidateAndRender() throws {
+        let cli = try CLI()
+        try cli.write("Races/m.yaml", RaceCLITests.setup)
+        try FileManager.default.createDirectory(
+            at: cli.workdir.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
+        let made = try cli.run(["race", "script", "Races/m.yaml", "--output", "deep/er/s.json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let path = cli.workdir.appendingPathComponent("deep/er/s.json")
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        object["race"] = "../../escaped"
+        var messages = object["messages"] as! [[String: Any]]
+        messages[0]["text"] = String(repeating: "Run. ", count: 20_000)
+        object["messages"] = messages
+        try JSONSerialization.data(withJSONObject: object).write(to: path)
+        let r = try cli.run(["script", "validate", "deep/er/s.json"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("deep/er/s.json: race: must be a slug"), "\(r.stderr)")
+        #expect(r.stderr.contains("100000 characters; a message text holds at most 1000"), "\(r.stderr)")
+        let render = try cli.run(["script", "render", "deep/er/s.json"])
+        #expect(render.status == 65, "\(render.stderr)")
+        #expect(render.stderr.contains("race: must be a slug"))
+        let escaped = cli.workdir.appendingPathComponent("escaped-audio").path
+        #expect(!FileManager.default.fileExists(atPath: escaped))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cli.workdir.path)
+        #expect(!entries.contains { $0.hasSuffix("-audio") }, "\(entries)")
+    }
 }

@@ -82,7 +82,7 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         let w = export.workouts[1]
         #expect(w.distanceMeters == 7000)
         #expect(w.routeFiles == ["/workout-routes/route_2023-03-04_8.00am.gpx"])
-        #expect(w.events.map(\.type) == ["Segment", "Pause", "Resume"])
+        #expect(w.events.map(\.type) == ["Pause", "Resume"])   // segments, laps and markers are not kept
         #expect(w.statistics.first { $0.type == "HeartRate" }?.average == 150)
         #expect(export.pauses(w, end: w.end!) == [(1_677_913_200 + 1200)...(1_677_913_200 + 1500)])
 

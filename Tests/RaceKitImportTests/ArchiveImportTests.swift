@@ -49,6 +49,15 @@ private func importing(
     return (run.results, store)
 }
 
+/// The store holds exactly the runs the results say were stored, and the
+/// refusal (the last result) counts them.
+private func expectKeptExactly(_ results: [FileResult], _ store: RunStore) throws {
+    let stored = results.filter { $0.status == .imported }.flatMap(\.runIds)
+    #expect(Set(try store.runs(matching: RunStore.RunFilter()).map(\.id)) == Set(stored))
+    let reason = try #require(results.last?.reason)
+    #expect(reason.contains(stored.count == 1 ? "(1 new run stored" : "(\(stored.count) new runs stored"), "\(reason)")
+}
+
 @Suite struct ArchiveImportTests {
     @Test func importsEveryEntryNamedInsideTheArchive() throws {
         let inner = try zip("part1.zip", [("1_ACTIVITY.gpx", runGPX(12))])
@@ -130,6 +139,33 @@ private func importing(
         #expect(same.map(\.distanceMeters) == runs.map(\.distanceMeters))
     }
 
+    /// One 60-million-comma line took 1.2 GB, a symlink to /dev/zero grew without
+    /// end: the index is read as a stream with limits that do not grow with it.
+    @Test func activitiesCSVIsStreamedWithinItsLimits() throws {
+        let header = "Activity ID,Activity Name,Filename\n"
+        let longLine = header + "1," + String(repeating: ",", count: StravaActivities.maxRecordBytes) + "\n"
+        #expect(
+            throws: StravaActivities.ParseError.tooLarge(file: "a.csv", line: 2, what: "a record longer than 1.0 MB")
+        ) {
+            try StravaActivities(csv: Array(longLine.utf8), name: "a.csv")
+        }
+        // Many records in 64 KB reads, quoted newlines across read boundaries.
+        var text = header
+        for i in 0..<5000 { text += "\(i),\"Run \(i)\nsecond line, \"\"quoted\"\"\",activities/\(i).gpx\r\n" }
+        let index = try StravaActivities(csv: Array(text.utf8), name: "a.csv")
+        #expect(index.byFile.count == 5000)
+        #expect(index.metadata(forEntry: "activities/4999.gpx")?.name == "Run 4999\nsecond line, \"quoted\"")
+        // A link to a device is not read at all (the folder path): the activities import with their own names.
+        let dir = try tempPath("strava")
+        try FileManager.default.createDirectory(atPath: dir + "/activities", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/activities.csv", withDestinationPath: "/dev/zero")
+        try Data(runGPX(10)).write(to: URL(fileURLWithPath: dir + "/activities/10.gpx"))
+        let (results, store) = try importing([dir + "/activities/10.gpx"])
+        #expect(results.map(\.status) == [.imported])
+        #expect(results[0].reason?.contains("a symbolic link to a character device, not a regular file") == true)
+        #expect(try store.runCount() == 1)
+    }
+
     @Test func csvRecordsFollowRFC4180() throws {
         let rows = try StravaActivities.rows(Array("\u{FEFF}a,b\r\n\"x,1\",\"y\"\"z\"\r\n,\n".utf8), name: "t.csv")
         #expect(rows == [["a", "b"], ["x,1", "y\"z"], ["", ""]])
@@ -141,22 +177,77 @@ private func importing(
         }
     }
 
-    @Test func aZipBombIsRefusedAndNothingFromItIsKept() throws {
-        // 20 MB of zeros deflate about 1,000 to 1: a zip bomb's ratio.
+    /// A zip with good entries before a bomb (20 MB of zeros deflate about 1,000 to 1).
+    private func bombZip(days: [Int]) throws -> String {
         let path = try tempPath("bomb.zip")
         let writer = try ZipWriter(path: path)
-        try writer.add("a/10.gpx", runGPX(10))
+        for day in days { try writer.add("a/\(day).gpx", runGPX(day)) }
         let chunk = [UInt8](repeating: 0, count: 1 << 20)
         try writer.add("a/zeros.gpx", size: 20 << 20) { write in for _ in 0..<20 { try write(chunk) } }
         try writer.close()
+        return path
+    }
+
+    @Test func aZipBombIsRefusedAndWhatWasReadBeforeItIsKept() throws {
+        let path = try bombZip(days: [10, 11])
         let (results, store) = try importing([path])
-        #expect(results.count == 1)
-        #expect(results[0].file == path)
-        #expect(results[0].status == .failed)
-        let reason = try #require(results[0].reason)
+        #expect(results.map(\.status) == [.imported, .imported, .failed])
+        #expect(results.prefix(2).map(\.file) == ["\(path)!a/10.gpx", "\(path)!a/11.gpx"])
+        #expect(results[2].file == path)
+        let reason = try #require(results[2].reason)
         #expect(reason.contains("\(path)!a/zeros.gpx unpacks to more than 200 times its packed size"))
-        #expect(reason.contains("no new run from it was kept"))
-        #expect(try store.runs(matching: RunStore.RunFilter()).isEmpty)
+        #expect(reason.contains("the entries read before the limit are kept (2 new runs stored"), "\(reason)")
+        let stored = try store.runs(matching: RunStore.RunFilter())
+        #expect(Set(stored.map(\.id)) == Set(results.prefix(2).flatMap(\.runIds)))
+        #expect(stored.count == 2)
+    }
+
+    @Test func aBombWithNothingBeforeItStoresNothingAndSaysSo() throws {
+        let path = try bombZip(days: [])
+        let (results, store) = try importing([path])
+        #expect(results.map(\.status) == [.failed])
+        #expect(results[0].reason?.contains("not read further, and nothing from it was stored") == true)
+        #expect(try store.runCount() == 0)
+    }
+
+    /// The data loss the hostile pass found: a copy of an archive's run, matched
+    /// against it in the same import, lost its run when the archive was refused.
+    @Test func aRefusedArchiveNeverTakesARunAnotherInputWasMatchedTo() throws {
+        let zipPath = try bombZip(days: [10, 11])
+        let copy = try tempPath("x_copy.gpx")
+        try Data(runGPX(10)).write(to: URL(fileURLWithPath: copy))
+        for jobs in [1, 2] {
+            let (results, store) = try importing([zipPath, copy], jobs: jobs)
+            let last = try #require(results.last)
+            #expect(last.file == copy)
+            #expect(last.status == .duplicate, "\(last)")
+            let kept = try #require(last.runIds.first)
+            #expect(try store.runs(matching: RunStore.RunFilter()).map(\.id).contains(kept))
+            #expect(try store.runCount() == 2)
+        }
+    }
+
+    /// Two imports of one store at once (two processes in real life; the store's
+    /// transactions are what they share): the file matched against the archive's
+    /// run keeps it, whichever finished first.
+    @Test func concurrentImportsOfAnArchiveAndACopyKeepTheRun() throws {
+        let dir = try tempPath("store")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let storePath = dir + "/racekit.sqlite"
+        let zipPath = try bombZip(days: [10, 11])
+        let copy = try tempPath("x.gpx")
+        try Data(runGPX(11)).write(to: URL(fileURLWithPath: copy))
+        let first = try RunStore(path: storePath), second = try RunStore(path: storePath)
+        let outcome = Locked<[FileResult]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let results = try? importing(i == 0 ? [zipPath] : [copy], store: i == 0 ? first : second).results
+            outcome.withLock { $0 += results ?? [] }
+        }
+        let copyResult = try #require(outcome.withLock { $0 }.first { $0.file == copy })
+        #expect(copyResult.status == .imported || copyResult.status == .duplicate)
+        let ids = try RunStore(path: storePath).runs(matching: RunStore.RunFilter()).map(\.id)
+        #expect(ids.count == 2)
+        #expect(copyResult.runIds.allSatisfy(ids.contains))
     }
 
     @Test func aGzipEntryCountsAgainstTheLimitsToo() throws {
@@ -172,22 +263,22 @@ private func importing(
         try writer.add("a/blank.gpx.gz", packed, stored: true)
         try writer.close()
         let (results, store) = try importing([path], jobs: 1)
-        #expect(results.map(\.status) == [.failed])
-        #expect(results[0].reason?.contains("\(path)!a/blank.gpx.gz (gzip) unpacks to more than 200 times") == true)
-        #expect(try store.runs(matching: RunStore.RunFilter()).isEmpty)
+        #expect(results.map(\.status) == [.imported, .failed])
+        #expect(results[1].reason?.contains("\(path)!a/blank.gpx.gz (gzip) unpacks to more than 200 times") == true)
+        try expectKeptExactly(results, store)
     }
 
     @Test func sizeEntryAndDepthLimitsRefuseTheWholeArchive() throws {
         let path = try zip("three.zip", [("a/10.gpx", runGPX(10)), ("a/11.gpx", runGPX(11)), ("a/12.gpx", runGPX(12))])
         let size = try importing([path], limits: ArchiveLimits(maxTotalBytes: 1000), jobs: 1)
-        #expect(size.results.map(\.status) == [.failed])
-        #expect(size.results[0].reason?.contains("unpacks to more than 1000 bytes") == true)
-        #expect(try size.store.runs(matching: RunStore.RunFilter()).isEmpty)
+        #expect(size.results.map(\.status) == [.imported, .imported, .failed])
+        #expect(size.results.last?.reason?.contains("unpacks to more than 1000 bytes") == true)
+        try expectKeptExactly(size.results, size.store)
 
         let count = try importing([path], limits: ArchiveLimits(maxEntries: 2))
-        #expect(count.results.map(\.status) == [.failed])
-        #expect(count.results[0].reason?.contains("more than 2 entries (at \(path)!a/12.gpx)") == true)
-        #expect(try count.store.runs(matching: RunStore.RunFilter()).isEmpty)
+        #expect(count.results.map(\.status) == [.imported, .imported, .failed])
+        #expect(count.results.last?.reason?.contains("more than 2 entries (at \(path)!a/12.gpx)") == true)
+        try expectKeptExactly(count.results, count.store)
 
         // 3.zip holds 2.zip holds 1.zip holds 0.zip holds the run: four levels.
         var levels = [try zip("0.zip", [("10.gpx", runGPX(10))])]

@@ -253,4 +253,17 @@ let speechInstalled = SpeechTools.installed
         #expect(ScriptAudio.relativePath(from: "/a/b", to: "/a/b/c-audio") == "c-audio")
         #expect(ScriptAudio.relativePath(from: "/a/b", to: "/a/x/y") == "../x/y")
     }
+
+    /// espeak-ng and opusenc ran without a time limit (6 minutes on a 100 KB text):
+    /// a tool past its time is killed and the failure says so.
+    @Test func aToolPastItsTimeIsKilled() throws {
+        let started = Date()
+        let run = try SpeechTools.run("/bin/sleep", ["30"], capture: .stderr, timeout: 1)
+        #expect(run.status == -1)
+        #expect(String(decoding: run.output, as: UTF8.self).hasPrefix("killed after 1 s (RACEKIT_TOOL_TIMEOUT)"))
+        #expect(Date().timeIntervalSince(started) < 20)
+        let chatty = try SpeechTools.run("/bin/sh", ["-c", "head -c 1000000 /dev/zero >&2"], capture: .stderr)
+        #expect(chatty.status == 0)
+        #expect(chatty.output.count == SpeechTools.maxOutputBytes)
+    }
 }

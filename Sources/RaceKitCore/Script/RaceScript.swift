@@ -256,6 +256,27 @@ public struct RaceScript: Codable, Sendable, Equatable {
     /// are unknown keys also lists its `validate()` problems, so one run shows all.
     public static func decode(_ data: Data) throws -> RaceScript { try ScriptSchema.decode(data) }
 
+    /// Most characters a message text or variant may hold: a spoken line of 10 s
+    /// is about 150; 1,000 is a minute of speech (and bounds `script render`).
+    public static let maxTextCharacters = 1_000
+    /// Most variants of one message.
+    public static let maxVariants = 50
+    /// Most messages of one script: a marathon's generated script has about 200.
+    public static let maxMessages = 5_000
+
+    static func tooLong(_ text: String) -> String {
+        "\(text.count) characters; a message text holds at most \(maxTextCharacters) (about a minute of speech)"
+    }
+
+    /// True for a name that is safe as one path component: 1 to 100 ASCII letters,
+    /// digits, '-', '_' and '.', not starting with '.' (so never '.', '..' or hidden).
+    public static func isSafeSlug(_ s: String) -> Bool {
+        guard (1...100).contains(s.utf8.count), s.first != "." else { return false }
+        return s.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+        }
+    }
+
     /// Every problem: duplicate ids, triggers without their fields, expressions
     /// that do not parse, unknown branch keys and placeholders, out-of-range values.
     public func validate() -> [ScriptError] {
@@ -263,6 +284,15 @@ public struct RaceScript: Codable, Sendable, Equatable {
         func add(_ path: String, _ message: String) { out.append(ScriptError(path: path, message: message)) }
         if branchPolicy != "branched" { add("branchPolicy", "must be \"branched\"") }
         if messages.isEmpty { add("messages", "the script has no messages") }
+        if messages.count > Self.maxMessages {
+            add("messages", "\(messages.count) messages; a script holds at most \(Self.maxMessages)")
+        }
+        if !Self.isSafeSlug(race) {
+            add(
+                "race",
+                "must be a slug of at most 100 letters, digits, '-', '_' or '.' (not starting with '.'): it names the audio folder"
+            )
+        }
         if !(plan.distanceMeters > 0 && plan.targetSeconds > 0) { add("plan", "distance and target must be positive") }
         if !(1...Self.currentVersion).contains(version) {
             add("version", "\(version) is not a script version this racekit reads (1 to \(Self.currentVersion))")
@@ -300,6 +330,10 @@ public struct RaceScript: Codable, Sendable, Equatable {
             }
             if !seen.insert(m.id).inserted { add(p + ".id", "the id is used twice") }
             if m.text.trimmingCharacters(in: .whitespaces).isEmpty { add(p + ".text", "is empty") }
+            if m.text.count > Self.maxTextCharacters { add(p + ".text", Self.tooLong(m.text)) }
+            if (m.variants?.count ?? 0) > Self.maxVariants {
+                add(p + ".variants", "\(m.variants!.count) variants; a message has at most \(Self.maxVariants)")
+            }
             if !(0...100).contains(m.priority) { add(p + ".priority", "must be 0 to 100") }
             if let key = m.branchKey, branches[key] == nil { add(p + ".branchKey", "'\(key)' is not in branches") }
             for name in Self.placeholderNames(in: m.text) where !Self.placeholders.contains(name) {
@@ -310,6 +344,7 @@ public struct RaceScript: Codable, Sendable, Equatable {
             }
             for (k, variant) in (m.variants ?? []).enumerated() {
                 if variant.trimmingCharacters(in: .whitespaces).isEmpty { add(p + ".variants[\(k)]", "is empty") }
+                if variant.count > Self.maxTextCharacters { add(p + ".variants[\(k)]", Self.tooLong(variant)) }
                 for name in Self.placeholderNames(in: variant) where !Self.placeholders.contains(name) {
                     add(p + ".variants[\(k)]", "unknown placeholder {\(name)}")
                 }
