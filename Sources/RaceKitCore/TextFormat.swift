@@ -53,24 +53,22 @@ public enum TextFormat {
         return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
     }
 
-    /// RFC 4180 field quoting.
-    public static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// A Markdown pipe table (no trailing newline); `|` in cells is escaped.
+    /// A Markdown pipe table (no trailing newline); `|` in cells is escaped, and
+    /// control characters (a line break would end the row) as `DisplayText.line` does.
     public static func markdownTable(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+            "| "
+                + cells.map { DisplayText.line($0).replacingOccurrences(of: "|", with: "\\|") }
+                .joined(separator: " | ") + " |"
         }
         let rule = "|" + header.indices.map { rightAligned.contains($0) ? " ---: |" : " --- |" }.joined()
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
     }
 
-    /// Text for XML/SVG content and attribute values.
+    /// Text for XML/SVG content and attribute values; control characters (most
+    /// are not allowed in XML 1.0) are escaped as `DisplayText.line` does.
     public static func xmlEscape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        DisplayText.line(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 

@@ -359,47 +359,42 @@ public enum PlanOutput {
         if !plan.warnings.isEmpty {
             out += "\n## Warnings\n\n" + plan.warnings.map { "- " + $0 }.joined(separator: "\n") + "\n"
         }
-        return out
+        // Names and notes come from the setup file: no raw control character in the document.
+        return DisplayText.escaped(out)
     }
 
-    static func csvNumber(_ v: Double?, _ digits: Int) -> String {
-        guard let v, v.isFinite else { return "" }
-        var t = fixed(v, digits)
-        if t.contains(".") { while t.hasSuffix("0") { t.removeLast() }; if t.hasSuffix(".") { t.removeLast() } }
-        return t
-    }
-
-    /// CSV of the splits (RFC 4180, snake_case headers with units).
+    /// CSV of the splits (`CSV`: RFC 4180, CRLF records; snake_case headers with units).
     public static func splitsCSV(_ plan: RacePlan) -> String {
         let u = unitName(plan.unitMeters)
-        var out =
-            "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_\(u),elevation_m,grade_percent,partial\n"
-        for row in plan.splits {
-            let s = row.split
-            out +=
-                [
-                    String(s.index), csvNumber(s.startMeters / 1000, 3), csvNumber(s.endMeters / 1000, 3),
-                    String(s.splitSeconds),
-                    String(s.cumulativeSeconds), csvNumber(s.paceSecondsPerKm * plan.unitMeters / 1000, 1),
-                    csvNumber(row.elevationMeters, 1), csvNumber(row.gradePercent, 2), s.partial ? "true" : "false"
+        return CSV.document(
+            header: [
+                "index", "start_km", "end_km", "split_time_s", "cumulative_time_s", "pace_s_per_\(u)", "elevation_m",
+                "grade_percent", "partial"
+            ],
+            rows: plan.splits.map { row in
+                let s = row.split
+                return [
+                    .integer(s.index), .number(s.startMeters / 1000, digits: 3), .number(s.endMeters / 1000, digits: 3),
+                    .integer(s.splitSeconds), .integer(s.cumulativeSeconds),
+                    .number(s.paceSecondsPerKm * plan.unitMeters / 1000, digits: 1),
+                    .number(row.elevationMeters, digits: 1), .number(row.gradePercent, digits: 2), .bool(s.partial)
                 ]
-                .map(TextFormat.csvField).joined(separator: ",") + "\n"
-        }
-        return out
+            })
     }
 
     /// CSV of the cues.
     public static func cuesCSV(_ plan: RacePlan) -> String {
-        var out = "kind,number,distance_km,clock_time_s,carbs_g,fluid_ml,sodium_mg,caffeine_mg,at_aid_station\n"
-        for c in plan.cues.cues {
-            out +=
+        CSV.document(
+            header: [
+                "kind", "number", "distance_km", "clock_time_s", "carbs_g", "fluid_ml", "sodium_mg", "caffeine_mg",
+                "at_aid_station"
+            ],
+            rows: plan.cues.cues.map { c in
                 [
-                    c.kind.rawValue, String(c.number), csvNumber(c.distanceMeters / 1000, 3), String(c.clockSeconds),
-                    csvNumber(c.carbsGrams, 1), csvNumber(c.fluidMl, 0), csvNumber(c.sodiumMg, 0),
-                    csvNumber(c.caffeineMg, 0),
-                    c.atAidStation ? "true" : "false"
-                ].joined(separator: ",") + "\n"
-        }
-        return out
+                    .text(c.kind.rawValue), .integer(c.number), .number(c.distanceMeters / 1000, digits: 3),
+                    .integer(c.clockSeconds), .number(c.carbsGrams, digits: 1), .number(c.fluidMl, digits: 0),
+                    .number(c.sodiumMg, digits: 0), .number(c.caffeineMg, digits: 0), .bool(c.atAidStation)
+                ]
+            })
     }
 }

@@ -201,25 +201,30 @@ public enum ReviewOutput {
                 + TextFormat.markdownTable(header: cueHeader, rows: cueRows(v), rightAligned: [1, 2, 3, 4, 5]) + "\n"
         }
         if let line = scriptLine(v) { out += "\n## What the race script would have said\n\n" + line + "\n" }
-        return out
+        // Names and notes come from files: no raw control character in the report.
+        return DisplayText.escaped(out)
     }
 
-    /// CSV of the splits (RFC 4180, snake_case headers with units).
+    /// CSV of the splits (`CSV`: RFC 4180, CRLF records; snake_case headers with units).
     public static func splitsCSV(_ v: RaceReview) -> String {
-        let u = unit(v), n = PlanOutput.csvNumber
-        let k = v.plan.unitMeters / 1000
-        var out =
-            "index,start_km,end_km,planned_time_s,actual_time_s,behind_plan_s,planned_pace_s_per_\(u),actual_pace_s_per_\(u),gap_pace_s_per_\(u),grade_percent,avg_hr_bpm,stopped_s,partial\n"
-        for s in v.splits {
-            out +=
+        let u = unit(v), k = v.plan.unitMeters / 1000
+        return CSV.document(
+            header: [
+                "index", "start_km", "end_km", "planned_time_s", "actual_time_s", "behind_plan_s",
+                "planned_pace_s_per_\(u)", "actual_pace_s_per_\(u)", "gap_pace_s_per_\(u)", "grade_percent",
+                "avg_hr_bpm", "stopped_s", "partial"
+            ],
+            rows: v.splits.map { s in
                 [
-                    String(s.index), n(s.startMeters / 1000, 3), n(s.endMeters / 1000, 3), n(s.plannedSeconds, 1),
-                    n(s.actualSeconds, 1), n(s.gapSeconds, 1), n(s.plannedPaceSecondsPerKm * k, 1),
-                    n(s.actualPaceSecondsPerKm * k, 1), n(s.gradeAdjustedPaceSecondsPerKm.map { $0 * k }, 1),
-                    n(s.gradePercent, 2), n(s.avgHeartRate, 1), n(s.stoppedSeconds, 1), s.partial ? "true" : "false"
-                ].joined(separator: ",") + "\n"
-        }
-        return out
+                    .integer(s.index), .number(s.startMeters / 1000, digits: 3), .number(s.endMeters / 1000, digits: 3),
+                    .number(s.plannedSeconds, digits: 1), .number(s.actualSeconds, digits: 1),
+                    .number(s.gapSeconds, digits: 1), .number(s.plannedPaceSecondsPerKm * k, digits: 1),
+                    .number(s.actualPaceSecondsPerKm * k, digits: 1),
+                    .number(s.gradeAdjustedPaceSecondsPerKm.map { $0 * k }, digits: 1),
+                    .number(s.gradePercent, digits: 2), .number(s.avgHeartRate, digits: 1),
+                    .number(s.stoppedSeconds, digits: 1), .bool(s.partial)
+                ]
+            })
     }
 }
 

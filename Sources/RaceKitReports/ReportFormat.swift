@@ -9,13 +9,6 @@ enum ReportFormat {
         return TextFormat.fixed(v, digits)
     }
 
-    /// A CSV field: fixed decimals, empty for unknown (DESIGN.md: CSV leaves
-    /// unknown values empty).
-    static func csv(_ v: Double?, _ digits: Int) -> String {
-        guard let v, v.isFinite else { return "" }
-        return TextFormat.fixed(v, digits)
-    }
-
     static func two(_ v: Int) -> String { TextFormat.two(v) }
 
     /// `h:mm:ss` or `m:ss`.

@@ -1,7 +1,7 @@
 import RaceKitCore
 
-/// The weekly CSV: RFC 4180, snake_case headers with units, empty for unknown,
-/// one row per athlete and week, CRLF-free (`\n`) line ends.
+/// The weekly CSV (`CSV`: RFC 4180, CRLF line ends), snake_case headers with
+/// units, empty for unknown, one row per athlete and week.
 public enum WeeklyCSV {
     public static func header(zoneNames: [String]) -> [String] {
         [
@@ -16,26 +16,24 @@ public enum WeeklyCSV {
             ]
     }
 
+    /// The athlete's weeks as CSV (`CSV`: RFC 4180, CRLF records).
     public static func render(_ weeks: AthleteWeeks) -> String {
-        var lines = [header(zoneNames: weeks.zoneNames).joined(separator: ",")]
-        let f = ReportFormat.csv
-        for r in weeks.rows {
-            let fields =
+        func f(_ v: Double?, _ digits: Int) -> CSV.Cell { .number(v, digits: digits) }
+        return CSV.document(
+            header: header(zoneNames: weeks.zoneNames),
+            rows: weeks.rows.map { r in
                 [
-                    TextFormat.csvField(r.athlete), r.week.description, ISOWeek.dateString(r.week.monday),
-                    String(r.runs),
-                    f(r.distanceKm, 3), f(r.movingSeconds, 0), f(r.elapsedSeconds, 0), f(r.elevationGainMeters, 1),
-                    f(r.longestRunKm, 3), f(r.avgPaceSecondsPerKm, 1), f(r.avgHeartRate, 1),
-                    f(r.heartRateCoveragePercent, 1), f(r.load, 1), String(r.runsWithoutLoad)
+                    .text(r.athlete), .text(r.week.description), .text(ISOWeek.dateString(r.week.monday)),
+                    .integer(r.runs), f(r.distanceKm, 3), f(r.movingSeconds, 0), f(r.elapsedSeconds, 0),
+                    f(r.elevationGainMeters, 1), f(r.longestRunKm, 3), f(r.avgPaceSecondsPerKm, 1),
+                    f(r.avgHeartRate, 1), f(r.heartRateCoveragePercent, 1), f(r.load, 1), .integer(r.runsWithoutLoad)
                 ]
-                + r.zoneSeconds.map { f($0, 0) }
-                + [
-                    f(r.fitnessEnd, 2), f(r.fatigueEnd, 2), f(r.formEnd, 2), f(r.ramp7d, 2), f(r.monotony, 3),
-                    f(r.strain, 1), f(r.distanceChangePercent, 1), f(r.loadChangePercent, 1), f(r.acwr, 3),
-                    r.fitnessWarmup ? "true" : "false"
-                ]
-            lines.append(fields.joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
+                    + r.zoneSeconds.map { f($0, 0) }
+                    + [
+                        f(r.fitnessEnd, 2), f(r.fatigueEnd, 2), f(r.formEnd, 2), f(r.ramp7d, 2), f(r.monotony, 3),
+                        f(r.strain, 1), f(r.distanceChangePercent, 1), f(r.loadChangePercent, 1), f(r.acwr, 3),
+                        .bool(r.fitnessWarmup)
+                    ]
+            })
     }
 }

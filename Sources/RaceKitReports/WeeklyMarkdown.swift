@@ -103,7 +103,8 @@ public enum WeeklyMarkdown {
         let warnings = self.warnings(w.rows, runs: runs)
         out += warnings.isEmpty ? ["- None."] : warnings.map { "- " + $0 }
         out.append("")
-        return out.joined(separator: "\n")
+        // Names come from files and the store: no raw control character in the report.
+        return DisplayText.escaped(out.joined(separator: "\n"))
     }
 
     /// ▁▂▃▄▅▆▇█ scaled between the series' minimum and maximum.

@@ -173,6 +173,6 @@ public struct WeeklyReportJob: Sendable {
                 "| \(athlete.name) | \(w.week) | \(w.runs) | \(f(w.distanceKm, 1)) | \(f(w.load, 0)) | \(f(w.fitnessEnd, 1)) | \(f(w.formEnd, 1)) | \(warnings) | [\(w.week)](\(athlete.id)/\(w.week).md) · [csv](\(athlete.id)/weekly.csv) |"
             )
         }
-        return out.joined(separator: "\n") + "\n"
+        return DisplayText.escaped(out.joined(separator: "\n") + "\n")
     }
 }

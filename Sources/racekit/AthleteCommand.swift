@@ -134,7 +134,7 @@ extension RaceKitCommand.AthleteCommand {
             let p = try store.physiology(athleteID: id)
             let runs = try store.runCount(athleteID: id)
             if format == .json {
-                Console.out(
+                Console.json(
                     try JSONOutput.string(
                         AthleteJSON(
                             id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel,

@@ -1,13 +1,18 @@
 import Foundation
+import RaceKitCore
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Where output goes: results to stdout, diagnostics and progress to stderr.
+/// Text goes out through `DisplayText`: a control character from a file (a
+/// name, an entry name, a message quoting input) is shown escaped, never sent
+/// to the terminal raw. JSON and CSV are written as their formats have them.
 enum Console {
-    static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Text of one or more lines; a newline is added.
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((DisplayText.escaped(text) + "\n").utf8))
     }
 
     /// Bytes already ending in a newline (large JSON outputs).
@@ -15,16 +20,33 @@ enum Console {
         bytes.withUnsafeBufferPointer { FileHandle.standardOutput.write(Data(buffer: $0)) }
     }
 
-    static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    /// A JSON document (its encoder escapes control characters); a newline is added.
+    static func json(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// A CSV document from `CSV`, written as it is (its records end with CRLF).
+    static func csv(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// A message of one or more lines on stderr; a newline is added.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((DisplayText.escaped(text) + "\n").utf8))
+    }
+
+    /// A prompt on stderr, no newline added.
+    static func prompt(_ text: String) {
+        FileHandle.standardError.write(Data(DisplayText.line(text).utf8))
     }
 
     /// True when stderr is a terminal (progress lines are drawn only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// Redraws the progress line on stderr.
+    /// Redraws the progress line on stderr: the line's own text is escaped, the
+    /// carriage return and erase-line (ESC [K) before it are the program's.
     static func progress(_ line: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(DisplayText.line(line))".utf8))
     }
 
     static func clearProgress() {

@@ -1,7 +1,7 @@
 import Foundation
 import RaceKitCore
 
-/// Human formatting of durations, distances, paces; CSV quoting; plain tables.
+/// Human formatting of durations, distances, paces; plain tables. (CSV is `CSV`'s.)
 enum Format {
     /// `h:mm:ss`, or `m:ss` under an hour; `-` when unknown.
     static func duration(_ seconds: Double?) -> String {
@@ -24,17 +24,6 @@ enum Format {
     /// ISO-8601 UTC, e.g. 2026-03-01T07:12:00Z.
     static func isoTime(_ seconds: Double) -> String { TimestampParser.format(seconds, fractional: false) }
 
-    /// RFC 4180 field quoting.
-    static func csvField(_ s: String) -> String { TextFormat.csvField(s) }
-
-    static func csvRow(_ fields: [String]) -> String { fields.map(csvField).joined(separator: ",") }
-
-    /// A CSV number: empty for unknown, no trailing `.0`.
-    static func csvNumber(_ v: Double?) -> String {
-        guard let v, v.isFinite else { return "" }
-        return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
-
     /// Distance in the unit, e.g. `21.10`.
     static func distance(_ meters: Double?, _ unit: DistanceUnit, digits: Int = 2) -> String {
         number(meters.map { $0 / unit.meters }, digits: digits)
@@ -54,8 +43,10 @@ enum Format {
         return f.string(from: Date(timeIntervalSince1970: seconds))
     }
 
-    /// A left/right aligned text table.
+    /// A left/right aligned text table. Each cell is one line: control characters
+    /// in it (a name from a file) are shown escaped (`DisplayText.line`).
     static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        let rows = rows.map { $0.map(DisplayText.line) }
         var widths = header.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {

@@ -113,18 +113,21 @@ extension RaceKitCommand {
 
         private func report(_ results: [FileResult]) throws {
             if format == .json {
-                Console.out(try JSONOutput.string(results))
+                Console.json(try JSONOutput.string(results))
                 return
             }
-            for r in results where r.status == .failed { Console.error("failed: \(r.reason ?? r.file)") }
+            // One line per file: an entry name or a message quoting the file holds
+            // no line break either (DisplayText.line).
+            func line(_ s: String) -> String { DisplayText.line(s) }
+            for r in results where r.status == .failed { Console.error(line("failed: \(r.reason ?? r.file)")) }
             guard !quiet else { return }
-            for r in results where r.status == .skipped { Console.out("skipped: \(r.file): \(r.reason ?? "")") }
+            for r in results where r.status == .skipped { Console.out(line("skipped: \(r.file): \(r.reason ?? "")")) }
             for r in results where r.status == .duplicate && r.reason?.hasPrefix("already imported") == false {
-                Console.out("duplicate: \(r.file): \(r.reason ?? "")")
+                Console.out(line("duplicate: \(r.file): \(r.reason ?? "")"))
             }
-            for r in results where r.status == .upgraded { Console.out("upgraded: \(r.file): \(r.reason ?? "")") }
+            for r in results where r.status == .upgraded { Console.out(line("upgraded: \(r.file): \(r.reason ?? "")")) }
             for r in results where r.status == .imported && r.reason != nil {
-                Console.out("note: \(r.file): \(r.reason!)")
+                Console.out(line("note: \(r.file): \(r.reason!)"))
             }
             let s = ImportSummary(results)
             if s.total == 0 {

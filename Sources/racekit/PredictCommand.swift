@@ -131,7 +131,7 @@ extension RaceKitCommand {
                             model: p.model.rawValue, seconds: p.seconds.rounded(),
                             paceSecondsPerKm: TextFormat.rounded(p.seconds / (target / 1000), 1))
                     })
-                Console.out(try JSONOutput.string(report))
+                Console.json(try JSONOutput.string(report))
                 return
             }
             for w in warnings { Console.error("warning: \(w)") }

@@ -74,12 +74,10 @@ extension RaceKitCommand.Race {
                     .usage, "\(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
             }
             switch format {
-            case .json: Console.out(try JSONOutput.string(PlanOutput.json(plan)))
+            case .json: Console.json(try JSONOutput.string(PlanOutput.json(plan)))
             case .md: Console.out(PlanOutput.markdown(plan).trimmingTrailingNewlines())
             case .csv:
-                Console.out(
-                    (table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan))
-                        .trimmingTrailingNewlines())
+                Console.csv(table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan))
             case .table:
                 Console.out(
                     PlanOutput.text(plan) { Format.table(header: $0, rows: $1, rightAligned: $2) }

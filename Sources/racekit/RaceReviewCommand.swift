@@ -84,8 +84,8 @@ extension RaceKitCommand.Race {
             // An unchanged link is not written again (a rerun changes nothing, not even the store's file).
             if newLink != link { try store.saveRaceLink(newLink) }
             switch format {
-            case .json: Console.out(try JSONOutput.string(ReviewOutput.json(review, run: RunView(record).json)))
-            case .csv: Console.out(ReviewOutput.splitsCSV(review).trimmingTrailingNewlines())
+            case .json: Console.json(try JSONOutput.string(ReviewOutput.json(review, run: RunView(record).json)))
+            case .csv: Console.csv(ReviewOutput.splitsCSV(review))
             case .md: Console.out(ReviewOutput.markdown(review, chart: nil).trimmingTrailingNewlines())
             case .table:
                 Console.out(

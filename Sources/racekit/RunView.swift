@@ -43,23 +43,20 @@ struct RunView {
         "load", "load_source", "label", "mode", "run_type", "perceived_effort", "notes"
     ]
 
-    var csvFields: [String] {
+    /// The run as a CSV record, in `csvHeader`'s order.
+    var csvCells: [CSV.Cell] {
         let r = record
-        let n = Format.csvNumber
         return [
-            r.id, r.athleteID, r.sport.rawValue, r.name ?? "", r.sourceFile, r.sourceFormat.rawValue, r.creator ?? "",
-            startedAt,
-            Format.isoTime(r.endedAt), n(TextFormat.round(r.elapsedSeconds, 3)),
-            n(TextFormat.round(r.movingSeconds, 3)),
-            n(TextFormat.round(r.distanceMeters.map { $0 / 1000 }, 3)), n(TextFormat.round(r.ascentMeters, 1)),
-            n(TextFormat.round(r.descentMeters, 1)), n(TextFormat.round(avgPaceSecondsPerKm, 1)),
-            n(TextFormat.round(r.gradeAdjustedPaceSecondsPerKm, 1)),
-            n(TextFormat.round(r.avgHeartRate, 1)),
-            n(TextFormat.round(r.maxHeartRate, 0)), n(TextFormat.round(r.heartRateCoveragePercent, 1)),
-            n(TextFormat.round(r.avgCadence, 1)),
-            n(TextFormat.round(r.load, 1)), r.loadSource?.rawValue ?? "", r.label ?? "", r.mode.rawValue,
-            r.runType.rawValue,
-            r.perceivedEffort.map(String.init) ?? "", r.notes ?? ""
+            .text(r.id), .text(r.athleteID), .text(r.sport.rawValue), .text(r.name ?? ""), .text(r.sourceFile),
+            .text(r.sourceFormat.rawValue), .text(r.creator ?? ""), .text(startedAt), .text(Format.isoTime(r.endedAt)),
+            .number(r.elapsedSeconds, digits: 3), .number(r.movingSeconds, digits: 3),
+            .number(r.distanceMeters.map { $0 / 1000 }, digits: 3), .number(r.ascentMeters, digits: 1),
+            .number(r.descentMeters, digits: 1), .number(avgPaceSecondsPerKm, digits: 1),
+            .number(r.gradeAdjustedPaceSecondsPerKm, digits: 1), .number(r.avgHeartRate, digits: 1),
+            .number(r.maxHeartRate, digits: 0), .number(r.heartRateCoveragePercent, digits: 1),
+            .number(r.avgCadence, digits: 1), .number(r.load, digits: 1), .text(r.loadSource?.rawValue ?? ""),
+            .text(r.label ?? ""), .text(r.mode.rawValue), .text(r.runType.rawValue), .integer(r.perceivedEffort),
+            .text(r.notes ?? "")
         ]
     }
 }

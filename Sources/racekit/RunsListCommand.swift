@@ -68,9 +68,7 @@ extension RaceKitCommand.Runs {
             case .json:
                 Console.out(bytes: try JSONOutput.line(views.map(\.json)))
             case .csv:
-                var out = Format.csvRow(RunView.csvHeader)
-                for v in views { out += "\n" + Format.csvRow(v.csvFields) }
-                Console.out(out)
+                Console.csv(CSV.document(header: RunView.csvHeader, rows: views.map(\.csvCells)))
             case .table:
                 if views.isEmpty { Console.out("No runs match. Import some with: racekit import PATH"); return }
                 Console.out(

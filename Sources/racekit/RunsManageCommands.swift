@@ -51,7 +51,7 @@ extension RaceKitCommand.Runs {
                 athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
             switch format {
             case .json:
-                Console.out(
+                Console.json(
                     try JSONOutput.string(
                         records.map { r in
                             RecordJSON(
@@ -60,17 +60,16 @@ extension RaceKitCommand.Runs {
                                 athlete: r.run.athleteID, startedAt: Format.isoTime(r.run.startedAt))
                         }))
             case .csv:
-                var out = Format.csvRow(["distance", "distance_m", "elapsed_time_s", "run_id", "athlete", "started_at"])
-                for r in records {
-                    out +=
-                        "\n"
-                        + Format.csvRow([
-                            BestEfforts.name(of: r.distanceMeters), Format.csvNumber(r.distanceMeters),
-                            Format.csvNumber(TextFormat.round(r.elapsedSeconds, 1)), r.run.id, r.run.athleteID,
-                            Format.isoTime(r.run.startedAt)
-                        ])
-                }
-                Console.out(out)
+                Console.csv(
+                    CSV.document(
+                        header: ["distance", "distance_m", "elapsed_time_s", "run_id", "athlete", "started_at"],
+                        rows: records.map { r in
+                            [
+                                .text(BestEfforts.name(of: r.distanceMeters)), .number(r.distanceMeters, digits: 3),
+                                .number(r.elapsedSeconds, digits: 1), .text(r.run.id), .text(r.run.athleteID),
+                                .text(Format.isoTime(r.run.startedAt))
+                            ]
+                        }))
             case .table:
                 if records.isEmpty { Console.out("No best efforts yet."); return }
                 Console.out(
@@ -154,7 +153,7 @@ extension RaceKitCommand.Runs {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw Failure(.usage, "not deleting \(r.id) without --yes (standard input is not a terminal)")
                 }
-                FileHandle.standardError.write(Data("Delete run \(what)? [y/N] ".utf8))
+                Console.prompt("Delete run \(what)? [y/N] ")
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingBlanks()) else {
                     Console.out("Kept \(r.id).")
                     return

@@ -30,9 +30,9 @@ extension RaceKitCommand.Runs {
             let splits = detail.analysis.splits(unit)
             switch format {
             case .json:
-                Console.out(try JSONOutput.string(try detail.json(splits: splits, unit: unit)))
+                Console.json(try JSONOutput.string(try detail.json(splits: splits, unit: unit)))
             case .csv:
-                Console.out(SplitTable.csv(splits, unit: unit))
+                Console.csv(SplitTable.csv(splits, unit: unit))
             case .table:
                 Console.out(try detail.text(splits: splits, unit: unit))
             }
@@ -54,8 +54,8 @@ extension RaceKitCommand.Runs {
             let store = try storeOptions.open()
             let splits = try RunDetail.load(store, id: id).analysis.splits(unit)
             switch format {
-            case .json: Console.out(try JSONOutput.string(splits.map(SplitTable.json)))
-            case .csv: Console.out(SplitTable.csv(splits, unit: unit))
+            case .json: Console.json(try JSONOutput.string(splits.map(SplitTable.json)))
+            case .csv: Console.csv(SplitTable.csv(splits, unit: unit))
             case .table:
                 Console.out(
                     splits.isEmpty ? "No splits: this run has no distance." : SplitTable.text(splits, unit: unit))
@@ -117,10 +117,12 @@ struct RunDetail {
         let nouns: [Sport: String] = [
             .running: "Run", .cycling: "Ride", .walking: "Walk", .hiking: "Hike", .swimming: "Swim"
         ]
-        let title = r.label ?? r.name ?? nouns[r.sport] ?? "Activity"
+        // The title, file and creator come from the file: each stays on its line.
+        let title = DisplayText.line(r.label ?? r.name ?? nouns[r.sport] ?? "Activity")
         let sport = r.sportDeclared ? r.sport.rawValue : "\(r.sport.rawValue) (inferred: the file names no sport)"
         lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode.rawValue)")
-        lines.append("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)")
+        lines.append(
+            DisplayText.line("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)"))
         lines.append("")
         let pace = RunView(r).avgPaceSecondsPerKm
         var facts: [(String, String)] = [
@@ -233,27 +235,27 @@ enum SplitTable {
             }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]) + (splits.last?.partial == true ? "\n* partial split" : "")
     }
 
+    /// The splits as CSV (`CSV`: CRLF records).
     static func csv(_ splits: [Split], unit: DistanceUnit) -> String {
-        var out = Format.csvRow([
-            "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(unit.rawValue)",
-            "gap_pace_s_per_\(unit.rawValue)", "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
-        ])
-        let n = Format.csvNumber
-        for s in splits {
-            out +=
-                "\n"
-                + Format.csvRow([
-                    String(s.index), n(TextFormat.round(s.startMeters / 1000, 3)),
-                    n(TextFormat.round(s.endMeters / 1000, 3)),
-                    n(TextFormat.round(s.elapsedSeconds, 2)), n(TextFormat.round(s.movingSeconds, 2)),
-                    n(TextFormat.round(s.paceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
-                    n(TextFormat.round(s.gradeAdjustedPaceSecondsPerKm.map { $0 * unit.meters / 1000 }, 1)),
-                    n(TextFormat.round(s.ascentMeters, 1)), n(TextFormat.round(s.descentMeters, 1)),
-                    n(TextFormat.round(s.avgHeartRate, 1)), n(TextFormat.round(s.avgCadence, 1)),
-                    s.partial ? "true" : "false"
-                ])
-        }
-        return out
+        let u = unit.rawValue
+        let header = [
+            "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(u)", "gap_pace_s_per_\(u)",
+            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
+        ]
+        return CSV.document(header: header, rows: splits.map { csvCells($0, unit: unit) })
+    }
+
+    /// One split as a CSV record.
+    static func csvCells(_ s: Split, unit: DistanceUnit) -> [CSV.Cell] {
+        let perUnit = unit.meters / 1000
+        return [
+            .integer(s.index), .number(s.startMeters / 1000, digits: 3), .number(s.endMeters / 1000, digits: 3),
+            .number(s.elapsedSeconds, digits: 2), .number(s.movingSeconds, digits: 2),
+            .number(s.paceSecondsPerKm.map { $0 * perUnit }, digits: 1),
+            .number(s.gradeAdjustedPaceSecondsPerKm.map { $0 * perUnit }, digits: 1),
+            .number(s.ascentMeters, digits: 1), .number(s.descentMeters, digits: 1),
+            .number(s.avgHeartRate, digits: 1), .number(s.avgCadence, digits: 1), .bool(s.partial)
+        ]
     }
 }
 

@@ -222,7 +222,7 @@ extension RaceKitCommand.ScriptGroup {
             }
             let report = ScriptReplay.Report(result)
             if format == .json {
-                Console.out(try JSONOutput.string(report))
+                Console.json(try JSONOutput.string(report))
                 return
             }
             let rows = result.played.map { p in

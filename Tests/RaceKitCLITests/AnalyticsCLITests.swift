@@ -71,10 +71,10 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         #expect(text.stdout.contains("Splits (mi)"))
         #expect(text.stdout.contains("6:26 /mi"))   // 4:00/km is 6:26/mi
         let csv = try cli.run(["runs", "splits", id, "--format", "csv"])
-        let lines = csv.stdout.split(separator: "\n")
+        let lines = csv.stdout.split(separator: "\r\n")
         #expect(lines.first?.hasPrefix("index,start_km,end_km,elapsed_time_s") == true)
         #expect(lines.count == 4)
-        #expect(lines[1].hasPrefix("1,0,1,240,"))
+        #expect(lines[1].hasPrefix("1,0.000,1.000,240.00,"))
     }
 
     @Test func unknownRunExits66() throws {
@@ -113,8 +113,8 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         #expect(records.map { $0["distanceMeters"] as! Double } == [400, 1000, 1609.344])
         #expect(records.allSatisfy { $0["runId"] as? String == fast })
         let one = try cli.run(["runs", "bests", "--distance", "1k", "--format", "csv"])
-        let rows = one.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
-        #expect(rows.map { $0[2] } == ["240", "250"])   // both runs' 1 km, fastest first
+        let rows = one.stdout.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        #expect(rows.map { $0[2] } == ["240.0", "250.0"])   // both runs' 1 km, fastest first
         #expect(try cli.run(["runs", "bests", "--distance", "7k"]).status == 64)
     }
 
@@ -159,9 +159,9 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         try cli.write("b.tcx", steadyTCX(start: "2026-03-12T07:00:00Z", seconds: 600))
         _ = try cli.run(["import", "."])
         let byDistance = try cli.run(["runs", "list", "--sort", "distance", "--format", "csv"])
-        let rows = byDistance.stdout.split(separator: "\n").dropFirst()
+        let rows = byDistance.stdout.split(separator: "\r\n").dropFirst()
         #expect(rows.first?.contains("2026-03-12") == true)
         let since = try cli.run(["runs", "list", "--since", "2026-03-11", "--format", "csv"])
-        #expect(since.stdout.split(separator: "\n").count == 2)
+        #expect(since.stdout.split(separator: "\r\n").count == 2)
     }
 }

@@ -185,7 +185,7 @@ let goodGPX = """
         #expect(run["ascentMeters"] is NSNull)
         let csv = try cli.run(["runs", "list", "--format", "csv"], env: ["RACEKIT_STORE": "s.sqlite"])
         #expect(csv.stdout.hasPrefix("id,athlete,sport,"))
-        #expect(csv.stdout.split(separator: "\n").count == 2)
+        #expect(csv.stdout.split(separator: "\r\n").count == 2)
     }
 
     @Test func usageErrorsExit64() throws {

@@ -41,11 +41,11 @@ import Testing
         let csv = try cli.run(["race", "plan", "Races/m.yaml", "--format", "csv"])
         #expect(
             csv.stdout.hasPrefix(
-                "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_km,elevation_m,grade_percent,partial\n"
+                "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_km,elevation_m,grade_percent,partial\r\n"
             ))
-        #expect(csv.stdout.split(separator: "\n").last!.hasPrefix("43,42,42.195,"))
+        #expect(csv.stdout.split(separator: "\r\n").last!.hasPrefix("43,42.000,42.195,"))
         let cuesCSV = try cli.run(["race", "plan", "Races/m.yaml", "--format", "csv", "--table", "cues"])
-        #expect(cuesCSV.stdout.split(separator: "\n").count == 1 + 8 + 8 + 6)
+        #expect(cuesCSV.stdout.split(separator: "\r\n").count == 1 + 8 + 8 + 6)
         let md = try cli.run(["race", "plan", "Races/m.yaml", "--format", "md"])
         #expect(
             md.stdout.hasPrefix("# Test Marathon") && md.stdout.contains("| 42.20 |")

@@ -20,7 +20,7 @@ import Testing
         try cli.write("Races/ten.yaml", setup)
         #expect(try cli.run(["import", "race.gpx", "--store", "s.sqlite"]).status == 0)
         let list = try cli.run(["runs", "list", "--store", "s.sqlite", "--format", "csv"])
-        return (cli, String(list.stdout.split(separator: "\n").last?.split(separator: ",").first ?? ""))
+        return (cli, String(list.stdout.split(separator: "\r\n").last?.split(separator: ",").first ?? ""))
     }
 
     @Test func findsTheRunOnTheRaceDateLinksItAndShowsTheLink() throws {

@@ -24,7 +24,7 @@ import Glibc
         #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty)
         let dir = cli.workdir.appendingPathComponent("Reports/default")
         let csv = try String(contentsOf: dir.appendingPathComponent("weekly.csv"), encoding: .utf8)
-        let rows = csv.split(separator: "\n")
+        let rows = csv.split(separator: "\r\n")
         #expect(rows.count == 4)
         #expect(rows[3].hasPrefix("default,2026-W46,2026-11-09,2,"))   // both runs, the late Sunday one included
         #expect(rows[1].hasPrefix("default,2026-W44,2026-10-26,0,0.000,"))
@@ -40,8 +40,8 @@ import Glibc
         #expect(r.status == 0 && r.stdout.contains("Reports/default/weekly.csv"))
         let csv = try String(
             contentsOf: cli.workdir.appendingPathComponent("Reports/default/weekly.csv"), encoding: .utf8)
-        #expect(csv.split(separator: "\n").last?.hasPrefix("default,2026-W46,") == true)
-        #expect(csv.split(separator: "\n").count == 13)
+        #expect(csv.split(separator: "\r\n").last?.hasPrefix("default,2026-W46,") == true)
+        #expect(csv.split(separator: "\r\n").count == 13)
         #expect(
             !FileManager.default.fileExists(
                 atPath: cli.workdir.appendingPathComponent("Reports/default/2026-W46.md").path))

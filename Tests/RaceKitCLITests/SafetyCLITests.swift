@@ -26,7 +26,7 @@ func writeExport(_ cli: CLI, folder: String, count: Int, points: Int, firstDay: 
 
 func runCount(_ cli: CLI, store: String? = nil) throws -> Int {
     let r = try cli.run((store.map { ["--store", $0] } ?? []) + ["runs", "list", "--format", "csv"])
-    return max(0, r.stdout.split(separator: "\n").count - 1)
+    return max(0, r.stdout.split(separator: "\r\n").count - 1)
 }
 
 /// Not `.serialized`: every test has its own work folder and store and passes its

@@ -59,7 +59,7 @@ import Testing
         try cli.write("run.tcx", steadyTCX(seconds: 1300))   // 5.4 km at 4:00/km
         _ = try cli.run(["import", "run.tcx"])
         let list = try cli.run(["runs", "list", "--format", "csv"])
-        let id = String(list.stdout.split(separator: "\n")[1].split(separator: ",")[0])
+        let id = String(list.stdout.split(separator: "\r\n")[1].split(separator: ",")[0])
         let r = try cli.run(["script", "simulate", "ten.json", "--run", id])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("drink_1") && r.stdout.contains("ahead_of_pace_half") && r.stdout.contains("finish"))
@@ -85,7 +85,7 @@ import Testing
             try String(contentsOf: cli.workdir.appendingPathComponent("ten.json"), encoding: .utf8).contains(
                 "hr > 184"))
         let list = try cli.run(["runs", "list", "--format", "csv"])
-        let id = String(list.stdout.split(separator: "\n")[1].split(separator: ",")[0])
+        let id = String(list.stdout.split(separator: "\r\n")[1].split(separator: ",")[0])
         let r = try cli.run(["script", "simulate", "ten.json", "--run", id, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]

@@ -45,7 +45,7 @@ import Testing
         let imported = try cli.run(["import", "run.gpx", "--store", "s.sqlite", "--format", "json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let list = try cli.run(["runs", "list", "--store", "s.sqlite", "--format", "csv"])
-        let runID = String(list.stdout.split(separator: "\n").last?.split(separator: ",").first ?? "")
+        let runID = String(list.stdout.split(separator: "\r\n").last?.split(separator: ",").first ?? "")
         #expect(try cli.run(["race", "script", "Races/m.yaml"]).status == 0)
         // A short race for `script render` (espeak-ng renders every message).
         try cli.write("Races/five.yaml", "name: Five\ndistance: 5k\ntarget_time: \"25:00\"\n")

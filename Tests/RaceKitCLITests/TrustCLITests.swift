@@ -46,7 +46,7 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         #expect(imported.status == 0, "\(imported.stderr)")
         let list = try cli.run(["runs", "list", "--format", "csv"])
         expectNoCrash(list, "runs list")
-        let id = String(list.stdout.split(separator: "\n")[1].split(separator: ",")[0])
+        let id = String(list.stdout.split(separator: "\r\n")[1].split(separator: ",")[0])
         for args in [
             ["runs", "list"], ["runs", "list", "--format", "json"], ["runs", "show", id],
             ["runs", "show", id, "--format", "json"],
@@ -104,11 +104,11 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         let vdot =
             (try JSONSerialization.jsonObject(with: Data(predict.stdout.utf8)) as! [String: Any])["vdot"] as! Double
         #expect(vdot < 60, "VDOT \(vdot)")
-        let rideID = list.split(separator: "\n").first { $0.contains(",cycling,") }!.split(separator: ",")[0]
+        let rideID = list.split(separator: "\r\n").first { $0.contains(",cycling,") }!.split(separator: ",")[0]
         let show = try cli.run(["runs", "show", String(rideID)])
         #expect(show.stdout.contains("cycling (inferred: the file names no sport)"))
         // Corrected by hand, either way: the run set to cycling leaves the records...
-        let runID = list.split(separator: "\n").first { $0.contains(",running,") }!.split(separator: ",")[0]
+        let runID = list.split(separator: "\r\n").first { $0.contains(",running,") }!.split(separator: ",")[0]
         let edit = try cli.run(["runs", "edit", String(runID), "--sport", "cycling"])
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(try cli.run(["runs", "bests"]).stdout.contains("No best efforts yet."))
@@ -132,7 +132,8 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         try cli.write("with-hr.gpx", trackGPX(seconds: 1200, speed: 3, heartRate: 150))
         #expect(try cli.run(["import", "plain.gpx"]).status == 0)
         let id = String(
-            try cli.run(["runs", "list", "--format", "csv"]).stdout.split(separator: "\n")[1].split(separator: ",")[0])
+            try cli.run(["runs", "list", "--format", "csv"]).stdout.split(separator: "\r\n")[1].split(separator: ",")[0]
+        )
         #expect(try cli.run(["runs", "edit", id, "--label", "Tempo", "--rpe", "7"]).status == 0)
         let r = try cli.run(["import", "--format", "json", "with-hr.gpx"])
         let results = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
@@ -146,7 +147,7 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         #expect(show["sourceFile"] as? String == "with-hr.gpx")
         let again = try cli.run(["import", "plain.gpx"])
         #expect(again.stdout.contains("1 duplicate") || again.stdout.contains("Nothing new"), "\(again.stdout)")
-        #expect(try cli.run(["runs", "list", "--format", "csv"]).stdout.split(separator: "\n").count == 2)
+        #expect(try cli.run(["runs", "list", "--format", "csv"]).stdout.split(separator: "\r\n").count == 2)
         let text = try cli.run(["import", "with-hr.gpx"]).stdout
         #expect(text.contains("Nothing new"))
     }

@@ -17,9 +17,14 @@ import Testing
         #expect(TextFormat.markdownTable(header: ["a"], rows: []) == "| a |\n| --- |")
     }
 
-    @Test func csvFieldsAndXMLTextAreQuoted() {
-        #expect(TextFormat.csvField("plain") == "plain")
-        #expect(TextFormat.csvField("a,\"b\"") == "\"a,\"\"b\"\"\"")
+    @Test func xmlTextIsEscaped() {
         #expect(TextFormat.xmlEscape("<a & \"b\">") == "&lt;a &amp; &quot;b&quot;&gt;")
+        // Control characters are not allowed in XML 1.0: shown escaped.
+        #expect(TextFormat.xmlEscape("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
+    }
+
+    @Test func markdownCellsCarryNoControlCharacters() {
+        let table = TextFormat.markdownTable(header: ["name"], rows: [["a\r\nb|\u{1B}]0;x\u{07}"]])
+        #expect(table == "| name |\n| --- |\n| a\\r\\nb\\|\\u{1B}]0;x\\u{07} |")
     }
 }

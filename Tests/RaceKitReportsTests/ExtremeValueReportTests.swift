@@ -30,7 +30,7 @@ import Testing
         let csv = WeeklyCSV.render(weeks)
         let markdown = WeeklyMarkdown.render(weeks, chartFile: "chart.svg")
         let svg = WeeklyChart.render(weeks)
-        #expect(csv.split(separator: "\n").count == 5)
+        #expect(csv.split(separator: "\r\n").count == 5)
         #expect(!csv.contains("nan") && !csv.contains("inf"))
         #expect(markdown.contains("2026-W46"))
         #expect(!markdown.lowercased().contains("nan") && !markdown.contains("inf"))

@@ -154,7 +154,7 @@ enum Golden {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("anna").path)
         #expect(!leftovers.contains { $0.hasSuffix(".tmp") })
         let csv = try String(contentsOf: dir.appendingPathComponent("anna/weekly.csv"), encoding: .utf8)
-        #expect(csv.split(separator: "\n").count == 5)
+        #expect(csv.split(separator: "\r\n").count == 5)
         #expect(csv.contains("anna,2026-W45,2026-11-02,2,"))
     }
 

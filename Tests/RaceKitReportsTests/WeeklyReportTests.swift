@@ -144,7 +144,8 @@ let w46 = ISOWeek("2026-W46")!
             runs: [reportRun(day: m, km: 10, minutes: 50, load: nil, hr: nil)],
             through: w46, count: 1)
         let csv = WeeklyCSV.render(weeks)
-        let row = csv.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let row = csv.split(separator: "\r\n")[1].split(separator: ",", omittingEmptySubsequences: false).map(
+            String.init)
         let header = WeeklyCSV.header(zoneNames: weeks.zoneNames)
         func col(_ name: String) -> String { row[header.firstIndex(of: name)!] }
         #expect(col("avg_hr_bpm") == "" && col("hr_coverage_pct") == "")
