@@ -2,6 +2,34 @@ import GRDB
 
 /// The store's schema, as named, append-only migrations.
 enum Migrations {
+    /// How a store's applied migrations compare with this build's.
+    enum State: Equatable {
+        case current
+        /// Some of this build's migrations are not applied yet (the last applied
+        /// one, nil for a new or empty file).
+        case older(applied: String?)
+        /// A migration this build does not know was applied (the newest of them):
+        /// a newer RaceKit wrote the store.
+        case newer(String)
+    }
+
+    /// The identifier of this build's last migration.
+    static var latest: String { migrator.migrations.last ?? "none" }
+
+    static func state(_ db: Database) throws -> State {
+        let migrator = self.migrator
+        let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+        if let newest = unknown.max(by: { (version($0), $0) < (version($1), $1) }) { return .newer(newest) }
+        if try migrator.hasCompletedMigrations(db) { return .current }
+        return .older(applied: try migrator.completedMigrations(db).last)
+    }
+
+    /// The number of an identifier like "v5-gap-race-link", -1 without one.
+    static func version(_ identifier: String) -> Int {
+        guard identifier.first == "v" else { return -1 }
+        return Int(identifier.dropFirst().prefix(while: \.isNumber)) ?? -1
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-athletes-runs-samples") { db in

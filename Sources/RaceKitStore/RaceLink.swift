@@ -49,12 +49,12 @@ extension RunStore {
 
     /// Stores (or replaces) a race's link.
     public func saveRaceLink(_ link: RaceLink) throws {
-        try wrap { try writer.write { try link.save($0) } }
+        try wrap { try write { try link.save($0) } }
     }
 
     /// Forgets a race's link; false when there was none.
     public func unlinkRace(slug: String) throws -> Bool {
-        try wrap { try writer.write { try RaceLink.deleteOne($0, key: slug) } }
+        try wrap { try write { try RaceLink.deleteOne($0, key: slug) } }
     }
 
     /// The races a run is linked to (by slug).

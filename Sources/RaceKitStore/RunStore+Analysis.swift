@@ -84,7 +84,7 @@ extension RunStore {
     /// Replaces an athlete's profile.
     public func updateAthlete(_ athlete: Athlete) throws {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 guard try Athlete.exists(db, key: athlete.id) else { throw StoreError.unknownAthlete(athlete.id) }
                 try athlete.update(db)
             }
@@ -198,7 +198,7 @@ extension RunStore {
     /// Stores a new analysis of an existing run (and its sport, when inferred anew).
     public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport? = nil) throws {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
                 if let sport { record.sport = sport }
                 Self.apply(analysis, to: &record)
@@ -215,7 +215,7 @@ extension RunStore {
         physiology: Physiology
     ) throws {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 try db.execute(
                     sql: """
                         UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ?
@@ -276,7 +276,7 @@ extension RunStore {
     /// Applies an edit; returns the updated run.
     public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 guard var r = try RunRecord.fetchOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
                 if let v = e.label { r.label = v }
                 if let v = e.mode { r.mode = v }
@@ -293,7 +293,7 @@ extension RunStore {
     /// Deletes a run with its samples, zones and best efforts.
     public func delete(runID: String) throws {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 guard try RunRecord.deleteOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
             }
         }

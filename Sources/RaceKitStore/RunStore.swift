@@ -3,10 +3,6 @@ import GRDB
 internal import GRDBSQLite
 import RaceKitCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One activity ready to be stored, with its analysis and its encoded samples
 /// (encoded before the write transaction, so the store's lock is held briefly).
 public struct NewRun: Sendable {
@@ -50,29 +46,24 @@ public final class RunStore: Sendable {
     public static let duplicateDistanceRatio = 0.02
 
     let writer: any DatabaseWriter
+    /// True when opening created the store file (a `.create` open of a missing store).
+    public let created: Bool
+    /// How the store was opened; `write` refuses changes to a store opened to read.
+    public let access: StoreAccess
+    /// The store file's path, ":memory:" for an in-memory store.
+    public let path: String
 
-    /// Opens (creating when needed) the store at `path`, with WAL and a busy timeout.
-    public init(path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            var config = Configuration()
-            config.busyMode = .timeout(30)
-            config.foreignKeysEnabled = true
-            // Processes opening the store at once (cron) take turns on a lock file
-            // beside it while the file is created, switched to WAL and migrated:
-            // SQLite does not wait on its busy handler for those steps.
-            let lock = open(path + ".open-lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-            if lock >= 0 { flock(lock, LOCK_EX) }
-            defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
-            writer = try DatabasePool(path: path, configuration: config)
-            if try !writer.read({ try Migrations.migrator.hasCompletedMigrations($0) }) {
-                try Migrations.migrator.migrate(writer)
-            }
-        } catch {
-            throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
-        }
+    /// Opens the store at `path` as `access` allows (see `StoreAccess`): WAL
+    /// and a busy timeout for writers, migrated to this build's schema; a store
+    /// written by a newer RaceKit is refused (`StoreError.newer`).
+    public init(path: String, access: StoreAccess) throws {
+        (writer, created) = try StoreOpener.open(path: path, access: access)
+        (self.access, self.path) = (access, path)
+    }
+
+    /// Opens the store at `path`, creating it (and its folder) when needed.
+    public convenience init(path: String) throws {
+        try self.init(path: path, access: .create)
     }
 
     /// An in-memory store (tests).
@@ -80,12 +71,21 @@ public final class RunStore: Sendable {
         var config = Configuration()
         config.foreignKeysEnabled = true
         writer = try DatabaseQueue(configuration: config)
+        (created, access, path) = (true, .create, ":memory:")
         try Migrations.migrator.migrate(writer)
     }
 
     static func describe(_ error: any Error) -> String {
         if let db = error as? DatabaseError { return db.message ?? "\(db.resultCode)" }
         return "\(error)"
+    }
+
+    /// Runs `updates` in a write transaction. A store opened to read refuses:
+    /// its connection may be a read-write one (see `StoreOpener.readQueue`),
+    /// which GRDB keeps from writing only inside its `read` blocks.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        guard access != .read else { throw StoreError.readOnly(path: path, reason: "opened to read") }
+        return try writer.write(updates)
     }
 
     func wrap<T>(_ body: () throws -> T) throws -> T {
@@ -106,7 +106,7 @@ public final class RunStore: Sendable {
 
     public func addAthlete(_ athlete: Athlete) throws {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 if try Athlete.exists(db, key: athlete.id) { throw StoreError.athleteExists(athlete.id) }
                 try athlete.insert(db)
             }
@@ -123,7 +123,7 @@ public final class RunStore: Sendable {
         throws -> [InsertOutcome]
     {
         try wrap {
-            try writer.write { db in
+            try write { db in
                 guard try Athlete.exists(db, key: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
                 var outcomes: [InsertOutcome] = []
                 for run in runs {

@@ -5,6 +5,9 @@ public enum StoreError: RaceKitError {
     public var exitClass: ExitClass {
         switch self {
         case .cannotOpen, .database, .corruptSamples: return .ioError
+        case .missing: return .noInput
+        case .newer: return .dataError
+        case .readOnly, .cannotCreate: return .cannotCreate
         case .unknownAthlete: return .usage
         case .unknownRun: return .noInput
         case .athleteExists: return .dataError
@@ -12,6 +15,15 @@ public enum StoreError: RaceKitError {
     }
 
     case cannotOpen(path: String, reason: String)
+    /// No store at the path, for a command that does not create one.
+    case missing(path: String)
+    /// The store was written by a newer RaceKit: a migration (`schema`) this
+    /// build does not know, whose last migration is `known`.
+    case newer(path: String, schema: String, known: String)
+    /// The command writes, and the store cannot be written (`reason` says why).
+    case readOnly(path: String, reason: String)
+    /// The store (or its folder) cannot be created.
+    case cannotCreate(path: String, reason: String)
     case unknownAthlete(String)
     case unknownRun(String)
     case athleteExists(String)
@@ -21,6 +33,15 @@ public enum StoreError: RaceKitError {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): return "\(path): cannot open the store: \(reason)"
+        case .missing(let path):
+            return
+                "\(path): no store there (give another with --store PATH or RACEKIT_STORE=PATH; racekit import and racekit athlete add create one)"
+        case .newer(let path, let schema, let known):
+            return
+                "\(path) was written by a newer RaceKit (schema \(schema); this racekit knows up to \(known)): upgrade racekit"
+        case .readOnly(let path, let reason):
+            return "\(path): the store is read-only (\(reason)); this command writes to it"
+        case .cannotCreate(let path, let reason): return "\(path): cannot create the store: \(reason)"
         case .unknownAthlete(let id): return "unknown athlete '\(id)' (create it with: racekit athlete add \(id))"
         case .athleteExists(let id):
             return "athlete '\(id)' already exists (change it with racekit athlete set \(id) ...)"

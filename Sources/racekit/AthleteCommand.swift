@@ -79,7 +79,7 @@ extension RaceKitCommand.AthleteCommand {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.create()
             var athlete = Athlete(id: id, name: id, createdAt: Date().timeIntervalSince1970)
             profile.apply(to: &athlete)
             try store.addAthlete(athlete)
@@ -104,7 +104,7 @@ extension RaceKitCommand.AthleteCommand {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.create()
             guard var athlete = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
             profile.apply(to: &athlete)
             if let m = athlete.maxHeartRate, let r = athlete.restingHeartRate, r >= m {
@@ -129,7 +129,7 @@ extension RaceKitCommand.AthleteCommand {
         @Option(help: "table or json.") var format: OutputFormat = .table
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.read()
             guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
             let p = try store.physiology(athleteID: id)
             let runs = try store.runCount(athleteID: id)
@@ -193,7 +193,7 @@ extension RaceKitCommand.AthleteCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.read()
             let athletes = try store.athletes()
             Console.out(
                 Format.table(

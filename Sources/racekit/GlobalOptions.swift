@@ -20,14 +20,28 @@ struct StoreOptions: ParsableArguments {
         return ".racekit/racekit.sqlite"
     }
 
-    /// Opens the store; a store that cannot be opened is a `StoreError` (exit 74).
-    func open() throws -> RunStore { try RunStore(path: path) }
+    /// Opens the store to read it: it must exist (66), nothing is created or
+    /// written on disk, and a store the user cannot write can still be read.
+    func read() throws -> RunStore { try RunStore(path: path, access: .read) }
 
-    /// The store when its file exists (commands that only read from it when
-    /// there is one, never creating it).
-    func openIfExists() throws -> RunStore? {
-        FileManager.default.fileExists(atPath: path) ? try open() : nil
+    /// Opens an existing store to change it: missing is 66, read-only 73.
+    func write() throws -> RunStore { try RunStore(path: path, access: .write) }
+
+    /// Opens the store to change it, creating it when missing (and saying so on
+    /// stderr unless `quiet`).
+    func create(quiet: Bool = false) throws -> RunStore {
+        let store = try RunStore(path: path, access: .create)
+        if store.created && !quiet { Self.announceCreated(path) }
+        return store
     }
+
+    /// The store to read when its file exists (commands that use it when there
+    /// is one, never creating it).
+    func readIfExists() throws -> RunStore? {
+        FileManager.default.fileExists(atPath: path) ? try read() : nil
+    }
+
+    static func announceCreated(_ path: String) { Console.error("created store \(path)") }
 }
 
 /// Output formats for listings.

@@ -27,9 +27,13 @@ extension RaceKitCommand {
                 result per workout, each stored in its own transaction; its workout-routes/
                 files are read as routes, not imported on their own.
 
+                The store (and its folder) is created when missing: "created store PATH" on
+                stderr unless --quiet.
+
                 Exit status: 0 when no file failed, 1 when some failed, 65 when an Apple
-                Health export was refused as a whole, 64 on usage errors, 66 when no input
-                path exists.
+                Health export was refused as a whole or the store was written by a newer
+                RaceKit, 64 on usage errors, 66 when no input path exists, 73 when the store
+                is read-only.
 
                   racekit import ~/Downloads/export/
                   racekit import --format json run.gpx ride.tcx.gz
@@ -69,7 +73,7 @@ extension RaceKitCommand {
             let (path, athlete) = (storeOptions.path, self.athlete)
             let pending = PendingStore {
                 // A store error while checking is a store error (74), not an unknown athlete.
-                let store = try RunStore(path: path)
+                let store = try RunStore(path: path, access: .create)
                 guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
                 return store
             }
@@ -84,6 +88,7 @@ extension RaceKitCommand {
             let run = try importer.importAll(files: files, progress: showProgress ? Self.progressLine() : nil)
             var results = run.results
             if showProgress { Console.clearProgress() }
+            if !quiet, let store = try? pending.get(), store.created { StoreOptions.announceCreated(path) }
             results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
 
             try report(results)

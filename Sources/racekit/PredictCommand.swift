@@ -102,7 +102,7 @@ extension RaceKitCommand {
                 origin = "\(Format.number(source.meters / 1000, digits: 3)) km in \(Format.duration(source.seconds))"
             } else {
                 let athlete = fromAthlete ?? Athlete.defaultID
-                let store = try storeOptions.open()
+                let store = try storeOptions.read()
                 guard let best = try Self.bestRecord(store, athlete: athlete) else {
                     throw Failure(
                         .dataError,

@@ -140,7 +140,7 @@ extension RaceKitCommand.Race {
             if let target {
                 targetSeconds = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
             } else {
-                guard let best = try RaceKitCommand.Predict.bestRecord(try storeOptions.open(), athlete: athlete!)
+                guard let best = try RaceKitCommand.Predict.bestRecord(try storeOptions.read(), athlete: athlete!)
                 else {
                     throw Failure(
                         .dataError,

@@ -43,7 +43,7 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let setup = try SetupLoader.load(path: file)
-            let store = try storeOptions.open()
+            let store = try storeOptions.write()
             if unlink {
                 let was = try store.raceLink(slug: setup.slug)
                 guard try store.unlinkRace(slug: setup.slug) else {

@@ -24,8 +24,9 @@ extension RaceKitCommand {
                     (unless --stamp); files are replaced atomically; a second run started while one
                     is writing waits up to --wait seconds, then exits 75.
 
-                    Exit codes: 0 written, 64 usage, 73 cannot create the folder, 74 cannot write,
-                    75 another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
+                    Exit codes: 0 written, 64 usage, 65 a store from a newer RaceKit, 66 no store at
+                    the path (nothing written), 73 cannot create the folder, 74 cannot write, 75
+                    another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
 
                       racekit report weekly                       # default athlete, 12 weeks to last week
                       racekit report weekly --all-athletes --quiet
@@ -63,7 +64,7 @@ extension RaceKitCommand {
             }
 
             func run() throws {
-                let store = try storeOptions.open()
+                let store = try storeOptions.read()
                 var options = WeeklyReportJob.Options()
                 options.athleteIDs = [athlete ?? Athlete.defaultID]
                 options.allAthletes = allAthletes

@@ -44,7 +44,7 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.read()
             var filter = RunStore.RunFilter()
             filter.athleteID = athlete
             filter.sport = sport

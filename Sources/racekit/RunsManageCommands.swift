@@ -45,7 +45,7 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.read()
             guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
             let records = try store.personalRecords(
                 athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
@@ -117,7 +117,7 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.write()
             let record = try RunLookup.find(store, id)
             var e = RunStore.RunEdit()
             if let label { e.label = .some(label.isEmpty ? nil : label) }
@@ -145,7 +145,7 @@ extension RaceKitCommand.Runs {
         @Flag(help: "Do not ask.") var yes = false
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.write()
             let r = try RunLookup.find(store, id)
             let what =
                 "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
@@ -179,7 +179,7 @@ extension RaceKitCommand.Runs {
         @Flag(help: "Redo every run, not only stale ones.") var all = false
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.write()
             let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id)
             var total = RecomputeJob.Outcome()
             for id in ids {

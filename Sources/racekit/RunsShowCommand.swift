@@ -25,7 +25,7 @@ extension RaceKitCommand.Runs {
         @Option(help: "table, csv (splits) or json.") var format: OutputFormat = .table
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.read()
             let detail = try RunDetail.load(store, id: id)
             let splits = detail.analysis.splits(unit)
             switch format {
@@ -51,7 +51,7 @@ extension RaceKitCommand.Runs {
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.read()
             let splits = try RunDetail.load(store, id: id).analysis.splits(unit)
             switch format {
             case .json: Console.json(try JSONOutput.string(splits.map(SplitTable.json)))

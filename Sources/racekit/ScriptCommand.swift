@@ -30,7 +30,7 @@ extension RaceKitCommand.Race {
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
             let athlete = plan.setup.athlete ?? Athlete.defaultID
-            let physiology = try storeOptions.openIfExists().flatMap { store in
+            let physiology = try storeOptions.readIfExists().flatMap { store in
                 try store.athlete(id: athlete) == nil ? nil : try store.physiology(athleteID: athlete)
             }
             let options = RaceScriptJob.Options(
@@ -202,7 +202,7 @@ extension RaceKitCommand.ScriptGroup {
                 metrics = ScriptReplay.onPlan(s)
                 source = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
             } else {
-                let store = try storeOptions.open()
+                let store = try storeOptions.read()
                 let record = try RunLookup.find(store, runID!)
                 let tz =
                     try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(

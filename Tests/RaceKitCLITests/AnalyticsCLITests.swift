@@ -79,6 +79,7 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
 
     @Test func unknownRunExits66() throws {
         let cli = try CLI()
+        #expect(try cli.run(["athlete", "add", "anna"]).status == 0)
         let r = try cli.run(["runs", "show", "NOPE"])
         #expect(r.status == 66 && r.stderr.contains("no run with id NOPE"))
     }

@@ -31,6 +31,9 @@ import Testing
         let implicit = try cli.run(["predict", "--to", "10k", "--format", "json"])
         #expect(implicit.status == 0 && implicit.stdout == r.stdout, "\(implicit.stderr)")
         let none = try CLI()
+        // No store at all: 66; a store without runs: 65.
+        #expect(try none.run(["predict", "--to", "10k"]).status == 66)
+        #expect(try none.run(["athlete", "add", "anna"]).status == 0)
         #expect(try none.run(["predict", "--from-athlete", "default", "--to", "10k"]).status == 65)
         #expect(try none.run(["predict", "--to", "10k"]).status == 65)
     }

@@ -81,6 +81,7 @@ import Glibc
 
     @Test func usageErrorsExit64() throws {
         let cli = try CLI()
+        #expect(try cli.run(["athlete", "add", "anna"]).status == 0)
         #expect(try cli.run(["report", "weekly", "--week", "2026-W60"]).status == 64)
         #expect(try cli.run(["report", "weekly", "--athlete", "a", "--all-athletes"]).status == 64)
         #expect(try cli.run(["report", "weekly", "--format", "pdf"]).status == 64)
@@ -90,6 +91,7 @@ import Glibc
     @Test func unwritableOutputExits73() throws {
         let cli = try CLI()
         try cli.write("file", "not a folder")
+        #expect(try cli.run(["athlete", "add", "anna"]).status == 0)
         let r = try cli.run(["report", "weekly", "--out", "file/reports"])
         #expect(r.status == 73)
     }

@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a command may do to the store file, and so how it is opened.
+public enum StoreAccess: Sendable, Equatable {
+    /// Reads only. The store must exist (`StoreError.missing`, exit 66); nothing
+    /// is created on disk (no folder, lock file, -wal or -shm), and a store the
+    /// user cannot write (mode 444, a folder of someone else's) can be read.
+    case read
+    /// Reads and writes a store that exists (`StoreError.missing` otherwise).
+    case write
+    /// Reads and writes, creating the store and its folder when missing.
+    case create
+}
+
+/// The store file and what this process may do with it.
+struct StoreFile {
+    let path: String
+    var folder: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
+    var exists: Bool { FileManager.default.fileExists(atPath: path) }
+    var walExists: Bool { FileManager.default.fileExists(atPath: path + "-wal") }
+    var lockPath: String { path + ".open-lock" }
+
+    /// Why this process cannot write the store (SQLite also needs to create
+    /// -wal and -shm beside it), nil when it can.
+    var whyNotWritable: String? {
+        if exists, access(path, W_OK) != 0 { return "the file is read-only for this user" }
+        if access(folder, W_OK) != 0 { return "its folder \(folder) is not writable for this user" }
+        return nil
+    }
+
+    /// A URI that opens the file read-only as immutable: SQLite then needs no
+    /// -shm (it cannot create one in a folder the user cannot write).
+    var immutableURI: String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+        return "file:\(encoded)?mode=ro&immutable=1"
+    }
+}
+
+/// The `.open-lock` file beside the store: writers hold it exclusively while
+/// the store is created, switched to WAL and migrated (SQLite does not wait on
+/// its busy handler for those steps); readers hold it shared while they look at
+/// the schema, and never create it.
+final class OpenLock {
+    private var fd: Int32 = -1
+
+    init(_ file: StoreFile, exclusive: Bool) {
+        fd =
+            exclusive
+            ? open(file.lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            : open(file.lockPath, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { flock(fd, exclusive ? LOCK_EX : LOCK_SH) }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}
+
+/// Opens the store file for a `StoreAccess`.
+enum StoreOpener {
+    /// The open database and whether this call created the store file.
+    static func open(path: String, access: StoreAccess) throws -> (writer: any DatabaseWriter, created: Bool) {
+        let file = StoreFile(path: path)
+        if access != .create, !file.exists { throw StoreError.missing(path: path) }
+        do {
+            switch access {
+            case .read: return (try openForReading(file), false)
+            case .write, .create: return try openForWriting(file, create: access == .create)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_READONLY {
+            throw StoreError.readOnly(path: path, reason: RunStore.describe(error))
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: RunStore.describe(error))
+        }
+    }
+
+    /// Opens for reading; a store from an older RaceKit is migrated first when
+    /// the user can write it.
+    static func openForReading(_ file: StoreFile) throws -> any DatabaseWriter {
+        let lock = OpenLock(file, exclusive: false)
+        defer { lock.release() }
+        let queue = try readQueue(file, writable: file.whyNotWritable == nil)
+        switch try queue.read(Migrations.state) {
+        case .current:
+            return queue
+        case .newer(let identifier):
+            throw StoreError.newer(path: file.path, schema: identifier, known: Migrations.latest)
+        case .older(let applied):
+            if let why = file.whyNotWritable {
+                throw StoreError.readOnly(
+                    path: file.path,
+                    reason:
+                        "\(why), and it must first be upgraded from schema \(applied ?? "none") to \(Migrations.latest)"
+                )
+            }
+            try queue.close()
+            lock.release()
+            return try openForWriting(file, create: false).writer
+        }
+    }
+
+    /// One connection to read with. When the user can write the store, a
+    /// read-write connection: a read-only one leaves -wal and -shm behind when
+    /// it closes (it cannot checkpoint and delete them), this one, the last to
+    /// close, removes them; GRDB sets `PRAGMA query_only` for each `read`, and
+    /// `RunStore.write` refuses a store opened to read. Otherwise a read-only
+    /// connection (`Configuration.readonly`): through -wal and -shm when a
+    /// writer left or keeps them, else as an immutable file (SQLite would need
+    /// to create -shm: "attempt to write a readonly database").
+    static func readQueue(_ file: StoreFile, writable: Bool) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.foreignKeysEnabled = true
+        if writable {
+            return try DatabaseQueue(path: file.path, configuration: config)
+        }
+        config.readonly = true
+        return try DatabaseQueue(path: file.walExists ? file.path : file.immutableURI, configuration: config)
+    }
+
+    /// Opens for writing (WAL, busy timeout), creating the store when `create`,
+    /// and migrates it; refuses a store from a newer RaceKit.
+    static func openForWriting(_ file: StoreFile, create: Bool) throws -> (writer: any DatabaseWriter, created: Bool) {
+        if create { try createFolder(file) }
+        if let why = file.whyNotWritable { throw StoreError.readOnly(path: file.path, reason: why) }
+        let lock = OpenLock(file, exclusive: true)
+        defer { lock.release() }
+        let created = !file.exists
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.foreignKeysEnabled = true
+        let pool = try DatabasePool(path: file.path, configuration: config)
+        switch try pool.read(Migrations.state) {
+        case .current: break
+        case .older: try Migrations.migrator.migrate(pool)
+        case .newer(let identifier):
+            throw StoreError.newer(path: file.path, schema: identifier, known: Migrations.latest)
+        }
+        return (pool, created)
+    }
+
+    static func createFolder(_ file: StoreFile) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: file.folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.cannotCreate(
+                path: file.path, reason: "cannot create its folder \(file.folder): \(RunStore.describe(error))")
+        }
+    }
+}
