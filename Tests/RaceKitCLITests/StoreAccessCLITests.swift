@@ -146,7 +146,7 @@ import Glibc
         try cli.write("run.gpx", trackGPX(seconds: 1800, speed: 3.2))
         #expect(try cli.run(["import", "run.gpx", "--store", "data/s.sqlite"]).status == 0)
         let list = try cli.run(["runs", "list", "--store", "data/s.sqlite", "--format", "csv"])
-        return (cli, String(list.stdout.split(separator: "\n").last?.split(separator: ",").first ?? ""))
+        return (cli, String(list.stdout.split(separator: "\r\n").last?.split(separator: ",").first ?? ""))
     }
 
     @Test(
