@@ -89,7 +89,9 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if cadenceDoubled { out.append("running cadence doubled to steps per minute") }
         if cadenceAlreadySteps { out.append("per-leg cadence already in steps per minute: kept") }
         if droppedElevation > 0 {
-            out.append("\(droppedElevation) impossible elevation values removed (outside -500...9000 m)")
+            out.append(
+                "\(droppedElevation) impossible elevation values removed (outside -500...9000 m, or climbing faster than \(TextFormat.fixed(Plausibility.maxVerticalSpeed, 0)) m/s)"
+            )
         }
         if edgeZeroElevation > 0 {
             out.append("\(edgeZeroElevation) placeholder 0 m elevations at the start or end removed")
@@ -118,6 +120,8 @@ public struct Activity: Sendable {
     public var sportDeclared: Bool
     public var name: String?
     public var creator: String?
+    /// The athlete's notes from the file (TCX `Notes`).
+    public var notes: String?
     public var format: SourceFormat
     /// Cleaned points: every point has a time, times strictly increase, and
     /// `distance` holds cumulative metres from 0 when `distanceSource` is device or gps.

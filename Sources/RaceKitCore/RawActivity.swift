@@ -39,6 +39,8 @@ public struct RawActivity: Sendable {
     public var name: String?
     /// Device or app that wrote the file.
     public var creator: String?
+    /// The athlete's notes on the activity (TCX `Notes`), at most `maxNotes` characters.
+    public var notes: String?
     /// Start declared by the file (TCX `Id`, GPX metadata time), seconds since the epoch.
     public var declaredStart: Double?
     /// Laps (TCX only).
@@ -51,6 +53,9 @@ public struct RawActivity: Sendable {
     public var issues = ReadIssues()
     /// True when cadence came from a per-leg source (TCX `RunCadence`).
     public var cadenceIsPerLeg = false
+
+    /// Most characters of notes kept from a file.
+    public static let maxNotes = 10_000
 
     public init() {}
 }

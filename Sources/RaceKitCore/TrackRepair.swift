@@ -54,10 +54,15 @@ public enum TrackRepair {
         }
         let segmentStarts = compact(&samples, segmentStarts: starts, requirePosition: format == .gpx, report: &report)
         guard samples.count >= minimumPoints else {
-            return .notAnActivity(
-                reason: samples.count == 1
-                    ? "a track with a single timed point is not an activity"
-                    : "the track has no timed points")
+            // Say why the points went: a file whose clock runs backwards is not
+            // "a single timed point" to the runner who recorded an hour.
+            let backward = report.droppedBackwardTime
+            let reason =
+                backward > 0
+                ? "its timestamps run backwards (\(backward) of \(backward + samples.count) points earlier than the point before them): no track to keep"
+                : samples.count == 1
+                    ? "a track with a single timed point is not an activity" : "the track has no timed points"
+            return .notAnActivity(reason: reason)
         }
 
         // Heart rate kept once per document keyed by time.
@@ -123,11 +128,12 @@ public enum TrackRepair {
             report.lapTotalsIgnored = true
         }
 
-        let activity = Activity(
+        var activity = Activity(
             sport: sport, sportDeclared: declared != nil, name: raw.name, creator: raw.creator,
             format: format, samples: samples, segmentStarts: segmentStarts, distanceSource: source,
             distanceMeters: total, laps: raw.laps,
             isIndoor: !hasPositions && (source == .device || source == .laps), repairs: report)
+        activity.notes = raw.notes
         return .activity(activity)
     }
 

@@ -42,7 +42,10 @@ extension AppleHealthExport {
         var notes: [String] = []
         var raw = RawActivity()
         raw.sport = w.sport.rawValue
-        raw.name = w.indoor == true ? "\(w.activityType) (indoor)" : w.activityType
+        // The type and the local start as Apple wrote it ("Running 2024-01-16 07:00"):
+        // every workout of an export comes from export.xml, so the file says nothing.
+        let when = String(w.startText.prefix(16))
+        raw.name = "\(w.activityType)\(w.indoor == true ? " (indoor)" : "") \(when)"
         raw.creator = w.sourceName
         raw.declaredStart = Double(start)
         raw.laps = [

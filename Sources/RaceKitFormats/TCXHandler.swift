@@ -11,7 +11,7 @@ import RaceKitCore
 final class TCXHandler: ElementHandler {
     private enum Capture: UInt8 {
         case none, time, latitude, longitude, altitude, distance, heartRate, cadence, runCadence, speed, watts
-        case activityId, lapTime, lapDistance, creatorName, authorName, courseName
+        case activityId, lapTime, lapDistance, creatorName, authorName, courseName, notes
     }
 
     private var document = ParsedDocument(format: .tcx)
@@ -72,6 +72,7 @@ final class TCXHandler: ElementHandler {
                 partCount += 1
                 course = RawCourse(kind: .tcxCourse)
             case .id where parent == .activity: next = .activityId
+            case .notes where parent == .activity: next = .notes
             case .lap where activity != nil:
                 partCount += 1
                 var l = Lap()
@@ -167,6 +168,7 @@ final class TCXHandler: ElementHandler {
         case .creatorName: activity?.creator = elements.string
         case .authorName: if document.creator == nil { document.creator = elements.string }
         case .courseName: course?.name = elements.string
+        case .notes: activity?.notes = elements.string.map { String($0.prefix(RawActivity.maxNotes)) }
         }
     }
 

@@ -10,7 +10,7 @@ enum Local: UInt8 {
     case trainingCenterDatabase, activity, id, lap, totalTimeSeconds, distanceMeters, track, trackpoint
     case timeTCX, latitudeDegrees, longitudeDegrees, altitudeMeters, heartRateBpm, value, cadenceTCX
     case runCadence, watts, speedTCX, creatorTCX, nameTCX, courses, course, coursePoint, author
-    case sport, startTime
+    case sport, startTime, notes
 
     static let spellings: [(String, Local)] = [
         ("gpx", .gpx), ("metadata", .metadata), ("trk", .trk), ("trkseg", .trkseg), ("trkpt", .trkpt),
@@ -27,7 +27,8 @@ enum Local: UInt8 {
         ("AltitudeMeters", .altitudeMeters), ("HeartRateBpm", .heartRateBpm), ("Value", .value),
         ("Cadence", .cadenceTCX), ("RunCadence", .runCadence), ("Watts", .watts), ("Speed", .speedTCX),
         ("Creator", .creatorTCX), ("Name", .nameTCX), ("Courses", .courses), ("Course", .course),
-        ("CoursePoint", .coursePoint), ("Author", .author), ("Sport", .sport), ("StartTime", .startTime)
+        ("CoursePoint", .coursePoint), ("Author", .author), ("Sport", .sport), ("StartTime", .startTime),
+        ("Notes", .notes)
     ]
 }
 

@@ -384,7 +384,7 @@ public struct Importer: Sendable {
                     }, { SampleCodec.encode(ready.samples) })
                 var run = NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob)
                 run.label = metadata?.name
-                run.notes = metadata?.description
+                run.notes = metadata?.description ?? activity.notes
                 newRuns.append(run)
             case .notAnActivity(let reason):
                 if skipped[reason] == nil { reasons.append(reason) }

@@ -59,7 +59,7 @@ public enum WeeklyAggregator {
         athleteID: String, week: ISOWeek, runs: [ReportRun], zoneNames: [String], days: [Int: LoadDay],
         historyStart: Int, previous: WeekRow?
     ) -> WeekRow {
-        var distance = 0.0, moving = 0.0, elapsed = 0.0, gain = 0.0, longest = 0.0, load = 0.0
+        var distance = 0.0, moving = 0.0, elapsed = 0.0, gain = 0.0, longest = 0.0, longestTraining = 0.0, load = 0.0
         var paceTime = 0.0, paceDistance = 0.0, hrSum = 0.0, hrWeight = 0.0, hrCovered = 0.0
         var withoutLoad = 0
         var zones = [Double](repeating: 0, count: zoneNames.count)
@@ -70,6 +70,7 @@ public enum WeeklyAggregator {
             elapsed += r.elapsedSeconds
             gain += r.ascentMeters ?? 0
             longest = max(longest, d)
+            if r.mode != .race { longestTraining = max(longestTraining, d) }
             if let l = r.load { load += l } else { withoutLoad += 1 }
             if let m = r.movingSeconds, d > 0 { paceTime += m; paceDistance += d }
             if let hr = r.avgHeartRate {
@@ -87,6 +88,7 @@ public enum WeeklyAggregator {
         let monotony: Double? = sd > 0 ? mean / sd : nil
         let acute = (0..<7).reduce(0.0) { $0 + (days[week.sunday - $1]?.load ?? 0) } / 7
         let chronic = (0..<28).reduce(0.0) { $0 + (days[week.sunday - $1]?.load ?? 0) } / 28
+        let historyDays = week.sunday - historyStart + 1
         func change(_ now: Double, _ before: Double?) -> Double? {
             guard let before, before > 0 else { return nil }
             return (now - before) / before * 100
@@ -94,6 +96,7 @@ public enum WeeklyAggregator {
         return WeekRow(
             athlete: athleteID, week: week, runs: runs.count, distanceKm: distance / 1000, movingSeconds: moving,
             elapsedSeconds: elapsed, elevationGainMeters: gain, longestRunKm: longest / 1000,
+            longestTrainingRunKm: longestTraining / 1000,
             avgPaceSecondsPerKm: paceDistance > 0 ? paceTime / (paceDistance / 1000) : nil,
             avgHeartRate: hrWeight > 0 ? hrSum / hrWeight : nil,
             heartRateCoveragePercent: elapsed > 0 && hrWeight > 0 ? min(100, hrCovered / elapsed * 100) : nil,
@@ -102,7 +105,7 @@ public enum WeeklyAggregator {
             ramp7d: end.fitness - (weekAgo?.fitness ?? 0), monotony: monotony, strain: monotony.map { load * $0 },
             distanceChangePercent: change(distance / 1000, previous?.distanceKm),
             loadChangePercent: change(load, previous?.load),
-            acwr: chronic > 0 ? acute / chronic : nil,
-            fitnessWarmup: week.sunday - historyStart + 1 < LoadModel.warmupDays)
+            acwr: chronic > 0 && historyDays >= LoadModel.chronicDays ? acute / chronic : nil,
+            fitnessWarmup: historyDays < LoadModel.warmupDays, historyDays: historyDays)
     }
 }

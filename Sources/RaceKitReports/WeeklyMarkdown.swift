@@ -51,7 +51,13 @@ public enum WeeklyMarkdown {
                 "\(f(week.fitnessEnd, 1)) / \(f(week.fatigueEnd, 1)) / \(f(week.formEnd, 1))\(week.fitnessWarmup ? " (warming up)" : "")"
             ),
             ("Fitness ramp", "\(week.ramp7d >= 0 ? "+" : "")\(f(week.ramp7d, 1)) this week"),
-            ("Acute:chronic load", week.acwr.map { f($0, 2) } ?? TextFormat.unknown),
+            (
+                "Acute:chronic load",
+                week.acwr.map { f($0, 2) }
+                    ?? (week.historyDays < LoadModel.chronicDays
+                        ? "not enough history (\(max(0, week.historyDays)) of \(LoadModel.chronicDays) days)"
+                        : TextFormat.unknown)
+            ),
             ("Monotony / strain", week.monotony.map { "\(f($0, 2)) / \(f(week.strain, 0))" } ?? TextFormat.unknown)
         ]
         let zoneTotal = week.zoneSeconds.reduce(0, +)
@@ -192,9 +198,11 @@ public enum WeeklyMarkdown {
                 "Distance up more than \(f(distanceRampPercent, 0))% on the week before for \(rising) weeks in a row: the usual advice is to hold or step back."
             )
         }
-        if week.runs >= 2, week.distanceKm > 0, week.longestRunKm / week.distanceKm > longRunShare {
+        // A race is not a long run: race week's share is the race's, as planned.
+        let longRun = week.longestTrainingRunKm
+        if week.runs >= 2, week.distanceKm > 0, longRun / week.distanceKm > longRunShare {
             out.append(
-                "The long run is \(f(week.longestRunKm / week.distanceKm * 100, 0))% of the week's distance (above \(f(longRunShare * 100, 0))%)."
+                "The long run is \(f(longRun / week.distanceKm * 100, 0))% of the week's distance (above \(f(longRunShare * 100, 0))%)."
             )
         }
         let withoutHR = runs.filter { $0.avgHeartRate == nil }.count

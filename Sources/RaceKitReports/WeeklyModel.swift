@@ -78,6 +78,9 @@ public enum LoadModel {
     /// Fitness is "warming up" while the history is shorter than three time
     /// constants (126 days): it still underestimates the athlete.
     public static var warmupDays: Int { Int(3 * fitnessDays) }
+    /// The chronic window of the acute:chronic ratio: no ratio before the history
+    /// covers it.
+    public static let chronicDays = 28
 
     /// One entry per day from `first` to `last` (inclusive).
     public static func days(loads: [Int: Double], first: Int, last: Int) -> [LoadDay] {
@@ -107,6 +110,8 @@ public struct WeekRow: Sendable, Equatable {
     public var elapsedSeconds: Double
     public var elevationGainMeters: Double
     public var longestRunKm: Double
+    /// The longest run that is not a race (the long run of training), in km.
+    public var longestTrainingRunKm: Double
     public var avgPaceSecondsPerKm: Double?
     public var avgHeartRate: Double?
     public var heartRateCoveragePercent: Double?
@@ -122,8 +127,12 @@ public struct WeekRow: Sendable, Equatable {
     public var strain: Double?
     public var distanceChangePercent: Double?
     public var loadChangePercent: Double?
+    /// Acute (7 days) over chronic (28 days) load; nil until the history covers
+    /// the 28 days of the chronic window (a first week's ratio was 4.00).
     public var acwr: Double?
     public var fitnessWarmup: Bool
+    /// Days of history up to the week's Sunday (the first run's day counts).
+    public var historyDays: Int
 }
 
 /// Everything needed to render one athlete's reports.

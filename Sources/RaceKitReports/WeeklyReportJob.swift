@@ -50,6 +50,17 @@ public struct WeeklyReportJob: Sendable {
     }
 
     public func run() throws -> [Written] {
+        // A week that has not started anywhere yet (today plus a day for the time
+        // zones ahead of UTC): its report would be all zeros, silently.
+        if case .week(let w) = options.through {
+            let today = LocalCalendar(identifier: "UTC").day(of: options.now)
+            if w.monday > today + 1 {
+                throw Failure(
+                    .usage,
+                    "the report week \(w) is in the future (this is \(ISOWeek(containing: today))): its report would be empty"
+                )
+            }
+        }
         let athletes: [Athlete]
         if options.allAthletes {
             athletes = try store.athletes().filter {

@@ -83,6 +83,16 @@ import Glibc
         let cli = try CLI()
         #expect(try cli.run(["athlete", "add", "anna"]).status == 0)
         #expect(try cli.run(["report", "weekly", "--week", "2026-W60"]).status == 64)
+        // A week that has not begun: refused, nothing written (it would be all zeros).
+        let future = try cli.run(
+            ["report", "weekly", "--week", "2026-W49"], env: ["RACEKIT_NOW": "2026-11-25T12:00:00Z"])
+        #expect(future.status == 64)
+        #expect(
+            future.stderr.contains("the report week 2026-W49 is in the future (this is 2026-W48)"), "\(future.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("Reports").path))
+        let current = try cli.run(
+            ["report", "weekly", "--week", "2026-W48", "--quiet"], env: ["RACEKIT_NOW": "2026-11-25T12:00:00Z"])
+        #expect(current.status == 0, "\(current.stderr)")
         #expect(try cli.run(["report", "weekly", "--athlete", "a", "--all-athletes"]).status == 64)
         #expect(try cli.run(["report", "weekly", "--format", "pdf"]).status == 64)
         #expect(try cli.run(["report", "weekly", "--athlete", "ghost"]).status == 64)

@@ -44,7 +44,9 @@ import Testing
         #expect(summary.ascentMeters == 0)
         #expect(summary.avgHeartRate == 140)
         #expect(summary.avgCadence == 170)
-        #expect(a.repairs.descriptions.contains("3 impossible elevation values removed (outside -500...9000 m)"))
+        #expect(
+            a.repairs.descriptions.contains(
+                "3 impossible elevation values removed (outside -500...9000 m, or climbing faster than 10 m/s)"))
     }
 
     /// One -32768 in a flat course used to give a 1,595 m climb.
@@ -54,6 +56,28 @@ import Testing
         let a = try repaired(raw)
         let summary = RunAnalyzer.analyse(a, physiology: Physiology()).summary
         #expect(summary.ascentMeters == 0 && summary.descentMeters == 0)
+    }
+
+    /// A 10-minute run at a constant 500 m whose first 40 points alternate junk
+    /// and real values stored 385 m of ascent: values no one climbs to that fast
+    /// are no data, whatever their neighbours.
+    @Test func elevationJunkAlternatingWithRealValuesNeverClimbs() throws {
+        var raw = track(seconds: 600, speed: 3)
+        let junk: [Double] = [0, 0, 512, 1e30, .nan, -32768, 514, 515, .infinity, 517]
+        for i in 0..<40 { raw.samples.elevation[i] = junk[i % 10] }
+        let a = try repaired(raw)
+        let summary = RunAnalyzer.analyse(a, physiology: Physiology()).summary
+        #expect((summary.ascentMeters ?? 0) < 25, "\(String(describing: summary.ascentMeters))")
+        #expect((summary.descentMeters ?? 0) < 25)
+        // The zeros in the middle (not at the edge) went by their vertical speed.
+        #expect(a.samples.elevation[10].isNaN && a.samples.elevation[11].isNaN)
+        #expect(a.samples.elevation[12] == 512)
+        // A real steep climb at 0.5 m/s and a cable car at 5 m/s stay.
+        var climb = track(seconds: 600, speed: 1)
+        for i in 0...600 { climb.samples.elevation[i] = 500 + Double(i) * (i < 300 ? 0.5 : 5) }
+        let steep = try repaired(climb)
+        #expect(steep.samples.elevation.allSatisfy { !$0.isNaN })
+        #expect(steep.repairs.droppedElevation == 0)
     }
 
     @Test func aTrailingRunOfZerosIsAPlaceholderButRealSeaLevelStays() throws {

@@ -195,6 +195,18 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         }
     }
 
+    /// A file whose clock runs backwards was reported as "a single timed point".
+    @Test func aTrackWhoseClockRunsBackwardsSaysSo() {
+        let points = (0..<60).map { point(Double(3600 - $0 * 10), lat: 48 + Double($0) * 0.0003, lon: 11) }
+        guard case .notAnActivity(let reason) = TrackRepair.repair(rawActivity(points), format: .fit) else {
+            Issue.record("a backwards clock must not become a run"); return
+        }
+        #expect(
+            reason
+                == "its timestamps run backwards (59 of 60 points earlier than the point before them): no track to keep"
+        )
+    }
+
     @Test func assumesRunningWhenTheFileDeclaresNoSport() throws {
         let a = try repaired(rawActivity([point(0, lat: 48, lon: 11), point(1, lat: 48.0001, lon: 11)], sport: nil))
         #expect(a.sport == .running && !a.sportDeclared)

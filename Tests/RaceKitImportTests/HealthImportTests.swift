@@ -49,6 +49,10 @@ private func exportFolder() throws -> URL {
         #expect(paused.movingSeconds == 2100)
         #expect(paused.avgHeartRate == 150)
         let ride = try #require(runs.first { $0.sport == .cycling })
+        // Every workout comes from export.xml: its name says what and when.
+        #expect(runs.allSatisfy { ($0.name ?? "").contains(" 20") }, "\(runs.map(\.name))")
+        #expect(treadmill.name?.hasPrefix("Running (indoor) 20") == true, "\(String(describing: treadmill.name))")
+        #expect(ride.name?.hasPrefix("Cycling 20") == true, "\(String(describing: ride.name))")
         #expect(ride.distanceMeters == 25_000)
         #expect(ride.elapsedSeconds == 3600)
     }

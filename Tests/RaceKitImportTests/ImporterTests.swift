@@ -123,6 +123,28 @@ func makeExport() throws -> URL {
         }
     }
 
+    /// TCX `<Notes>` were not imported; they are the run's notes (Strava's
+    /// description wins when an export's index gives one).
+    @Test func tcxNotesBecomeTheRunsNotes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-notes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let tcx = """
+            <?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+            <Activities><Activity Sport="Running"><Id>2026-03-03T07:00:00Z</Id><Lap StartTime="2026-03-03T07:00:00Z">
+            <Notes>lap notes are not the run's</Notes><Track>
+            <Trackpoint><Time>2026-03-03T07:00:00Z</Time><DistanceMeters>0</DistanceMeters></Trackpoint>
+            <Trackpoint><Time>2026-03-03T07:05:00Z</Time><DistanceMeters>1000</DistanceMeters></Trackpoint>
+            </Track></Lap><Notes>  Felt strong; 3x1k &amp; easy home  </Notes></Activity></Activities></TrainingCenterDatabase>
+            """
+        let path = dir.appendingPathComponent("notes.tcx").path
+        try tcx.write(toFile: path, atomically: true, encoding: .utf8)
+        let store = try RunStore()
+        let results = try Importer(store: store, options: ImportOptions()).run(files: [path])
+        #expect(results.map(\.status) == [.imported])
+        let run = try #require(try store.runs(matching: RunStore.RunFilter()).first)
+        #expect(run.notes == "Felt strong; 3x1k & easy home")
+    }
+
     @Test func parallelAndSerialImportsAgree() throws {
         let dir = try makeExport()
         let files = InputCollector.collect([dir.path]).files

@@ -128,8 +128,9 @@ let w46 = ISOWeek("2026-W46")!
         let sd = (daily.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 7).squareRoot()
         #expect(abs(r.monotony! - mean / sd) < 1e-9)
         #expect(abs(r.strain! - 150 * mean / sd) < 1e-9)
-        // ACWR: last 7 days 150/7 over last 28 days (100 + 150)/28.
-        #expect(abs(r.acwr! - (150.0 / 7) / (250.0 / 28)) < 1e-9)
+        // ACWR: none with 14 days of history (the chronic window is 28 days).
+        #expect(r.historyDays == 14)
+        #expect(r.acwr == nil)
         // Fitness at Sunday from the daily series.
         let series = LoadModel.days(loads: [m - 7: 100, m: 60, m + 6: 90], first: m - 7, last: m + 6)
         #expect(abs(r.fitnessEnd - series.last!.fitness) < 1e-9 && abs(r.formEnd - series.last!.form) < 1e-9)
@@ -171,6 +172,66 @@ let w46 = ISOWeek("2026-W46")!
         #expect(warnings.contains { $0.hasPrefix("Distance up more than 10%") && $0.contains("3 weeks") })
         #expect(warnings.contains { $0.hasPrefix("The long run is 55%") })
         #expect(warnings.contains { $0.hasPrefix("2 of 2 runs have no heart rate") })
+    }
+
+    /// "Acute:chronic load ratio 4.00 ... a sharp rise in load" in an athlete's
+    /// first week: there is no chronic load yet.
+    @Test func theLoadRatioWaitsForTwentyEightDaysOfHistory() throws {
+        let m = w46.monday
+        let first = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"],
+            runs: [
+                reportRun(day: m, km: 10, minutes: 50, load: 60), reportRun(day: m + 3, km: 12, minutes: 60, load: 80)
+            ],
+            through: w46, count: 1)
+        let week = try #require(first.rows.last)
+        #expect(week.acwr == nil && week.historyDays == 7)
+        #expect(
+            !WeeklyMarkdown.warnings(first.rows, runs: first.runsByWeek[w46] ?? []).contains { $0.contains("Acute") })
+        #expect(
+            WeeklyMarkdown.render(first, chartFile: "x.svg").contains(
+                "| Acute:chronic load | not enough history (7 of 28 days) |"))
+        // From the 28th day on: last 7 days over the last 28, by hand.
+        let runs = [
+            reportRun(day: m - 21, km: 10, minutes: 50, load: 100),
+            reportRun(day: m + 6, km: 10, minutes: 50, load: 300)
+        ]
+        let later = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"], runs: runs, through: w46, count: 1)
+        let row = try #require(later.rows.last)
+        #expect(row.historyDays == 28)
+        let acwr = try #require(row.acwr)
+        let expected: Double = (300.0 / 7) / (400.0 / 28)
+        #expect(abs(acwr - expected) < 1e-9)
+        #expect(
+            WeeklyMarkdown.warnings(later.rows, runs: later.runsByWeek[w46] ?? []).contains {
+                $0.hasPrefix("Acute:chronic load ratio 3.00 is above 1.5")
+            })
+    }
+
+    /// "The long run is 46% of the week's distance" in race week: the race is not a long run.
+    @Test func theRaceIsNotALongRun() throws {
+        let m = w46.monday
+        var race = reportRun(day: m + 6, km: 21.1, minutes: 95, load: 200)
+        race.mode = .race
+        let runs = [
+            reportRun(day: m, km: 8, minutes: 45, load: 50), reportRun(day: m + 2, km: 10, minutes: 55, load: 60), race
+        ]
+        let weeks = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"], runs: runs, through: w46, count: 1)
+        let row = try #require(weeks.rows.last)
+        #expect(abs(row.longestRunKm - 21.1) < 1e-9 && abs(row.longestTrainingRunKm - 10) < 1e-9)
+        let warnings = WeeklyMarkdown.warnings(weeks.rows, runs: weeks.runsByWeek[w46] ?? [])
+        #expect(!warnings.contains { $0.hasPrefix("The long run is") }, "\(warnings)")
+        // The same week with the race as a training run warns (21.1 of 39.1 km: 54%).
+        var training = runs
+        training[2].mode = .free
+        let plain = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"], runs: training, through: w46, count: 1)
+        #expect(
+            WeeklyMarkdown.warnings(plain.rows, runs: plain.runsByWeek[w46] ?? []).contains {
+                $0.hasPrefix("The long run is 54%")
+            })
     }
 
     @Test func sparklinesScaleBetweenMinimumAndMaximum() {

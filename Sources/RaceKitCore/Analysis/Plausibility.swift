@@ -35,8 +35,8 @@ public enum Plausibility {
     /// Removes implausible values from every channel but time and position (those
     /// have their own rules in `TrackRepair`); counts what it removed.
     static func clean(_ s: inout SampleSeries, report: inout RepairReport) {
-        let elevation = cleanElevation(&s.elevation)
-        report.droppedElevation += elevation.outOfRange
+        let elevation = cleanElevation(&s.elevation, along: s.time, maxRate: maxVerticalSpeed, floor: 1)
+        report.droppedElevation += elevation.outOfRange + elevation.tooSteep
         report.edgeZeroElevation += elevation.edgeZeros
         var dropped = 0
         for (channel, range) in [
@@ -61,12 +61,55 @@ public enum Plausibility {
         report.droppedOtherValues += dropped
     }
 
-    /// Elevation outside `elevationMeters`, and placeholder zeros at either end,
-    /// become missing (for activities and race courses alike).
-    public static func cleanElevation(_ e: inout ContiguousArray<Double>) -> (outOfRange: Int, edgeZeros: Int) {
+    /// Fastest climb or descent a recorded activity can show, in m/s: a ski lift
+    /// or a cable car is about 5; a runner's steepest race about 0.5. Elevation
+    /// junk (0, 512, 0, 514 a second apart) changes by hundreds of metres a second.
+    public static let maxVerticalSpeed = 10.0
+    /// Steepest rise or fall of a race course between two points, in metres per
+    /// metre (100%: a staircase is about 70%), judged over at least
+    /// `courseGradeFloorMeters` (GPS elevation wanders a few metres between points
+    /// a metre apart).
+    public static let maxCourseGrade = 1.0
+    public static let courseGradeFloorMeters = 50.0
+
+    /// Elevation outside `elevationMeters`, placeholder zeros at either end, and
+    /// values no one can reach that fast become missing (for activities and race
+    /// courses alike). `along` is each point's position on an axis (seconds for
+    /// an activity, metres for a course), `maxRate` the most metres of elevation
+    /// per unit of it, over at least `floor` units: a value is left out when it is
+    /// further than that from most of its ten nearest valid neighbours
+    /// (`steepOutliers`).
+    public static func cleanElevation(
+        _ e: inout ContiguousArray<Double>, along axis: ContiguousArray<Double>, maxRate: Double, floor: Double
+    ) -> (outOfRange: Int, edgeZeros: Int, tooSteep: Int) {
         var outOfRange = 0
         for i in e.indices where !e[i].isNaN && !elevationMeters.contains(e[i]) { e[i] = .nan; outOfRange += 1 }
-        return (outOfRange, dropEdgeZeros(&e))
+        let edgeZeros = dropEdgeZeros(&e)
+        let steep = steepOutliers(e, along: axis, maxRate: maxRate, floor: floor)
+        for i in steep { e[i] = .nan }
+        return (outOfRange, edgeZeros, steep.count)
+    }
+
+    /// The valid values that more than half of their (up to) ten nearest valid
+    /// neighbours, five on each side, could only be reached from faster than
+    /// `maxRate` (elevation metres per unit of `axis`, a step counted as at least
+    /// `floor` units). A majority vote: junk alternating with real values is outvoted
+    /// by the real ones around it, whatever its own neighbours.
+    static func steepOutliers(
+        _ e: ContiguousArray<Double>, along axis: ContiguousArray<Double>, maxRate: Double, floor: Double
+    ) -> [Int] {
+        let valid = e.indices.filter { !e[$0].isNaN && $0 < axis.count && axis[$0].isFinite }
+        guard valid.count >= 3 else { return [] }
+        var out: [Int] = []
+        for (k, i) in valid.enumerated() {
+            var votes = 0, against = 0
+            for j in valid[max(0, k - 5)..<min(valid.count, k + 6)] where j != i {
+                votes += 1
+                if abs(e[i] - e[j]) > maxRate * max(floor, abs(axis[i] - axis[j])) { against += 1 }
+            }
+            if against * 2 > votes { out.append(i) }
+        }
+        return out
     }
 
     /// Cadence outside the sport's range (after the unit is settled) becomes missing.

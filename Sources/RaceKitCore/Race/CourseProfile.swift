@@ -63,8 +63,10 @@ public struct CourseProfile: Sendable {
 
         // Impossible elevations and no-data sentinels are no hills (Plausibility).
         var checked = ContiguousArray(track.elevation)
-        let dropped = Plausibility.cleanElevation(&checked)
-        ignoredElevations = dropped.outOfRange + dropped.edgeZeros
+        let dropped = Plausibility.cleanElevation(
+            &checked, along: ContiguousArray(track.distance), maxRate: Plausibility.maxCourseGrade,
+            floor: Plausibility.courseGradeFloorMeters)
+        ignoredElevations = dropped.outOfRange + dropped.edgeZeros + dropped.tooSteep
         track.elevation = Array(checked)
         (rawClimbMeters, rawDescentMeters) = Self.rawClimb(track.elevation)
         hasElevation = track.elevation.filter { !$0.isNaN }.count >= 2
