@@ -114,7 +114,7 @@ public struct ReviewScript: Sendable {
 /// A race reviewed: the plan against the run, split by split, with the findings.
 public struct RaceReview: Sendable {
     /// A run further than this share from the race distance is not the race.
-    public static let alignmentTolerance = 0.10
+    public static let alignmentTolerance = ScriptReplay.alignmentTolerance
 
     public var plan: RacePlan
     public var runID: String
