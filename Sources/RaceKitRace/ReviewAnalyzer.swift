@@ -123,11 +123,12 @@ public enum ReviewAnalyzer {
         var out = ReviewScript(report: ScriptReplay.Report(result))
         for p in result.played {
             let key = p.branchKey ?? ""
-            if key.hasPrefix("ahead") {
+            // Checkpoints are toned by the running total, per-unit lines by the split.
+            if key.hasPrefix("ahead") || key == "split_quick" {
                 out.ahead += 1
-            } else if key.hasPrefix("behind") {
+            } else if key.hasPrefix("behind") || key == "split_slow" {
                 out.behind += 1
-            } else if key.hasPrefix("on_") {
+            } else if key.hasPrefix("on_") || key == "split_on" {
                 out.onPlan += 1
             }
             if p.triggerType == .condition {

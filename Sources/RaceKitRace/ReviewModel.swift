@@ -105,7 +105,8 @@ public struct ReviewCue: Sendable, Equatable {
 /// What the race script would have said.
 public struct ReviewScript: Sendable {
     public var report: ScriptReplay.Report
-    /// Toned lines played: ahead of, on, behind the plan.
+    /// Toned lines played: ahead of, on, behind the plan (checkpoints, by
+    /// the running total; per-unit lines by the split: quicker, on, slower).
     public var ahead = 0, onPlan = 0, behind = 0
     /// Condition messages played (role, course km).
     public var conditions: [(role: String, meters: Double)] = []
