@@ -41,8 +41,12 @@ public struct Personality: Sendable, Equatable {
     ]
 
     /// Roles a race may say several times with the same fields (conditions):
-    /// their texts are said in turn, each once, so they need several.
-    public static let minimumTexts = ["too_fast_early": 4, "fading_late": 4, "hr_high": 4]
+    /// their texts are said in turn, each once, so they need several. The
+    /// checkpoint roles need one text per checkpoint (`ScriptGenerator.checkpoints`
+    /// has at most 6): a runner ahead at every checkpoint hears each once.
+    public static let minimumTexts = [
+        "too_fast_early": 4, "fading_late": 4, "hr_high": 4, "ahead": 6, "on": 6, "behind": 6
+    ]
 
     public static let shipped = ["calm_coach", "roast_coach", "drill_sergeant"]
     /// Where a personality file lacks a later role.

@@ -106,7 +106,9 @@ public enum RaceScriptJob {
 
     public enum Outcome: Sendable {
         case upToDate(path: String, digest: String)
-        case written(path: String, statistics: ScriptGenerator.Statistics, personality: String)
+        /// `warnings`: the generator's (a personality that cannot cover the race
+        /// without repeating a sentence).
+        case written(path: String, statistics: ScriptGenerator.Statistics, personality: String, warnings: [String])
     }
 
     /// The personality: --personality-file, --personality, the setup's
@@ -134,7 +136,9 @@ public enum RaceScriptJob {
         {
             return .upToDate(path: path, digest: digest)
         }
-        let script = ScriptGenerator.generate(plan: plan, personality: voice, options: generation)
+        var warnings: [String] = []
+        let script = ScriptGenerator.generate(
+            plan: plan, personality: voice, options: generation, warnings: &warnings)
         let problems = script.validate()
         guard problems.isEmpty else {
             throw ScriptError(
@@ -143,7 +147,8 @@ public enum RaceScriptJob {
                     + problems.map(\.description).joined(separator: "; "))
         }
         try AtomicFile.write(String(decoding: try script.json(), as: UTF8.self) + "\n", to: path)
-        return .written(path: path, statistics: ScriptGenerator.statistics(script), personality: voice.name)
+        return .written(
+            path: path, statistics: ScriptGenerator.statistics(script), personality: voice.name, warnings: warnings)
     }
 }
 

@@ -114,21 +114,21 @@ public enum ReviewAnalyzer {
 
     /// The script replayed on the run with the course's distances.
     static func replay(_ script: RaceScript, input: Input, scale: Double) -> ReviewScript? {
-        var scaled = input.samples
-        scaled.modify(.distance) { d in for i in d.indices { d[i] *= scale } }
+        // Aligned to the course as the review's own timeline (`scale`).
         let metrics = ScriptReplay.recorded(
-            scaled, startEpoch: input.startEpoch, script: script, physiology: input.physiology,
+            input.samples, startEpoch: input.startEpoch, script: script, physiology: input.physiology,
             timeZone: input.timeZone)
         // A script that does not run (it was validated when generated) gives no summary.
         guard !metrics.isEmpty, let result = try? TriggerEngine.simulate(script, metrics: metrics) else { return nil }
         var out = ReviewScript(report: ScriptReplay.Report(result))
         for p in result.played {
             let key = p.branchKey ?? ""
-            if key.hasPrefix("ahead") {
+            // Checkpoints are toned by the running total, per-unit lines by the split.
+            if key.hasPrefix("ahead") || key == "split_quick" {
                 out.ahead += 1
-            } else if key.hasPrefix("behind") {
+            } else if key.hasPrefix("behind") || key == "split_slow" {
                 out.behind += 1
-            } else if key.hasPrefix("on_") {
+            } else if key.hasPrefix("on_") || key == "split_on" {
                 out.onPlan += 1
             }
             if p.triggerType == .condition {

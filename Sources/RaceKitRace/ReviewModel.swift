@@ -105,7 +105,8 @@ public struct ReviewCue: Sendable, Equatable {
 /// What the race script would have said.
 public struct ReviewScript: Sendable {
     public var report: ScriptReplay.Report
-    /// Toned lines played: ahead of, on, behind the plan.
+    /// Toned lines played: ahead of, on, behind the plan (checkpoints, by
+    /// the running total; per-unit lines by the split: quicker, on, slower).
     public var ahead = 0, onPlan = 0, behind = 0
     /// Condition messages played (role, course km).
     public var conditions: [(role: String, meters: Double)] = []
@@ -114,7 +115,7 @@ public struct ReviewScript: Sendable {
 /// A race reviewed: the plan against the run, split by split, with the findings.
 public struct RaceReview: Sendable {
     /// A run further than this share from the race distance is not the race.
-    public static let alignmentTolerance = 0.10
+    public static let alignmentTolerance = ScriptReplay.alignmentTolerance
 
     public var plan: RacePlan
     public var runID: String

@@ -5,14 +5,17 @@ import Yams
 
 /// Generates a race script from a plan and a personality (DESIGN.md "Race script").
 ///
-/// Every message follows the plan at its own point: pace feedback and branch
-/// points compare the clock with the plan's clock there (`time_vs_plan`), the
+/// Every message follows the plan at its own point: pace feedback compares
+/// the last split with the plan's split (`split_vs_plan`), branch points the
+/// clock with the plan's clock there (`time_vs_plan`), the
 /// pace conditions the current pace with the plan's pace there (`pace_vs_plan`,
 /// with hysteresis), hill cues come before the plan's climbs and descents, and
 /// `hr_high` sits above the athlete's planned race effort. Scheduled messages
 /// never start within the engine's window of each other at the planned pace
-/// (fuel and drink due together become one message), and no sentence is said
-/// twice.
+/// (fuel and drink due together become one message); messages moved off
+/// another say the run at their own point (`anchorMeters`); and no sentence is
+/// said twice (a text whose other sentences were said before is said without
+/// them, with a warning).
 public enum ScriptGenerator {
     public static let version = "racekit 0.3 script-generator 2"
 
@@ -64,6 +67,9 @@ public enum ScriptGenerator {
         public static let nearFinishMeters = 1000.0
         /// The plan is written into the script every this many metres.
         public static let planStepMeters = 100.0
+        /// A split within this many seconds of the plan's split is on plan;
+        /// at least 1 s, so a "quicker" split also shows a smaller time.
+        public static let splitSeconds = 2.0
         /// Scheduled messages start at least the engine window times this
         /// apart at the planned pace (a runner 10% fast still hears them apart).
         public static let spacingFactor = 1.5
@@ -143,6 +149,16 @@ public enum ScriptGenerator {
     public static func generate(
         plan: RacePlan, personality: Personality, options: Options = Options(), digests: Bool = true
     ) -> RaceScript {
+        var warnings: [String] = []
+        return generate(plan: plan, personality: personality, options: options, digests: digests, warnings: &warnings)
+    }
+
+    /// As `generate`, adding a warning per role whose texts cannot cover the
+    /// race without a sentence said twice (those texts are said shorter).
+    public static func generate(
+        plan: RacePlan, personality: Personality, options: Options = Options(), digests: Bool = true,
+        warnings: inout [String]
+    ) -> RaceScript {
         var g = Generation(plan: plan, personality: personality)
         g.start()
         g.paceFeedback()
@@ -151,10 +167,12 @@ public enum ScriptGenerator {
         g.fuelAndDrinks()
         g.finish()
         g.spaceOut(windowSeconds: EngineSettings().windowSeconds)
+        g.sayHillDistances()
         g.conditions(heartRateLimit: heartRateLimit(options.physiology, plannedSeconds: plan.setup.targetSeconds))
         // The finish messages last, as a reader expects them.
         let ending = g.messages.filter { $0.id.hasSuffix(".near_finish") || $0.id.hasSuffix(".finish") }
         g.messages = g.messages.filter { !ending.contains($0) } + ending
+        warnings += g.coverageWarnings()
         let slug = plan.setup.slug
         return RaceScript(
             id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
@@ -199,7 +217,7 @@ public enum ScriptGenerator {
         let d = plan.setup.distanceMeters, step = Threshold.planStepMeters
         var clocks: [Double] = []
         var x = 0.0
-        while x < d { clocks.append(TextFormat.rounded(plan.pacePlan.clockSeconds(at: x), 1)); x += step }
+        while x < d { clocks.append(planClock(plan.pacePlan.clockSeconds(at: x))); x += step }
         clocks.append(plan.setup.targetSeconds)
         var grades: [Double]?
         if let c = plan.course, c.hasElevation {
@@ -213,6 +231,24 @@ public enum ScriptGenerator {
             distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks,
             gradePercent: grades, unitMeters: plan.unitMeters)
     }
+
+    /// The plan's clock as the script stores it: to the tenth of a second, and
+    /// rounding to the same whole second as the plan's clock itself (556.46 s
+    /// is stored 556.4, not 556.5), so the plan's time at a point is one number
+    /// in the plan, the band, the texts and `script show`.
+    static func planClock(_ seconds: Double) -> Double {
+        let v = TextFormat.rounded(seconds, 1)
+        return v.rounded() == seconds.rounded() ? v : seconds.rounded() + (v > seconds ? 0.4 : -0.5)
+    }
+
+    /// Branches of the per-unit pace feedback: the last split against the
+    /// plan's split for it.
+    static let splitBranches: [String: String] = [
+        "split_quick": "split_vs_plan < -\(TextFormat.fixed(Threshold.splitSeconds, 0))",
+        "split_on":
+            "split_vs_plan >= -\(TextFormat.fixed(Threshold.splitSeconds, 0)) AND split_vs_plan <= \(TextFormat.fixed(Threshold.splitSeconds, 0))",
+        "split_slow": "split_vs_plan > \(TextFormat.fixed(Threshold.splitSeconds, 0))"
+    ]
 
     /// Branches shared by every message whose tone depends on the gap to the plan.
     static let gapTolerance = "(\(TextFormat.fixed(Threshold.gapSeconds, 0)) + plan_time * \(Threshold.gapShare))"
@@ -231,6 +267,13 @@ public enum ScriptGenerator {
         var branches: [String: String] = [:]
         var orders: [String: [String]] = [:]
         var used: [String: Int] = [:]
+        /// Sentences said so far (`SpokenSentences.key`), and per role the
+        /// texts said shorter because of them.
+        var said: Set<String> = []
+        var shortened: [String: Int] = [:]
+        /// Hill cues: the hill's start and the text and fields to say once
+        /// the cue's place is final (`sayHillDistances`).
+        var hillCues: [String: (start: Double, role: String, template: String, fields: [String: String])] = [:]
         let base: [String: String]
         let checkpoints: [(label: String, meters: Double)]
         let seed: UInt64
@@ -269,17 +312,47 @@ public enum ScriptGenerator {
             return s
         }
 
-        /// The role's next text, in turn.
+        /// The role's next text, in turn, without the sentences said before in
+        /// the race (any role, any branch): a text whose other sentences were
+        /// said keeps the one naming its kilometre, checkpoint, gel or hill.
         mutating func text(_ role: String, _ fields: [String: String]) -> String {
             let list = order(role)
             let n = used[role, default: 0]
             used[role] = n + 1
-            return Self.fill(list[n % list.count], fields)
+            return unsaid(role, Self.fill(list[n % list.count], fields)) ?? Self.fill(list[n % list.count], fields)
         }
 
-        /// All the role's texts, for a message said in turn (conditions).
+        /// All the role's texts, for a message said in turn (conditions); a
+        /// text whose every sentence was said before is left out.
         mutating func allTexts(_ role: String, _ fields: [String: String]) -> [String] {
-            order(role).map { Self.fill($0, fields) }
+            let all = order(role).map { Self.fill($0, fields) }
+            let fresh = all.compactMap { unsaid(role, $0) }
+            return fresh.isEmpty ? [all[0]] : fresh
+        }
+
+        /// `text` without its sentences said before (nil when none is left),
+        /// and its sentences remembered; counts the role's shortened texts.
+        mutating func unsaid(_ role: String, _ text: String) -> String? {
+            let parts = SpokenSentences.split(text)
+            let kept = parts.filter { !said.contains(SpokenSentences.key($0)) }
+            if kept.count < parts.count { shortened[role, default: 0] += 1 }
+            guard !kept.isEmpty else { return nil }
+            for p in kept { said.insert(SpokenSentences.key(p)) }
+            return SpokenSentences.join(kept)
+        }
+
+        /// One warning naming every role that had to leave sentences out: its
+        /// texts, its messages in this race and how many were said shorter.
+        func coverageWarnings() -> [String] {
+            guard !shortened.isEmpty else { return [] }
+            let roles = shortened.keys.sorted().map { role in
+                let texts = personality.templates[role]?.count ?? 0, n = used[role] ?? 0
+                return
+                    "\(role) \(texts) text\(texts == 1 ? "" : "s") for \(n) message\(n == 1 ? "" : "s") (\(shortened[role]!) said shorter)"
+            }
+            return [
+                "\(personality.name) cannot say this race without repeating a sentence, so some texts leave out what was said before: \(roles.joined(separator: ", ")); add texts to the personality file to say more"
+            ]
         }
 
         func id(_ role: String) -> String { "\(plan.setup.slug).\(role)" }
@@ -292,9 +365,11 @@ public enum ScriptGenerator {
         }
 
         /// Pace feedback every unit, except where a branch point speaks: one text
-        /// per tone, the one whose gap branch holds plays.
+        /// per tone of the split (quicker than the plan's split, on it,
+        /// slower), the one whose split branch holds plays; its numbers are the
+        /// split's, taken at the unit's end.
         mutating func paceFeedback() {
-            for (key, expression) in ScriptGenerator.gapBranches { branches[key] = expression }
+            for (key, expression) in ScriptGenerator.splitBranches { branches[key] = expression }
             var n = 1
             while Double(n) * plan.unitMeters < distance - 1 {
                 let x = Double(n) * plan.unitMeters
@@ -309,19 +384,21 @@ public enum ScriptGenerator {
                     split.map { Double($0.splitSeconds) }
                         ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
                 for (suffix, role, branch) in [
-                    ("", "pace_km", "on_plan"), ("_ahead", "pace_km_ahead", "ahead_of_plan"),
-                    ("_behind", "pace_km_behind", "behind_plan")
+                    ("", "pace_km", "split_on"), ("_quick", "pace_km_ahead", "split_quick"),
+                    ("_slow", "pace_km_behind", "split_slow")
                 ] {
                     messages.append(
                         ScriptMessage(
                             id: id("pace_km_\(n)\(suffix)"), trigger: .distance(x), branchKey: branch,
-                            text: text(role, f), priority: Priority.paceFeedback))
+                            text: text(role, f), priority: Priority.paceFeedback, anchorMeters: x))
                 }
             }
         }
 
-        /// Branch points: the clock against the plan's clock at the checkpoint.
+        /// Branch points: the clock against the plan's clock at the checkpoint,
+        /// said with the run at the checkpoint wherever the message plays.
         mutating func branchPoints() {
+            for (key, expression) in ScriptGenerator.gapBranches { branches[key] = expression }
             for cp in checkpoints {
                 let clock = plan.pacePlan.clockSeconds(at: cp.meters)
                 var f = base
@@ -333,7 +410,7 @@ public enum ScriptGenerator {
                     messages.append(
                         ScriptMessage(
                             id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f),
-                            priority: Priority.branch))
+                            priority: Priority.branch, anchorMeters: cp.meters))
                 }
             }
         }
@@ -349,12 +426,26 @@ public enum ScriptGenerator {
                 f["grade"] = "\(TextFormat.fixed(abs(h.gradePercent), 0)) percent"
                 f["gain"] = "\(TextFormat.fixed(abs(h.gainMeters), 0)) metres"
                 let at = max(0, h.startMeters - lead)
-                f["in"] = Hills.spoken(h.startMeters - at)
                 let role = h.gainMeters > 0 ? "climb" : "descent"
+                let list = order(role)
+                let n = used[role, default: 0]
+                used[role] = n + 1
+                hillCues[id("\(role)_\(k + 1)")] = (h.startMeters, role, list[n % list.count], f)
                 messages.append(
                     ScriptMessage(
-                        id: id("\(role)_\(k + 1)"), trigger: .distance(at), text: text(role, f), priority: Priority.hill
-                    ))
+                        id: id("\(role)_\(k + 1)"), trigger: .distance(at), text: "", priority: Priority.hill))
+            }
+        }
+
+        /// Hill cues say how far the hill is from where they finally play
+        /// (a cue moved off another message is nearer the hill).
+        mutating func sayHillDistances() {
+            for i in messages.indices {
+                guard let cue = hillCues[messages[i].id], let at = position(messages[i]) else { continue }
+                var f = cue.fields
+                f["in"] = Hills.spoken(max(0, cue.start - at))
+                let full = Self.fill(cue.template, f)
+                messages[i].text = unsaid(cue.role, full) ?? full
             }
         }
 
@@ -423,8 +514,7 @@ public enum ScriptGenerator {
             messages.append(
                 ScriptMessage(
                     id: id("finish"), trigger: .distance(distance), text: text("finish", base),
-                    priority: Priority.finish
-                ))
+                    priority: Priority.finish, anchorMeters: distance))
         }
 
         /// Where a scheduled message speaks, metres (nil for conditions).

@@ -39,7 +39,8 @@ extension RaceKitCommand.Race {
             switch try RaceScriptJob.run(options, plan: plan) {
             case .upToDate(let path, let digest):
                 Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
-            case .written(let path, let s, let voice):
+            case .written(let path, let s, let voice, let warnings):
+                for w in warnings { Console.error("warning: \(w)") }
                 let heart =
                     physiology?.thresholdHeartRate == nil && physiology?.maxHeartRate == nil
                     ? "; no heart-rate message (athlete '\(athlete)' has no threshold or max HR in the store)" : ""

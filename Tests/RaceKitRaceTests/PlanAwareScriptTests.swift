@@ -67,7 +67,7 @@ import Testing
     }
 
     static func isCorrective(_ id: String) -> Bool {
-        ["too_fast_early", "fading_late", "hr_high", "_ahead", "_behind", "ahead_of_pace_", "behind_pace_"]
+        ["too_fast_early", "fading_late", "hr_high", "_quick", "_slow", "ahead_of_pace_", "behind_pace_"]
             .contains { id.contains($0) }
     }
 
@@ -128,17 +128,23 @@ import Testing
     }
 
     @Test(arguments: Personality.shipped)
-    func aRunnerFourMinutesBehindHearsOnlyBehindTexts(_ personality: String) throws {
+    func aRunnerFourMinutesBehindHearsBehindAtCheckpointsAndOnPlanSplits(_ personality: String) throws {
         let s = try Self.script(try Self.plan(.hillyMarathon, strategy: "positive"), personality)
         // Four minutes standing at the start, then exactly the plan's pace.
         let distances = [Double](repeating: 0, count: 240) + LiveMetrics.onPlan(s.plan)
         let r = try TriggerEngine.simulate(s, metrics: Self.metrics(s, distances))
-        let toned = r.played.filter { $0.branchKey != nil }
-        #expect(toned.count > 30)
-        for p in toned {
-            #expect(
-                p.messageId.hasSuffix("_behind") || p.messageId.contains(".behind_pace_"),
-                "\(personality): \(p.messageId): \(p.text)")
+        // Checkpoints speak of the running total: behind. Per-kilometre lines
+        // speak of the split, which is the plan's: on plan (issue 22).
+        let checkpoints = r.played.filter { $0.messageId.contains("_pace_") }
+        let splits = r.played.filter { $0.messageId.contains(".pace_km_") }
+        #expect(checkpoints.count >= 5 && splits.count > 25)
+        for p in checkpoints {
+            #expect(p.messageId.contains(".behind_pace_"), "\(personality): \(p.messageId): \(p.text)")
+        }
+        for p in splits {
+            // The first kilometre holds the four minutes standing.
+            let first = p.messageId.hasSuffix(".pace_km_1") || p.messageId.contains(".pace_km_1_")
+            #expect(p.branchKey == (first ? "split_slow" : "split_on"), "\(personality): \(p.messageId): \(p.text)")
         }
         #expect(!r.played.contains { $0.messageId.contains("too_fast") || $0.messageId.contains("fading") })
         // The gap in words is the real one.
@@ -214,7 +220,7 @@ import Testing
         #expect(abs(m[after].splitSeconds - 299) < 1.5, "\(m[after].splitSeconds)")
         #expect(Placeholders.fill("{split_time}", metrics: m[after + 20], plan: s.plan) == "4:59")
         let km2 = s.messages.filter {
-            ["pace_km_2", "pace_km_2_ahead", "pace_km_2_behind"].contains($0.id.split(separator: ".").last!)
+            ["pace_km_2", "pace_km_2_quick", "pace_km_2_slow"].contains($0.id.split(separator: ".").last!)
         }
         #expect(km2.count == 3 && km2.allSatisfy { $0.text.contains("2") })
     }

@@ -21,6 +21,11 @@ public struct Metrics: Sendable, Equatable {
     public var paceVsPlan = Double.nan
     /// The last completed split (a whole unit, km or mile): its time, s.
     public var splitSeconds = Double.nan
+    /// The plan's time for that split, s: the difference of the plan's clock
+    /// at its two ends, each rounded to the whole second (as the plan's table).
+    public var splitPlanSeconds = Double.nan
+    /// The last split's time minus the plan's time for it, s (negative: quicker).
+    public var splitVsPlan = Double.nan
     /// The plan's finish shifted by the current gap and its recent trend, s.
     public var projectedFinish = Double.nan
     /// Speed over the last 3 minutes divided by the target speed (above 1 is faster).
@@ -39,7 +44,7 @@ public struct Metrics: Sendable, Equatable {
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public enum Variable: String, CaseIterable, Sendable {
     case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence,
-        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan
+        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan, split_vs_plan
 
     @inline(__always) func value(_ m: Metrics) -> Double {
         switch self {
@@ -57,6 +62,7 @@ public enum Variable: String, CaseIterable, Sendable {
         case .time_vs_plan: return m.timeVsPlan
         case .grade: return m.grade
         case .pace_vs_plan: return m.paceVsPlan
+        case .split_vs_plan: return m.splitVsPlan
         }
     }
 }

@@ -17,7 +17,10 @@ import Foundation
 /// - `projected_finish`: the target, plus the current gap, plus the gap's trend
 ///   over the last `trendSeconds` (seconds lost per planned second, clamped to
 ///   `trendRange`) times the plan's time still to run.
-/// - The last split: the time between crossing the last two whole units.
+/// - The last split: the time between crossing the last two whole units;
+///   `split_vs_plan`: that time minus the plan's time for the same unit (the
+///   plan's clock at each end rounded to the whole second, as in the plan's
+///   table), negative when quicker.
 /// - `hr`, `cadence`: interpolated between samples at most 10 s apart, else unknown.
 /// - `hr_zone`: the athlete's zone number (`zones` lower bounds, ascending).
 /// - `time_of_day_hour`: local hour of the athlete's time zone.
@@ -33,7 +36,8 @@ public enum LiveMetrics {
     ) -> [Metrics] {
         guard s.count >= 2 else { return [] }
         let t0 = s.time[0]
-        let total = Int((s.time[s.count - 1] - t0).rounded(.down))
+        // Up to and including the last sample (its second rounded up).
+        let total = Int((s.time[s.count - 1] - t0).rounded(.up))
         var distances = [Double](repeating: 0, count: total + 1)
         var hr = [Double](repeating: .nan, count: total + 1), cadence = hr
         // Whether the columns hold anything: asked once, not every second.
@@ -83,7 +87,7 @@ public enum LiveMetrics {
         gaps.reserveCapacity(n)
         planTimes.reserveCapacity(n)
         let unit = plan.unit
-        var lastCrossing = 0.0, lastSplit = Double.nan, nextUnit = unit
+        var lastCrossing = 0.0, lastSplit = Double.nan, lastPlanned = Double.nan, nextUnit = unit
         for k in 0..<n {
             var m = Metrics()
             m.duration = Double(k)
@@ -120,10 +124,13 @@ public enum LiveMetrics {
                 let u = d1 > d0 ? min(1, max(0, (nextUnit - d0) / (d1 - d0))) : 1
                 let at = Double(k - 1) + u
                 lastSplit = at - lastCrossing
+                lastPlanned = plan.clock(at: nextUnit).rounded() - plan.clock(at: nextUnit - unit).rounded()
                 lastCrossing = at
                 nextUnit += unit
             }
             m.splitSeconds = lastSplit
+            m.splitPlanSeconds = lastPlanned
+            m.splitVsPlan = lastSplit - lastPlanned
             if k >= 180 {
                 m.pace3minRatio = (distances[k] - distances[k - 180]) / 180 / targetSpeed
             } else if k >= 30 {

@@ -92,14 +92,21 @@ public struct ScriptMessage: Codable, Sendable, Equatable {
     /// The spoken `variants`, parallel to them (`script render`); an empty string
     /// marks a variant that needs live speech (it has run-time placeholders).
     public var variantAudioPaths: [String]?
+    /// Where the message's numbers are taken, metres (version 2; absent: where
+    /// it plays). A message that plays after the runner passed this point
+    /// (moved off another message, or held by the window) says the run as it
+    /// was here: run-time placeholders and its branch read the run at this
+    /// point (the clock interpolated to it), not where the message plays.
+    public var anchorMeters: Double?
 
     public init(
         id: String, trigger: Trigger, branchKey: String? = nil, text: String, priority: Int, playOnce: Bool = true,
-        variants: [String]? = nil, prerenderedAudioPath: String? = nil, variantAudioPaths: [String]? = nil
+        variants: [String]? = nil, prerenderedAudioPath: String? = nil, variantAudioPaths: [String]? = nil,
+        anchorMeters: Double? = nil
     ) {
         self.id = id; self.trigger = trigger; self.branchKey = branchKey; self.text = text; self.priority = priority;
         self.playOnce = playOnce; self.variants = variants; self.prerenderedAudioPath = prerenderedAudioPath
-        self.variantAudioPaths = variantAudioPaths
+        self.variantAudioPaths = variantAudioPaths; self.anchorMeters = anchorMeters
     }
 }
 
@@ -220,7 +227,7 @@ public struct RaceScript: Codable, Sendable, Equatable {
     /// Run-time placeholders the engine fills.
     public static let placeholders = [
         "current_pace", "avg_pace", "projected_finish", "gap", "distance_km", "elapsed", "hr", "split_time",
-        "split_pace", "target_pace", "plan_time"
+        "split_pace", "split_plan", "target_pace", "plan_time"
     ]
 
     /// Pretty JSON with sorted keys (stable for diffs).
@@ -336,6 +343,11 @@ public struct RaceScript: Codable, Sendable, Equatable {
             }
             if !(0...100).contains(m.priority) { add(p + ".priority", "must be 0 to 100") }
             if let key = m.branchKey, branches[key] == nil { add(p + ".branchKey", "'\(key)' is not in branches") }
+            if let a = m.anchorMeters, !(a.isFinite && a >= 0 && a <= plan.distanceMeters) {
+                add(
+                    p + ".anchorMeters",
+                    "must be 0 to the race distance (\(TextFormat.fixed(plan.distanceMeters, 0)) m)")
+            }
             for name in Self.placeholderNames(in: m.text) where !Self.placeholders.contains(name) {
                 add(
                     p + ".text",

@@ -12,16 +12,37 @@ public enum ScriptReplay {
             paceSmoothingSeconds: script.engine.paceSmoothingSeconds)
     }
 
-    /// A recorded run. `hr_zone` is 1-5 of max HR (DESIGN.md), from the athlete's
-    /// physiology (values estimated from their history where not set, as the
-    /// analysis does); the time of day is the athlete's.
+    /// A recorded distance within this share of the race's is the race, its
+    /// watch distance scaled to the course (as `race review` aligns a run).
+    public static let alignmentTolerance = 0.10
+
+    /// The samples with the watch's distance scaled to the course when the
+    /// recording is within `alignmentTolerance` of the race distance: the
+    /// finish is where the recording's distance ends, so a replay and a review
+    /// of one run finish at the same time.
+    public static func alignedToCourse(_ samples: SampleSeries, raceMeters: Double) -> SampleSeries {
+        guard !samples.distance.isEmpty, raceMeters > 0,
+            let recorded = samples.distance.lazy.filter({ $0.isFinite }).max(), recorded > 0,
+            abs(recorded / raceMeters - 1) <= alignmentTolerance
+        else { return samples }
+        var s = samples
+        let scale = raceMeters / recorded
+        s.modify(.distance) { d in for i in d.indices { d[i] = d[i] == recorded ? raceMeters : d[i] * scale } }
+        return s
+    }
+
+    /// A recorded run, aligned to the course (`alignedToCourse`). `hr_zone` is
+    /// 1-5 of max HR (DESIGN.md), from the athlete's physiology (values
+    /// estimated from their history where not set, as the analysis does); the
+    /// time of day is the athlete's.
     public static func recorded(
         _ samples: SampleSeries, startEpoch: Double, script: RaceScript, physiology: Physiology?,
         timeZone: TimeZone
     ) -> [Metrics] {
         let zones = physiology.flatMap { HeartRateZones.zones(.hrmax5, physiology: $0) }?.map(\.lowBpm)
         return LiveMetrics.series(
-            samples, startEpoch: startEpoch, plan: script.plan, zonesLowBpm: zones, timeZone: timeZone,
+            alignedToCourse(samples, raceMeters: script.plan.distanceMeters), startEpoch: startEpoch,
+            plan: script.plan, zonesLowBpm: zones, timeZone: timeZone,
             paceSmoothingSeconds: script.engine.paceSmoothingSeconds)
     }
 

@@ -59,6 +59,11 @@ public final class TriggerEngine {
     let textCount: [Int]
     let branchOf: [Expression?]
     let priorities: [Int]
+    /// Messages with an anchor, nearest anchor first, and the run at each
+    /// anchor once passed (`anchored[k]` is the next one not yet passed).
+    let anchored: [(index: Int, meters: Double)]
+    var nextAnchor = 0
+    var atAnchor: [Int: Metrics] = [:]
 
     struct State {
         var played = false
@@ -101,6 +106,8 @@ public final class TriggerEngine {
         textCount = script.messages.map { $0.variants.map { $0.count + 1 } ?? 0 }
         branchOf = script.messages.map { m in m.branchKey.flatMap { branches[$0] } }
         priorities = script.messages.map(\.priority)
+        anchored = script.messages.indices.compactMap { i in script.messages[i].anchorMeters.map { (i, $0) } }
+            .sorted { ($0.meters, $0.index) < ($1.meters, $1.index) }
         states = script.messages.map { m in
             var s = State()
             s.nextEvery = m.trigger.everyMeters ?? 0
@@ -135,9 +142,10 @@ public final class TriggerEngine {
     @discardableResult
     public func step(_ m: Metrics) -> PlayedMessage? {
         let t = m.duration
+        passAnchors(m)
         for i in script.messages.indices where canPlay(i) {
             guard fires(i, m, t) else { continue }
-            if let branch = branchOf[i], !branch.holds(m) {
+            if let branch = branchOf[i], !branch.holds(atAnchor[i] ?? m) {
                 states[i].lastReason = .branch_not_taken
                 continue
             }
@@ -148,6 +156,25 @@ public final class TriggerEngine {
         dropStale(t)
         guard !queue.isEmpty, let due = choose(t) else { return nil }
         return play(due, m, t)
+    }
+
+    /// Keeps the run at every anchor passed this second: this second's metrics
+    /// with the clock interpolated to the anchor (and what follows from it).
+    func passAnchors(_ m: Metrics) {
+        while nextAnchor < anchored.count, m.distance >= anchored[nextAnchor].meters {
+            let (i, x) = anchored[nextAnchor]
+            nextAnchor += 1
+            var a = m
+            if let p = previous, m.distance > p.distance, x > p.distance {
+                a.duration = p.duration + (m.duration - p.duration) * (x - p.distance) / (m.distance - p.distance)
+            }
+            a.distance = x
+            a.planTime = script.plan.clock(at: x)
+            a.timeVsPlan = a.duration - a.planTime
+            a.projectedFinish = m.projectedFinish + (a.timeVsPlan - m.timeVsPlan)
+            a.avgPace = x > 10 ? a.duration / x * 1000 : .nan
+            atAnchor[i] = a
+        }
     }
 
     /// Whether message `i`'s trigger fires this second.
@@ -267,7 +294,7 @@ public final class TriggerEngine {
         let played = PlayedMessage(
             elapsedSeconds: Int(t.rounded()), distanceMeters: m.distance, messageId: message.id,
             triggerType: message.trigger.type, branchKey: message.branchKey, priority: message.priority,
-            text: Placeholders.fill(text, metrics: m, plan: script.plan))
+            text: Placeholders.fill(text, metrics: atAnchor[due.index] ?? m, plan: script.plan))
         result.played.append(played)
         return played
     }
@@ -288,8 +315,8 @@ public final class TriggerEngine {
 }
 
 /// Run-time placeholders: {current_pace} {avg_pace} {target_pace} (m:ss per
-/// km), {split_time} (the last whole split's time) and {split_pace} (its pace
-/// per unit), {plan_time} (the plan's clock here), {projected_finish} (the plan's
+/// km), {split_time} (the last whole split's time), {split_pace} (its pace
+/// per unit) and {split_plan} (the plan's time for it), {plan_time} (the plan's clock here), {projected_finish} (the plan's
 /// finish shifted by the gap and its trend, h:mm:ss), {gap} ("25 s ahead of
 /// plan", "1:10 behind plan", "on plan"), {distance_km}, {elapsed}, {hr}.
 public enum Placeholders {
@@ -324,6 +351,7 @@ public enum Placeholders {
         case "target_pace": return pace(m.targetPace.isFinite ? m.targetPace : plan.pace(at: m.distance))
         case "split_time": return clock(m.splitSeconds)
         case "split_pace": return pace(m.splitSeconds / plan.unit * 1000)
+        case "split_plan": return clock(m.splitPlanSeconds)
         case "plan_time": return clock(m.planTime.isFinite ? m.planTime : plan.clock(at: m.distance))
         case "projected_finish":
             if m.projectedFinish.isFinite { return clock(m.projectedFinish) }
