@@ -92,6 +92,16 @@ public enum RacePredictor {
         return Suggestion(seconds: rounded, fastestSeconds: times.first!, slowestSeconds: times.last!)
     }
 
+    /// Riegel's caveat, where it applies: a marathon or longer predicted from a
+    /// race at most half as long (Riegel's exponent assumes a trained
+    /// marathoner's endurance; recreational runners run slower marathons than a
+    /// 10k or half predicts). Nil otherwise.
+    public static func riegelNote(fromMeters: Double, toMeters: Double) -> String? {
+        guard toMeters >= 42_195 - 1, toMeters / fromMeters >= 2 - 1e-6 else { return nil }
+        return
+            "Riegel's formula tends to be optimistic for recreational marathoners; plan on the slower end of the range."
+    }
+
     /// Why a prediction from this performance deserves less trust, if it does.
     public static func warnings(meters: Double, vdot: Double) -> [String] {
         var out: [String] = []

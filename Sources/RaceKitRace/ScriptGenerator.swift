@@ -449,8 +449,9 @@ public enum ScriptGenerator {
             }
         }
 
-        /// Every fueling and hydration cue: race-critical. A gel and a drink due
-        /// within the spacing of each other are one message.
+        /// Every fueling and hydration cue: race-critical. A gel taken at a
+        /// drink (same place) is one message with it; gel texts never promise
+        /// water, since a gel may be planned away from it.
         mutating func fuelAndDrinks() {
             let spacing = EngineSettings().windowSeconds * Threshold.spacingFactor
             var cues = plan.cues.cues.filter { $0.kind != .aid }
@@ -458,8 +459,10 @@ public enum ScriptGenerator {
             var i = 0
             while i < cues.count {
                 let c = cues[i]
+                // One message only where the gel is taken at the drink (its texts say "with water").
                 if i + 1 < cues.count, Double(cues[i + 1].clockSeconds - c.clockSeconds) < spacing,
-                    (c.kind == .drink) != (cues[i + 1].kind == .drink)
+                    (c.kind == .drink) != (cues[i + 1].kind == .drink),
+                    abs(cues[i + 1].distanceMeters - c.distanceMeters) < 1
                 {
                     let gel = c.kind == .drink ? cues[i + 1] : c, drink = c.kind == .drink ? c : cues[i + 1]
                     var f = fields(gel)

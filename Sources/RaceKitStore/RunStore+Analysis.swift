@@ -301,8 +301,9 @@ extension RunStore {
 
     /// The athlete's record of a mile or more with the best VDOT: the
     /// performance predictions and target suggestions start from.
-    public func bestPerformance(athleteID: String) throws -> Record? {
-        let records = try personalRecords(athleteID: athleteID, distance: nil)
+    /// `since` (epoch seconds): only runs started then or later.
+    public func bestPerformance(athleteID: String, since: Double? = nil) throws -> Record? {
+        let records = try personalRecords(athleteID: athleteID, distance: nil, since: since)
             .filter { $0.distanceMeters >= RacePredictor.shortestFittedMeters - 0.5 }
         return records.max(by: {
             RacePredictor.vdot(meters: $0.distanceMeters, seconds: $0.elapsedSeconds)
@@ -319,8 +320,10 @@ extension RunStore {
     }
 
     /// The fastest effort per standard distance (or the `limit` fastest over
-    /// `distance`), over running runs.
-    public func personalRecords(athleteID: String?, distance: Double?, limit: Int = 10) throws -> [Record] {
+    /// `distance`), over running runs (started at `since` or later, when given).
+    public func personalRecords(athleteID: String?, distance: Double?, limit: Int = 10, since: Double? = nil) throws
+        -> [Record]
+    {
         try wrap {
             try writer.read { db in
                 let runColumns = RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")
@@ -331,15 +334,17 @@ extension RunStore {
                     """
                 var args: [any DatabaseValueConvertible] = []
                 if let athleteID { sql += " AND r.athlete_id = ?"; args.append(athleteID) }
+                if let since { sql += " AND r.started_at >= ?"; args.append(since) }
                 if let distance {
                     sql += " AND abs(e.distance_m - ?) < 0.01 ORDER BY e.elapsed_s, r.started_at LIMIT ?"
                     args += [distance, limit]
                 } else {
                     sql += """
                          AND e.elapsed_s = (SELECT min(e2.elapsed_s) FROM best_effort e2 JOIN run r2 ON r2.id = e2.run_id
-                        WHERE e2.distance_m = e.distance_m AND r2.sport = 'running'\(athleteID == nil ? "" : " AND r2.athlete_id = r.athlete_id"))
+                        WHERE e2.distance_m = e.distance_m AND r2.sport = 'running'\(athleteID == nil ? "" : " AND r2.athlete_id = r.athlete_id")\(since == nil ? "" : " AND r2.started_at >= ?"))
                         GROUP BY e.distance_m\(athleteID == nil ? "" : ", r.athlete_id") ORDER BY e.distance_m
                         """
+                    if let since { args.append(since) }
                 }
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
                     Record(

@@ -10,8 +10,11 @@ extension RaceKitCommand {
             abstract: "Predict a race time from a performance (Riegel, Daniels' VDOT, Cameron).",
             discussion: """
                 Shows each model's time and pace and the range they span. Riegel's formula tends
-                to be optimistic for recreational marathoners: plan on the slower end. Without
-                --from or --from-athlete, the records of the athlete 'default' are used. A
+                to be optimistic for recreational marathoners: for a marathon or longer from a race
+                at most half as long, the output says to plan on the slower end. Without --from,
+                the best record of the last 12 months (--within-months) of --from-athlete or the
+                athlete 'default' is used; an older one only when there is nothing newer, named
+                with its age and a warning. A
                 performance shorter than a mile or with a VDOT above 85 gets a warning (stderr;
                 "warnings" in JSON): the models are fitted to runners below that, over longer races.
 
@@ -40,6 +43,11 @@ extension RaceKitCommand {
         @Option(help: "Riegel's exponent (1.0 to 1.2).") var riegelExponent = RacePredictor.defaultRiegelExponent
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
         @Option(help: "table or json.") var format: OutputFormat = .table
+        @Option(
+            help:
+                "With the athlete's records: use the best of the last N months (default 12; 1 to 600); an older record, used only when there is nothing newer, is named with its age and a warning."
+        )
+        var withinMonths = RecentForm.defaultMonths
 
         /// The exponents Riegel's formula is used with (1.06 classic; 1.08-1.15 for the less trained).
         static let riegelExponents: ClosedRange<Double> = 1.0...1.2
@@ -51,6 +59,16 @@ extension RaceKitCommand {
             if let from { _ = try Self.performance(from) }
             _ = try ArgumentRanges.distance(to, option: "--to")
             try ArgumentRanges.check(riegelExponent, in: Self.riegelExponents, option: "--riegel-exponent", unit: "")
+            try Self.checkMonths(withinMonths)
+        }
+
+        /// `--within-months` in `RecentForm.monthsRange`.
+        static func checkMonths(_ months: Int) throws {
+            guard RecentForm.monthsRange.contains(months) else {
+                throw ValidationError(
+                    "--within-months: \(months) is out of range (\(RecentForm.monthsRange.lowerBound) to \(RecentForm.monthsRange.upperBound))"
+                )
+            }
         }
 
         /// `DISTANCE=TIME` within the ranges, or a `ValidationError` naming what is wrong.
@@ -66,15 +84,16 @@ extension RaceKitCommand {
             return (meters, seconds)
         }
 
-        /// The athlete's best performance (a mile or more, best VDOT) and where it comes from.
-        static func bestRecord(_ store: RunStore, athlete: String) throws -> (
-            meters: Double, seconds: Double, origin: String
-        )? {
-            guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
-            guard let best = try store.bestPerformance(athleteID: athlete) else { return nil }
-            let origin =
-                "\(BestEfforts.name(of: best.distanceMeters)) in \(Format.duration(best.elapsedSeconds)) (\(String(Format.isoTime(best.run.startedAt).prefix(10))), run \(best.run.id))"
-            return (best.distanceMeters, best.elapsedSeconds, origin)
+        /// The athlete's best recent performance (`RecentForm`), or a failure
+        /// saying there is none; "now" is `RACEKIT_NOW` when set.
+        static func recentForm(_ store: RunStore, athlete: String, withinMonths: Int, hint: String) throws -> RecentForm
+        {
+            guard let now = FormClock.now() else { throw Failure(.usage, "RACEKIT_NOW is not an ISO-8601 time") }
+            guard let form = try RecentForm.find(in: store, athleteID: athlete, now: now, withinMonths: withinMonths)
+            else {
+                throw Failure(.dataError, "athlete '\(athlete)' has no best effort of a mile or more yet" + hint)
+            }
+            return form
         }
 
         /// `predict --format json` (DESIGN.md "Machine-readable output").
@@ -87,7 +106,10 @@ extension RaceKitCommand {
             var fromMeters, fromSeconds, toMeters: Double
             var vdot: Double
             var riegelExponent: Double
-            var note: String
+            /// Riegel's caveat where it applies (a marathon or longer from a race at most half as long).
+            @Null var note: String?
+            /// Age of the athlete's record used, whole days (null with --from).
+            @Null var fromAgeDays: Double?
             var warnings: [String]
             var rangeSeconds: [Double]
             var predictions: [Item]
@@ -97,34 +119,32 @@ extension RaceKitCommand {
             let target = try ArgumentRanges.distance(to, option: "--to")
             var source: (meters: Double, seconds: Double)
             var origin: String
+            var ageDays: Double?
+            var warnings: [String] = []
             if let from {
                 source = try Self.performance(from)
                 origin = "\(Format.number(source.meters / 1000, digits: 3)) km in \(Format.duration(source.seconds))"
             } else {
-                let athlete = fromAthlete ?? Athlete.defaultID
-                let store = try storeOptions.read()
-                guard let best = try Self.bestRecord(store, athlete: athlete) else {
-                    throw Failure(
-                        .dataError,
-                        "athlete '\(athlete)' has no best effort of a mile or more yet"
-                            + (fromAthlete == nil ? " (give --from DISTANCE=TIME, or import runs)" : ""))
-                }
-                source = (best.meters, best.seconds)
-                origin = best.origin
+                let form = try Self.recentForm(
+                    try storeOptions.read(), athlete: fromAthlete ?? Athlete.defaultID, withinMonths: withinMonths,
+                    hint: fromAthlete == nil ? " (give --from DISTANCE=TIME, or import runs)" : "")
+                source = (form.record.distanceMeters, form.record.elapsedSeconds)
+                origin = form.origin
+                ageDays = Double(form.ageDays)
+                warnings = form.warnings
             }
             let predictions = RacePredictor.predict(
                 seconds: source.seconds, meters: source.meters, to: target,
                 riegelExponent: riegelExponent)
             let times = predictions.map(\.seconds)
             let vdot = RacePredictor.vdot(meters: source.meters, seconds: source.seconds)
-            let note =
-                "Riegel's formula tends to be optimistic for recreational marathoners; plan on the slower end of the range."
-            let warnings = RacePredictor.warnings(meters: source.meters, vdot: vdot)
+            let note = RacePredictor.riegelNote(fromMeters: source.meters, toMeters: target)
+            warnings += RacePredictor.warnings(meters: source.meters, vdot: vdot)
             if format == .json {
                 let report = Report(
                     fromMeters: source.meters, fromSeconds: source.seconds, toMeters: target,
                     vdot: TextFormat.rounded(vdot, 1),
-                    riegelExponent: riegelExponent, note: note, warnings: warnings,
+                    riegelExponent: riegelExponent, note: note, fromAgeDays: ageDays, warnings: warnings,
                     rangeSeconds: [times.min()!.rounded(), times.max()!.rounded()],
                     predictions: predictions.map { p in
                         Report.Item(
@@ -150,7 +170,9 @@ extension RaceKitCommand {
                         [names[p.model]!, Format.duration(p.seconds), Format.pace(p.seconds / (target / 1000), unit)]
                     }, rightAligned: [1, 2]))
             Console.out("")
-            Console.out("Range: \(Format.duration(times.min()!)) to \(Format.duration(times.max()!)). \(note)")
+            Console.out(
+                "Range: \(Format.duration(times.min()!)) to \(Format.duration(times.max()!))."
+                    + (note.map { " " + $0 } ?? ""))
         }
     }
 }

@@ -94,8 +94,9 @@ extension RaceKitCommand.Race {
             commandName: "new",
             abstract: "Write a commented race setup into Races/ to edit.",
             discussion: """
-                Without --target, the target is suggested from the athlete's best efforts (the middle of the
-                Riegel, VDOT and Cameron predictions; see racekit predict). Ranges: --distance 400 m to 250 km;
+                Without --target, the target is suggested from the athlete's best efforts of the last 12 months
+                (--within-months; an older record only when there is nothing newer, with its age and a warning):
+                the middle of the Riegel, VDOT and Cameron predictions; see racekit predict. Ranges: --distance 400 m to 250 km;
                 --target such that the pace is 2:00/km to 20:00/km (what race plan accepts).
 
                   racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
@@ -119,6 +120,11 @@ extension RaceKitCommand.Race {
         @Option(help: "The race date (YYYY-MM-DD).") var date: String?
         @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir")) var dir = "Races"
         @Flag(help: "Overwrite an existing file.") var force = false
+        @Option(
+            help:
+                "Suggest the target from the athlete's best of the last N months (default 12; 1 to 600); an older record is used only when there is nothing newer, with a warning."
+        )
+        var withinMonths = RecentForm.defaultMonths
 
         func validate() throws {
             let meters = try ArgumentRanges.distance(distance, option: "--distance")
@@ -128,6 +134,7 @@ extension RaceKitCommand.Race {
             if target == nil, athlete == nil {
                 throw ValidationError("give --target, or --athlete to suggest one from the athlete's records")
             }
+            try RaceKitCommand.Predict.checkMonths(withinMonths)
             if let date, !date.isEmpty, !SetupLoader.isDate(date) {
                 throw ValidationError("--date: '\(date)' is not a date (YYYY-MM-DD)")
             }
@@ -140,17 +147,13 @@ extension RaceKitCommand.Race {
             if let target {
                 targetSeconds = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
             } else {
-                guard let best = try RaceKitCommand.Predict.bestRecord(try storeOptions.read(), athlete: athlete!)
-                else {
-                    throw Failure(
-                        .dataError,
-                        "athlete '\(athlete!)' has no best effort of a mile or more to suggest a target from; give --target"
-                    )
-                }
-                let s = RacePredictor.suggestTarget(seconds: best.seconds, meters: best.meters, to: meters)
+                let form = try RaceKitCommand.Predict.recentForm(
+                    try storeOptions.read(), athlete: athlete!, withinMonths: withinMonths, hint: "; give --target")
+                let s = form.suggestTarget(to: meters)
                 targetSeconds = s.seconds
-                suggestion =
-                    "suggested from \(best.origin): models give \(TextFormat.duration(s.fastestSeconds)) to \(TextFormat.duration(s.slowestSeconds)) (Riegel tends to be optimistic for recreational marathoners)"
+                suggestion = s.text
+                for w in form.warnings { Console.error("warning: \(w)") }
+                if !form.warnings.isEmpty { suggestion! += "; " + form.warnings.joined(separator: "; ") }
             }
             let path = try NewRace.write(
                 .init(

@@ -28,7 +28,8 @@ import Testing
             #expect(splits[0].keys.contains(key), "split key \(key)")
         }
         let cues = try #require(json["cues"] as? [[String: Any]])
-        #expect(cues.filter { $0["kind"] as? String == "gel" }.count == 6)
+        // 60 g/h over 3:30:00 of 30 g gels: 7.
+        #expect(cues.filter { $0["kind"] as? String == "gel" }.count == 7)
         for key in ["kind", "distanceMeters", "clockSeconds", "carbsGrams", "fluidMl", "sodiumMg"] {
             #expect(cues[0].keys.contains(key))
         }
@@ -45,7 +46,7 @@ import Testing
             ))
         #expect(csv.stdout.split(separator: "\r\n").last!.hasPrefix("43,42.000,42.195,"))
         let cuesCSV = try cli.run(["race", "plan", "Races/m.yaml", "--format", "csv", "--table", "cues"])
-        #expect(cuesCSV.stdout.split(separator: "\r\n").count == 1 + 8 + 8 + 6)
+        #expect(cuesCSV.stdout.split(separator: "\r\n").count == 1 + 8 + 8 + 7)
         let md = try cli.run(["race", "plan", "Races/m.yaml", "--format", "md"])
         #expect(
             md.stdout.hasPrefix("# Test Marathon") && md.stdout.contains("| 42.20 |")

@@ -148,8 +148,14 @@ func review(_ plan: RacePlan, _ s: SampleSeries) throws -> RaceReview {
         let late = try review(plan, plannedRun(plan, extra: { x in x / 1000 * 3 }))
         let first = try #require(late.cues.first { $0.kind == .gel }),
             lastGel = try #require(late.cues.last { $0.kind == .gel })
-        let lo = TextFormat.duration(first.plannedMeters / 1000 * 3),
-            hi = TextFormat.duration(lastGel.plannedMeters / 1000 * 3)
+        // Late by 3 s a km against the plan's clock, which cues carry in whole seconds
+        // (a gel away from a km mark has its clock rounded).
+        let lateness = { (x: Double) in
+            plan.pacePlan.clockSeconds(at: x) + x / 1000 * 3
+                - Double(plan.cues.cues.first { abs($0.distanceMeters - x) < 0.5 && $0.kind != .aid }!.clockSeconds)
+        }
+        let lo = TextFormat.duration(lateness(first.plannedMeters)),
+            hi = TextFormat.duration(lateness(lastGel.plannedMeters))
         #expect(late.verdict.contains("The \(gels) gels came from \(lo) late to \(hi) late against the plan's clock."))
     }
 }

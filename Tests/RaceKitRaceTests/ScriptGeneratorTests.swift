@@ -69,6 +69,43 @@ import Testing
         #expect(other.inputDigest != s.inputDigest && other.messages.map(\.id) == ids)
     }
 
+    /// The demo half with its gels at 0:30:00 and 1:07:30 kept off the 5 and 10 km stations.
+    static let dryHalf = """
+        name: Dry Half
+        distance: half
+        target_time: "1:35:00"
+        fueling: {carbs_per_hour_g: 40, gel_carbs_g: 25, start_after: "0:30:00", snap_tolerance: "0:01:00"}
+        hydration: {ml_per_hour: 400, aid_stations_km: [5, 10, 15, 20]}
+        """
+
+    @Test(arguments: Personality.shipped)
+    func saysWithWaterOnlyWhereWaterIs(name: String) throws {
+        let personality = try Personality.named(name)
+        for role in ["gel", "caffeine"] {
+            #expect(personality.templates[role]!.allSatisfy { !$0.lowercased().contains("water") }, "\(name) \(role)")
+        }
+        for yaml in [Self.yaml, Self.dryHalf] {
+            let plan = try RacePlanner.plan(try SetupLoader.parse(yaml: yaml, file: "m.yaml"))
+            let s = ScriptGenerator.generate(plan: plan, personality: personality)
+            let gels = plan.cues.cues.filter { $0.kind == .gel || $0.kind == .caffeine }
+            let drinks = plan.cues.cues.filter { $0.kind == .drink }
+            for m in s.messages where m.id.contains(".gel_") || m.id.contains(".fuel_") {
+                let number = Int(m.id.split(separator: ".")[1].split(separator: "_")[1])!
+                let gel = try #require(gels.first { $0.number == number })
+                let atDrink = drinks.contains { abs($0.distanceMeters - gel.distanceMeters) < 1 }
+                // A gel said with a drink is at that drink; a gel alone never names water.
+                #expect(m.id.contains(".fuel_") == atDrink, "\(name) \(m.id)")
+                if !atDrink { #expect(!m.text.lowercased().contains("water"), "\(name): \(m.text)") }
+            }
+            if yaml == Self.dryHalf {
+                #expect(gels.count == 3 && gels.filter { !$0.atAidStation }.count >= 1)
+                #expect(
+                    plan.warnings.filter { $0.contains("has no water") }.count == gels.filter { !$0.atAidStation }.count
+                )
+            }
+        }
+    }
+
     @Test(arguments: Personality.shipped)
     func noSentenceRepeatsInAMarathon(name: String) throws {
         let (s, _) = try Self.script(name)

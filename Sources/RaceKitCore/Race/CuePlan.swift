@@ -6,8 +6,11 @@ public struct FuelingSettings: Sendable, Equatable {
     public var startAfterSeconds: Double
     /// No gel is planned this close to the finish (its carbohydrate would arrive too late).
     public var stopBeforeFinishSeconds: Double = 15 * 60
-    /// A gel moves to an aid station whose planned time is at most this far away.
-    public var snapToleranceSeconds: Double = 5 * 60
+    /// A gel moves to an aid station whose planned time is at most this far
+    /// away: 10 minutes by default, a shift that changes when a gel's
+    /// carbohydrate arrives but not how much per hour, and reaches a station
+    /// from most of the race where stations are 5 km apart.
+    public var snapToleranceSeconds: Double = 10 * 60
     public var caffeine: Caffeine?
 
     public struct Caffeine: Sendable, Equatable {
@@ -70,17 +73,34 @@ public struct CueTotals: Sendable, Equatable {
 }
 
 /// Gels, drinks, caffeine and aid stations placed on a pace plan, with warnings
-/// from published guidance.
+/// from published guidance and wherever the plan does less than the setup asked.
 ///
-/// Gels go on a time grid from `startAfter`, one every gel/(g per hour) hours,
-/// until `stopBeforeFinish`; each is moved to the nearest aid station whose
-/// planned time is within the tolerance (never two gels at one station), so it
-/// can be washed down. Drinks are taken at the aid stations (or every N minutes),
-/// each covering the fluid and sodium of the time since the previous drink.
+/// "Delivered per hour" is the carbohydrate of the gels taken between the start
+/// and the finish divided by the planned race time (the target), the way the
+/// g/h guidance is stated (per hour of exercise) and the way a coach counts the
+/// gels to buy; the delay before the first gel is part of that hour count, so a
+/// late first gel shows as less per hour, never as more.
+///
+/// Gels: the count is the one whose delivery per hour is closest to the ask
+/// (fewer on a tie), at most what fits between `startAfter` and
+/// `stopBeforeFinish` with gels no closer than the gut can take (gel ÷
+/// max(90 g/h, ask)). They go every gel ÷ (g per hour) from `startAfter`,
+/// closer where that count needs it (each covering an equal share of the race
+/// after the first), and earlier after a gel taken early. Each then moves to the nearest unused aid station within
+/// the snap tolerance (default 10 minutes), not later than `stopBeforeFinish`,
+/// not closer than half the spacing to the gel before, and not before
+/// `caffeine.after` if it was planned after it; a gel left away from water gets
+/// a warning. Drinks are taken at the aid stations (or every N minutes), each
+/// covering the fluid and sodium of the time since the previous drink.
 public struct CuePlan: Sendable {
     public var cues: [Cue] = []
     public var warnings: [String] = []
     public var totals = CueTotals()
+    /// Why fewer gels than the nearest count were planned (nil: not limited).
+    var gelCountLimit: GelCount?
+
+    /// A delivered rate further than this share from the ask gets a warning.
+    public static let deliveryTolerance = 0.10
 
     public init(plan: PacePlan, fueling: FuelingSettings?, hydration: HydrationSettings?) {
         let target = plan.targetSeconds
@@ -90,7 +110,9 @@ public struct CuePlan: Sendable {
         for (i, x) in stations.enumerated() {
             cues.append(Cue(kind: .aid, number: i + 1, distanceMeters: x, clockSeconds: clock(x)))
         }
-        if let f = fueling { placeGels(f, plan: plan, stations: stations) }
+        if let f = fueling {
+            placeGels(f, plan: plan, stations: stations, waterCarried: hydration?.everySeconds != nil)
+        }
         if let h = hydration { placeDrinks(h, plan: plan, stations: stations) }
         cues.sort {
             ($0.clockSeconds, $0.distanceMeters, Self.order($0.kind)) < (
@@ -99,48 +121,143 @@ public struct CuePlan: Sendable {
         }
         totals.carbsPerHourGrams = hours > 0 ? totals.carbsGrams / hours : 0
         warn(fueling: fueling, hydration: hydration, hours: hours)
+        if let f = fueling { warnDelivery(f, hours: hours) }
+        if let h = hydration { warnFluid(h, plan: plan, hours: hours) }
     }
 
     static func order(_ k: Cue.Kind) -> Int { [Cue.Kind.aid, .drink, .gel, .caffeine].firstIndex(of: k)! }
 
-    private mutating func placeGels(_ f: FuelingSettings, plan: PacePlan, stations: [Double]) {
-        guard f.carbsPerHourGrams > 0, f.gelCarbsGrams > 0 else { return }
-        let interval = f.gelCarbsGrams / f.carbsPerHourGrams * 3600
-        let last = plan.targetSeconds - f.stopBeforeFinishSeconds
-        var used = Set<Int>()
-        let stationClock = stations.map { plan.clockSeconds(at: $0) }
-        var t = f.startAfterSeconds
-        var number = 0
-        var nextCaffeine = f.caffeine?.afterSeconds
-        while t <= last + 1e-6 {
-            var x = plan.distance(atClock: t)
-            var snapped = false
-            // The nearest free station in time, within the tolerance.
-            let candidates = stationClock.enumerated().filter { !used.contains($0.offset) }
-                .map { (index: $0.offset, gap: abs($0.element - t)) }
-                .filter { $0.gap <= f.snapToleranceSeconds }
-            if let best = candidates.min(by: { $0.gap < $1.gap }) {
-                used.insert(best.index)
-                x = stations[best.index]
-                snapped = true
+    /// How many gels, and how far apart, for one setup over one race.
+    struct GelCount: Sendable {
+        /// The count nearest the ask, before the window limits it.
+        var nearest: Int
+        var count: Int
+        /// Seconds between planned gels.
+        var spacing: Double
+        /// The closest two gels may be: gel ÷ max(90 g/h, ask).
+        var minimumSpacing: Double
+
+        init(_ f: FuelingSettings, raceSeconds: Double) {
+            let first = f.startAfterSeconds, last = raceSeconds - f.stopBeforeFinishSeconds
+            let wanted = f.carbsPerHourGrams * raceSeconds / 3600 / f.gelCarbsGrams
+            let below = Int(wanted.rounded(.down)), above = below + 1
+            // Relative error of each count; fewer gels on a tie.
+            let error = { (n: Int) in abs(Double(n) / max(wanted, 1e-9) - 1) }
+            nearest = error(above) < error(below) - 1e-9 ? above : below
+            minimumSpacing = f.gelCarbsGrams / max(90, f.carbsPerHourGrams) * 3600
+            let interval = f.gelCarbsGrams / f.carbsPerHourGrams * 3600
+            func spacing(_ n: Int) -> Double {
+                guard n > 1 else { return interval }
+                return min(interval, (raceSeconds - first) / Double(n), (last - first) / Double(n - 1))
             }
-            number += 1
-            let clock = Int(plan.clockSeconds(at: x).rounded())
+            var n = last + 1e-6 >= first ? nearest : 0
+            while n > 1, spacing(n) < minimumSpacing - 1e-6 { n -= 1 }
+            count = n
+            self.spacing = spacing(n)
+        }
+    }
+
+    private mutating func placeGels(_ f: FuelingSettings, plan: PacePlan, stations: [Double], waterCarried: Bool) {
+        guard f.carbsPerHourGrams > 0, f.gelCarbsGrams > 0 else { return }
+        let count = GelCount(f, raceSeconds: plan.targetSeconds)
+        if count.count < count.nearest { gelCountLimit = count }
+        let last = plan.targetSeconds - f.stopBeforeFinishSeconds
+        var ideal = (0..<count.count).map { f.startAfterSeconds + Double($0) * count.spacing }
+        // Caffeine is never dropped: the last gel moves to `after` when none is planned after it.
+        if let after = f.caffeine?.afterSeconds, let end = ideal.last, end < after, after <= last + 1e-6 {
+            ideal[ideal.count - 1] = after
+        }
+        let stationClock = stations.map { plan.clockSeconds(at: $0) }
+        var placed: [(x: Double, station: Int?)] = []
+        var lastStation = -1
+        var previous = -Double.infinity
+        for grid in ideal {
+            // A gel taken early at a station pulls the next ones earlier (never later
+            // than the grid), so gels and stations do not drift apart.
+            let caffeineAfter = f.caffeine.map { grid >= $0.afterSeconds - 1e-6 ? $0.afterSeconds : -.infinity }
+            let notBefore = max(previous + count.spacing / 2, caffeineAfter ?? -.infinity)
+            let pulled = previous.isFinite ? min(grid, previous + count.spacing) : grid
+            let t = max(pulled, caffeineAfter ?? -.infinity)
+            let best = stationClock.indices.filter {
+                $0 > lastStation && abs(stationClock[$0] - t) <= f.snapToleranceSeconds + 1e-6
+                    && stationClock[$0] <= last + 1e-6 && stationClock[$0] >= notBefore - 1e-6
+            }.min { abs(stationClock[$0] - t) < abs(stationClock[$1] - t) }
+            if let best {
+                lastStation = best
+                placed.append((stations[best], best))
+                previous = stationClock[best]
+            } else {
+                placed.append((plan.distance(atClock: t), nil))
+                previous = t
+            }
+        }
+        var nextCaffeine = f.caffeine?.afterSeconds
+        var dry: [Cue] = []
+        for (i, p) in placed.enumerated() {
+            let clock = Int(plan.clockSeconds(at: p.x).rounded())
             var cue = Cue(
-                kind: .gel, number: number, distanceMeters: x, clockSeconds: clock,
-                carbsGrams: f.gelCarbsGrams, atAidStation: snapped)
-            if let caffeine = f.caffeine, let due = nextCaffeine, Double(clock) >= due - 1e-6 {
+                kind: .gel, number: i + 1, distanceMeters: p.x, clockSeconds: clock,
+                carbsGrams: f.gelCarbsGrams, atAidStation: p.station != nil)
+            if let caffeine = f.caffeine, let due = nextCaffeine, plan.clockSeconds(at: p.x) >= due - 1e-3 {
                 cue.kind = .caffeine
                 cue.caffeineMg = caffeine.milligrams
                 totals.caffeineMg += caffeine.milligrams
                 nextCaffeine = caffeine.everySeconds.map { Double(clock) + $0 }
             }
+            if p.station == nil, !waterCarried {
+                dry.append(cue)
+            }
             cues.append(cue)
             totals.gels += 1
             totals.carbsGrams += f.gelCarbsGrams
-            t += interval
+        }
+        let used = Set(placed.compactMap(\.station))
+        if stations.isEmpty, !dry.isEmpty {
+            warnings.append(
+                "fueling: the setup lists no aid stations (hydration.aid_stations_km), so no gel is planned at water: carry a bottle for the \(dry.count) gel\(dry.count == 1 ? "" : "s")"
+            )
+            dry = []
+        }
+        for gel in dry {
+            warnings.append(Self.noWater(gel, stations: stations, clocks: stationClock, used: used, last: last))
+        }
+        if let caffeine = f.caffeine, totals.caffeineMg == 0 {
+            warnings.append(Self.caffeineDropped(caffeine, gels: placed.count, last: last, lastGel: cues.last))
         }
         // Caffeine gels are numbered with the gels (gel_N), so a script finds them all.
+    }
+
+    /// "gel 1 at 6.66 km has no water: carry a bottle or take it at the 5 km station".
+    /// The station suggested is the nearest in time that holds no other gel and
+    /// is not in the last `stopBeforeFinish` (else the nearest such one at all).
+    static func noWater(_ gel: Cue, stations: [Double], clocks: [Double], used: Set<Int>, last: Double) -> String {
+        var s =
+            "fueling: gel \(gel.number) at \(TextFormat.fixed(gel.distanceMeters / 1000, 2)) km (\(TextFormat.duration(Double(gel.clockSeconds)))) has no water: carry a bottle"
+        let t = Double(gel.clockSeconds)
+        let allowed = clocks.indices.filter { clocks[$0] <= last + 1e-6 }
+        let free = allowed.filter { !used.contains($0) }
+        if let near = (free.isEmpty ? allowed : free).min(by: { abs(clocks[$0] - t) < abs(clocks[$1] - t) }) {
+            let other = used.contains(near) ? " with the gel planned there" : ""
+            s +=
+                " or take it\(other) at the \(kmText(stations[near])) km station (\(TextFormat.duration(clocks[near].rounded())))"
+        }
+        return s
+    }
+
+    /// Why a caffeine dose has no gel.
+    static func caffeineDropped(_ c: FuelingSettings.Caffeine, gels: Int, last: Double, lastGel: Cue?) -> String {
+        let what =
+            "fueling: the caffeine (\(TextFormat.fixed(c.milligrams, 0)) mg after \(TextFormat.duration(c.afterSeconds))) has no gel to go on"
+        guard gels > 0, let g = lastGel else { return what + ": no gel is planned" }
+        return what
+            + ": no gel may come after \(TextFormat.duration(last)) (stop_before_finish) and the last is at \(TextFormat.duration(Double(g.clockSeconds))); set caffeine.after to \(TextFormat.duration(Double(g.clockSeconds))) or earlier"
+    }
+
+    /// Distances as a coach writes them: 5, 9.5, 12.25.
+    static func kmText(_ meters: Double) -> String {
+        var s = TextFormat.fixed(meters / 1000, 2)
+        while s.contains("."), s.hasSuffix("0") || s.hasSuffix(".") { s.removeLast() }
+        return s
     }
 
     private mutating func placeDrinks(_ h: HydrationSettings, plan: PacePlan, stations: [Double]) {
@@ -165,6 +282,68 @@ public struct CuePlan: Sendable {
             totals.fluidMl += fluid
             totals.sodiumMg += sodium ?? 0
         }
+    }
+
+    /// Carbohydrate per hour delivered against the ask: outside
+    /// `deliveryTolerance`, what was delivered, by how much it misses, and the
+    /// fix (the gel size that meets the ask with this count, or an earlier
+    /// start where the window limited the count).
+    private mutating func warnDelivery(_ f: FuelingSettings, hours: Double) {
+        let asked = f.carbsPerHourGrams, got = totals.carbsPerHourGrams, n = totals.gels
+        guard asked > 0, hours > 0, n > 0, abs(got / asked - 1) > Self.deliveryTolerance else { return }
+        let off = abs(got / asked - 1) * 100
+        var s =
+            "fueling: the plan delivers \(TextFormat.fixed(got, 1)) g/h of the \(TextFormat.fixed(asked, 0)) g/h asked (\(n) gel\(n == 1 ? "" : "s") of \(TextFormat.fixed(f.gelCarbsGrams, 0)) g over \(TextFormat.duration(hours * 3600))), \(TextFormat.fixed(off, 0))% \(got < asked ? "short" : "over")"
+        if got > asked, n > 1 {
+            let fewer = Double(n - 1) * f.gelCarbsGrams / hours
+            s +=
+                " (\(n - 1) would deliver \(TextFormat.fixed(fewer, 1)) g/h, \(TextFormat.fixed(abs(fewer / asked - 1) * 100, 0))% short)"
+        }
+        let size = (asked * hours / Double(n)).rounded()
+        if (1...100).contains(size) {
+            s +=
+                ": gels of \(TextFormat.fixed(size, 0)) g would deliver \(TextFormat.fixed(size * Double(n) / hours, 1)) g/h"
+        }
+        if gelCountLimit != nil, let start = Self.earlierStart(f, raceSeconds: hours * 3600, more: n) {
+            s +=
+                "\((1...100).contains(size) ? ", or" : ":") start_after \(TextFormat.duration(start.seconds)) leaves room for \(start.gels) gels"
+        }
+        warnings.append(s)
+    }
+
+    /// The latest whole-minute `start_after` that fits the nearest count of
+    /// gels (else the most gels any start fits, if more than `more`).
+    static func earlierStart(_ f: FuelingSettings, raceSeconds: Double, more: Int) -> (seconds: Double, gels: Int)? {
+        var g = f
+        var best: (seconds: Double, gels: Int)?
+        var minute = (f.startAfterSeconds / 60).rounded(.down)
+        while minute >= 0 {
+            g.startAfterSeconds = minute * 60
+            let c = GelCount(g, raceSeconds: raceSeconds)
+            if c.count > (best?.gels ?? more) { best = (minute * 60, c.count) }
+            if c.count >= c.nearest { return best }
+            minute -= 1
+        }
+        return best
+    }
+
+    /// Fluid per hour delivered (the drinks over the planned race time) against the ask.
+    private mutating func warnFluid(_ h: HydrationSettings, plan: PacePlan, hours: Double) {
+        guard h.mlPerHour > 0, hours > 0 else { return }
+        let got = totals.fluidMl / hours
+        guard abs(got / h.mlPerHour - 1) > Self.deliveryTolerance else { return }
+        let n = totals.drinks
+        var s =
+            "hydration: the plan delivers \(TextFormat.fixed(got, 0)) ml/h of the \(TextFormat.fixed(h.mlPerHour, 0)) ml/h asked (\(n) drink\(n == 1 ? "" : "s"), \(TextFormat.fixed(totals.fluidMl, 0)) ml over \(TextFormat.duration(hours * 3600))), \(TextFormat.fixed(abs(got / h.mlPerHour - 1) * 100, 0))% \(got < h.mlPerHour ? "short" : "over")"
+        if let lastDrink = cues.last(where: { $0.kind == .drink }), got < h.mlPerHour {
+            s +=
+                ": the last drink is at \(TextFormat.fixed(lastDrink.distanceMeters / 1000, 1)) km with \(TextFormat.duration(plan.targetSeconds - Double(lastDrink.clockSeconds))) to go; add an aid station nearer the finish or carry a bottle"
+        } else if n == 0 {
+            s += ": no drink fits before the last minute; list aid_stations_km or a shorter every"
+        } else {
+            s += ": each drink is rounded to 10 ml"
+        }
+        warnings.append(s)
     }
 
     private mutating func warn(fueling: FuelingSettings?, hydration: HydrationSettings?, hours: Double) {
