@@ -25,7 +25,7 @@ public enum ReviewChart {
     /// Cues this close (metres) are one station, with one label.
     public static let stationToleranceMeters = 25.0
     /// Horizontal room kept free between two labels, pixels.
-    static let labelPadding = 4.0
+    static let labelPadding = 9.0
 
     /// A round axis limit at or above `v` (1, 2, 5 × 10^n).
     static func nice(_ v: Double) -> Double {
