@@ -129,8 +129,8 @@ demo: build
 	@$(BIN) --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46
 	@echo
 	@echo
-	@echo "$$ racekit --store $(DEMO_STORE) predict --from-athlete default --to half"
-	@$(BIN) --store $(DEMO_STORE) predict --from-athlete default --to half
+	@echo "$$ racekit --store $(DEMO_STORE) predict --athlete default --to half"
+	@$(BIN) --store $(DEMO_STORE) predict --athlete default --to half
 	@for race in Races/berlin-marathon-2026.yaml Races/spring-10k.yaml; do \
 	  echo; echo "$$ racekit race plan $$race --export band --out $(DEMO_DIR)/plans"; \
 	  $(BIN) race plan $$race --export band --out $(DEMO_DIR)/plans || exit 1; \
@@ -139,8 +139,8 @@ demo: build
 	@echo "$$ racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans"
 	@$(BIN) race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans
 	@echo
-	@echo "$$ racekit --store $(DEMO_STORE) race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json"
-	@$(BIN) --store $(DEMO_STORE) race script Races/hilly-half.yaml --output $(DEMO_DIR)/hilly-half.script.json
+	@echo "$$ racekit --store $(DEMO_STORE) race script Races/hilly-half.yaml --out $(DEMO_DIR)/hilly-half.script.json"
+	@$(BIN) --store $(DEMO_STORE) race script Races/hilly-half.yaml --out $(DEMO_DIR)/hilly-half.script.json
 	@echo
 	@echo "$$ racekit script show $(DEMO_DIR)/hilly-half.script.json | head -20"
 	@$(BIN) script show $(DEMO_DIR)/hilly-half.script.json | head -20

@@ -5,8 +5,8 @@ import RaceKitCore
 public enum PlanExport: String, CaseIterable, Sendable {
     case band, tcx, gpx
 
-    /// The file name for a race.
-    public func fileName(slug: String) -> String { self == .band ? "\(slug)-band.svg" : "\(slug).\(rawValue)" }
+    /// The file name for a race, from the setup file's stem (`RaceSetup.fileStem`).
+    public func fileName(stem: String) -> String { self == .band ? "\(stem)-band.svg" : "\(stem).\(rawValue)" }
 
     /// Writes the exports of a plan into `directory` (created if needed), each
     /// atomically; returns the paths written. TCX and GPX need a course.
@@ -19,7 +19,7 @@ public enum PlanExport: String, CaseIterable, Sendable {
         try AtomicFile.createDirectory(directory)
         var written: [String] = []
         for e in exports {
-            let path = (directory as NSString).appendingPathComponent(e.fileName(slug: plan.setup.slug))
+            let path = (directory as NSString).appendingPathComponent(e.fileName(stem: plan.setup.fileStem))
             let bytes: [UInt8]
             switch e {
             case .band: bytes = Array(PaceBand.svg(plan, unitName: PlanOutput.unitName(plan.unitMeters)).utf8)
@@ -125,7 +125,7 @@ public enum RaceScriptJob {
     public static func run(_ o: Options, plan: RacePlan) throws -> Outcome {
         let setup = plan.setup
         let voice = try personality(o, setup: setup)
-        let path = o.output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.slug).script.json")
+        let path = o.output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.fileStem).script.json")
         // Up to date when the existing script was made from the same inputs:
         // decided before generating anything. An existing file that does not
         // decode is not up to date, so it is regenerated (try? on purpose).

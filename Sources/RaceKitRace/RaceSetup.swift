@@ -23,6 +23,16 @@ public struct RaceSetup: Sendable {
     public var course: String?
     public var coursePath: String?
 
+    /// The setup file's name without `.yaml`/`.yml` (the slug when that leaves
+    /// nothing): the stem of every output made from it (script, band, TCX, GPX,
+    /// review), so that two setup files, even with the same `name:`, never share one.
+    public var fileStem: String {
+        let name = (file as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension.lowercased()
+        let stem = ext == "yaml" || ext == "yml" ? (name as NSString).deletingPathExtension : name
+        return stem.isEmpty || stem == "." || stem == ".." ? slug : stem
+    }
+
     /// A path named in the setup (course, script files), resolved against the
     /// setup file's folder unless absolute.
     public func resolvedPath(_ path: String) -> String {

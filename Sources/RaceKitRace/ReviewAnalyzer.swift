@@ -29,15 +29,32 @@ public enum ReviewAnalyzer {
         public var script: RaceScript?
         public var physiology: Physiology?
         public var timeZone: TimeZone
+        /// Review a run that is not on the setup's course (`CourseFit`) with a
+        /// warning instead of refusing it.
+        public var acceptOffCourse = false
 
         public init(
             runID: String, runName: String = "", samples: SampleSeries, startEpoch: Double, script: RaceScript?,
-            physiology: Physiology?, timeZone: TimeZone
+            physiology: Physiology?, timeZone: TimeZone, acceptOffCourse: Bool = false
         ) {
             self.runID = runID; self.runName = runName; self.samples = samples; self.startEpoch = startEpoch;
             self.script = script
-            self.physiology = physiology; self.timeZone = timeZone
+            self.physiology = physiology; self.timeZone = timeZone; self.acceptOffCourse = acceptOffCourse
         }
+    }
+
+    /// Why the run is not on the setup's course, or nil (no course, no
+    /// positions, or on it); throws `ReviewError.offCourse` unless accepted.
+    static func courseWarning(_ plan: RacePlan, _ input: Input) throws -> String? {
+        guard let course = plan.course, let fit = CourseFit.check(input.samples, course: course),
+            let problem = fit.problem
+        else { return nil }
+        let name = plan.setup.course ?? "of the setup"
+        guard input.acceptOffCourse else {
+            throw ReviewError.offCourse(
+                runID: input.runID, file: plan.setup.file, course: name, problem: problem)
+        }
+        return "Not on the course \(name): \(problem); reviewed anyway (--off-course)."
     }
 
     public static func review(_ plan: RacePlan, _ input: Input) throws -> RaceReview {
@@ -49,6 +66,7 @@ public enum ReviewAnalyzer {
         guard abs(recorded / race - 1) <= RaceReview.alignmentTolerance else {
             throw ReviewError.distanceMismatch(runID: input.runID, runMeters: recorded, raceMeters: race)
         }
+        let warning = try courseWarning(plan, input)
         let scale = race / recorded
         let line = ReviewTimeline(s, scale: scale)
         let grades = GradeProfile(s, scale: scale)
@@ -66,7 +84,7 @@ public enum ReviewAnalyzer {
             plan: plan, runID: input.runID, runName: input.runName, recordedMeters: recorded, scale: scale,
             targetSeconds: plan.setup.targetSeconds, actualSeconds: actual, splits: splits, brokeAtMeters: broke,
             fadePercent: fade, cues: cues, stops: stops, script: script, findings: [],
-            profile: profile(plan, grades: grades), gapTrace: [])
+            warnings: warning.map { [$0] } ?? [], profile: profile(plan, grades: grades), gapTrace: [])
         review.gapTrace = stride(from: 0.0, through: race, by: 100).map { m in
             (m, line.time(at: m) - plan.pacePlan.clockSeconds(at: m))
         }
@@ -74,10 +92,14 @@ public enum ReviewAnalyzer {
         return review
     }
 
+    /// The splits. Grade and grade-adjusted pace are the course's (the plan's
+    /// grade column, the setup's grade model) when the plan has a course with
+    /// elevation, else the recorded elevation's.
     static func splits(_ plan: RacePlan, line: ReviewTimeline, grades: GradeProfile?, stops: [ReviewStop])
         -> [ReviewSplit]
     {
-        plan.splits.map { row in
+        let courseCost = plan.course.flatMap { $0.hasElevation ? $0.cost(plan.setup.gradeModel) : nil }
+        return plan.splits.map { row in
             let p = row.split
             let km = (p.endMeters - p.startMeters) / 1000
             let a0 = line.time(at: p.startMeters), a1 = line.time(at: p.endMeters)
@@ -86,12 +108,18 @@ public enum ReviewAnalyzer {
             let stopped = stops.filter { $0.atMeters >= p.startMeters && $0.atMeters < p.endMeters }
                 .reduce(0) { $0 + $1.seconds }
             let pace = km > 0 ? actual / km : 0
+            let gap =
+                courseCost.map { c in
+                    pace > 0 ? pace / c.meanFactor(from: p.startMeters, to: p.endMeters) : nil
+                } ?? grades?.adjusted(pace, from: p.startMeters, to: p.endMeters)
+            let grade =
+                courseCost != nil
+                ? row.gradePercent : grades?.gradePercent(from: p.startMeters, to: p.endMeters) ?? row.gradePercent
             return ReviewSplit(
                 index: p.index, startMeters: p.startMeters, endMeters: p.endMeters, plannedSeconds: c1 - c0,
                 actualSeconds: actual, gapSeconds: a1 - c1, stoppedSeconds: stopped,
                 plannedPaceSecondsPerKm: km > 0 ? (c1 - c0) / km : 0, actualPaceSecondsPerKm: pace,
-                gradeAdjustedPaceSecondsPerKm: grades?.adjusted(pace, from: p.startMeters, to: p.endMeters),
-                gradePercent: grades?.gradePercent(from: p.startMeters, to: p.endMeters) ?? row.gradePercent,
+                gradeAdjustedPaceSecondsPerKm: gap, gradePercent: grade,
                 avgHeartRate: line.averageHeartRate(from: a0, to: a1), partial: p.partial)
         }
     }

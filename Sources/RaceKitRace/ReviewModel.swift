@@ -10,6 +10,8 @@ public enum ReviewError: RaceKitError, Equatable {
     // error is one allocation (LeakSanitizer flagged the array's buffer at exit).
     case noCandidate(file: String, date: String, athlete: String, sameDay: String)
     case severalCandidates(file: String, date: String, athlete: String, candidates: String)
+    /// The run is not on the setup's course (`CourseFit`); `problem` says how far.
+    case offCourse(runID: String, file: String, course: String, problem: String)
 
     public var exitClass: ExitClass { .dataError }
 
@@ -31,6 +33,9 @@ public enum ReviewError: RaceKitError, Equatable {
         case .severalCandidates(let file, let date, let athlete, let candidates):
             return "\(file): several runs of athlete '\(athlete)' on \(date) could be the race: "
                 + candidates + "; give --run ID"
+        case .offCourse(let id, let file, let course, let problem):
+            return "\(file): run \(id) is not on the course \(course): \(problem); "
+                + "give --run with the race's run, or --off-course to review it anyway"
         }
     }
 }
@@ -133,6 +138,9 @@ public struct RaceReview: Sendable {
     public var stops: [ReviewStop]
     public var script: ReviewScript?
     public var findings: [ReviewFinding]
+    /// What makes the review doubtful (a run off the course, reviewed with
+    /// `--off-course`), shown above the verdict.
+    public var warnings: [String] = []
     /// The course profile (metres, elevation) for the chart: the plan's course,
     /// else the recorded elevation smoothed; empty without either.
     public var profile: [(meters: Double, elevation: Double)]

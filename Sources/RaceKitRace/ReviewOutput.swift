@@ -19,6 +19,8 @@ public enum ReviewOutput {
         public var stops: [StopJSON]
         @Null public var script: ScriptReplay.Report.Summary?
         public var verdict: [String]
+        /// What makes the review doubtful (a run off the course); empty when nothing.
+        public var warnings: [String]
     }
 
     public struct SplitJSON: Encodable, Sendable {
@@ -75,7 +77,7 @@ public enum ReviewOutput {
                     slowdownSeconds: r(c.slowdownSeconds, 1))
             },
             stops: v.stops.map { StopJSON(atMeters: r($0.atMeters, 1), seconds: r($0.seconds, 1)) },
-            script: v.script?.report.summary, verdict: v.verdict)
+            script: v.script?.report.summary, verdict: v.verdict, warnings: v.warnings)
     }
 
     static func unit(_ v: RaceReview) -> String { PlanOutput.unitName(v.plan.unitMeters) }
@@ -172,6 +174,7 @@ public enum ReviewOutput {
     /// Plain text tables.
     public static func text(_ v: RaceReview, table: ([String], [[String]], Set<Int>) -> String) -> String {
         var out = summary(v).joined(separator: "\n") + "\n\n"
+        for w in v.warnings { out += "Warning: \(w)\n\n" }
         let s = splitRows(v)
         out += table(s.header, s.rows, s.right) + "\n\n"
         out += breakLines(v).joined(separator: "\n") + "\n"
@@ -186,6 +189,7 @@ public enum ReviewOutput {
         var out =
             "# Race review: \(v.plan.setup.name)\n\n"
             + summary(v, withID: false).map { $0 + "  " }.joined(separator: "\n")
+        for w in v.warnings { out += "\n\n> **Warning:** \(w)" }
         out += "\n\n## Verdict\n\n" + v.verdict.map { "- " + $0 }.joined(separator: "\n") + "\n"
         if let chart {
             out +=
@@ -228,15 +232,23 @@ public enum ReviewOutput {
     }
 }
 
-/// `race review --out DIR`: `SLUG-review.md` and `SLUG-review.svg`, written atomically.
+/// `race review --out DIR`: `STEM-review.md` and `STEM-review.svg` (STEM: the
+/// setup file's name without `.yaml`), written atomically.
 public enum ReviewFiles {
+    /// The paths `write` writes to (Markdown first).
+    public static func paths(_ setup: RaceSetup, in directory: String) -> (markdown: String, chart: String) {
+        let base = directory as NSString
+        return (
+            base.appendingPathComponent("\(setup.fileStem)-review.md"),
+            base.appendingPathComponent("\(setup.fileStem)-review.svg")
+        )
+    }
+
     /// Writes both files; returns their paths (Markdown first).
     public static func write(_ v: RaceReview, to directory: String) throws -> (markdown: String, chart: String) {
         try AtomicFile.createDirectory(directory)
-        let base = URL(fileURLWithPath: directory)
-        let chartName = "\(v.plan.setup.slug)-review.svg"
-        let chart = base.appendingPathComponent(chartName).path
-        let markdown = base.appendingPathComponent("\(v.plan.setup.slug)-review.md").path
+        let (markdown, chart) = paths(v.plan.setup, in: directory)
+        let chartName = (chart as NSString).lastPathComponent
         try AtomicFile.write(ReviewChart.render(v), to: chart)
         try AtomicFile.write(ReviewOutput.markdown(v, chart: chartName), to: markdown)
         return (markdown, chart)

@@ -15,7 +15,7 @@ public enum ScriptAudio {
     public struct Options: Sendable {
         /// The script (JSON); rewritten with each message's audio paths.
         public var scriptPath: String
-        /// The audio folder; nil: `SLUG-audio` beside the script.
+        /// The audio folder; nil: `STEM-audio` beside the script (`audioStem`).
         public var outputDirectory: String?
         /// An espeak-ng voice: a language of `espeak-ng --voices` (`en-us`), optionally `+variant`.
         public var voice: String
@@ -83,6 +83,17 @@ public enum ScriptAudio {
         var file: String?
     }
 
+    /// The default audio folder's stem: the script file's name without `.json`
+    /// and `.script` (`half.script.json`: `half`), so that two scripts of races
+    /// with the same name never share (and prune) one audio folder.
+    public static func audioStem(_ scriptPath: String) -> String {
+        var name = (scriptPath as NSString).lastPathComponent
+        for ext in [".json", ".script"] where name.lowercased().hasSuffix(ext) && name.count > ext.count {
+            name = String(name.dropLast(ext.count))
+        }
+        return name
+    }
+
     /// Renders the script's audio, reusing files already there, and rewrites the
     /// script's audio paths and the manifest. A failing tool fails the run after
     /// every file was tried (`AudioError.failed`, one line per text); what was
@@ -96,7 +107,7 @@ public enum ScriptAudio {
         let dir =
             o.outputDirectory
             ?? ((o.scriptPath as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("\(script.race)-audio")
+            .appendingPathComponent("\(audioStem(o.scriptPath))-audio")
         try AtomicFile.createDirectory(dir)
 
         let items = Self.items(script, voice: o.voice, engine: engine)

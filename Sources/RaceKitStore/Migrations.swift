@@ -155,6 +155,33 @@ enum Migrations {
             }
             try db.create(index: "race_link_by_run", on: "race_link", columns: ["run_id"])
         }
+        // One link per setup file, not per slug: two setup files with the same
+        // name (a copied setup) no longer share one. The table is rebuilt with
+        // the file's absolute path as its key; a link made before keeps the key
+        // `slug:SLUG` until the first review of a setup with that slug adopts it.
+        migrator.registerMigration("v6-race-link-per-file") { db in
+            try db.create(table: "race_link_v6") { t in
+                t.column("setup_key", .text).primaryKey()
+                t.column("setup_slug", .text).notNull()
+                t.column("setup_file", .text).notNull()
+                t.column("race_name", .text).notNull()
+                t.column("race_date", .text)
+                t.column("target_s", .double).notNull()
+                t.column("run_id", .text).references("run", onDelete: .setNull)
+                t.column("actual_s", .double)
+                t.column("review_path", .text)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO race_link_v6 (setup_key, setup_slug, setup_file, race_name, race_date, target_s,
+                        run_id, actual_s, review_path)
+                    SELECT 'slug:' || setup_slug, setup_slug, setup_file, race_name, race_date, target_s,
+                        run_id, actual_s, review_path FROM race_link
+                    """)
+            try db.drop(table: "race_link")
+            try db.rename(table: "race_link_v6", to: "race_link")
+            try db.create(index: "race_link_by_run", on: "race_link", columns: ["run_id"])
+        }
         return migrator
     }
 }

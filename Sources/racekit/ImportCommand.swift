@@ -10,29 +10,29 @@ extension RaceKitCommand {
             commandName: "import",
             abstract: "Import GPX, TCX and FIT files, export archives and Apple Health exports into the store.",
             discussion: """
-                Folders are walked recursively for .gpx, .tcx and .fit files (plain or .gz)
-                and for archives (.zip, .tar, .tar.gz), read entry by entry without unpacking
-                them to disk, archives inside archives included (Garmin Connect's export);
-                results name an entry ARCHIVE!path/inside. Strava's activities.csv gives the
-                labels, sports and descriptions of the files it lists. An archive that crosses
-                a limit against archive bombs (size, ratio, entries, depth) is refused and
-                nothing from it is kept. Each file is stored in one transaction: a broken file
-                leaves nothing behind and the other files still import. Importing the same
-                bytes again changes nothing; the same activity from another file (same athlete,
-                start within 60 s, and end within 60 s, distance within 2% or a cut-off copy)
-                is reported as a duplicate unless --allow-duplicates; a richer copy replaces
+                Folders are walked recursively for .gpx, .tcx and .fit files (plain or .gz) \
+                and for archives (.zip, .tar, .tar.gz), read entry by entry without unpacking \
+                them to disk, archives inside archives included (Garmin Connect's export); \
+                results name an entry ARCHIVE!path/inside. Strava's activities.csv gives the \
+                labels, sports and descriptions of the files it lists. An archive that crosses \
+                a limit against archive bombs (size, ratio, entries, depth) is refused and \
+                nothing from it is kept. Each file is stored in one transaction: a broken file \
+                leaves nothing behind and the other files still import. Importing the same \
+                bytes again changes nothing; the same activity from another file (same athlete, \
+                start within 60 s, and end within 60 s, distance within 2% or a cut-off copy) \
+                is reported as a duplicate unless --allow-duplicates; a richer copy replaces \
                 the stored run's samples (upgraded).
 
-                An Apple Health export (its export.xml, export.zip, or a folder holding it) gives one
-                result per workout, each stored in its own transaction; its workout-routes/
+                An Apple Health export (its export.xml, export.zip, or a folder holding it) gives one \
+                result per workout, each stored in its own transaction; its workout-routes/ \
                 files are read as routes, not imported on their own.
 
-                The store (and its folder) is created when missing: "created store PATH" on
+                The store (and its folder) is created when missing: "created store PATH" on \
                 stderr unless --quiet.
 
-                Exit status: 0 when no file failed, 1 when some failed, 65 when an Apple
-                Health export was refused as a whole or the store was written by a newer
-                RaceKit, 64 on usage errors, 66 when no input path exists, 73 when the store
+                Exit status: 0 when no file failed, 1 when some failed, 65 when an Apple \
+                Health export was refused as a whole or the store was written by a newer \
+                RaceKit, 64 on usage errors, 66 when no input path exists, 73 when the store \
                 is read-only.
 
                   racekit import ~/Downloads/export/

@@ -9,21 +9,21 @@ extension RaceKitCommand {
             commandName: "predict",
             abstract: "Predict a race time from a performance (Riegel, Daniels' VDOT, Cameron).",
             discussion: """
-                Shows each model's time and pace and the range they span. Riegel's formula tends
-                to be optimistic for recreational marathoners: for a marathon or longer from a race
-                at most half as long, the output says to plan on the slower end. Without --from,
-                the best record of the last 12 months (--within-months) of --from-athlete or the
-                athlete 'default' is used; an older one only when there is nothing newer, named
-                with its age and a warning. A
-                performance shorter than a mile or with a VDOT above 85 gets a warning (stderr;
+                Shows each model's time and pace and the range they span. Riegel's formula tends \
+                to be optimistic for recreational marathoners: for a marathon or longer from a race \
+                at most half as long, the output says to plan on the slower end. Without --from, \
+                the best record of the last 12 months (--within-months) of --athlete or the \
+                athlete 'default' is used; an older one only when there is nothing newer, named \
+                with its age and a warning. A \
+                performance shorter than a mile or with a VDOT above 85 gets a warning (stderr; \
                 "warnings" in JSON): the models are fitted to runners below that, over longer races.
 
-                Ranges: distances 400 m to 250 km; the performance's pace 1:30/km to 20:00/km;
+                Ranges: distances 400 m to 250 km; the performance's pace 1:30/km to 20:00/km; \
                 --riegel-exponent 1.0 to 1.2.
 
                   racekit predict --from 10k=45:00 --to marathon
                   racekit predict --from "5 km=21:30" --to half --riegel-exponent 1.08
-                  racekit predict --from-athlete anna --to marathon
+                  racekit predict --athlete anna --to marathon
                   racekit predict --to half          # from the records of the athlete 'default'
                 """
         )
@@ -38,7 +38,11 @@ extension RaceKitCommand {
             help:
                 "Use the athlete's personal records (the best by VDOT, 1 mile or longer); default: the athlete 'default'."
         )
-        var fromAthlete: String?
+        var athlete: String?
+        /// The old name of --athlete, kept working and out of the help.
+        @Option(name: .customLong("from-athlete"), help: .hidden) var fromAthleteAlias: String?
+        /// --athlete or its old name.
+        var fromAthlete: String? { athlete ?? fromAthleteAlias }
         @Option(help: "The race distance: 5k, 10k, half, marathon, \"50 km\", ... (400 m to 250 km).") var to: String
         @Option(help: "Riegel's exponent (1.0 to 1.2).") var riegelExponent = RacePredictor.defaultRiegelExponent
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
@@ -53,8 +57,11 @@ extension RaceKitCommand {
         static let riegelExponents: ClosedRange<Double> = 1.0...1.2
 
         func validate() throws {
+            if athlete != nil, fromAthleteAlias != nil {
+                throw ValidationError("--from-athlete is the old name of --athlete: give one")
+            }
             if from != nil, fromAthlete != nil {
-                throw ValidationError("give --from DISTANCE=TIME or --from-athlete ID, not both")
+                throw ValidationError("give --from DISTANCE=TIME or --athlete ID, not both")
             }
             if let from { _ = try Self.performance(from) }
             _ = try ArgumentRanges.distance(to, option: "--to")

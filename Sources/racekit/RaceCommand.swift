@@ -31,11 +31,12 @@ extension RaceKitCommand.Race {
             abstract:
                 "Print a race's pace plan, fueling and hydration cues and warnings; export a pace band, TCX or GPX.",
             discussion: """
-                Splits every km or mile (--unit) or at the setup's checkpoints, with split time, pace, the clock
-                time to see on the watch and, over a course, elevation and grade. Cumulative times are whole
-                seconds and the last one is the target. Exports (--export band,tcx,gpx) go to --out (default:
-                the race file's folder) as SLUG-band.svg, SLUG.tcx (a TCX Course whose times follow the plan, with
-                CoursePoints for gels, drinks, aid stations and markers) and SLUG.gpx (waypoints and the track).
+                Splits every km or mile (--unit) or at the setup's checkpoints, with split time, pace, the clock \
+                time to see on the watch and, over a course, elevation and grade. Cumulative times are whole \
+                seconds and the last one is the target. Exports (--export band,tcx,gpx) go to --out (default: \
+                the race file's folder), named after the race file (Races/hilly-half.yaml: hilly-half-band.svg, \
+                hilly-half.tcx, hilly-half.gpx): the band, a TCX Course whose times follow the plan, with \
+                CoursePoints for gels, drinks, aid stations and markers, and a GPX with waypoints and the track.
 
                   racekit race plan Races/berlin-marathon-2026.yaml
                   racekit race plan Races/hilly-half.yaml --unit mi --format md
@@ -94,10 +95,11 @@ extension RaceKitCommand.Race {
             commandName: "new",
             abstract: "Write a commented race setup into Races/ to edit.",
             discussion: """
-                Without --target, the target is suggested from the athlete's best efforts of the last 12 months
-                (--within-months; an older record only when there is nothing newer, with its age and a warning):
-                the middle of the Riegel, VDOT and Cameron predictions; see racekit predict. Ranges: --distance 400 m to 250 km;
-                --target such that the pace is 2:00/km to 20:00/km (what race plan accepts).
+                Without --target, the target is suggested from the athlete's best efforts of the last 12 months \
+                (--within-months; an older record only when there is nothing newer, with its age and a warning): \
+                the middle of the Riegel, VDOT and Cameron predictions; see racekit predict. Ranges: --distance \
+                400 m to 250 km; --target such that the pace is 2:00/km to 20:00/km (what race plan accepts). The \
+                file is SLUG.yaml in --out (default: Races).
 
                   racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
                   racekit race new "Spring 10k" --distance 10k --athlete anna
@@ -118,7 +120,9 @@ extension RaceKitCommand.Race {
         @Option(help: "A course file (GPX route or track, TCX course), relative to the race file's folder or absolute.")
         var course: String?
         @Option(help: "The race date (YYYY-MM-DD).") var date: String?
-        @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir")) var dir = "Races"
+        @Option(help: ArgumentHelp("Folder to write into (default: Races).", valueName: "dir")) var out: String?
+        /// The old name of --out, kept working and out of the help.
+        @Option(name: .customLong("dir"), help: .hidden) var dir: String?
         @Flag(help: "Overwrite an existing file.") var force = false
         @Option(
             help:
@@ -127,6 +131,7 @@ extension RaceKitCommand.Race {
         var withinMonths = RecentForm.defaultMonths
 
         func validate() throws {
+            if out != nil, dir != nil { throw ValidationError("--dir is the old name of --out: give one") }
             let meters = try ArgumentRanges.distance(distance, option: "--distance")
             if let target {
                 _ = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
@@ -159,7 +164,7 @@ extension RaceKitCommand.Race {
                 .init(
                     name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
                     athlete: athlete, course: course, date: date, suggestion: suggestion,
-                    directory: dir, force: force))
+                    directory: out ?? dir ?? "Races", force: force))
             Console.out(
                 "wrote \(path)"
                     + (suggestion != nil ? " (target \(TextFormat.duration(targetSeconds)), \(suggestion!))" : ""))

@@ -7,14 +7,14 @@ struct RaceKitCommand: ParsableCommand {
         commandName: "racekit",
         abstract: "Race-day planning and running analytics from your watch exports.",
         discussion: """
-            Import GPX and TCX files (plain or .gz) into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports; plan races over their course with fueling cues; generate branched race scripts and replay runs through them. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise; import and athlete add/set create it when missing, every other command exits 66 then and creates nothing.
+            Import GPX, TCX and FIT files (plain or .gz), zip and tar archives of them, an Apple Health export (export.zip or export.xml) and Strava and Garmin Connect bulk exports into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports; plan races over their course with fueling cues; generate branched race scripts and replay runs through them. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise; import and athlete add/set create it when missing, every other command exits 66 then and creates nothing.
 
               racekit import ~/Downloads/export/
               racekit runs list
               racekit runs show 01M7F0F1
               racekit report weekly --all-athletes
               racekit race plan Races/hilly-half.yaml --export band,tcx,gpx
-              racekit race script Races/hilly-half.yaml && racekit script simulate Races/hilly-half-2026.script.json --run 01M7F0F1
+              racekit race script Races/hilly-half.yaml && racekit script simulate Races/hilly-half.script.json --run 01M7F0F1
 
             Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data (or a store written by a newer RaceKit), 66 input or store missing, 73/74 cannot create/write output (73: a read-only store), 75 busy.
             """,

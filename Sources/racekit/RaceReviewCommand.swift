@@ -10,12 +10,17 @@ extension RaceKitCommand.Race {
             commandName: "review",
             abstract: "Review a race: the plan against the run it became, split by split, with a verdict.",
             discussion: """
-                Finds the athlete's run on the setup's date within 10% of the race distance (or takes --run),
-                links it to the setup in the store (shown by runs show and the weekly report), and prints the
-                plan against the run: per split the planned and actual time and pace, the running gap, grade and
-                grade-adjusted pace, heart rate; where the plan broke and the fade over the last quarter; where
-                the runner was at each gel and drink and the stops near them; what the race script would have
-                said; and a verdict. The watch's distance is scaled to the course's (GPS runs 1-2% long).
+                Finds the athlete's run on the setup's date within 10% of the race distance (or takes --run), \
+                links it to the setup in the store (shown by runs show and the weekly report), and prints the \
+                plan against the run: per split the planned and actual time and pace, the running gap, grade and \
+                grade-adjusted pace, heart rate; where the plan broke and the fade over the last quarter; where \
+                the runner was at each gel and drink and the stops near them; what the race script would have \
+                said; and a verdict. The watch's distance is scaled to the course's (GPS runs 1-2% long). \
+                With a course file, grade and grade-adjusted pace are the course's, and a run that is not on \
+                the course (its start more than 1 km from the course's start, or more than 10% of its track \
+                more than 300 m from the course) is refused unless --off-course. Each setup file has its own \
+                link and its own review files (named after the file); a review in --out that another setup \
+                file made is not overwritten unless --force.
 
                   racekit race review Races/berlin-marathon-2026.yaml
                   racekit race review Races/berlin-marathon-2026.yaml --run 01KKB8Q7 --format json
@@ -34,8 +39,13 @@ extension RaceKitCommand.Race {
         @Option(help: "Split unit: km or mi.") var unit: DistanceUnit = .km
         @Option(help: "table, md, csv (the splits) or json.") var format: ReviewFormat = .table
         @Option(
-            help: ArgumentHelp("Also write SLUG-review.md and SLUG-review.svg into this folder.", valueName: "dir"))
+            help: ArgumentHelp(
+                "Also write STEM-review.md and STEM-review.svg into this folder (STEM: the setup file's name).",
+                valueName: "dir"))
         var out: String?
+        @Flag(help: "Overwrite a review in --out that another setup file made.") var force = false
+        @Flag(help: "Review a run that is not on the setup's course (with a warning) instead of refusing it.")
+        var offCourse = false
 
         func validate() throws {
             if unlink, runID != nil || out != nil { throw ValidationError("--unlink takes no --run or --out") }
@@ -44,17 +54,18 @@ extension RaceKitCommand.Race {
         func run() throws {
             let setup = try SetupLoader.load(path: file)
             let store = try storeOptions.write()
+            let key = RaceLink.key(setupFile: file)
             if unlink {
-                let was = try store.raceLink(slug: setup.slug)
-                guard try store.unlinkRace(slug: setup.slug) else {
-                    Console.out("\(setup.slug) was not linked to a run")
+                let was = try store.raceLink(setupKey: key, slug: setup.slug)
+                guard try store.unlinkRace(setupKey: key, slug: setup.slug) else {
+                    Console.out("\(file) was not linked to a run")
                     return
                 }
-                Console.out("unlinked \(setup.slug)\(was?.runID.map { " from run \($0)" } ?? "")")
+                Console.out("unlinked \(file)\(was?.runID.map { " from run \($0)" } ?? "")")
                 return
             }
             let plan = try RacePlanner.plan(setup, unitMeters: unit.meters)
-            let link = try store.raceLink(slug: setup.slug)
+            let link = try store.raceLink(setupKey: key, slug: setup.slug)
             let record = try findRun(store, setup: setup, link: link)
             let athlete = try store.athlete(id: record.athleteID)
             let physiology = athlete == nil ? nil : try store.physiology(athleteID: record.athleteID)
@@ -70,15 +81,19 @@ extension RaceKitCommand.Race {
                         "\(record.sourceFile), started \(Format.localTime(record.startedAt, timeZone: athlete?.timeZone ?? "UTC"))",
                     samples: try store.samples(of: record), startEpoch: record.startedAt,
                     script: script, physiology: physiology,
-                    timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!))
+                    timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!,
+                    acceptOffCourse: offCourse))
+            for w in review.warnings { Console.error("warning: \(w)") }
             var reviewPath = link?.runID == record.id ? link?.reviewPath : nil
             if let out {
+                let others = try othersReview(store, setup: setup, key: key, link: link, out: out)
                 let written = try ReviewFiles.write(review, to: out)
+                for other in others { try store.setReviewPath(nil, setupKey: other.setupKey) }
                 reviewPath = URL(fileURLWithPath: written.markdown).standardizedFileURL.path
                 Console.error("wrote \(written.markdown) and \(written.chart)")
             }
             let newLink = RaceLink(
-                setupSlug: setup.slug, setupFile: file, raceName: setup.name, raceDate: setup.date,
+                setupKey: key, setupSlug: setup.slug, setupFile: file, raceName: setup.name, raceDate: setup.date,
                 targetSeconds: setup.targetSeconds, runID: record.id, actualSeconds: review.actualSeconds,
                 reviewPath: reviewPath)
             // An unchanged link is not written again (a rerun changes nothing, not even the store's file).
@@ -92,6 +107,25 @@ extension RaceKitCommand.Race {
                     ReviewOutput.text(review) { Format.table(header: $0, rows: $1, rightAligned: $2) }
                         .trimmingTrailingNewlines())
             }
+        }
+
+        /// The links of other setup files whose review is the one this review
+        /// would write: refused (73, both setup files named) unless --force.
+        func othersReview(_ store: RunStore, setup: RaceSetup, key: String, link: RaceLink?, out: String) throws
+            -> [RaceLink]
+        {
+            let markdown = ReviewFiles.paths(setup, in: out).markdown
+            let absolute = URL(fileURLWithPath: markdown).standardizedFileURL.path
+            let others = try store.raceLinks(reviewPath: absolute).filter {
+                $0.setupKey != key && $0.setupKey != link?.setupKey
+            }
+            if let other = others.first, !force {
+                throw OutputError.exists(
+                    path: markdown,
+                    hint:
+                        "made from \(other.setupFile), not \(file): give another --out, or --force to overwrite it")
+            }
+            return others
         }
 
         /// --run, else the linked run while it exists, else the run of the race date.

@@ -17,15 +17,15 @@ extension RaceKitCommand {
                 commandName: "weekly",
                 abstract: "Weekly trend reports: a CSV row per week and a Markdown report with a chart.",
                 discussion: """
-                    For each athlete, writes OUT/ATHLETE/weekly.csv (one row per ISO week, in the
-                    athlete's time zone, empty weeks as zeros), and for the last week
-                    OUT/ATHLETE/YYYY-Www.md with its chart YYYY-Www.svg; --all-athletes also writes
-                    OUT/index.md. Running only. Reruns over the same data write identical bytes
-                    (unless --stamp); files are replaced atomically; a second run started while one
+                    For each athlete, writes OUT/ATHLETE/weekly.csv (one row per ISO week, in the \
+                    athlete's time zone, empty weeks as zeros), and for the last week \
+                    OUT/ATHLETE/YYYY-Www.md with its chart YYYY-Www.svg; --all-athletes also writes \
+                    OUT/index.md. Running only. Reruns over the same data write identical bytes \
+                    (unless --stamp); files are replaced atomically; a second run started while one \
                     is writing waits up to --wait seconds, then exits 75.
 
-                    Exit codes: 0 written, 64 usage, 65 a store from a newer RaceKit, 66 no store at
-                    the path (nothing written), 73 cannot create the folder, 74 cannot write, 75
+                    Exit codes: 0 written, 64 usage, 65 a store from a newer RaceKit, 66 no store at \
+                    the path (nothing written), 73 cannot create the folder, 74 cannot write, 75 \
                     another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
 
                       racekit report weekly                       # default athlete, 12 weeks to last week

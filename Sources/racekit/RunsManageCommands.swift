@@ -169,7 +169,7 @@ extension RaceKitCommand.Runs {
             commandName: "recompute",
             abstract: "Analyse stored runs again after an athlete's profile or the analysis changed.",
             discussion: """
-                Runs analysed by an older version of RaceKit, or with other physiology than the
+                Runs analysed by an older version of RaceKit, or with other physiology than the \
                 athlete's current one, are redone; --all redoes every run.
                 """
         )

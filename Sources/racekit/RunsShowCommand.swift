@@ -10,8 +10,8 @@ extension RaceKitCommand.Runs {
             commandName: "show",
             abstract: "Show one run the way a coach reads it.",
             discussion: """
-                Distance, elapsed and moving time, pace, elevation, heart rate, cadence and load;
-                splits per km (or mile with --unit mi) with pace, elevation, HR and cadence; time in
+                Distance, elapsed and moving time, pace, elevation, heart rate, cadence and load; \
+                splits per km (or mile with --unit mi) with pace, elevation, HR and cadence; time in \
                 heart-rate zones; best efforts. The id may be shortened to a unique prefix.
 
                   racekit runs show 01M7F0F1

@@ -10,22 +10,29 @@ extension RaceKitCommand.Race {
             commandName: "script",
             abstract: "Generate the branched race script of a race setup (JSON for a companion app).",
             discussion: """
-                The personality comes from --personality, --personality-file, the setup's script.personality
-                (or script.personality_file), else calm_coach. The script is written beside the race file
-                (SLUG.script.json) unless --output says otherwise; an unchanged script (same input digest) is
-                left alone unless --force.
+                The personality comes from --personality, --personality-file, the setup's script.personality \
+                (or script.personality_file), else calm_coach. The script is written beside the race file, \
+                named after it (Races/hilly-half.yaml: Races/hilly-half.script.json), unless the setup's \
+                script.output or --out says otherwise; an unchanged script (same input digest) is left alone \
+                unless --force.
 
                   racekit race script Races/berlin-marathon-2026.yaml --personality calm_coach
-                  racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --output half.json
+                  racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --out half.json
                 """
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race setup (YAML).") var file: String
         @Option(help: "calm_coach, roast_coach or drill_sergeant.") var personality: String?
         @Option(help: ArgumentHelp("A personality YAML of your own.", valueName: "file")) var personalityFile: String?
-        @Option(help: ArgumentHelp("Where to write the script.", valueName: "file")) var output: String?
+        @Option(help: ArgumentHelp("Where to write the script.", valueName: "file")) var out: String?
+        /// The old name of --out, kept working and out of the help.
+        @Option(name: .customLong("output"), help: .hidden) var output: String?
         @Option(help: "Pace feedback every km or mi.") var unit: DistanceUnit = .km
         @Flag(help: "Write even when the script is up to date.") var force = false
+
+        func validate() throws {
+            if out != nil, output != nil { throw ValidationError("--output is the old name of --out: give one") }
+        }
 
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
@@ -34,7 +41,7 @@ extension RaceKitCommand.Race {
                 try store.athlete(id: athlete) == nil ? nil : try store.physiology(athleteID: athlete)
             }
             let options = RaceScriptJob.Options(
-                personality: personality, personalityFile: personalityFile, output: output, force: force,
+                personality: personality, personalityFile: personalityFile, output: out ?? output, force: force,
                 physiology: physiology)
             switch try RaceScriptJob.run(options, plan: plan) {
             case .upToDate(let path, let digest):

@@ -10,7 +10,7 @@ extension RaceKitCommand.ScriptGroup {
             abstract: "Pre-render a script's spoken messages to audio files (espeak-ng, Ogg Opus).",
             discussion: """
                 Every message text without run-time placeholders is spoken by espeak-ng and compressed to Ogg Opus \
-                (24 kbit/s) in the audio folder (default SLUG-audio beside the script); its path, relative to the \
+                (24 kbit/s) in the audio folder (default: half-audio beside half.script.json); its path, relative to the \
                 script, is written into the script as prerenderedAudioPath (variantAudioPaths for variants), and \
                 manifest.json lists every file with its text and duration, and the texts left for live speech. \
                 Files are named by a hash of text, voice, engine version and encoder settings: an unchanged text \
@@ -22,7 +22,9 @@ extension RaceKitCommand.ScriptGroup {
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON); rewritten with the audio paths.") var file: String
-        @Option(help: ArgumentHelp("The audio folder (default: SLUG-audio beside the script).", valueName: "dir"))
+        @Option(
+            help: ArgumentHelp(
+                "The audio folder (default: beside the script, half.script.json: half-audio).", valueName: "dir"))
         var out: String?
         @Option(help: "An espeak-ng voice: en-us, en-gb, ... (espeak-ng --voices), optionally +VARIANT.")
         var voice = "en-us"

@@ -91,11 +91,11 @@ import Testing
         )
         let r = try cli.run(["race", "plan", "Races/ten.yaml", "--export", "band,tcx,gpx", "--out", "plans"])
         #expect(r.status == 0, "\(r.stderr)")
-        for f in ["ten-k-band.svg", "ten-k.tcx", "ten-k.gpx"] {
+        for f in ["ten-band.svg", "ten.tcx", "ten.gpx"] {
             #expect(
                 FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("plans/\(f)").path), "\(f)")
         }
-        let back = try cli.run(["import", "plans/ten-k.tcx", "plans/ten-k.gpx", "--format", "json"])
+        let back = try cli.run(["import", "plans/ten.tcx", "plans/ten.gpx", "--format", "json"])
         let results = try JSONSerialization.jsonObject(with: Data(back.stdout.utf8)) as! [[String: Any]]
         #expect(results.map { $0["status"] as? String } == ["skipped", "skipped"])
         #expect((results[0]["reason"] as? String)?.contains("course") == true)

@@ -73,8 +73,8 @@ import Testing
         let r = try cli.run(args)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("index,start_km,end_km,planned_time_s,actual_time_s,behind_plan_s,"))
-        let md = cli.workdir.appendingPathComponent("reviews/test-ten-review.md")
-        let svg = cli.workdir.appendingPathComponent("reviews/test-ten-review.svg")
+        let md = cli.workdir.appendingPathComponent("reviews/ten-review.md")
+        let svg = cli.workdir.appendingPathComponent("reviews/ten-review.svg")
         let first = (try Data(contentsOf: md), try Data(contentsOf: svg))
         #expect(String(decoding: first.0, as: UTF8.self).contains("![Gap to the plan"))
         #expect(String(decoding: first.1, as: UTF8.self).hasPrefix("<svg"))
@@ -87,7 +87,7 @@ import Testing
             contentsOf: cli.workdir.appendingPathComponent("rep/default/2026-W11.md"), encoding: .utf8)
         #expect(
             week.contains(
-                "Race: Test Ten on Tue 10 Mar, 10.20 km in 50:00, exactly on the 50:00 target ([review](../../reviews/test-ten-review.md))."
+                "Race: Test Ten on Tue 10 Mar, 10.20 km in 50:00, exactly on the 50:00 target ([review](../../reviews/ten-review.md))."
             ), "\(week)")
     }
 
@@ -119,7 +119,7 @@ import Testing
         let report = try cli.run(["report", "weekly", "--store", "s.sqlite", "--week", "2026-W11", "--out", "rep"])
         #expect(report.status == 0)
         let unlink = try cli.run(["race", "review", "Races/ten.yaml", "--unlink", "--store", "s.sqlite"])
-        #expect(unlink.status == 0 && unlink.stdout == "unlinked test-ten\n", "\(unlink.stdout)")
+        #expect(unlink.status == 0 && unlink.stdout == "unlinked Races/ten.yaml\n", "\(unlink.stdout)")
         let twice = try cli.run(["race", "review", "Races/ten.yaml", "--unlink", "--store", "s.sqlite"])
         #expect(twice.stdout.contains("was not linked"))
     }

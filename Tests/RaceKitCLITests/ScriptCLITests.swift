@@ -7,7 +7,7 @@ import Testing
         try cli.write("Races/m.yaml", RaceCLITests.setup + "\nscript: {personality: roast_coach}\n")
         let r = try cli.run(["race", "script", "Races/m.yaml"])
         #expect(r.status == 0 && r.stdout.contains("roast_coach"), "\(r.stderr)")
-        let path = cli.workdir.appendingPathComponent("Races/test-marathon.script.json").path
+        let path = cli.workdir.appendingPathComponent("Races/m.script.json").path
         let first = try String(contentsOfFile: path, encoding: .utf8)
         let again = try cli.run(["race", "script", "Races/m.yaml"])
         #expect(again.status == 0 && again.stdout.contains("is up to date"))
@@ -26,15 +26,15 @@ import Testing
         #expect(other.status == 0 && other.stdout.contains("calm_coach"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) != first)
 
-        let valid = try cli.run(["script", "validate", "Races/test-marathon.script.json"])
+        let valid = try cli.run(["script", "validate", "Races/m.script.json"])
         #expect(valid.status == 0 && valid.stdout.contains("valid:"))
-        let md = try cli.run(["script", "show", "Races/test-marathon.script.json", "--format", "md"])
+        let md = try cli.run(["script", "show", "Races/m.script.json", "--format", "md"])
         #expect(
             md.stdout.hasPrefix("# Race script: test-marathon") && md.stdout.contains("## 21.10 km")
                 && md.stdout.contains("## Any time (conditions)"))
 
         let sim = try cli.run([
-            "script", "simulate", "Races/test-marathon.script.json", "--race", "Races/m.yaml", "--format", "json"
+            "script", "simulate", "Races/m.script.json", "--race", "Races/m.yaml", "--format", "json"
         ])
         #expect(sim.status == 0, "\(sim.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(sim.stdout.utf8)) as! [String: Any]

@@ -15,8 +15,8 @@ import Testing
         "report weekly": ["--out", "reports"], "store check": [], "predict": ["--from", "10k=45:00", "--to", "half"],
         "race new": ["Some Race", "--distance", "10k", "--target", "45:00", "--dir", "new"],
         "race plan": ["Races/m.yaml"], "race script": ["Races/m.yaml"], "race review": ["Races/r.yaml"],
-        "script validate": ["Races/test-marathon.script.json"], "script show": ["Races/test-marathon.script.json"],
-        "script simulate": ["Races/test-marathon.script.json", "--race", "Races/m.yaml"],
+        "script validate": ["Races/m.script.json"], "script show": ["Races/m.script.json"],
+        "script simulate": ["Races/m.script.json", "--race", "Races/m.yaml"],
         "script render": ["Races/five.script.json", "--out", "audio"]
     ]
 

@@ -51,7 +51,7 @@ let speechInstalled = SpeechTools.installed
     func rendersCompleteTextsToOggOpusAndListsTheRestAsLive() throws {
         let path = try Self.scriptFile()
         let outcome = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
-        #expect(outcome.directory == Self.folder(path) + "/audio-five-audio")
+        #expect(outcome.directory == Self.folder(path) + "/five-audio")
         let script = try RaceScript.load(path: path)
         let texts = Self.texts(script)
         let complete = texts.filter { Self.isComplete($0.text) }, live = texts.filter { !Self.isComplete($0.text) }
@@ -69,7 +69,7 @@ let speechInstalled = SpeechTools.installed
                 }
                 let rel = try #require(rel, "\(m.id): '\(text)' has no audio")
                 #expect(
-                    rel.hasPrefix("audio-five-audio/")
+                    rel.hasPrefix("five-audio/")
                         && ScriptAudio.isAudioFileName((rel as NSString).lastPathComponent))
                 let bytes = [UInt8](try #require(FileManager.default.contents(atPath: Self.folder(path) + "/" + rel)))
                 #expect(bytes.starts(with: Array("OggS".utf8)), "\(rel) is not Ogg")

@@ -6,28 +6,91 @@ import Testing
 @testable import RaceKitStore
 
 @Suite struct RaceLinkTests {
-    static func link(_ runID: String?) -> RaceLink {
+    static let berlinKey = "/races/berlin.yaml"
+
+    static func link(_ runID: String?, key: String = berlinKey, file: String = "Races/berlin.yaml") -> RaceLink {
         RaceLink(
-            setupSlug: "berlin", setupFile: "Races/berlin.yaml", raceName: "Berlin", raceDate: "2026-03-01",
+            setupKey: key, setupSlug: "berlin", setupFile: file, raceName: "Berlin", raceDate: "2026-03-01",
             targetSeconds: 11_700, runID: runID, actualSeconds: 11_800, reviewPath: nil)
     }
 
     @Test func aLinkIsKeptAndFoundByItsRun() throws {
         let (store, id) = try RunStoreTests.storeWithOneRun()
         try store.saveRaceLink(Self.link(id))
-        #expect(try store.raceLink(slug: "berlin") == Self.link(id))
+        #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin") == Self.link(id))
         #expect(try store.raceLinks(runID: id).map(\.setupSlug) == ["berlin"])
         #expect(try store.raceLinksByRun(athleteID: "default")[id]?.raceName == "Berlin")
-        #expect(try store.unlinkRace(slug: "berlin"))
-        #expect(try !store.unlinkRace(slug: "berlin"))
-        #expect(try store.raceLink(slug: "berlin") == nil)
+        #expect(try store.unlinkRace(setupKey: Self.berlinKey, slug: "berlin"))
+        #expect(try !store.unlinkRace(setupKey: Self.berlinKey, slug: "berlin"))
+        #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin") == nil)
+    }
+
+    @Test func twoSetupFilesWithTheSameNameHaveALinkEach() throws {
+        let (store, id) = try RunStoreTests.storeWithOneRun()
+        let copy = Self.link(nil, key: "/races/berlin-copy.yaml", file: "Races/berlin-copy.yaml")
+        try store.saveRaceLink(Self.link(id))
+        try store.saveRaceLink(copy)
+        // The copy's link (no run) did not replace the original's.
+        #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin")?.runID == id)
+        #expect(try store.raceLink(setupKey: "/races/berlin-copy.yaml", slug: "berlin") == copy)
+        #expect(try store.unlinkRace(setupKey: "/races/berlin-copy.yaml", slug: "berlin"))
+        #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin")?.runID == id)
+    }
+
+    @Test func theKeyOfASetupFileIsItsAbsolutePathHoweverItIsNamed() {
+        let here = FileManager.default.currentDirectoryPath
+        let a = RaceLink.key(setupFile: "Races/../Races/./berlin.yaml")
+        #expect(a == RaceLink.key(setupFile: here + "/Races/berlin.yaml"))
+        #expect(a.hasPrefix("/") && a.hasSuffix("/Races/berlin.yaml") && !a.contains(".."))
+        #expect(a != RaceLink.key(setupFile: "Other/berlin.yaml"))
+    }
+
+    @Test func aLinkFromBeforeLinksWerePerFileIsAdoptedOnce() throws {
+        let (store, id) = try RunStoreTests.storeWithOneRun()
+        let legacy = Self.link(id, key: RaceLink.legacyKey(slug: "berlin"))
+        try store.saveRaceLink(legacy)
+        // Found for a setup file of that slug until one saves its own link.
+        #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin") == legacy)
+        try store.saveRaceLink(Self.link(id))
+        let keys = try store.writer.read { try String.fetchAll($0, sql: "SELECT setup_key FROM race_link") }
+        #expect(keys == [Self.berlinKey])
+        #expect(try store.raceLink(setupKey: "/races/berlin-copy.yaml", slug: "berlin") == nil)
+    }
+
+    @Test func theMigrationKeepsOldLinksUnderTheirSlug() throws {
+        let queue = try DatabaseQueue()
+        try Migrations.migrator.migrate(queue, upTo: "v5-gap-race-link")
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO race_link (setup_slug, setup_file, race_name, race_date, target_s, run_id, actual_s,
+                        review_path) VALUES ('berlin', 'Races/berlin.yaml', 'Berlin', '2026-03-01', 11700, NULL,
+                        NULL, '/r/berlin-review.md')
+                    """)
+        }
+        try Migrations.migrator.migrate(queue)
+        let links = try queue.read { try RaceLink.fetchAll($0) }
+        #expect(links.count == 1)
+        #expect(links.first?.setupKey == "slug:berlin" && links.first?.setupSlug == "berlin")
+        #expect(links.first?.reviewPath == "/r/berlin-review.md" && links.first?.setupFile == "Races/berlin.yaml")
+    }
+
+    @Test func linksAreFoundByTheirReviewAndTheReviewCanBeForgotten() throws {
+        let (store, id) = try RunStoreTests.storeWithOneRun()
+        var link = Self.link(id)
+        link.reviewPath = "/r/berlin-review.md"
+        try store.saveRaceLink(link)
+        #expect(try store.raceLinks(reviewPath: "/r/berlin-review.md").map(\.setupKey) == [Self.berlinKey])
+        try store.setReviewPath(nil, setupKey: Self.berlinKey)
+        #expect(try store.raceLinks(reviewPath: "/r/berlin-review.md").isEmpty)
+        #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin")?.reviewPath == nil)
     }
 
     @Test func deletingTheRunLeavesTheSetupUnlinked() throws {
         let (store, id) = try RunStoreTests.storeWithOneRun()
         try store.saveRaceLink(Self.link(id))
         try store.delete(runID: id)
-        let left = try #require(try store.raceLink(slug: "berlin"))
+        let left = try #require(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin"))
         #expect(left.runID == nil && left.raceName == "Berlin")
         #expect(try store.raceLinksByRun(athleteID: "default").isEmpty)
     }

@@ -91,4 +91,11 @@ public struct CostProfile: Sendable {
 
     /// The factor at x.
     public func factor(at x: Double) -> Double { factor[cell(x)] }
+
+    /// The mean factor over [a, b] (1 for an empty or non-finite stretch).
+    public func meanFactor(from a: Double, to b: Double) -> Double {
+        guard b > a else { return 1 }
+        let mean = (integrals(b).f - integrals(a).f) / (b - a)
+        return mean.isFinite && mean > 0 ? mean : 1
+    }
 }
