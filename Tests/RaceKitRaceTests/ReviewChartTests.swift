@@ -103,8 +103,8 @@ func demoLikePlan(unitMeters: Double = 1000, aidEvery: Double = 5000, gelCarbs: 
             .appendingPathComponent("../../Reports/reviews/munich-half-2026-review.svg")
         let svg = try String(contentsOf: url, encoding: .utf8)
         #expect(try TextBox.problems(svg) == [])
-        // One label per station: the gel taken at the 15 km aid station shares its label.
-        #expect(try Self.stationLabels(svg) == ["A D", "G", "A D", "A D G", "A D"])
+        // One label per station: the gels taken at the 5, 10 and 15 km aid stations share their labels.
+        #expect(try Self.stationLabels(svg) == ["A D G", "A D G", "A D G", "A D"])
     }
 
     @Test(arguments: [1000.0, 1609.344])
@@ -123,7 +123,8 @@ func demoLikePlan(unitMeters: Double = 1000, aidEvery: Double = 5000, gelCarbs: 
         let line = 64 + 672 * at / 21_097.5
         #expect(broke.x1 <= line && broke.x1 > line - 10, "\(broke)")
         // Stations and ticks in the review's unit.
-        #expect(svg.contains("<title>aid 1, drink 1, gel 1 at \(TextFormat.fixed(5000 / unitMeters, 2)) \(unit)</title>"))
+        #expect(
+            svg.contains("<title>aid 1, drink 1, gel 1 at \(TextFormat.fixed(5000 / unitMeters, 2)) \(unit)</title>"))
         #expect(try TextBox.boxes(svg).boxes.contains { $0.text == unit })
     }
 
