@@ -21,6 +21,21 @@ public enum ReviewMatching {
         return (start.timeIntervalSince1970, end.timeIntervalSince1970)
     }
 
+    /// A warning when the run did not start on the setup's race date (local day in
+    /// `timeZone`): a run given with `--run` a month after the race was reviewed
+    /// without a word. Nil when the dates agree or the setup has none.
+    public static func dateWarning(raceDate: String?, runStart: Double, timeZone: TimeZone) -> String? {
+        guard let raceDate, let day = dayBounds(raceDate, timeZone: timeZone) else { return nil }
+        guard runStart < day.start || runStart >= day.end else { return nil }
+        let days = Int(((runStart - day.start) / 86_400).rounded(.down))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: runStart))
+        let started = String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        let gap = days >= 0 ? "\(days) day\(days == 1 ? "" : "s") after" : "\(-days) day\(days == -1 ? "" : "s") before"
+        return "the run started on \(started), \(gap) the race date \(raceDate): is it the race?"
+    }
+
     /// The one run of the day near the race distance, nearest first.
     public static func choose(
         _ sameDay: [ReviewCandidate], raceMeters: Double, file: String, date: String, athlete: String

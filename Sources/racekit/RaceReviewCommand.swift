@@ -73,7 +73,7 @@ extension RaceKitCommand.Race {
                 .init(personality: nil, personalityFile: nil, output: nil, force: false), setup: setup)
             let script = ScriptGenerator.generate(
                 plan: plan, personality: voice, options: .init(physiology: physiology), digests: false)
-            let review = try ReviewAnalyzer.review(
+            var review = try ReviewAnalyzer.review(
                 plan,
                 .init(
                     runID: record.id,
@@ -83,6 +83,12 @@ extension RaceKitCommand.Race {
                     script: script, physiology: physiology,
                     timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!,
                     acceptOffCourse: offCourse))
+            if let w = ReviewMatching.dateWarning(
+                raceDate: setup.date, runStart: record.startedAt,
+                timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!)
+            {
+                review.warnings.insert(w, at: 0)
+            }
             for w in review.warnings { Console.error("warning: \(w)") }
             var reviewPath = link?.runID == record.id ? link?.reviewPath : nil
             if let out {

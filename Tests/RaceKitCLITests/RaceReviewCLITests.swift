@@ -36,6 +36,24 @@ import Testing
         #expect(json.stdout.contains("\"slug\" : \"test-ten\""))
     }
 
+    /// `--run` with a run a month after the race date was reviewed without a word.
+    @Test func aRunOffTheRaceDateIsReviewedWithAWarning() throws {
+        let (cli, runID) = try Self.prepare()
+        let same = try cli.run(["race", "review", "Races/ten.yaml", "--store", "s.sqlite", "--run", runID])
+        #expect(same.status == 0 && !same.stderr.contains("race date"), "\(same.stderr)")
+        try cli.write("Races/later.yaml", Self.setup.replacingOccurrences(of: "2026-03-10", with: "2026-02-08"))
+        let r = try cli.run([
+            "race", "review", "Races/later.yaml", "--store", "s.sqlite", "--run", runID, "--out", "rev"
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: the run started on 2026-03-10, 30 days after the race date 2026-02-08: is it the race?"),
+            "\(r.stderr)")
+        let md = try String(contentsOf: cli.workdir.appendingPathComponent("rev/later-review.md"), encoding: .utf8)
+        #expect(md.contains("30 days after the race date 2026-02-08"))
+    }
+
     @Test func printsTheContractJSON() throws {
         let (cli, runID) = try Self.prepare()
         let r = try cli.run(["race", "review", "Races/ten.yaml", "--store", "s.sqlite", "--format", "json"])
