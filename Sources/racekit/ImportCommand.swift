@@ -139,14 +139,27 @@ extension RaceKitCommand {
                 Console.out("No activity files found (GPX, TCX, FIT, plain or .gz; archives; Apple Health exports).")
             } else if s.imported == 0 && s.upgraded == 0 && s.failed == 0 && s.duplicate > 0 {
                 Console.out(
-                    "Nothing new: \(s.duplicate) of \(s.total) files already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "")."
+                    "Nothing new: \(s.duplicate) of \(RaceKitCommand.importInputs(results)) already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "")."
                 )
             } else {
                 let upgraded = s.upgraded > 0 ? "\(s.upgraded) upgraded, " : ""
                 Console.out(
-                    "\(s.total) files: \(s.imported) imported (\(s.runsStored) runs), \(upgraded)\(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed."
+                    "\(RaceKitCommand.importInputs(results)): \(s.imported) imported (\(s.runsStored == 1 ? "1 run" : "\(s.runsStored) runs")), \(upgraded)\(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed."
                 )
             }
+        }
+    }
+
+    /// "1 file", "12 files", "30 workouts" or "2 files and 30 workouts": an Apple
+    /// Health export's results are its workouts (`export.xml#LINE`), not files.
+    static func importInputs(_ results: [FileResult]) -> String {
+        let workouts = results.filter { $0.file.range(of: #"\.xml#[0-9]+$"#, options: .regularExpression) != nil }.count
+        let files = results.count - workouts
+        func n(_ k: Int, _ one: String, _ many: String) -> String { k == 1 ? "1 \(one)" : "\(k) \(many)" }
+        switch (files, workouts) {
+        case (_, 0): return n(files, "file", "files")
+        case (0, _): return n(workouts, "workout", "workouts")
+        default: return n(files, "file", "files") + " and " + n(workouts, "workout", "workouts")
         }
     }
 }

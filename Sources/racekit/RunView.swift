@@ -11,9 +11,12 @@ struct RunView {
 
     var id: String { record.id }
     var startedAt: String { Format.isoTime(record.startedAt) }
+    /// Moving time (elapsed when unknown) over distance; nil without either, so
+    /// an activity without pace sorts last and never reads "0:00".
     var avgPaceSecondsPerKm: Double? {
-        guard let d = record.distanceMeters, d > 0 else { return nil }
-        return (record.movingSeconds ?? record.elapsedSeconds) / (d / 1000)
+        let seconds = record.movingSeconds ?? record.elapsedSeconds
+        guard let d = record.distanceMeters, d > 0, seconds > 0 else { return nil }
+        return seconds / (d / 1000)
     }
 
     /// The run as the JSON contract has it.

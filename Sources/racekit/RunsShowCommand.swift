@@ -110,6 +110,20 @@ struct RunDetail {
             })
     }
 
+    /// "Avg pace 5:10 /km" for a run, "Avg speed 28.4 km/h" for a ride, "Avg pace
+    /// 1:52 /100 m" for a swim.
+    static func averageSpeed(_ r: RunRecord, pace: Double?, unit: DistanceUnit) -> (String, String) {
+        let display = SportDisplay(r.sport)
+        let text = display.speedText(
+            meters: r.distanceMeters, seconds: r.movingSeconds ?? r.elapsedSeconds, unitMeters: unit.meters,
+            unitName: unit.rawValue)
+        switch display.speed {
+        case .speed: return ("Avg speed", text)
+        case .pacePer100m: return ("Avg pace", text.replacingOccurrences(of: "/100m", with: " /100 m"))
+        case .pacePerUnit: return ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)")
+        }
+    }
+
     func text(splits: [Split], unit: DistanceUnit) throws -> String {
         let r = record
         let tz = athlete?.timeZone ?? "UTC"
@@ -129,7 +143,7 @@ struct RunDetail {
             ("Distance", "\(Format.distance(r.distanceMeters, unit)) \(unit.rawValue)"),
             ("Elapsed", Format.duration(r.elapsedSeconds)),
             ("Moving", Format.duration(r.movingSeconds)),
-            ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)"),
+            Self.averageSpeed(r, pace: pace, unit: unit),
             (
                 "GAP",
                 r.gradeAdjustedPaceSecondsPerKm == nil
@@ -148,7 +162,11 @@ struct RunDetail {
                     ? "none"
                     : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"
             ),
-            ("Cadence", r.avgCadence == nil ? "none" : "\(Format.number(r.avgCadence, digits: 0)) spm")
+            (
+                "Cadence",
+                r.avgCadence == nil
+                    ? "none" : "\(Format.number(r.avgCadence, digits: 0)) \(SportDisplay(r.sport).cadenceUnit)"
+            )
         ]
         let estimated = try r.estimatedLoadInputs()
         facts.append(

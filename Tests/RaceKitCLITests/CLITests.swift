@@ -118,7 +118,7 @@ let goodGPX = """
         try cli.write("export/run.gpx", goodGPX)
         let first = try cli.run(["import", "export"])
         #expect(first.status == 0)
-        #expect(first.stdout.contains("1 files: 1 imported (1 runs), 0 duplicate, 0 skipped, 0 failed."))
+        #expect(first.stdout.contains("1 file: 1 imported (1 run), 0 duplicate, 0 skipped, 0 failed."))
         let second = try cli.run(["import", "export"])
         #expect(second.status == 0)
         #expect(second.stdout.contains("Nothing new"))

@@ -67,6 +67,37 @@ func straightRun(
         #expect(a.summary.movingSeconds == 1800)
     }
 
+    /// An Apple Health walk without a route (heart rate minutes apart, one pause
+    /// recorded) showed "Moving 0:00": without distance, moving time is the
+    /// elapsed time less the recorded pauses.
+    @Test func withoutDistanceMovingTimeIsElapsedLessPauses() throws {
+        var raw = RawActivity()
+        raw.sport = "walking"
+        for t in stride(from: 0.0, through: 3000, by: 300) {
+            var p = SamplePoint()
+            p.time = 1_772_348_400 + t + (t >= 1500 ? 600 : 0)   // records 5 minutes apart, a pause
+            p.heartRate = 110
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0, 5]   // the watch paused from 1200 s to 2100 s
+        guard case .activity(let walk) = TrackRepair.repair(raw, format: .health) else {
+            Issue.record("not an activity"); return
+        }
+        let summary = RunAnalyzer.analyse(walk, physiology: Physiology()).summary
+        #expect(summary.elapsedSeconds == 3600)
+        #expect(summary.movingSeconds == 2700)   // 1200 s before the pause, 1500 after
+    }
+
+    /// A last split of a few metres printed a "0.00 km" partial row: it joins the split before.
+    @Test func aSliverAtTheEndJoinsTheLastSplit() {
+        let a = RunAnalyzer.analyse(straightRun(seconds: 1002, speed: 3), physiology: Physiology())
+        let splits = a.splits(.km)
+        #expect(splits.count == 3, "\(splits.map(\.endMeters))")
+        #expect(splits.last.map { !$0.partial && $0.endMeters > 3000 } == true)
+        let longer = RunAnalyzer.analyse(straightRun(seconds: 1010, speed: 3), physiology: Physiology()).splits(.km)
+        #expect(longer.count == 4 && longer.last!.partial)
+    }
+
     @Test func standingStillWithGPSDriftIsNotMovement() {
         // 300 s running, 120 s standing with ±0.25 m of position noise (a fix moves
         // at most 0.5 m a second, under the 0.5 m/s threshold), 300 s running.
@@ -335,5 +366,21 @@ func straightRun(
         #expect(Units.parseDistance("800 m") == 800)
         #expect(Units.parseDistance("5000") == 5000)
         #expect(Units.parseDistance("far") == nil)
+    }
+}
+
+@Suite struct SportDisplayTests {
+    @Test func eachSportReadsItsOwnWay() {
+        let ride = SportDisplay(.cycling), swim = SportDisplay(.swimming), run = SportDisplay(.running)
+        #expect(ride.speedText(meters: 28_800, seconds: 3600, unitMeters: 1000, unitName: "km") == "28.8 km/h")
+        #expect(ride.speedText(meters: 28_800, seconds: 3600, unitMeters: 1609.344, unitName: "mi") == "17.9 mph")
+        #expect(swim.speedText(meters: 1500, seconds: 1800, unitMeters: 1000, unitName: "km") == "2:00/100m")
+        #expect(run.speedText(meters: 10_000, seconds: 3000, unitMeters: 1000, unitName: "km") == "5:00/km")
+        #expect(run.speedText(meters: 10_000, seconds: 0, unitMeters: 1000, unitName: "km") == "-")
+        #expect(run.speedText(meters: nil, seconds: 3000, unitMeters: 1000, unitName: "km") == "-")
+        #expect(ride.cadenceUnit == "rpm" && run.cadenceUnit == "spm" && swim.cadenceUnit == "strokes/min")
+        #expect(
+            run.count(1) == "1 run" && ride.count(3) == "3 rides"
+                && SportDisplay(.other).count(2) == "2 other activities")
     }
 }

@@ -8,7 +8,11 @@
 /// GPS displacement when both ends have a fix (device distance is often kept in
 /// whole metres, which reads 0 m for a walking second); otherwise the distance
 /// stream (GPS distance, whose GPS jumps do not count as movement; treadmills).
-/// Without any distance, a step longer than 30 s is a pause.
+/// Without any distance (an indoor workout, an Apple Health workout without a
+/// route: heart-rate records minutes apart) nothing says the athlete stopped but
+/// the pauses the file records: every step inside a segment is movement, so
+/// moving time is the elapsed time less the recorded pauses (a 50-minute walk
+/// showed "Moving 0:00" when steps over 30 s counted as pauses).
 public enum MovingTime {
     /// One flag per step (`steps[k]` is the step from point k to k+1).
     /// `gpsFromPositions`: measure steps by GPS displacement where both ends have a
@@ -26,7 +30,7 @@ public enum MovingTime {
         for k in 0..<(n - 1) where !breakAt[k + 1] {
             let dt = s.time[k + 1] - s.time[k]
             guard hasDistance else {
-                moving[k] = dt <= SportLimits.gapSeconds
+                moving[k] = dt > 0
                 continue
             }
             let meters: Double

@@ -56,7 +56,8 @@ public enum RunAnalyzer {
     /// 3: averages never hold a value across a segment break; best efforts leave
     /// out stretches faster than a human runs; summaries are range-checked.
     /// 4: grade-adjusted pace.
-    public static let version = 4
+    /// 5: without distance, moving time is the elapsed time less recorded pauses.
+    public static let version = 5
 
     /// The part of the analysis that depends on the athlete's physiology: time in
     /// zones and training load. `runs recompute` redoes only this when only the

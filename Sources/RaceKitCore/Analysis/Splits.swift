@@ -32,6 +32,9 @@ public enum Splits {
     /// than an allocation for each of its kilometres.
     public static let maxSplits = 100_000
 
+    /// Shortest last partial split, in metres; a shorter rest belongs to the split before.
+    public static let minimumPartialMeters = 10.0
+
     /// The splits of an analysed run; empty without a distance stream, or
     /// beyond `maxSplits`.
     public static func compute(
@@ -44,7 +47,9 @@ public enum Splits {
         else { return [] }
         var bounds: [Double] = []
         var d = unit.meters
-        while d < total - 1e-6 { bounds.append(d); d += unit.meters }
+        // A last stretch shorter than `minimumPartialMeters` joins the split
+        // before it (a "0.00 km" partial row told nothing).
+        while d < total - minimumPartialMeters { bounds.append(d); d += unit.meters }
         bounds.append(total)
 
         var splits: [Split] = []

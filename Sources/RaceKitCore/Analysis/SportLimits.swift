@@ -28,7 +28,4 @@ public struct SportLimits: Sendable, Equatable {
         case .other: return SportLimits(maxPlausibleSpeed: 70, movingThreshold: 0.5)
         }
     }
-
-    /// Without any distance information, a step longer than this (s) is a pause.
-    public static let gapSeconds = 30.0
 }
