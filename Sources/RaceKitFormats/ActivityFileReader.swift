@@ -25,12 +25,13 @@ public struct ReadResult: Sendable {
 public enum ActivityFileReader {
     /// Most points one file may hold (all its activities and courses). Every point
     /// of a run is kept in memory while it is repaired, analysed and stored (about
-    /// 110 bytes a point at the peak), so this bounds a worker's memory near 250 MB.
-    /// 2,000,000 points is 23 days at one point a second. `RACEKIT_MAX_POINTS`
-    /// lowers or raises it.
+    /// 140 bytes a point at the peak with every channel: 2,000,000 points took
+    /// 294 MB to import and 328 MB to show), so this bounds a command near 170 MB.
+    /// 1,000,000 points is 11.5 days at one point a second (a 4-day ultra is
+    /// 350,000). `RACEKIT_MAX_POINTS` lowers or raises it.
     public static let maxPoints: Int = {
         if let text = ProcessInfo.processInfo.environment["RACEKIT_MAX_POINTS"], let n = Int(text), n > 0 { return n }
-        return 2_000_000
+        return 1_000_000
     }()
 
     /// When the libxml2 reader runs on a thread of its own, ahead of the handler.
@@ -220,6 +221,12 @@ public enum ActivityFileReader {
         }
     }
 
+    /// " (at line N)", or nothing when the reader does not know the line.
+    private static func atLine(_ line: Int?) -> String {
+        guard let line, line > 0 else { return "" }
+        return " (at line \(line))"
+    }
+
     private static func feed<H: ElementHandler, S: NodeStream>(
         _ stream: S, _ handler: H, _ vocabulary: Vocabulary,
         _ limit: Int
@@ -238,7 +245,7 @@ public enum ActivityFileReader {
                     throw FormatError.tooLarge(
                         file: stream.path,
                         limit:
-                            "more than \(maxComments) comments or processing instructions (at line \(stream.currentLine ?? 0)): activity files hold a handful, so this is refused as a comment bomb"
+                            "more than \(maxComments) comments or processing instructions\(atLine(stream.currentLine)): activity files hold a handful, so this is refused as a comment bomb"
                     )
                 }
             case .element:
@@ -248,7 +255,7 @@ public enum ActivityFileReader {
                     throw FormatError.tooLarge(
                         file: stream.path,
                         limit:
-                            "more than \(maxParts) activities, laps, tracks, segments and routes (at line \(stream.currentLine ?? 0)): a real file holds a few hundred at most"
+                            "more than \(maxParts) activities, laps, tracks, segments and routes\(atLine(stream.currentLine)): a real file holds a few hundred at most"
                     )
                 }
                 if empty { handler.end() }
@@ -258,7 +265,7 @@ public enum ActivityFileReader {
                     throw FormatError.tooLarge(
                         file: stream.path,
                         limit:
-                            "more than \(limit) points (at line \(stream.currentLine ?? 0)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS"
+                            "more than \(limit) points\(atLine(stream.currentLine)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS"
                     )
                 }
             case .text, .cdata, .significantWhitespace:

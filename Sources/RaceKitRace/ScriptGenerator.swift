@@ -37,9 +37,10 @@ public enum ScriptGenerator {
     /// The thresholds of the generated conditions, branches and cues.
     public enum Threshold {
         /// Ahead or behind the plan: more than this many seconds, plus `gapShare`
-        /// of the plan's time so far (10 s early on, 100 s at 2.5 h).
+        /// of the plan's time so far (10 s early on, 37 s at 2.5 h). With 1% (65 s
+        /// at 1:50) a runner 51 s behind heard "textbook running, stay right here".
         public static let gapSeconds = 10.0
-        public static let gapShare = 0.01
+        public static let gapShare = 0.003
         /// "Too fast" before this share of the race: the current pace under
         /// `tooFastRatio` of the plan's pace here for `tooFastHoldSeconds`; it may
         /// speak again once back above `tooFastRearm`.
@@ -469,11 +470,17 @@ public enum ScriptGenerator {
                     f["drink_number"] = String(drink.number)
                     f["fluid"] = TextFormat.fixed(drink.fluidMl ?? 0, 0)
                     f["sodium"] = TextFormat.fixed(drink.sodiumMg ?? 0, 0)
+                    // A caffeine gel says its caffeine (the joint texts do not name it):
+                    // its own text, then the drink's.
+                    let said =
+                        gel.kind == .caffeine
+                        ? text("caffeine", fields(gel)) + " " + text("drink", fields(drink))
+                        : text("fuel_and_drink", f)
                     messages.append(
                         ScriptMessage(
                             id: id("\(Role.fuelAndDrink)\(gel.number)_drink_\(drink.number)"),
                             trigger: .distance(min(gel.distanceMeters, drink.distanceMeters)),
-                            text: text("fuel_and_drink", f), priority: Priority.gel))
+                            text: said, priority: Priority.gel))
                     i += 2
                     continue
                 }

@@ -20,6 +20,10 @@ enum Migrations {
         let migrator = self.migrator
         let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
         if let newest = unknown.max(by: { (version($0), $0) < (version($1), $1) }) { return .newer(newest) }
+        // RaceKit never sets SQLite's user_version: a store with one was written by
+        // something newer (or other) than this build.
+        let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if userVersion != 0 { return .newer("user_version \(userVersion)") }
         if try migrator.hasCompletedMigrations(db) { return .current }
         return .older(applied: try migrator.completedMigrations(db).last)
     }

@@ -83,7 +83,9 @@ import Testing
                     let at = Self.time(d, at: cp.meters)
                     let planAt = plan.pacePlan.clockSeconds(at: cp.meters)
                     let gap = at - s.plan.clock(at: cp.meters)
-                    let tolerance = 10 + s.plan.clock(at: cp.meters) * 0.01
+                    let tolerance =
+                        ScriptGenerator.Threshold.gapSeconds + s.plan.clock(at: cp.meters)
+                        * ScriptGenerator.Threshold.gapShare
                     let tone = gap < -tolerance ? "ahead_of_pace_" : (gap > tolerance ? "behind_pace_" : "on_pace_")
                     #expect(name.hasPrefix(tone), "\(personality) \(run.name): \(p.text) (gap \(gap))")
                     let allowed = [TextFormat.duration(at), TextFormat.duration(planAt)]

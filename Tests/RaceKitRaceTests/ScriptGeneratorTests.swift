@@ -38,6 +38,24 @@ import Testing
             zonesLowBpm: [95, 114, 133, 152, 171], timeZone: TimeZone(identifier: "UTC")!)
     }
 
+    /// A caffeine gel taken at a drink station was announced as a plain gel: the
+    /// joint gel-and-drink texts never name caffeine.
+    @Test(arguments: Personality.shipped)
+    func aCaffeineGelAtADrinkStationSaysItsCaffeine(personality: String) throws {
+        let (script, plan) = try Self.script(personality)
+        let caffeine = plan.cues.cues.filter { $0.kind == .caffeine }
+        try #require(!caffeine.isEmpty)
+        for gel in caffeine {
+            let spoken = script.messages.filter {
+                $0.id.hasSuffix("gel_\(gel.number)") || $0.id.contains("fuel_\(gel.number)_drink")
+            }
+            try #require(!spoken.isEmpty, "gel \(gel.number) is never spoken")
+            #expect(
+                spoken.allSatisfy { $0.text.contains("\(TextFormat.fixed(gel.caffeineMg ?? 0, 0)) milligrams") },
+                "\(spoken.map(\.text))")
+        }
+    }
+
     @Test func generatesEveryRoleWithStableIDs() throws {
         let (s, plan) = try Self.script()
         #expect(s.validate().isEmpty, "\(s.validate())")

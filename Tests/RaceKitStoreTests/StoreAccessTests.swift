@@ -114,6 +114,19 @@ import Testing
         )
     }
 
+    /// A store whose SQLite user_version is set (RaceKit never sets it) was read
+    /// and written without a word.
+    @Test(arguments: [StoreAccess.read, .write])
+    func aStoreWithAUserVersionIsRefused(_ access: StoreAccess) throws {
+        let folder = try Folder()
+        let path = folder.path("store.sqlite")
+        try Self.makeStore(path)
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        let error = #expect(throws: StoreError.self) { try RunStore(path: path, access: access) }
+        #expect(error?.exitClass == .dataError)
+        #expect(error?.description.contains("(schema user_version 99; this racekit knows up to") == true)
+    }
+
     @Test func aStoreFromAnOlderRaceKitIsUpgradedByAReaderThatCanWrite() throws {
         let folder = try Folder()
         let path = folder.path("old.sqlite")
