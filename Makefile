@@ -9,7 +9,7 @@ DEMO_STORE  := $(DEMO_DIR)/racekit.sqlite
 CORPUS      ?= ../shared/corpus
 
 # System packages the build needs: pkg-config module -> Debian package.
-SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev libarchive:libarchive-dev
+SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev libarchive:libarchive-dev libcrypto:libssl-dev
 # Programs `script render` runs (speech engine, Opus encoder): command -> Debian package.
 # Installed with the others when apt-get may run; otherwise only a note: the build
 # does not need them, and their tests are skipped (with that reason) without them.

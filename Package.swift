@@ -9,7 +9,8 @@ import PackageDescription
 //                   class; atomic output files and their lock (Foundation only)
 //   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz),
 //                   archives (zip, tar) read entry by entry with libarchive, and the
-//                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user
+//                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
+//                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
 //   RaceKitRace     race setups (YAML, Yams), the planner, plan output, pace band, course
@@ -35,7 +36,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0")
     ],
     targets: [
@@ -50,6 +50,11 @@ let package = Package(
             providers: [.apt(["libarchive-dev"])]
         ),
         .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -57,10 +62,7 @@ let package = Package(
         .target(name: "RaceKitCore"),
         .target(
             name: "RaceKitFormats",
-            dependencies: [
-                "RaceKitCore", "CLibXML2", "CZlib", "CLibArchive",
-                .product(name: "Crypto", package: "swift-crypto")
-            ],
+            dependencies: ["RaceKitCore", "CLibXML2", "CZlib", "CLibArchive", "CLibCrypto"],
             swiftSettings: hotPath
         ),
         .target(
@@ -77,10 +79,7 @@ let package = Package(
         ),
         .target(
             name: "RaceKitRace",
-            dependencies: [
-                "RaceKitCore", "RaceKitFormats", .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto")
-            ],
+            dependencies: ["RaceKitCore", "RaceKitFormats", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Personalities")]
         ),
         .executableTarget(

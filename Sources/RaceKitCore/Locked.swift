@@ -7,8 +7,12 @@ import Foundation
 /// sanitizer), so it either reports what `Mutex` guards as races or, worse,
 /// checks nothing. A pthread mutex it sees, so `make test-tsan` checks these
 /// accesses for real.
-public final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched while `lock` is held.
+///
+/// `Value` must be `Sendable`: what `withLock` hands out (or what its body keeps)
+/// may cross to another thread, so a class with unguarded state of its own
+/// cannot hide behind the lock.
+public final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held, and is Sendable.
     private var value: Value
     private let lock = NSLock()
 

@@ -1,4 +1,3 @@
-import Crypto
 import RaceKitCore
 
 /// One `<Workout>` of an export, as small as it can be: its samples are built
@@ -44,7 +43,7 @@ public struct HealthWorkout: Sendable {
     /// importing a newer export stores only the workouts that are new.
     public var identity: String {
         let text = "apple-health-workout\n\(sourceName ?? "")\n\(activityType)\n\(startText)\n\(endText)"
-        return SHA256.hash(data: Array(text.utf8)).hexString
+        return ContentDigest.hex(of: text)
     }
 
     /// The workout as messages name it: `Running workout of 2019-07-01 07:00:00 +0200 (line 812)`.

@@ -61,8 +61,9 @@ protocol FITSink: AnyObject {
 /// byte orders, compressed-timestamp headers (with rollover), developer fields
 /// (skipped by their size), several FIT files chained in one document, and the
 /// file CRC. It reads one message at a time from `FITInput`; nothing is kept
-/// but the 16 local definitions and the last timestamp.
-struct FITDecoder {
+/// but the 16 local definitions and the last timestamp. It owns the buffer of
+/// decoded values (freed with it), so it cannot be copied.
+struct FITDecoder: ~Copyable {
     private struct Field {
         var offset: Int
         var size: Int
@@ -96,8 +97,7 @@ struct FITDecoder {
         values.initialize(repeating: .nan, count: 256)
     }
 
-    /// Frees the value buffer; call once when done.
-    func release() { values.deallocate() }
+    deinit { values.deallocate() }
 
     private func damage(_ at: Int, _ reason: String, truncated: Bool = false) -> FITDamage {
         FITDamage(offset: at, message: messageNumber, reason: reason, truncated: truncated)

@@ -1,4 +1,3 @@
-import Crypto
 import RaceKitCore
 
 #if canImport(Glibc)
@@ -28,7 +27,7 @@ final class FITInput {
     /// the bytes from there to `start` are added in one run when needed.
     private var crcSoFar: UInt16 = 0
     private var crcFrom = 0
-    private var hasher = SHA256()
+    private var hasher = ContentDigest()
     /// What the stream threw (corrupt or cut-off gzip data): the document ends there.
     private(set) var readError: (any Error)?
 
@@ -74,7 +73,7 @@ final class FITInput {
         while end < n, !atEnd {
             let got = pull(buffer + end, capacity - end)
             if got <= 0 { atEnd = true; break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer + end, count: got))
+            hasher.update(UnsafeRawBufferPointer(start: buffer + end, count: got))
             end += got
             bytesRead += got
         }
@@ -129,7 +128,7 @@ final class FITInput {
         while !atEnd {
             let got = pull(buffer, capacity)
             if got <= 0 { atEnd = true; break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: got))
+            hasher.update(UnsafeRawBufferPointer(start: buffer, count: got))
             bytesRead += got
             skipped += got
             offset += got
@@ -138,5 +137,5 @@ final class FITInput {
     }
 
     /// Hex SHA-256 of every byte read; call once, after `drain()`.
-    func digest() -> String { hasher.finalize().hexString }
+    func digest() -> String { hasher.finish() }
 }

@@ -17,7 +17,6 @@ public enum FITReader {
         let input = FITInput(stream)
         let builder = FITActivityBuilder(name: stream.name, pointLimit: pointLimit)
         var decoder = FITDecoder(input: input, sink: builder)
-        defer { decoder.release() }
         do {
             try decoder.run()
         } catch let error as FITError {

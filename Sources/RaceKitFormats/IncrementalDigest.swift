@@ -1,4 +1,3 @@
-import Crypto
 import RaceKitCore
 
 #if canImport(Glibc)
@@ -11,7 +10,7 @@ import Glibc
 final class IncrementalDigest {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
-    private var hasher = SHA256()
+    private var hasher = ContentDigest()
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var failure: FormatError?
     private var isDone = false
@@ -34,7 +33,7 @@ final class IncrementalDigest {
     func step() -> Bool {
         guard !isDone, let file else { return false }
         let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, file) }
-        if n > 0 { buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
+        if n > 0 { buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
         if n < buffer.count {
             if ferror(file) != 0 { fail() } else { isDone = true }
         }
@@ -45,6 +44,6 @@ final class IncrementalDigest {
     func value() throws -> String {
         while step() {}
         if let failure { throw failure }
-        return hasher.finalize().hexString
+        return hasher.finish()
     }
 }

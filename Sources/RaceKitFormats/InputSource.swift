@@ -1,5 +1,4 @@
 @preconcurrency internal import CZlib
-import Crypto
 import RaceKitCore
 
 #if canImport(Glibc)
@@ -36,7 +35,7 @@ final class InputSource {
     private(set) var doctypeLine: Int?
     /// What the document looks like when it does not start with `<` (not XML).
     private(set) var nonXMLStart: String?
-    private var hasher = SHA256()
+    private var hasher = ContentDigest()
     /// Document bytes read from the file so far (after gzip decompression).
     private(set) var totalBytes = 0
 
@@ -110,7 +109,7 @@ final class InputSource {
         let n = backendRead(buffer, count)
         if n == 0 { reachedEnd = true }
         if n > 0 {
-            if hashing { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n)) }
+            if hashing { hasher.update(UnsafeRawBufferPointer(start: buffer, count: n)) }
             totalBytes += n
             if countMarkup(UnsafeRawBufferPointer(start: buffer, count: n)) > ActivityFileReader.maxComments {
                 streamError = FormatError.tooLarge(
@@ -167,7 +166,7 @@ final class InputSource {
     /// as they were read: the file is read once.
     func finishDigest() throws -> String {
         precondition(hashing, "finishDigest after stopHashing")
-        if reachedEnd, readError == nil { return hasher.finalize().hexString }
+        if reachedEnd, readError == nil { return hasher.finish() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
@@ -178,7 +177,7 @@ final class InputSource {
             }
             if n == 0 { break }
         }
-        return hasher.finalize().hexString
+        return hasher.finish()
     }
 
     private func backendRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -48,7 +48,8 @@ public struct Personality: Sendable, Equatable {
         "too_fast_early": 4, "fading_late": 4, "hr_high": 4, "ahead": 6, "on": 6, "behind": 6
     ]
 
-    public static let shipped = ["calm_coach", "roast_coach", "drill_sergeant"]
+    /// The names of the shipped personalities, in `ShippedPersonality`'s order.
+    public static let shipped = ShippedPersonality.allCases.map(\.rawValue)
     /// Where a personality file lacks a later role.
     public static let fallback = "calm_coach"
 
@@ -160,4 +161,12 @@ public struct Personality: Sendable, Equatable {
             + Self.roles.map { role in role + "=" + (templates[role] ?? []).joined(separator: "\u{1F}") }.joined(
                 separator: "\n")
     }
+}
+
+/// The personalities shipped with RaceKit (Sources/RaceKitRace/Personalities),
+/// by the name a setup's `script.personality` and `--personality` give.
+public enum ShippedPersonality: String, CaseIterable, Sendable {
+    case calmCoach = "calm_coach"
+    case roastCoach = "roast_coach"
+    case drillSergeant = "drill_sergeant"
 }

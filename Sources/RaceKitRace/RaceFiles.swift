@@ -86,7 +86,7 @@ public enum NewRace {
 /// unless the one on disk was made from the same inputs.
 public enum RaceScriptJob {
     public struct Options: Sendable {
-        public var personality: String?
+        public var personality: ShippedPersonality?
         public var personalityFile: String?
         public var output: String?
         public var force: Bool
@@ -94,7 +94,8 @@ public enum RaceScriptJob {
         public var physiology: Physiology?
 
         public init(
-            personality: String?, personalityFile: String?, output: String?, force: Bool, physiology: Physiology? = nil
+            personality: ShippedPersonality?, personalityFile: String?, output: String?, force: Bool,
+            physiology: Physiology? = nil
         ) {
             self.personality = personality
             self.personalityFile = personalityFile
@@ -119,7 +120,8 @@ public enum RaceScriptJob {
         {
             return try Personality.load(path: f)
         }
-        return try Personality.named(o.personality ?? setup.personality ?? "calm_coach")
+        return try Personality.named(
+            o.personality?.rawValue ?? setup.personality ?? ShippedPersonality.calmCoach.rawValue)
     }
 
     public static func run(_ o: Options, plan: RacePlan) throws -> Outcome {

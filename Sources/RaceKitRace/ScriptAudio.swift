@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import RaceKitCore
+import RaceKitFormats
 
 /// `script render`: every message text that is complete at generation (no
 /// run-time placeholder) spoken by an offline engine (espeak-ng), compressed to
@@ -192,7 +192,7 @@ public enum ScriptAudio {
     public static func fileName(text: String, voice: String, engine: String) -> String {
         let parts = ["racekit-audio-1", engine, encoderSettings, "spoken-\(SpokenText.version)", voice, text]
         let material = parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
-        return String(SHA256.hash(data: Data(material.utf8)).hexString.prefix(16)) + ".opus"
+        return String(ContentDigest.hex(of: material).prefix(16)) + ".opus"
     }
 
     /// True for names `script render` gives its files (16 lowercase hex digits + `.opus`).

@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import RaceKitCore
+import RaceKitFormats
 import Yams
 
 /// Generates a race script from a plan and a personality (DESIGN.md "Race script").
@@ -124,12 +124,12 @@ public enum ScriptGenerator {
     /// formatting leaves scripts up to date.
     public static func digest(plan: RacePlan, personality: Personality, options: Options = Options()) -> String {
         let text = PlanOutput.canonical(plan) + "\n" + personality.canonical + "\n" + options.canonical + "\n" + version
-        return SHA256.hash(data: Data(text.utf8)).hexString
+        return ContentDigest.hex(of: text)
     }
 
     /// SHA-256 of the plan's normalised inputs alone: what makes a script stale.
     public static func planDigest(_ plan: RacePlan) -> String {
-        SHA256.hash(data: Data((PlanOutput.canonical(plan) + "\n" + version).utf8)).hexString
+        ContentDigest.hex(of: PlanOutput.canonical(plan) + "\n" + version)
     }
 
     /// What the generator needs beyond the plan.

@@ -50,6 +50,9 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var name: String?
     public var sourceFile: String
     public var sourceFormat: SourceFormat
+    /// SHA-256 (hex, `ContentDigest`) of the document's bytes after gzip
+    /// decompression, or an Apple Health workout's identity: what tells the same
+    /// file imported again.
     public var sourceSHA256: String
     /// Position of the activity in its file (several TCX activities per file).
     public var activityIndex: Int

@@ -50,26 +50,18 @@ extension RaceKitCommand.Race {
         @Option(help: "Split unit: km or mi.") var unit: DistanceUnit = .km
         @Option(help: "table, md, csv or json.") var format: PlanFormat = .table
         @Option(help: "With --format csv: splits or cues.") var table: CSVTable = .splits
-        @Option(help: ArgumentHelp("Files to write: band, tcx, gpx (comma-separated).", valueName: "list")) var export:
-            String?
+        @Option(help: ArgumentHelp("Files to write, comma-separated.", valueName: "list")) var export:
+            CommaList<PlanExport>?
         @Option(help: ArgumentHelp("Folder for exports (default: the race file's folder).", valueName: "dir")) var out:
             String?
 
         func validate() throws {
-            if let export {
-                for part in export.split(separator: ",")
-                where PlanExport(rawValue: part.trimmingCharacters(in: .whitespaces)) == nil {
-                    throw ValidationError("--export: '\(part)' is not one of band, tcx, gpx")
-                }
-            }
             if out != nil, export == nil { throw ValidationError("--out needs --export") }
         }
 
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
-            let exports = (export ?? "").split(separator: ",").compactMap {
-                PlanExport(rawValue: $0.trimmingCharacters(in: .whitespaces))
-            }
+            let exports = export?.elements ?? []
             if exports.contains(where: { $0 != .band }), plan.course == nil {
                 throw Failure(
                     .usage, "\(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")

@@ -38,6 +38,9 @@ extension RaceKitCommand {
                 case lastComplete = "last-complete", current
             }
 
+            /// The files a weekly report writes: the CSV table, the Markdown page.
+            enum FileFormat: String, ExpressibleByArgument, CaseIterable { case csv, md }
+
             @OptionGroup var storeOptions: StoreOptions
             @Option(help: "The athlete (default: default).") var athlete: String?
             @Flag(help: "Every athlete with runs, plus a roster index.md.") var allAthletes = false
@@ -45,7 +48,7 @@ extension RaceKitCommand {
             @Option(help: "The report's week, YYYY-Www.") var week: String?
             @Option(help: "last-complete or current (when --week is not given).") var through: Through = .lastComplete
             @Option(help: "Output folder.") var out = "Reports"
-            @Option(help: "csv, md or csv,md.") var format = "csv,md"
+            @Option(help: "The files to write, comma-separated.") var format = CommaList<FileFormat>([.csv, .md])
             @Flag(help: "Print nothing on success.") var quiet = false
             @Flag(help: "Put the generation time in the Markdown (reruns then differ).") var stamp = false
             @Option(help: "Seconds to wait for another report run's lock (0 to 3600).") var wait = 10.0
@@ -55,10 +58,6 @@ extension RaceKitCommand {
                 try ArgumentRanges.check(weeks, in: ArgumentRanges.weeks, option: "--weeks")
                 if let week, ISOWeek(week) == nil {
                     throw ValidationError("--week: '\(week)' is not an ISO week like 2026-W09")
-                }
-                let parts = format.split(separator: ",").map { String($0).trimmingBlanks() }
-                if parts.isEmpty || !parts.allSatisfy({ $0 == "csv" || $0 == "md" }) {
-                    throw ValidationError("--format: '\(format)' must be csv, md or csv,md")
                 }
                 try ArgumentRanges.check(wait, in: ArgumentRanges.lockWaitSeconds, option: "--wait", unit: "s")
             }
@@ -72,9 +71,8 @@ extension RaceKitCommand {
                 options.through =
                     week.flatMap(ISOWeek.init).map { .week($0) } ?? (through == .current ? .current : .lastComplete)
                 options.outputDirectory = out
-                let parts = Set(format.split(separator: ",").map { String($0).trimmingBlanks() })
-                options.csv = parts.contains("csv")
-                options.markdown = parts.contains("md")
+                options.csv = format.contains(.csv)
+                options.markdown = format.contains(.md)
                 options.stamp = stamp
                 options.lockWaitSeconds = wait
                 if let now = ProcessInfo.processInfo.environment["RACEKIT_NOW"], !now.isEmpty {

@@ -22,7 +22,8 @@ extension RaceKitCommand.Race {
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The race setup (YAML).") var file: String
-        @Option(help: "calm_coach, roast_coach or drill_sergeant.") var personality: String?
+        @Option(help: "A shipped personality (or --personality-file).")
+        var personality: ShippedPersonality?
         @Option(help: ArgumentHelp("A personality YAML of your own.", valueName: "file")) var personalityFile: String?
         @Option(help: ArgumentHelp("Where to write the script.", valueName: "file")) var out: String?
         /// The old name of --out, kept working and out of the help.

@@ -72,3 +72,20 @@ let minimalGPX = """
     </trkseg></trk></gpx>
 
     """
+
+/// The SHA-256 (hex) of `bytes` as coreutils' `sha256sum` computes it: a reference
+/// that shares no code with `ContentDigest`.
+func sha256sum(_ bytes: [UInt8]) throws -> String {
+    let file = try temporaryDirectory().appendingPathComponent("bytes")
+    try Data(bytes).write(to: file)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    p.arguments = [file.path]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    try #require(p.terminationStatus == 0)
+    return String(text.prefix(64))
+}
