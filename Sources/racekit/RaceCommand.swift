@@ -93,9 +93,9 @@ extension RaceKitCommand.Race {
                 400 m to 250 km; --target such that the pace is 2:00/km to 20:00/km (what race plan accepts). The \
                 file is SLUG.yaml in --out (default: Races).
 
-                  racekit race new "Berlin Marathon 2026" --distance marathon --target 3:15:00 --date 2026-09-27
+                  racekit race new "Berlin 2026" --distance marathon --target 3:15:00
                   racekit race new "Spring 10k" --distance 10k --athlete anna
-                  racekit race new "Hill Half" --distance half --target 1:45:00 --course courses/hill-half.gpx
+                  racekit race new "Hill Half" --distance half --course courses/hill.gpx
                 """
         )
 

@@ -14,7 +14,8 @@ struct RaceKitCommand: ParsableCommand {
               racekit runs show 01M7F0F1
               racekit report weekly --all-athletes
               racekit race plan Races/hilly-half.yaml --export band,tcx,gpx
-              racekit race script Races/hilly-half.yaml && racekit script simulate Races/hilly-half.script.json --run 01M7F0F1
+              racekit race script Races/hilly-half.yaml
+              racekit script simulate Races/hilly-half.script.json --run 01M7F0F1
 
             Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data (or a store written by a newer RaceKit), 66 input or store missing, 73/74 cannot create/write output (73: a read-only store), 75 busy.
             """,

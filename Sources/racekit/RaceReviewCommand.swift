@@ -23,7 +23,7 @@ extension RaceKitCommand.Race {
                 file made is not overwritten unless --force.
 
                   racekit race review Races/berlin-marathon-2026.yaml
-                  racekit race review Races/berlin-marathon-2026.yaml --run 01KKB8Q7 --format json
+                  racekit race review Races/berlin-marathon-2026.yaml --run 01KKB8Q7
                   racekit race review Races/berlin-marathon-2026.yaml --out Reports/reviews
                   racekit race review Races/berlin-marathon-2026.yaml --unlink
                 """

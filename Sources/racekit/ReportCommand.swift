@@ -28,7 +28,7 @@ extension RaceKitCommand {
                     the path (nothing written), 73 cannot create the folder, 74 cannot write, 75 \
                     another report run is busy. RACEKIT_NOW (ISO-8601) overrides "now" for tests.
 
-                      racekit report weekly                       # default athlete, 12 weeks to last week
+                      racekit report weekly          # default athlete, 12 weeks to last week
                       racekit report weekly --all-athletes --quiet
                       racekit report weekly --athlete anna --week 2026-W46 --weeks 26 --format csv
                     """

@@ -14,7 +14,7 @@ extension RaceKitCommand.Runs {
             commandName: "bests",
             abstract: "Personal records: the fastest 400 m, 1 km, mile, 5k, 10k, half and marathon inside runs.",
             discussion: """
-                  racekit runs bests                      # one record per distance (athlete 'default')
+                  racekit runs bests              # one record per distance (athlete 'default')
                   racekit runs bests --distance 5k        # the 10 fastest 5 km efforts
                   racekit runs bests --athlete mia
 

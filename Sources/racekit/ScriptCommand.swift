@@ -17,7 +17,7 @@ extension RaceKitCommand.Race {
                 unless --force.
 
                   racekit race script Races/berlin-marathon-2026.yaml --personality calm_coach
-                  racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml --out half.json
+                  racekit race script Races/hilly-half.yaml --personality-file my-voice.yaml
                 """
         )
         @OptionGroup var storeOptions: StoreOptions
@@ -69,7 +69,7 @@ extension RaceKitCommand {
                   racekit script validate Races/berlin-marathon-2026.script.json
                   racekit script show Races/berlin-marathon-2026.script.json --format md
                   racekit script simulate Races/berlin-marathon-2026.script.json --run 01KKB8Q7
-                  racekit script simulate Races/berlin-marathon-2026.script.json --race Races/berlin-marathon-2026.yaml
+                  racekit script simulate Races/berlin.script.json --race Races/berlin.yaml
                   racekit script render Races/berlin-marathon-2026.script.json
                 """,
             subcommands: [Validate.self, Show.self, Simulate.self, Render.self]
