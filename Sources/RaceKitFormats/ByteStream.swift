@@ -98,6 +98,17 @@ struct GzipRatioCheck {
     }
 }
 
+/// Streams whose data may be gzip, told by its magic bytes.
+public enum ByteStreams {
+    /// `source`, decompressed on the fly when it starts with gzip's magic bytes
+    /// (with an archive entry's limits: `ArchiveLimits.standard`).
+    public static func decompressed(_ source: ByteStream) throws -> ByteStream {
+        let peeked = try PeekedByteStream(source, peek: 2)
+        guard peeked.head == [0x1f, 0x8b] else { return peeked }
+        return try GunzipByteStream(peeked, limits: (ArchiveLimits.standard, root: source.name))
+    }
+}
+
 /// Bytes already in memory (tests, small archive entries).
 public final class MemoryByteStream: ByteStream {
     public let name: String

@@ -91,7 +91,8 @@ extension Importer {
         let name = stream.name
         let export: AppleHealthExport
         do {
-            export = try AppleHealthReader.read(stream)
+            // Plain or gzip (`export.xml.gz`; a file on disk is already decompressed).
+            export = try AppleHealthReader.read(ByteStreams.decompressed(stream))
         } catch {
             let refused = (error as? any RaceKitError)?.exitClass == .dataError
             return .failure(Self.failure(name, error), refused: refused)
@@ -179,22 +180,34 @@ extension Importer {
 }
 
 extension InputCollector {
-    /// True for the file an Apple Health export keeps its data in: `export.xml`
-    /// (any case; not `export_cda.xml`, the clinical documents).
+    /// True for the file an Apple Health export keeps its data in: `export.xml`,
+    /// plain or gzip (`export.xml.gz`), any case (not `export_cda.xml`, the
+    /// clinical documents).
     public static func isHealthExportName(_ path: String) -> Bool {
-        (path as NSString).lastPathComponent.lowercased() == "export.xml"
+        let name = (path as NSString).lastPathComponent.lowercased()
+        return name == "export.xml" || name == "export.xml.gz"
     }
 
-    /// True when `path` is an Apple Health export: named `export.xml`, or an
-    /// `.xml` file whose first 4 KB hold `<HealthData` (a renamed export).
+    /// True when `path` is an Apple Health export: named `export.xml` (or
+    /// `.xml.gz`), or an `.xml` or `.xml.gz` file whose first 4 KB (after gzip)
+    /// hold `<HealthData` (a renamed export).
     public static func isHealthExport(_ path: String) -> Bool {
         if isHealthExportName(path) { return true }
-        guard path.lowercased().hasSuffix(".xml"), RegularFile.refusal(path) == nil,
-            let handle = FileHandle(forReadingAtPath: path)
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".xml") || lower.hasSuffix(".xml.gz"), RegularFile.refusal(path) == nil,
+            let stream = try? FileByteStream(path: path)
         else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 4096)) ?? Data()
-        return head.range(of: Data("<HealthData".utf8)) != nil
+        var head = [UInt8](repeating: 0, count: 4096)
+        var filled = 0
+        while filled < head.count {
+            let n =
+                (try? head.withUnsafeMutableBytes {
+                    try stream.read(into: $0.baseAddress! + filled, count: $0.count - filled)
+                }) ?? 0
+            if n <= 0 { break }
+            filled += n
+        }
+        return Data(head.prefix(filled)).range(of: Data("<HealthData".utf8)) != nil
     }
 
     /// The files of a walked folder without the route files of the Apple Health

@@ -153,7 +153,9 @@ extension RaceKitCommand {
     /// "1 file", "12 files", "30 workouts" or "2 files and 30 workouts": an Apple
     /// Health export's results are its workouts (`export.xml#LINE`), not files.
     static func importInputs(_ results: [FileResult]) -> String {
-        let workouts = results.filter { $0.file.range(of: #"\.xml#[0-9]+$"#, options: .regularExpression) != nil }.count
+        let workouts = results.filter {
+            $0.file.range(of: #"\.xml(\.gz)?#[0-9]+$"#, options: [.regularExpression, .caseInsensitive]) != nil
+        }.count
         let files = results.count - workouts
         func n(_ k: Int, _ one: String, _ many: String) -> String { k == 1 ? "1 \(one)" : "\(k) \(many)" }
         switch (files, workouts) {

@@ -57,6 +57,24 @@ private func exportFolder() throws -> URL {
         #expect(ride.elapsedSeconds == 3600)
     }
 
+    /// "export.xml may be plain or gzip": a gzipped export given directly failed as
+    /// "not a GPX or TCX file", and so did a renamed one and one inside a zip.
+    @Test func aGzippedExportReadsLikeThePlainOne() throws {
+        let dir = try exportFolder()
+        let plain = dir.appendingPathComponent("apple_health_export/export.xml")
+        let bytes = Gzip.compress([UInt8](try Data(contentsOf: plain)))
+        let gz = dir.appendingPathComponent("export.xml.gz"), renamed = dir.appendingPathComponent("health.xml.gz")
+        try Data(bytes).write(to: gz)
+        try Data(bytes).write(to: renamed)
+        #expect(InputCollector.isHealthExport(gz.path) && InputCollector.isHealthExport(renamed.path))
+        let expected = try Importer(store: try RunStore(), options: ImportOptions()).run(files: [plain.path])
+        for path in [gz.path, renamed.path] {
+            let results = try Importer(store: try RunStore(), options: ImportOptions()).run(files: [path])
+            #expect(results.map(\.status) == expected.map(\.status), "\(path)")
+            #expect(results.allSatisfy { $0.file.hasPrefix(path + "#") })
+        }
+    }
+
     @Test func importingTheSameExportAgainStoresNothing() throws {
         let dir = try exportFolder()
         let store = try RunStore()
