@@ -124,3 +124,50 @@ struct SchemaContractTests {
         #expect(try Repository.validate(wrongType, against: "runs-list.schema.json").count == 1)
     }
 }
+
+/// The CSV headers of docs/contracts/csv.md against the binary's output.
+extension SchemaContractTests {
+    /// The header rows of csv.md's "Columns" table, by output name.
+    static func documentedHeaders() throws -> [String: String] {
+        let page = try String(
+            contentsOf: Repository.root.appendingPathComponent("docs/contracts/csv.md"), encoding: .utf8)
+        var headers: [String: String] = [:]
+        for line in page.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2 else { continue }
+            headers[cells[0]] = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+        }
+        return headers
+    }
+
+    @Test func csvHeadersAreTheDocumentedOnes() throws {
+        let f = try prepared()
+        let documented = try Self.documentedHeaders()
+        let review = race("munich-half-2026.yaml")
+        let outputs: [String: [String]] = [
+            "`runs list`": ["runs", "list"],
+            "`runs show`, `runs splits`": ["runs", "splits", f.raceRunID],
+            "`runs bests`": ["runs", "bests"],
+            "`race plan`": ["race", "plan", race("hilly-half.yaml")],
+            "`race plan --table cues`": ["race", "plan", race("hilly-half.yaml"), "--table", "cues"],
+            "`race review`": ["race", "review", review, "--run", f.raceRunID]
+        ]
+        #expect(Set(outputs.keys).isSubset(of: Set(documented.keys)), "\(documented.keys.sorted())")
+        for (name, args) in outputs {
+            let header = try output(args + ["--format", "csv"]).split(separator: "\r\n").first.map(String.init)
+            #expect(header == documented[name], "\(name)")
+        }
+        // runs show's CSV is its splits, with runs splits' header.
+        let show = try output(["runs", "show", f.raceRunID, "--format", "csv"]).split(separator: "\r\n").first
+        #expect(show.map(String.init) == documented["`runs show`, `runs splits`"])
+        // weekly.csv: the documented columns with the athlete's zone columns in place of hr_zone_…_s.
+        let weekly = try #require(documented["`report weekly` (`weekly.csv`)"])
+        _ = try output(["report", "weekly", "--out", f.cli.workdir.appendingPathComponent("reports").path, "--quiet"])
+        let csv = try String(
+            contentsOf: f.cli.workdir.appendingPathComponent("reports/default/weekly.csv"), encoding: .utf8)
+        let real = String(csv.split(separator: "\r\n").first ?? "")
+        let zones = real.split(separator: ",").filter { $0.hasPrefix("hr_zone_") }.joined(separator: ",")
+        #expect(!zones.isEmpty)
+        #expect(real == weekly.replacingOccurrences(of: "hr_zone_…_s", with: zones))
+    }
+}
