@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The documentation holds together: every relative link of README.md,
-/// CHANGELOG.md and docs/ reaches a file (and, with `#anchor`, a heading of
+/// CHANGELOG.md, Races/README.md, Reports/README.md and docs/ reaches a file (and, with `#anchor`, a heading of
 /// it), and nothing in the repository cites the old contract outside it.
 @Suite struct DocLinkTests {
     /// A Markdown link found in a file: its target and line.
@@ -15,7 +15,7 @@ import Testing
 
     /// The Markdown files the check covers, relative to the repository.
     static func markdownFiles() throws -> [String] {
-        var files = ["README.md", "CHANGELOG.md"]
+        var files = ["README.md", "CHANGELOG.md", "Races/README.md", "Reports/README.md"]
         let docs = Repository.root.appendingPathComponent("docs")
         let walker = FileManager.default.enumerator(atPath: docs.path)
         while let path = walker?.nextObject() as? String {
