@@ -1,5 +1,6 @@
 # RaceKit: `make demo` and `make test` are all a fresh Debian/Ubuntu machine with
-# Swift needs. Other targets: build, release, format, lint, conformance, bench, clean.
+# Swift needs. Other targets: build, release, install, man, format, lint, conformance,
+# bench, clean.
 
 SWIFT       ?= swift
 BIN         := .build/debug/racekit
@@ -15,7 +16,16 @@ SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev lib
 # does not need them, and their tests are skipped (with that reason) without them.
 SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools
 
-.PHONY: all deps bench-deps build release test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
+.PHONY: all deps bench-deps build release install uninstall check-install man completions test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
+
+# make install: the release binary, its man pages and shell completions under PREFIX
+# (DESTDIR is prepended for packaging).
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+MAN_DIR     := .build/man
+COMP_DIR    := .build/completions
+# The pages' date: the last commit's, so regenerated pages do not change by the day.
+MAN_DATE    := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 
 # Release builds link the Swift runtime and Foundation statically: a smaller
 # resident set (no relocation of a dozen shared libraries, only the pages used)
@@ -35,7 +45,9 @@ all: build
 
 help:
 	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), show runs, review the race, write Reports/"
-	@echo "make test         run the test suite (Swift Testing)"
+	@echo "make test         run the test suite (Swift Testing), documentation links and JSON contracts included"
+	@echo "make install      release build; install racekit, its man pages and bash/zsh/fish completions under PREFIX (default /usr/local)"
+	@echo "make man          the man pages (racekit.1 and one per subcommand) into $(MAN_DIR), from the release binary's commands"
 	@echo "make format       swift format in place over Sources, Tests and Package.swift (.swift-format)"
 	@echo "make lint         swift format lint --strict with .swift-format; fails on any rule finding (LINT_LAYOUT=1: layout too)"
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl; ../shared/corpus/fit against scripts/fit-expected.jsonl and fitdecode (skipped when absent)"
@@ -84,6 +96,41 @@ release: deps
 
 test: deps
 	$(SWIFT) test
+
+# Man pages from the commands themselves: swift-argument-parser's generate-manual
+# (the tool behind its GenerateManual plugin; `swift package plugin generate-manual`
+# does the same but builds every product first) reads `racekit --experimental-dump-help`.
+man: release
+	$(SWIFT) build --product generate-manual
+	@rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
+	.build/debug/generate-manual .build/release/racekit --multi-page --date $(MAN_DATE) --output-directory $(MAN_DIR)
+
+completions: release
+	@mkdir -p $(COMP_DIR)
+	.build/release/racekit --generate-completion-script bash > $(COMP_DIR)/racekit
+	.build/release/racekit --generate-completion-script zsh > $(COMP_DIR)/_racekit
+	.build/release/racekit --generate-completion-script fish > $(COMP_DIR)/racekit.fish
+
+install: release man completions
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 .build/release/racekit $(DESTDIR)$(PREFIX)/bin/racekit
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(COMP_DIR)/racekit $(DESTDIR)$(PREFIX)/share/bash-completion/completions/racekit
+	install -m 644 $(COMP_DIR)/_racekit $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_racekit
+	install -m 644 $(COMP_DIR)/racekit.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/racekit.fish
+	@echo "installed racekit $$(.build/release/racekit --version) into $(DESTDIR)$(PREFIX): bin/racekit, $$(ls $(MAN_DIR) | wc -l) man pages, bash/zsh/fish completions"
+
+# Installs into a temporary PREFIX and checks the files, the binary and `man -l`.
+check-install:
+	bash scripts/check-install.sh
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/racekit $(DESTDIR)$(PREFIX)/share/man/man1/racekit.1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/racekit.*.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/racekit $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_racekit \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/racekit.fish
 
 # swift-format ships with the toolchain; .swift-format holds the house settings.
 # The layout is swift-format's, with the committed .swift-format: make format

@@ -9,7 +9,7 @@ oracle, decoded in the same run) within the tolerances of ../shared/corpus/READM
   movingSeconds    session total_moving_time         5 %   when the session has one (newer
                    devices); otherwise only checked not to exceed total_timer_time by more
                    than 5 %: the timer runs through stops unless auto-pause is on, and
-                   RaceKit's moving time is its own pause rule (README), so timer time is
+                   RaceKit's moving time is its own pause rule (docs/numbers.md), so timer time is
                    an upper bound, not a reference
   avgHeartRate     session avg_heart_rate            2 bpm
   maxHeartRate     session max_heart_rate            2 bpm

@@ -10,7 +10,7 @@ public enum DistanceSource: String, Sendable, Codable {
     case none
 }
 
-/// What the repair step changed, by rule (see the README's "Real-world repairs").
+/// What the repair step changed, by rule (docs/numbers.md, "Real-world repairs").
 public struct RepairReport: Sendable, Equatable, Codable {
     /// Points dropped for missing, non-numeric or out-of-range coordinates (GPX).
     public var droppedInvalidPosition = 0

@@ -8,7 +8,7 @@ public enum RepairOutcome: Sendable {
 }
 
 /// Turns what a reader found into a clean activity, by the documented rules
-/// (README, "Real-world repairs"):
+/// (docs/numbers.md, "Real-world repairs"):
 ///
 /// 1. Points without a usable time are dropped.
 /// 2. GPX points with missing, non-numeric or out-of-range coordinates, or at
@@ -70,7 +70,7 @@ public enum TrackRepair {
             attach(documentHeartRate, to: &samples)
         }
 
-        // Plausibility by channel (README, "Plausibility").
+        // Plausibility by channel (docs/numbers.md, "Plausibility").
         Plausibility.clean(&samples, report: &report)
         let elapsed = samples.time[samples.count - 1] - samples.time[0]
         guard elapsed <= Plausibility.maximumElapsedSeconds else {

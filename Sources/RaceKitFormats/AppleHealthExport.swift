@@ -203,7 +203,7 @@ private func isSorted<T>(_ a: [T], by less: (T, T) -> Bool) -> Bool {
     return true
 }
 
-/// Apple's workout activity types as RaceKit's sports (README, "Apple Health export").
+/// Apple's workout activity types as RaceKit's sports (docs/import.md, "Apple Health export").
 public enum AppleHealthSport {
     /// The sport of a `workoutActivityType` without its prefix; unknown types are `other`.
     public static func sport(_ type: String) -> Sport {

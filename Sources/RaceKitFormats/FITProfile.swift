@@ -107,7 +107,7 @@ enum FITProfile {
     }
 
     /// The sport value handed to `Sport(fileValue:)` for a FIT sport and sub-sport
-    /// (the README's sport table): nil for `generic` (inferred from the speeds).
+    /// (the sport table of docs/import.md): nil for `generic` (inferred from the speeds).
     static func sportValue(sport: Int?, subSport: Int?) -> String? {
         guard let sport else { return nil }
         switch sport {

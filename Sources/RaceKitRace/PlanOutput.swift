@@ -1,12 +1,12 @@
 import Foundation
 import RaceKitCore
 
-/// Renders a race plan as JSON (DESIGN.md "Machine-readable output"), a text
+/// Renders a race plan as JSON (docs/contracts/json.md, "Race plans"), a text
 /// table, Markdown or CSV.
 public enum PlanOutput {
     static func r(_ v: Double?, _ digits: Int) -> Double? { TextFormat.round(v, digits) }
 
-    /// `race plan --format json` (DESIGN.md "Machine-readable output").
+    /// `race plan --format json` (docs/contracts/json.md, "Race plans").
     public struct PlanJSON: Encodable, Sendable {
         public var race: SetupJSON
         public var targetSeconds: Double

@@ -16,7 +16,7 @@ public enum RaceTemplate {
         let lastStationKm = min(distanceMeters, PacePlan.distanceRange.upperBound) / 1000 - 0.5
         let stations = stride(from: 5.0, through: lastStationKm, by: 5).map { TextFormat.fixed($0, 0) }
         var y = """
-            # Race setup for racekit (see README "Race setups"). Plan it with:
+            # Race setup for racekit (see docs/race-plans.md in its repository). Plan it with:
             #   racekit race plan THIS_FILE [--unit km|mi] [--format table|md|csv|json] [--export band,tcx,gpx]
             # Every key is checked: a misspelt key or a wrong value is an error naming its line.
 

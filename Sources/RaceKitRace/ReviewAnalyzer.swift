@@ -1,7 +1,7 @@
 import Foundation
 import RaceKitCore
 
-/// Reviews a recorded run against a race plan (README "Race review").
+/// Reviews a recorded run against a race plan (docs/review.md).
 public enum ReviewAnalyzer {
     /// Slower than this (course metres per second) is standing still.
     public static let stopSpeedMetersPerSecond = 0.5

@@ -70,7 +70,7 @@ public enum ReviewFinding: Sendable, Equatable {
     }
 }
 
-/// The rules that find where a plan broke and how the runner faded (README
+/// The rules that find where a plan broke and how the runner faded (docs/review.md,
 /// "Race review"); thresholds are the named constants here.
 public enum ReviewFindings {
     /// A split starts a break when it loses more than this share of its

@@ -1,7 +1,7 @@
 import Foundation
 import RaceKitCore
 
-/// Renders a race review as JSON (DESIGN.md "Machine-readable output"), a text
+/// Renders a race review as JSON (docs/contracts/json.md, "Race reviews"), a text
 /// table, Markdown or CSV.
 public enum ReviewOutput {
     static func r(_ v: Double?, _ digits: Int) -> Double? { TextFormat.round(v, digits) }
@@ -38,7 +38,7 @@ public enum ReviewOutput {
         public var partial: Bool
     }
 
-    /// A cue: DESIGN.md's keys plus `metersAtPlannedClock` and `slowdownSeconds`.
+    /// A cue: the keys of docs/contracts/json.md, `metersAtPlannedClock` and `slowdownSeconds` included.
     public struct CueJSON: Encodable, Sendable {
         public var kind: String
         public var number: Int

@@ -3,7 +3,7 @@ import RaceKitCore
 import RaceKitFormats
 import Yams
 
-/// Generates a race script from a plan and a personality (DESIGN.md "Race script").
+/// Generates a race script from a plan and a personality (docs/contracts/script.md).
 ///
 /// Every message follows the plan at its own point: pace feedback compares
 /// the last split with the plan's split (`split_vs_plan`), branch points the
@@ -17,7 +17,13 @@ import Yams
 /// said twice (a text whose other sentences were said before is said without
 /// them, with a warning).
 public enum ScriptGenerator {
+    /// The generator's identity inside `inputDigest` and `planDigest`. Frozen at
+    /// the string of release 0.3 so that a release which leaves the generator's
+    /// output alone does not make every script stale; change it (the
+    /// `script-generator N` part) when the output changes.
     public static let version = "racekit 0.3 script-generator 2"
+    /// The script's `generator` field: this release and the generator's format.
+    public static let name = "racekit \(RaceKitVersion.current) script-generator 2"
 
     /// Message priorities (0-100; the engine's `criticalPriority` is 90): what
     /// wins when two messages are due in the same window.
@@ -176,7 +182,7 @@ public enum ScriptGenerator {
         warnings += g.coverageWarnings()
         let slug = plan.setup.slug
         return RaceScript(
-            id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: version,
+            id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: name,
             inputDigest: digests ? digest(plan: plan, personality: personality, options: options) : "",
             plan: scriptPlan(plan), branches: g.branches, messages: g.messages,
             planDigest: digests ? planDigest(plan) : nil)

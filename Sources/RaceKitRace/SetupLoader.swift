@@ -29,7 +29,7 @@ public struct SetupError: RaceKitError, Equatable {
     }
 }
 
-/// Reads race setups (DESIGN.md "Race setup") with Yams, strictly: every key is
+/// Reads race setups (docs/race-plans.md, "The setup file") with Yams, strictly: every key is
 /// known, every value has its type, and the plan the setup asks for can be made.
 public enum SetupLoader {
     /// Keys of each mapping, in the order `race new` writes them.

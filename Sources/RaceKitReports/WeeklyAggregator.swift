@@ -3,7 +3,7 @@ import RaceKitCore
 
 /// Turns an athlete's runs into weekly rows.
 ///
-/// Columns (README, "Weekly reports"): sums over the week's runs; average pace
+/// Columns (docs/weekly-reports.md): sums over the week's runs; average pace
 /// = moving time / distance over runs with both; average HR weighted by moving
 /// time (elapsed when unknown) over runs with HR; HR coverage = HR-covered time /
 /// elapsed time; load = sum of run loads (runs without one are counted apart);

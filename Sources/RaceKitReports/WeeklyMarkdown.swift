@@ -2,7 +2,7 @@ import RaceKitCore
 
 /// The Markdown report for the last week of an `AthleteWeeks`.
 public enum WeeklyMarkdown {
-    /// Warning thresholds (README, "Weekly reports").
+    /// Warning thresholds (docs/weekly-reports.md).
     public static let distanceRampPercent = 10.0
     public static let distanceRampWeeks = 3
     public static let longRunShare = 0.4

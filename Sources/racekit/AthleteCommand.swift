@@ -210,7 +210,7 @@ extension RaceKitCommand.AthleteCommand {
     }
 }
 
-/// `athlete show --format json` (DESIGN.md "Machine-readable output").
+/// `athlete show --format json` (docs/contracts/json.md, "Athletes and predictions").
 struct AthleteJSON: Encodable {
     var id, name, timeZone: String
     @Null var sex: Sex?

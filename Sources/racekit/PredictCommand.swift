@@ -103,7 +103,7 @@ extension RaceKitCommand {
             return form
         }
 
-        /// `predict --format json` (DESIGN.md "Machine-readable output").
+        /// `predict --format json` (docs/contracts/json.md, "Athletes and predictions").
         struct Report: Encodable {
             struct Item: Encodable {
                 var model: String

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RaceKitCore
 
 @main
 struct RaceKitCommand: ParsableCommand {
@@ -19,7 +20,7 @@ struct RaceKitCommand: ParsableCommand {
 
             Exit codes: 0 success, 1 some inputs failed, 64 usage error, 65 bad input data (or a store written by a newer RaceKit), 66 input or store missing, 73/74 cannot create/write output (73: a read-only store), 75 busy.
             """,
-        version: "0.1.0",
+        version: RaceKitVersion.current,
         subcommands: [
             Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self, Predict.self, Race.self,
             ScriptGroup.self

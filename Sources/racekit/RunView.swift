@@ -3,7 +3,7 @@ import Foundation
 import RaceKitCore
 import RaceKitStore
 
-/// A run as `runs list` and `runs show` print it; the JSON keys are the contract in DESIGN.md.
+/// A run as `runs list` and `runs show` print it; the JSON keys are the contract in docs/contracts/json.md.
 struct RunView {
     var record: RunRecord
 
@@ -76,8 +76,8 @@ enum RunLookup {
     }
 }
 
-/// A run in `runs list --format json` and `runs show --format json` (DESIGN.md
-/// "Machine-readable output"): every key always present, unknown as null.
+/// A run in `runs list --format json` and `runs show --format json` (docs/contracts/json.md,
+/// "Runs"): every key always present, unknown as null.
 struct RunJSON: FlatSortedEncodable {
     var id, athlete: String
     var sport: Sport

@@ -2,7 +2,7 @@ import Testing
 
 @testable import RaceKitCore
 
-/// Plausibility by channel and sport sanity (README, "Plausibility" and "Sport sanity").
+/// Plausibility by channel and sport sanity (docs/numbers.md, "Plausibility" and "Sport sanity").
 @Suite struct PlausibilityTests {
     /// A track moving north at `speed` m/s for `seconds`, one point a second.
     func track(

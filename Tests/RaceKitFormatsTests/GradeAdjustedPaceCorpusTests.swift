@@ -5,7 +5,7 @@ import Testing
 @testable import RaceKitFormats
 
 /// Grade-adjusted pace on the hilliest run of the shared corpus (a road race
-/// in Atenas, 7.9 km, two climbs): the numbers the README compares with
+/// in Atenas, 7.9 km, two climbs): the numbers docs/numbers.md compares with
 /// Strava's published model.
 @Suite struct GradeAdjustedPaceCorpusTests {
     static let file = "hillpace__2015-08-16_CarreraAtenasPlaya.tcx"

@@ -4,7 +4,7 @@ import Testing
 @testable import RaceKitFormats
 
 /// Real-world traps that are not in the shared corpus, each on a small fixture
-/// (README, "Real-world repairs" and "Plausibility").
+/// (docs/numbers.md, "Real-world repairs" and "Plausibility").
 @Suite struct TrapFixtureTests {
     /// Some exporters write steps per minute into TCX `RunCadence` (per leg in the
     /// schema): doubling gave 336-344 spm at 5:33/km.

@@ -9,7 +9,7 @@
 ///
 /// Parameters: ±20 m and 2 m, chosen so that a flat course with 1.5 m of GPS noise
 /// gains under 2 m per km while barometric climbs keep 85-100% of their raw sum
-/// (checked on the conformance corpus, README "Accuracy").
+/// (checked on the conformance corpus, docs/numbers.md, "Accuracy").
 public enum ElevationProfile {
     public static let smoothingMeters = 20.0
     public static let smoothingSeconds = 10.0

@@ -30,7 +30,7 @@ public struct GradeProfile: Sendable {
     /// multiplied by `scale` (a race review aligns the watch's distance on the
     /// course's); nil without a distance stream, without two elevations, or
     /// beyond `maxMeters`.
-    /// `model` is `GradeProfile.model` except for comparisons (README).
+    /// `model` is `GradeProfile.model` except for comparisons (docs/numbers.md).
     public init?(_ s: SampleSeries, scale: Double = 1, model: GradeCostModel = GradeProfile.model) {
         guard scale.isFinite, scale > 0, s.count >= 2, s.distance.count == s.count, s.elevation.count == s.count
         else { return nil }

@@ -1,4 +1,4 @@
-/// Physical ranges by channel (README, "Plausibility"). A value outside its range
+/// Physical ranges by channel (docs/numbers.md, "Plausibility"). A value outside its range
 /// is not data: it is removed and treated like a missing value (elevation and
 /// distance are interpolated over, averages skip it) and counted in the repair
 /// report. Applied at import and again when stored runs are recomputed, so a value

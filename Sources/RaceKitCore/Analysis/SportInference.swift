@@ -1,4 +1,4 @@
-/// The sport of a file that declares none, from its speed profile (README, "Sport
+/// The sport of a file that declares none, from its speed profile (docs/numbers.md, "Sport
 /// sanity"). Running is assumed unless the speeds rule it out:
 ///
 /// Speeds are measured over windows of at least `windowSeconds` (at most

@@ -15,7 +15,7 @@ public struct SportLimits: Sendable, Equatable {
     /// - Moving thresholds: 0.5 m/s (1.8 km/h) on foot: a slow walk is about
     ///   1 m/s, while a good 1 Hz fix drifts well under 0.5 m when standing;
     ///   cycling and driving 1.5 m/s; skiing 1 m/s; swimming 0.2 m/s. Checked against the reference moving
-    ///   times of the conformance corpus (README, "Accuracy").
+    ///   times of the conformance corpus (docs/numbers.md, "Accuracy").
     public static func of(_ sport: Sport, declared: Bool) -> SportLimits {
         switch sport {
         case .running:

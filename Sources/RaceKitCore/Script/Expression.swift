@@ -82,7 +82,7 @@ public struct ExpressionError: RaceKitError, Equatable {
     }
 }
 
-/// A parsed, type-checked expression (DESIGN.md "Expression grammar").
+/// A parsed, type-checked expression (docs/contracts/script.md, "Expressions").
 ///
 ///     or      := and (OR and)*
 ///     and     := not (AND not)*

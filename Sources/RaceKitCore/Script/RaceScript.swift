@@ -41,7 +41,7 @@ public struct EngineSettings: Codable, Sendable, Equatable {
     }
 }
 
-/// When a message becomes due (DESIGN.md "Trigger types").
+/// When a message becomes due (docs/contracts/script.md, "Triggers").
 public struct Trigger: Codable, Sendable, Equatable {
     // swift-format-ignore: AlwaysUseLowerCamelCase
     public enum Kind: String, Codable, Sendable, CaseIterable {
@@ -170,7 +170,7 @@ public struct ScriptPlan: Codable, Sendable, Equatable {
     public var targetPaceSecondsPerKm: Double { targetSeconds / (distanceMeters / 1000) }
 }
 
-/// A race script (DESIGN.md "Race script (JSON)").
+/// A race script (docs/contracts/script.md).
 public struct RaceScript: Codable, Sendable, Equatable {
     public var id: String
     public var race: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// Replaying a race script: the metrics of a run that follows the plan
 /// exactly, or of a recorded run, through the trigger engine; and the result as
-/// `script simulate` reports it (DESIGN.md "Machine-readable output").
+/// `script simulate` reports it (docs/contracts/json.md, "Script simulations").
 public enum ScriptReplay {
     /// A run exactly on the script's plan.
     public static func onPlan(_ script: RaceScript) -> [Metrics] {
@@ -32,7 +32,7 @@ public enum ScriptReplay {
     }
 
     /// A recorded run, aligned to the course (`alignedToCourse`). `hr_zone` is
-    /// 1-5 of max HR (DESIGN.md), from the athlete's physiology (values
+    /// 1-5 of max HR (docs/contracts/script.md, "Expressions"), from the athlete's physiology (values
     /// estimated from their history where not set, as the analysis does); the
     /// time of day is the athlete's.
     public static func recorded(

@@ -11,7 +11,7 @@ public struct ScriptProblems: RaceKitError, Equatable {
     public init(_ problems: [ScriptError]) { self.problems = problems }
 }
 
-/// The shape of a race script's JSON (DESIGN.md "Race script (JSON)"), asked of
+/// The shape of a race script's JSON (docs/contracts/script.md), asked of
 /// `RaceScript`'s own decoding (`KeyRecorder`), so a key added to a struct is
 /// known here at once; problems are worded for a coach, never Swift's debug text.
 enum ScriptSchema {

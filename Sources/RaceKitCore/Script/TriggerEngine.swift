@@ -10,7 +10,7 @@ public struct PlayedMessage: Sendable, Equatable {
     public var text: String
 }
 
-/// Why a message never played (DESIGN.md `notPlayed.reason`).
+/// Why a message never played (docs/contracts/json.md, `notPlayed.reason`).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public enum NotPlayedReason: String, Sendable, CaseIterable {
     /// It came due while another message's window was open, until it went stale.
@@ -37,7 +37,7 @@ public struct SimulationResult: Sendable {
     public var messages = 0
 }
 
-/// The trigger engine (DESIGN.md "Engine semantics"): one metrics snapshot a
+/// The trigger engine (docs/scripts.md, "Engine"): one metrics snapshot a
 /// second; triggers make messages due; a due message with a branch plays only if
 /// its branch holds at that moment; after a message starts no other starts for
 /// the window unless race-critical (which restarts it); the highest priority wins;
