@@ -103,7 +103,7 @@ public enum ReviewAnalyzer {
             let p = row.split
             let km = (p.endMeters - p.startMeters) / 1000
             let a0 = line.time(at: p.startMeters), a1 = line.time(at: p.endMeters)
-            let c0 = plan.pacePlan.clockSeconds(at: p.startMeters), c1 = plan.pacePlan.clockSeconds(at: p.endMeters)
+            let c1 = plan.pacePlan.clockSeconds(at: p.endMeters)
             let actual = a1 - a0
             let stopped = stops.filter { $0.atMeters >= p.startMeters && $0.atMeters < p.endMeters }
                 .reduce(0) { $0 + $1.seconds }
@@ -115,10 +115,14 @@ public enum ReviewAnalyzer {
             let grade =
                 courseCost != nil
                 ? row.gradePercent : grades?.gradePercent(from: p.startMeters, to: p.endMeters) ?? row.gradePercent
+            // The planned split is the plan's own (its clock rounded once to the
+            // second at each end: one clock with `race plan`, the band and the
+            // script); the gap is against the unrounded clock.
+            let planned = Double(p.splitSeconds)
             return ReviewSplit(
-                index: p.index, startMeters: p.startMeters, endMeters: p.endMeters, plannedSeconds: c1 - c0,
+                index: p.index, startMeters: p.startMeters, endMeters: p.endMeters, plannedSeconds: planned,
                 actualSeconds: actual, gapSeconds: a1 - c1, stoppedSeconds: stopped,
-                plannedPaceSecondsPerKm: km > 0 ? (c1 - c0) / km : 0, actualPaceSecondsPerKm: pace,
+                plannedPaceSecondsPerKm: km > 0 ? planned / km : 0, actualPaceSecondsPerKm: pace,
                 gradeAdjustedPaceSecondsPerKm: gap, gradePercent: grade,
                 avgHeartRate: line.averageHeartRate(from: a0, to: a1), partial: p.partial)
         }
