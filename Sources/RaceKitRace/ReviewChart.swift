@@ -199,7 +199,13 @@ public enum ReviewChart {
         points.append("\(f(x(v.profile.last!.meters))),\(f(top + height))")
         points.append("\(f(x(v.profile[0].meters))),\(f(top + height))")
         return
-            "<text x=\"\(f(left))\" y=\"\(f(top - 6))\" fill=\"#333333\">course profile, \(TextFormat.fixed(minE, 0))-\(TextFormat.fixed(maxE, 0)) m</text>\n"
+            "<text x=\"\(f(left))\" y=\"\(f(top - 6))\" fill=\"#333333\">\(Self.profileName(v)), \(TextFormat.fixed(minE, 0))-\(TextFormat.fixed(maxE, 0)) m</text>\n"
             + "<polygon points=\"\(points.joined(separator: " "))\" fill=\"#c7c7c7\" stroke=\"#7f7f7f\"/>\n"
+    }
+
+    /// "course profile" when the setup's course has elevation, else "elevation
+    /// as recorded" (the run's own, smoothed: not the course's).
+    static func profileName(_ v: RaceReview) -> String {
+        v.plan.course?.hasElevation == true ? "course profile" : "elevation as recorded"
     }
 }

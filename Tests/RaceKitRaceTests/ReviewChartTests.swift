@@ -105,6 +105,8 @@ func demoLikePlan(unitMeters: Double = 1000, aidEvery: Double = 5000, gelCarbs: 
         #expect(try TextBox.problems(svg) == [])
         // One label per station: the gels taken at the 5, 10 and 15 km aid stations share their labels.
         #expect(try Self.stationLabels(svg) == ["A D G", "A D G", "A D G", "A D"])
+        // The Munich setup has no course: the profile is the run's own elevation, and says so.
+        #expect(svg.contains(">elevation as recorded, ") && !svg.contains("course profile"))
     }
 
     @Test(arguments: [1000.0, 1609.344])
