@@ -38,7 +38,8 @@ extension RaceKitCommand.Race {
         func run() throws {
             let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
             let athlete = plan.setup.athlete ?? Athlete.defaultID
-            let physiology = try storeOptions.readIfExists().flatMap { store in
+            let store = try storeOptions.readIfExists()
+            let physiology = try store.flatMap { store in
                 try store.athlete(id: athlete) == nil ? nil : try store.physiology(athleteID: athlete)
             }
             let options = RaceScriptJob.Options(
@@ -49,9 +50,13 @@ extension RaceKitCommand.Race {
                 Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
             case .written(let path, let s, let voice, let warnings):
                 for w in warnings { Console.error("warning: \(w)") }
+                // Why there is no heart-rate message: no store at all (a wrong --store
+                // is not an athlete without a threshold), or the athlete's settings.
                 let heart =
-                    physiology?.thresholdHeartRate == nil && physiology?.maxHeartRate == nil
-                    ? "; no heart-rate message (athlete '\(athlete)' has no threshold or max HR in the store)" : ""
+                    store == nil
+                    ? "; no heart-rate message (no store at \(storeOptions.path): give --store or RACEKIT_STORE)"
+                    : physiology?.thresholdHeartRate == nil && physiology?.maxHeartRate == nil
+                        ? "; no heart-rate message (athlete '\(athlete)' has no threshold or max HR in the store)" : ""
                 Console.out(
                     "wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks, \(s.hills) hill cues (\(voice))\(heart)"
                 )
