@@ -49,6 +49,30 @@ import Testing
         for c in cues.cues { #expect(abs(Double(c.clockSeconds) - plan.clockSeconds(at: c.distanceMeters)) <= 0.5) }
     }
 
+    /// The demo half asks for the first gel after 0:30:00 and got it at 22:31 (the
+    /// 5 km station) without a word: snapping earlier than start_after is said.
+    @Test func aGelSnappedBeforeStartAfterIsSaid() throws {
+        let plan = try Self.half(95 * 60)
+        let f = FuelingSettings(carbsPerHourGrams: 40, gelCarbsGrams: 25, startAfterSeconds: 30 * 60)
+        var h = HydrationSettings(mlPerHour: 450, sodiumMgPerHour: 300)
+        h.aidStationsMeters = [5000, 10_000, 15_000, 20_000]
+        let cues = CuePlan(plan: plan, fueling: f, hydration: h)
+        let first = try #require(Self.gels(cues).first)
+        try #require(Double(first.clockSeconds) < 30 * 60 - 30)
+        let early = TextFormat.duration(30 * 60 - Double(first.clockSeconds))
+        #expect(
+            cues.warnings.contains {
+                $0.hasPrefix(
+                    "fueling: gel 1 is planned at \(TextFormat.duration(Double(first.clockSeconds))) (5.0 km, at an aid station), \(early) before start_after 30:00"
+                )
+            }, "\(cues.warnings)")
+        // Not when the first gel is at or after start_after.
+        var late = f
+        late.snapToleranceSeconds = 0
+        #expect(
+            !CuePlan(plan: plan, fueling: late, hydration: h).warnings.contains { $0.contains("before start_after") })
+    }
+
     @Test func theDemoHalfSaysWhyItMissesItsForty() throws {
         // Munich Half: 1:35:00, 40 g/h of 25 g gels from 0:30:00, aid at 5, 10, 15, 20 km.
         let plan = try Self.half(5700)

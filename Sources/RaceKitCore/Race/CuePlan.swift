@@ -211,6 +211,15 @@ public struct CuePlan: Sendable {
             totals.gels += 1
             totals.carbsGrams += f.gelCarbsGrams
         }
+        // A gel taken at a station before start_after is the runner's choice to
+        // make knowingly: say so (snapping moved it up to the tolerance earlier).
+        if let first = cues.first(where: { $0.kind == .gel || $0.kind == .caffeine }),
+            Double(first.clockSeconds) < f.startAfterSeconds - 30
+        {
+            warnings.append(
+                "fueling: gel \(first.number) is planned at \(TextFormat.duration(Double(first.clockSeconds))) (\(TextFormat.fixed(first.distanceMeters / 1000, 1)) km\(first.atAidStation ? ", at an aid station" : "")), \(TextFormat.duration(f.startAfterSeconds - Double(first.clockSeconds))) before start_after \(TextFormat.duration(f.startAfterSeconds)): take it there, or lower snap_tolerance to keep it later"
+            )
+        }
         let used = Set(placed.compactMap(\.station))
         if stations.isEmpty, !dry.isEmpty {
             warnings.append(
