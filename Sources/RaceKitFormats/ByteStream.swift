@@ -64,37 +64,41 @@ public final class FileByteStream: ByteStream {
             if isGzip { throw FormatError.corruptGzip(file: name, message: text.isEmpty ? "zlib error \(code)" : text) }
             throw FormatError.cannotOpen(file: name, reason: text.isEmpty ? "read error" : text)
         }
-        if isGzip { try ratio.count(n, packed: Int64(gzoffset(file)), file: name) }
+        if isGzip { try ratio.check(n, packed: Int64(gzoffset(file)), file: name) }
         return n
     }
 
     private var ratio = GzipRatioCheck()
 }
 
-/// The limits of an archive entry (`ArchiveLimits.standard`: size, and ratio once
-/// 16 MB came out) applied to a plain `.gz` file on disk: a 3 MB `.gpx.gz` of
-/// 1 GiB of tiny elements would otherwise keep the parser busy for minutes.
+/// The limits of an archive entry on gzip data (total size, and ratio once
+/// `ratioFloorBytes` came out): one check for a `.gz` entry inside an archive
+/// (`GunzipByteStream`, which refuses the archive) and a plain `.gz` file on disk
+/// (a 3 MB `.gpx.gz` of 1 GiB of tiny elements kept the parser busy for minutes).
 struct GzipRatioCheck {
-    private var unpacked: Int64 = 0
+    let limits: ArchiveLimits
+    private(set) var unpacked: Int64 = 0
 
-    /// Counts `n` more unpacked bytes, `packed` compressed bytes read so far.
-    mutating func count(_ n: Int, packed: Int64, file: String) throws(FormatError) {
-        let limits = ArchiveLimits.standard
+    init(limits: ArchiveLimits = .standard) { self.limits = limits }
+
+    /// Counts `n` more unpacked bytes, `packed` compressed bytes read so far;
+    /// returns why the data is refused once a limit is crossed, nil otherwise.
+    mutating func count(_ n: Int, packed: Int64) -> String? {
         unpacked += Int64(n)
         if unpacked > limits.maxTotalBytes {
-            throw FormatError.tooLarge(
-                file: file,
-                limit:
-                    "gzip data unpacks to more than \(ByteCount.text(limits.maxTotalBytes)) (RACEKIT_ARCHIVE_MAX_BYTES raises the limit)"
-            )
+            return
+                "unpacks to more than \(ByteCount.text(limits.maxTotalBytes)): refused as a likely archive bomb; RACEKIT_ARCHIVE_MAX_BYTES raises the limit"
         }
         if unpacked >= limits.ratioFloorBytes, unpacked > limits.maxRatio * max(packed, 1) {
-            throw FormatError.tooLarge(
-                file: file,
-                limit:
-                    "gzip data unpacks to more than \(limits.maxRatio) times its packed size (\(ByteCount.text(unpacked)) from \(ByteCount.text(packed)) so far): refused as a likely gzip bomb (real exports compress less than 30 to 1)"
-            )
+            return
+                "unpacks to more than \(limits.maxRatio) times its packed size (\(ByteCount.text(unpacked)) from \(ByteCount.text(packed)) so far): refused as a likely gzip bomb"
         }
+        return nil
+    }
+
+    /// `count`, throwing the refusal as a file that is too large.
+    mutating func check(_ n: Int, packed: Int64, file: String) throws(FormatError) {
+        if let why = count(n, packed: packed) { throw FormatError.tooLarge(file: file, limit: "gzip data " + why) }
     }
 }
 

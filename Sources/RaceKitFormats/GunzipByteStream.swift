@@ -16,11 +16,13 @@ final class GunzipByteStream: ByteStream {
     /// the gzip layer counts against them too.
     private let limits: (ArchiveLimits, root: String)?
     private var packed: Int64 = 0
-    private var unpacked: Int64 = 0
+    /// The archive's limits on this gzip layer (nil outside an archive).
+    private var ratio: GzipRatioCheck?
 
     init(_ source: ByteStream, limits: (ArchiveLimits, root: String)? = nil) throws {
         self.source = source
         self.limits = limits
+        ratio = limits.map { GzipRatioCheck(limits: $0.0) }
         name = source.name
         input = .allocate(byteCount: Self.inputSize, alignment: 16)
         // 16 + MAX_WBITS: gzip framing only.
@@ -45,6 +47,7 @@ final class GunzipByteStream: ByteStream {
                 if n == 0 {
                     sourceEnded = true
                 } else {
+                    packed += Int64(n)   // the ratio is unpacked over packed bytes read so far
                     zs.next_in = input.assumingMemoryBound(to: Bytef.self)
                     zs.avail_in = UInt32(n)
                 }
@@ -79,19 +82,10 @@ final class GunzipByteStream: ByteStream {
     }
 
     private func check(_ produced: Int) throws {
-        guard let (limits, root) = limits else { return }
-        unpacked += Int64(produced)
-        if unpacked > limits.maxTotalBytes {
-            throw ArchiveError(
-                .refused, root,
-                "\(name) (gzip) unpacks to more than \(ByteCount.text(limits.maxTotalBytes)): refused as a likely archive bomb; RACEKIT_ARCHIVE_MAX_BYTES raises the limit"
-            )
-        }
-        if unpacked >= limits.ratioFloorBytes, unpacked > limits.maxRatio * max(packed, 1) {
-            throw ArchiveError(
-                .refused, root,
-                "\(name) (gzip) unpacks to more than \(limits.maxRatio) times its packed size (\(ByteCount.text(unpacked)) from \(ByteCount.text(packed)) so far): refused as a likely zip bomb"
-            )
+        guard let root = limits?.root, var budget = ratio else { return }
+        defer { ratio = budget }
+        if let why = budget.count(produced, packed: packed) {
+            throw ArchiveError(.refused, root, "\(name) (gzip) \(why)")
         }
     }
 

@@ -216,7 +216,7 @@ final class InputSource {
     /// `n`, or -1 (with the error set) once a gzip file on disk unpacks past the
     /// limits (`GzipRatioCheck`).
     private func checkGzipRatio(_ n: Int, packed: Int64) -> Int {
-        do { try gzipRatio.count(n, packed: packed, file: path) } catch {
+        do { try gzipRatio.check(n, packed: packed, file: path) } catch {
             streamError = error
             readError = error.description
             return -1

@@ -268,6 +268,30 @@ private func expectKeptExactly(_ results: [FileResult], _ store: RunStore) throw
         try expectKeptExactly(results, store)
     }
 
+    /// The gzip layer's ratio was unpacked bytes over 1 (its packed count never
+    /// grew): any .gz entry past 16 MB was refused as a bomb. A real one imports.
+    @Test func aLargeGzipEntryThatCompressesLikeARealFileImports() throws {
+        var text = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><trk><type>running</type><trkseg>\n"
+        var lat = 48.0
+        for i in 0..<200_000 {
+            lat += 0.0000271 + Double(i % 7) * 0.0000001
+            text +=
+                "<trkpt lat=\"\(lat)\" lon=\"11.\(100_000 + (i * 7919) % 899_999)\"><time>2026-03-0\(1 + i / 86_400)T\(String(format: "%02d:%02d:%02d", (i / 3600) % 24, (i / 60) % 60, i % 60))Z</time></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>"
+        let big = Array(text.utf8)
+        try #require(big.count > 16 << 20)
+        let packed = try gzip(big)
+        try #require(big.count / packed.count < 200)
+        let path = try tempPath("big.zip")
+        let writer = try ZipWriter(path: path)
+        try writer.add("a/big.gpx.gz", packed, stored: true)
+        try writer.close()
+        let (results, store) = try importing([path], jobs: 1)
+        #expect(results.map(\.status) == [.imported], "\(results)")
+        #expect(try store.runCount() == 1)
+    }
+
     @Test func sizeEntryAndDepthLimitsRefuseTheWholeArchive() throws {
         let path = try zip("three.zip", [("a/10.gpx", runGPX(10)), ("a/11.gpx", runGPX(11)), ("a/12.gpx", runGPX(12))])
         let size = try importing([path], limits: ArchiveLimits(maxTotalBytes: 1000), jobs: 1)
