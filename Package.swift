@@ -3,18 +3,21 @@ import PackageDescription
 
 // RaceKit: a thin `racekit` executable over libraries split along dependency lines.
 //
-//   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis;
-//                   pace plans, course profiles and fuel/drink cue plans; the race-script
-//                   model, expressions, trigger engine and replays; errors with their exit
+//   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis
+//                   (with the grade cost model GAP needs), race predictions; the JSON
+//                   writer and reader (JSON/); CSV and display text; errors with their exit
 //                   class; atomic output files and their lock (Foundation only)
+//   RaceKitScript   race scripts: the model and its validation, expressions, the trigger
+//                   engine, live metrics and replays of a recorded run
 //   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz),
 //                   archives (zip, tar) read entry by entry with libarchive, and the
 //                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
 //                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
-//   RaceKitRace     race setups (YAML, Yams), the planner, plan output, pace band, course
-//                   exports, personalities and script generation
+//   RaceKitRace     race setups (YAML, Yams), course profiles, pace plans, fuel/drink cue
+//                   plans, plan output, pace band, course exports, personalities, script
+//                   generation and audio, the race review
 //   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG
 //   racekit         argument parsing, output formatting, one error-to-exit-code mapping
 //   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
@@ -77,21 +80,24 @@ let package = Package(
             name: "RaceKitReports",
             dependencies: ["RaceKitCore", "RaceKitStore"]
         ),
+        .target(name: "RaceKitScript", dependencies: ["RaceKitCore"]),
         .target(
             name: "RaceKitRace",
-            dependencies: ["RaceKitCore", "RaceKitFormats", .product(name: "Yams", package: "Yams")],
+            dependencies: ["RaceKitCore", "RaceKitScript", "RaceKitFormats", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Personalities")]
         ),
         .executableTarget(
             name: "racekit",
             dependencies: [
-                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitRace",
+                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript", "RaceKitRace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
-        .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats"]),
-        .executableTarget(name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitRace"]),
+        .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript"]),
+        .executableTarget(
+            name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitRace"]),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
+        .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore"]),
         .testTarget(
             name: "RaceKitFormatsTests",
             dependencies: ["RaceKitFormats", "RaceKitCore"],
@@ -111,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitRaceTests",
-            dependencies: ["RaceKitRace", "RaceKitFormats", "RaceKitCore"],
+            dependencies: ["RaceKitRace", "RaceKitScript", "RaceKitFormats", "RaceKitCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats"])

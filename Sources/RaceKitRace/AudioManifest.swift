@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 
 /// `manifest.json` in a script's audio folder: every pre-rendered file with its
 /// text and duration, and the texts that need live speech with their placeholders.

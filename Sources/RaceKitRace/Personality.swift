@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 import Yams
 
 /// A coach's voice: a template list per role (YAML, see Personalities/).

@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 
 /// The files `race plan --export` writes.
 public enum PlanExport: String, CaseIterable, Sendable {

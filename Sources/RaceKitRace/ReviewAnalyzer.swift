@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 
 /// Reviews a recorded run against a race plan (docs/review.md).
 public enum ReviewAnalyzer {

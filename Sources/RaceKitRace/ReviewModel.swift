@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 
 /// Why a run cannot be reviewed against a race setup.
 public enum ReviewError: RaceKitError, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 
 /// Renders a race review as JSON (docs/contracts/json.md, "Race reviews"), a text
 /// table, Markdown or CSV.

@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitFormats
+import RaceKitScript
 
 /// `script render`: every message text that is complete at generation (no
 /// run-time placeholder) spoken by an offline engine (espeak-ng), compressed to

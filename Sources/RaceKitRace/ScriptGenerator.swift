@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitFormats
+import RaceKitScript
 import Yams
 
 /// Generates a race script from a plan and a personality (docs/contracts/script.md).

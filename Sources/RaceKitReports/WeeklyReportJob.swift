@@ -74,7 +74,7 @@ public struct WeeklyReportJob: Sendable {
         }
         // Each athlete's reports go to a folder named after their id: an id that is
         // not one safe path component (a store written by another tool) is refused.
-        for athlete in athletes where !RaceScript.isSafeSlug(athlete.id) {
+        for athlete in athletes where !PathComponent.isSafe(athlete.id) {
             throw Failure(
                 .dataError,
                 "athlete id \(athlete.id.debugDescription) cannot name a report folder (letters, digits, '-', '_', '.')"

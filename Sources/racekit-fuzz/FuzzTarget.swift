@@ -2,6 +2,7 @@ import Foundation
 import RaceKitCore
 import RaceKitFormats
 import RaceKitRace
+import RaceKitScript
 
 /// One fuzz input through the whole import pipeline: read (libxml2 streaming
 /// reader, gzip), repair, analyse, and a sample-blob round trip. Any crash, hang

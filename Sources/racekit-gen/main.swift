@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitScript
 
 // racekit-gen: developer tool that writes synthetic watch exports.
 //

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RaceKitCore
+import RaceKitRace
 
 /// The documented range of every numeric command-line argument, and the checks
 /// `validate()` runs with them. An out-of-range, non-finite or unparsable value is

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RaceKitCore
 import RaceKitRace
+import RaceKitScript
 import RaceKitStore
 
 extension RaceKitCommand.Race {

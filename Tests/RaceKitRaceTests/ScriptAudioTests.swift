@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitScript
 import Testing
 
 @testable import RaceKitCore

@@ -60,7 +60,7 @@ public struct GradeProfile: Sendable {
             ele[k] = es[j] + (es[j + 1] - es[j]) * u
         }
         let half = Int((Self.smoothingMeters / 2 / Self.stepMeters).rounded())
-        ele = CourseProfile.movingAverage(CourseProfile.movingAverage(ele, half: half), half: half)
+        ele = Smoothing.movingAverage(Smoothing.movingAverage(ele, half: half), half: half)
         var f = [Double](repeating: 1, count: cells)
         for k in 0..<cells {
             let run = g[k + 1] - g[k]

@@ -107,3 +107,15 @@ public enum InputFile {
         do { return try handle.readToEnd() ?? Data() } catch { return nil }
     }
 }
+
+/// Names that become one path component: a script's `race`, an athlete's report folder.
+public enum PathComponent {
+    /// True for a name that is safe as one path component: 1 to 100 ASCII letters,
+    /// digits, '-', '_' and '.', not starting with '.' (so never '.', '..' or hidden).
+    public static func isSafe(_ s: String) -> Bool {
+        guard (1...100).contains(s.utf8.count), s.first != "." else { return false }
+        return s.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+        }
+    }
+}

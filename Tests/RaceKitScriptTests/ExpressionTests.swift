@@ -1,6 +1,7 @@
+import RaceKitCore
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitScript
 
 @Suite struct ExpressionTests {
     static func metrics(hr: Double = .nan, distance: Double = 5000, avgPace: Double = 300, target: Double = 300)

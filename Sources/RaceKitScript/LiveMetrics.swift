@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitCore
 
 /// Turns a stored run into the 1 Hz snapshots the engine consumes, as a watch
 /// would have computed them live.

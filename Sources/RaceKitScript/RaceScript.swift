@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitCore
 
 /// Engine parameters, set in the script header (`engine`); every one has a default.
 public struct EngineSettings: Codable, Sendable, Equatable {
@@ -275,15 +276,6 @@ public struct RaceScript: Codable, Sendable, Equatable {
         "\(text.count) characters; a message text holds at most \(maxTextCharacters) (about a minute of speech)"
     }
 
-    /// True for a name that is safe as one path component: 1 to 100 ASCII letters,
-    /// digits, '-', '_' and '.', not starting with '.' (so never '.', '..' or hidden).
-    public static func isSafeSlug(_ s: String) -> Bool {
-        guard (1...100).contains(s.utf8.count), s.first != "." else { return false }
-        return s.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
-        }
-    }
-
     /// Every problem: duplicate ids, triggers without their fields, expressions
     /// that do not parse, unknown branch keys and placeholders, out-of-range values.
     public func validate() -> [ScriptError] {
@@ -294,7 +286,7 @@ public struct RaceScript: Codable, Sendable, Equatable {
         if messages.count > Self.maxMessages {
             add("messages", "\(messages.count) messages; a script holds at most \(Self.maxMessages)")
         }
-        if !Self.isSafeSlug(race) {
+        if !PathComponent.isSafe(race) {
             add(
                 "race",
                 "must be a slug of at most 100 letters, digits, '-', '_' or '.' (not starting with '.'): it names the audio folder"

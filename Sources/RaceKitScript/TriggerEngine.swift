@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// A message the engine started.
 public struct PlayedMessage: Sendable, Equatable {
     public var elapsedSeconds: Int

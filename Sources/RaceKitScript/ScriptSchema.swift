@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitCore
 
 /// Every problem of a script document that does not load, in document order:
 /// the JSON syntax error, or unknown keys, wrong or missing values and unknown

@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// How a target time is spread over the distance.
 public enum PacingStrategy: Sendable, Equatable {
     /// The same pace all the way.

@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// Fueling settings of a race setup.
 public struct FuelingSettings: Sendable, Equatable {
     public var carbsPerHourGrams: Double

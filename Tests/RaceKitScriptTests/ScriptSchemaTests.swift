@@ -1,7 +1,8 @@
 import Foundation
+import RaceKitCore
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitScript
 
 @Suite struct ScriptSchemaTests {
     /// A marathon script (42,195 m in 3:30) with one message of each trigger type;

@@ -1,6 +1,7 @@
+import RaceKitCore
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitRace
 
 @Suite struct PacePlanTests {
     let marathon = 42_195.0

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitCore
 
 /// Replaying a race script: the metrics of a run that follows the plan
 /// exactly, or of a recorded run, through the trigger engine; and the result as

@@ -2,11 +2,11 @@
 /// decoded: objects keep their keys in document order, and a syntax error says
 /// where it is. Foundation's JSONDecoder on Linux reports neither the position of
 /// a syntax error nor the path of a number that does not fit an integer.
-enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null, bool(Bool), number(Double), string(String), array([JSONValue]), object(JSONObject)
 
     /// What was found, as a problem says it: `a string`, `the number 50.5`, `null`.
-    var found: String {
+    public var found: String {
         switch self {
         case .null: "null"
         case .bool(let b): "\(b)"
@@ -18,31 +18,31 @@ enum JSONValue: Equatable, Sendable {
     }
 
     /// Parses a whole document; a syntax error carries the offending byte's offset.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         return try parser.document()
     }
 }
 
 /// A JSON object's members in document order; a repeated key keeps its last value.
-struct JSONObject: Equatable, Sendable {
-    var keys: [String] = []
-    var values: [String: JSONValue] = [:]
+public struct JSONObject: Equatable, Sendable {
+    public internal(set) var keys: [String] = []
+    public internal(set) var values: [String: JSONValue] = [:]
     /// Keys that appear more than once.
-    var repeated: [String] = []
+    public internal(set) var repeated: [String] = []
 
-    subscript(key: String) -> JSONValue? { values[key] }
+    public subscript(key: String) -> JSONValue? { values[key] }
 }
 
 /// A JSON syntax error: what is wrong, and the byte offset where (the document's
 /// length for a truncated one).
-struct JSONSyntaxError: Error, Equatable {
-    var message: String
-    var offset: Int
+public struct JSONSyntaxError: Error, Equatable {
+    public var message: String
+    public var offset: Int
 
     /// `line L, column C` (1-based; columns count characters, not bytes) of `offset`,
     /// or for the end of the document, of the place just after its last character.
-    func position(in bytes: [UInt8]) -> String {
+    public func position(in bytes: [UInt8]) -> String {
         var end = min(offset, bytes.count)
         if end == bytes.count { end = (bytes.lastIndex { !JSONParser.isSpace($0) } ?? -1) + 1 }
         var line = 1, column = 1

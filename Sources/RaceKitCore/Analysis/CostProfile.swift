@@ -82,7 +82,7 @@ public struct CostProfile: Sendable {
     }
 
     /// ∫₀ˣ f and ∫₀ˣ t·f(t) dt.
-    func integrals(_ x: Double) -> (f: Double, g: Double) {
+    public func integrals(_ x: Double) -> (f: Double, g: Double) {
         let x = min(max(0, x), length)
         let k = cell(x)
         let a = bounds[k], c = factor[k]

@@ -1,7 +1,8 @@
 import Foundation
+import RaceKitCore
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitScript
 
 @Suite struct TriggerEngineTests {
     /// A 10 km plan at 5:00/km.

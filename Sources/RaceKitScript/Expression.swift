@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// The values an expression can read: one snapshot of live metrics.
 /// NaN is unknown (no heart rate, no pace yet).
 public struct Metrics: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// Why a course cannot be used for a plan.
 public enum CourseError: RaceKitError, Equatable {
     public var exitClass: ExitClass { .dataError }
@@ -79,7 +81,7 @@ public struct CourseProfile: Sendable {
         var gEle = resampled.elevation
         if hasElevation {
             let half = max(0, Int((smoothingMeters / 2 / step).rounded()))
-            gEle = Self.movingAverage(Self.movingAverage(gEle, half: half), half: half)
+            gEle = Smoothing.movingAverage(Smoothing.movingAverage(gEle, half: half), half: half)
         }
         elevation = gEle
         (climbMeters, descentMeters) = Self.smoothedClimb(gEle)
@@ -171,19 +173,6 @@ public struct CourseProfile: Sendable {
 
     /// Metres the smoothed profile must move before a climb or descent counts.
     public static let climbThreshold = 1.0
-
-    /// Centered moving average of ±half samples, the window shrinking at the ends.
-    static func movingAverage(_ v: [Double], half: Int) -> [Double] {
-        guard half > 0, v.count > 2 else { return v }
-        var prefix = [Double](repeating: 0, count: v.count + 1)
-        for i in 0..<v.count { prefix[i + 1] = prefix[i] + v[i] }
-        var out = v
-        for i in 0..<v.count {
-            let lo = max(0, i - half), hi = min(v.count - 1, i + half)
-            out[i] = (prefix[hi + 1] - prefix[lo]) / Double(hi - lo + 1)
-        }
-        return out
-    }
 
     /// Grade of grid cell k (fraction).
     public func grade(cell k: Int) -> Double {
