@@ -10,13 +10,13 @@ DEMO_STORE  := $(DEMO_DIR)/racekit.sqlite
 CORPUS      ?= ../shared/corpus
 
 # System packages the build needs: pkg-config module -> Debian package.
-SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev libarchive:libarchive-dev libcrypto:libssl-dev
+SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev libarchive:libarchive-dev libcrypto:libssl-dev libpq:libpq-dev
 # Programs `script render` runs (speech engine, Opus encoder): command -> Debian package.
 # Installed with the others when apt-get may run; otherwise only a note: the build
 # does not need them, and their tests are skipped (with that reason) without them.
 SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools
 
-.PHONY: all deps bench-deps build release install uninstall check-install man completions test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
+.PHONY: all deps pg-deps bench-deps build release install uninstall check-install man completions test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
 
 # make install: the release binary, its man pages and shell completions under PREFIX
 # (DESTDIR is prepended for packaging).
@@ -78,6 +78,17 @@ deps:
 	  else echo "Note: script render and its tests need$$tools (sudo apt-get install -y$$tools); continuing without"; fi; \
 	fi
 
+# The PostgreSQL server the store tests run against (Debian's postgresql: initdb,
+# pg_ctl). `make test` starts a throwaway one when it is installed and skips those
+# tests, saying so, when it is not; .ci/run installs it so CI always runs them.
+pg-deps:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then \
+	  echo "Installing the PostgreSQL server for the store tests: postgresql"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	  else echo "Please run: sudo apt-get install -y postgresql"; exit 1; fi; \
+	fi
+
 # Tools only the benchmark needs.
 bench-deps:
 	@missing=""; \
@@ -94,8 +105,10 @@ build: deps
 release: deps
 	$(RELEASE_BUILD)
 
+# The suite, with a throwaway PostgreSQL server for the PostgreSQL store tests
+# (scripts/with-postgres.sh; skipped, saying so, where PostgreSQL is not installed).
 test: deps
-	$(SWIFT) test
+	scripts/with-postgres.sh $(SWIFT) test
 
 # Man pages from the commands themselves: swift-argument-parser's generate-manual
 # (the tool behind its GenerateManual plugin; `swift package plugin generate-manual`
@@ -230,10 +243,10 @@ fuzz: deps
 	bash scripts/fuzz.sh .build-fuzz/release/racekit-fuzz $(FUZZ_SECONDS)
 
 test-asan: deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 limits: deps bench-deps
 	$(RELEASE_BUILD)

@@ -14,6 +14,8 @@ import PackageDescription
 //                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
 //                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
+//   RaceKitPostgres the PostgreSQL client (libpq): connections, binary parameters and rows,
+//                   retried transactions, errors with exit classes that never show a password
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
 //   RaceKitRace     race setups (YAML, Yams), course profiles, pace plans, fuel/drink cue
 //                   plans, plan output, pace band, course exports, personalities, script
@@ -58,6 +60,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -81,6 +88,7 @@ let package = Package(
             dependencies: ["RaceKitCore", "RaceKitStore"]
         ),
         .target(name: "RaceKitScript", dependencies: ["RaceKitCore"]),
+        .target(name: "RaceKitPostgres", dependencies: ["RaceKitCore", "CLibPQ"]),
         .target(
             name: "RaceKitRace",
             dependencies: ["RaceKitCore", "RaceKitScript", "RaceKitFormats", .product(name: "Yams", package: "Yams")],
@@ -98,6 +106,7 @@ let package = Package(
             name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitRace"]),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
         .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore"]),
+        .testTarget(name: "RaceKitPostgresTests", dependencies: ["RaceKitPostgres", "RaceKitCore"]),
         .testTarget(
             name: "RaceKitFormatsTests",
             dependencies: ["RaceKitFormats", "RaceKitCore"],

@@ -15,8 +15,11 @@ public enum ExitClass: Int32, Sendable {
     case cannotCreate = 73
     /// Reading or writing failed: the store, an output file.
     case ioError = 74
-    /// Another process holds what is needed (a lock); try again later.
+    /// Another process holds what is needed (a lock), or a server is unreachable
+    /// or overloaded; try again later.
     case busy = 75
+    /// Access refused: a store server rejected the user or password.
+    case noPermission = 77
 }
 
 /// An error thrown by RaceKit's libraries: the message names the file (and the

@@ -1,0 +1,344 @@
+import CLibPQ
+import Foundation
+import RaceKitCore
+
+/// One connection to a PostgreSQL server through libpq: parameterised statements
+/// with binary values both ways (exact doubles, raw `bytea`), transactions that are
+/// retried on a serialisation failure or a deadlock, and errors that never print a
+/// password. Not thread-safe (libpq's `PGconn` is not): its owner serialises use.
+public final class PGConnection {
+    private let conn: OpaquePointer
+    /// The server as messages name it: the URL without its password.
+    public let location: String
+
+    /// Connects to `conninfo`: a `postgresql://` URL or `key=value` pairs, with the
+    /// `PG*` environment variables and `~/.pgpass` for what it leaves out, as every
+    /// PostgreSQL client does. A refused, overloaded or starting server is tried
+    /// again `attempts` times (0.3 s, then 0.6 s...) before the error (exit 75).
+    public init(_ conninfo: String, attempts: Int = 3) throws(PGError) {
+        let location = PGLocation.redacted(conninfo)
+        self.location = location
+        if let problem = PGLocation.problem(conninfo) {
+            throw PGError(location: location, message: problem, sqlState: nil, exitClass: .usage)
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            // A connect timeout unless the URL gives one, and the application name
+            // the server's activity views show.
+            let keys = ["connect_timeout", "dbname", "fallback_application_name"]
+            let values = ["10", conninfo, "racekit"]
+            let c = PGConnection.connect(keys: keys, values: values)
+            guard let c else {
+                throw PGError(location: location, message: "out of memory", sqlState: nil, exitClass: .software)
+            }
+            if PQstatus(c) == CONNECTION_OK {
+                conn = c
+                PQsetNoticeProcessor(conn, { _, _ in }, nil)
+                return
+            }
+            let message = PGError.clean(String(cString: PQerrorMessage(c)))
+            let needsPassword = PQconnectionNeedsPassword(c) != 0
+            PQfinish(c)
+            let exitClass = PGError.connectClass(message, needsPassword: needsPassword)
+            if exitClass == .busy, attempt < attempts {
+                Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
+                continue
+            }
+            throw PGError(location: location, message: message, sqlState: nil, exitClass: exitClass)
+        }
+    }
+
+    deinit { PQfinish(conn) }
+
+    private static func connect(keys: [String], values: [String]) -> OpaquePointer? {
+        let k = keys.map { strdup($0) }
+        let v = values.map { strdup($0) }
+        defer { for p in k + v { free(p) } }
+        let kp = k.map { UnsafePointer($0) } + [nil]
+        let vp = v.map { UnsafePointer($0) } + [nil]
+        return PQconnectdbParams(kp, vp, 1)
+    }
+
+    /// The server's version number (150018 for 15.18).
+    public var serverVersion: Int { Int(PQserverVersion(conn)) }
+
+    /// Runs one statement with `parameters` ($1, $2...) and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [PGValue] = []) throws(PGError) -> PGRows {
+        let encoded = parameters.map { $0.encoded }
+        let types = encoded.map(\.type)
+        let lengths = encoded.map { Int32($0.bytes.count) }
+        let formats = [Int32](repeating: 1, count: encoded.count)
+        let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { e in
+            guard !e.isNull else { return nil }
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, e.bytes.count))
+            e.bytes.withUnsafeBufferPointer { src in
+                src.withMemoryRebound(to: CChar.self) { p.update(from: $0.baseAddress!, count: $0.count) }
+            }
+            return p
+        }
+        defer { for b in buffers { b?.deallocate() } }
+        let values = buffers.map { $0.map { UnsafePointer($0) } }
+        let result = PQexecParams(conn, sql, Int32(encoded.count), types, values, lengths, formats, 1)
+        return try check(result)
+    }
+
+    /// Runs several statements separated by semicolons (a migration), without parameters.
+    public func execute(script sql: String) throws(PGError) {
+        _ = try check(PQexec(conn, sql))
+    }
+
+    private func check(_ result: OpaquePointer?) throws(PGError) -> PGRows {
+        guard let result else {
+            throw lost()
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return PGRows(result)
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
+            PQclear(result)
+            if PQstatus(conn) != CONNECTION_OK { throw lost() }
+            var message = primary ?? PGError.clean(String(cString: PQerrorMessage(conn)))
+            if let detail { message += " (\(detail))" }
+            throw PGError(
+                location: location, message: message, sqlState: state, exitClass: PGError.statementClass(state))
+        }
+    }
+
+    private func lost() -> PGError {
+        let message = PGError.clean(String(cString: PQerrorMessage(conn)))
+        return PGError(
+            location: location,
+            message: "lost the connection to the server: " + (message.isEmpty ? "no reply" : message),
+            sqlState: nil, exitClass: .ioError)
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it
+    /// throws. A serialisation failure or a deadlock (the server chose this
+    /// transaction to fail) runs the whole body again, up to `attempts` times.
+    public func transaction<T>(attempts: Int = 5, _ body: (PGConnection) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try query("BEGIN")
+            do {
+                let value = try body(self)
+                try query("COMMIT")
+                return value
+            } catch let error as PGError where error.isRetryable && attempt < attempts {
+                _ = try? query("ROLLBACK")
+                Thread.sleep(forTimeInterval: 0.01 * Double(attempt * attempt))
+            } catch {
+                _ = try? query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}
+
+/// A statement parameter, sent in PostgreSQL's binary format.
+public enum PGValue: Sendable, Equatable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case bytes([UInt8])
+    case bool(Bool)
+
+    /// An optional value: `.null` for nil.
+    public static func from(_ v: Int?) -> PGValue { v.map { .int(Int64($0)) } ?? .null }
+    public static func from(_ v: Double?) -> PGValue { v.map { .double($0) } ?? .null }
+    public static func from(_ v: String?) -> PGValue { v.map { .text($0) } ?? .null }
+
+    struct Encoded {
+        var type: Oid
+        var bytes: [UInt8]
+        var isNull = false
+    }
+
+    var encoded: Encoded {
+        switch self {
+        case .null: Encoded(type: 0, bytes: [], isNull: true)
+        case .int(let v): Encoded(type: PGType.int8, bytes: withUnsafeBytes(of: v.bigEndian) { Array($0) })
+        case .double(let v):
+            Encoded(type: PGType.float8, bytes: withUnsafeBytes(of: v.bitPattern.bigEndian) { Array($0) })
+        case .text(let s): Encoded(type: PGType.text, bytes: Array(s.utf8))
+        case .bytes(let b): Encoded(type: PGType.bytea, bytes: b)
+        case .bool(let b): Encoded(type: PGType.bool, bytes: [b ? 1 : 0])
+        }
+    }
+}
+
+/// The type OIDs RaceKit reads and writes (pg_type.h).
+enum PGType {
+    static let bool: Oid = 16
+    static let bytea: Oid = 17
+    static let name: Oid = 19
+    static let int8: Oid = 20
+    static let int2: Oid = 21
+    static let int4: Oid = 23
+    static let text: Oid = 25
+    static let float4: Oid = 700
+    static let float8: Oid = 701
+    static let bpchar: Oid = 1042
+    static let varchar: Oid = 1043
+}
+
+/// The rows of a statement, in binary format. A getter returns nil for NULL and
+/// for a value of another type or length than it reads (a hostile or foreign
+/// column): never a crash, never a guess.
+public struct PGRows: ~Copyable {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) { self.result = result }
+    deinit { PQclear(result) }
+
+    public var count: Int { Int(PQntuples(result)) }
+    public var columns: Int { Int(PQnfields(result)) }
+    /// Rows a command changed (INSERT, UPDATE, DELETE), 0 for others.
+    public var affected: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    private func raw(_ row: Int, _ column: Int) -> (Oid, UnsafeRawBufferPointer)? {
+        guard row >= 0, row < count, column >= 0, column < columns else { return nil }
+        let r = Int32(row), c = Int32(column)
+        guard PQgetisnull(result, r, c) == 0, let p = PQgetvalue(result, r, c) else { return nil }
+        return (PQftype(result, c), UnsafeRawBufferPointer(start: p, count: Int(PQgetlength(result, r, c))))
+    }
+
+    public func isNull(_ row: Int, _ column: Int) -> Bool { raw(row, column) == nil }
+
+    public func int(_ row: Int, _ column: Int) -> Int? {
+        guard let (type, b) = raw(row, column) else { return nil }
+        switch (type, b.count) {
+        case (PGType.int8, 8): return Int(Int64(bigEndian: b.loadUnaligned(as: Int64.self)))
+        case (PGType.int4, 4): return Int(Int32(bigEndian: b.loadUnaligned(as: Int32.self)))
+        case (PGType.int2, 2): return Int(Int16(bigEndian: b.loadUnaligned(as: Int16.self)))
+        default: return nil
+        }
+    }
+
+    public func double(_ row: Int, _ column: Int) -> Double? {
+        guard let (type, b) = raw(row, column) else { return nil }
+        switch (type, b.count) {
+        case (PGType.float8, 8): return Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(as: UInt64.self)))
+        case (PGType.float4, 4): return Double(Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(as: UInt32.self))))
+        default: return int(row, column).map(Double.init)
+        }
+    }
+
+    public func string(_ row: Int, _ column: Int) -> String? {
+        guard let (type, b) = raw(row, column) else { return nil }
+        switch type {
+        case PGType.text, PGType.varchar, PGType.bpchar, PGType.name: return String(decoding: b, as: UTF8.self)
+        default: return nil
+        }
+    }
+
+    public func bytes(_ row: Int, _ column: Int) -> [UInt8]? {
+        guard let (type, b) = raw(row, column), type == PGType.bytea else { return nil }
+        return Array(b)
+    }
+
+    public func bool(_ row: Int, _ column: Int) -> Bool? {
+        guard let (type, b) = raw(row, column), type == PGType.bool, b.count == 1 else { return nil }
+        return b[0] != 0
+    }
+}
+
+/// A PostgreSQL failure: where (the server, without its password), what, the
+/// SQLSTATE when the server gave one, and how the command ends.
+public struct PGError: RaceKitError, Equatable {
+    public var location: String
+    public var message: String
+    public var sqlState: String?
+    public var exitClass: ExitClass
+
+    public var description: String { "\(location): \(message)" }
+
+    /// The server failed this transaction so that another could go on: run it again.
+    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// A unique or exclusion constraint refused a row.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// libpq's message on one line, without its trailing newline.
+    static func clean(_ s: String) -> String {
+        s.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    /// A failed connection: a wrong password or role is a permission problem, a
+    /// missing database is missing input (as a missing store file), the rest
+    /// (refused, unreachable, too many clients, starting up) is temporary.
+    static func connectClass(_ message: String, needsPassword: Bool) -> ExitClass {
+        let m = message.lowercased()
+        if needsPassword || m.contains("password") || m.contains("pg_hba.conf") || m.contains("role")
+            || m.contains("permission denied")
+        {
+            return .noPermission
+        }
+        if m.contains("database") && m.contains("does not exist") { return .noInput }
+        if m.contains("invalid") || m.contains("unknown") && m.contains("option") { return .usage }
+        return .busy
+    }
+
+    /// A failed statement by SQLSTATE class: lock or resource trouble is temporary,
+    /// a refused value is the data's fault, the rest is an I/O failure of the store.
+    static func statementClass(_ state: String?) -> ExitClass {
+        guard let state else { return .ioError }
+        switch state.prefix(2) {
+        case "40", "53", "55", "57": return .busy
+        case "22", "23": return .dataError
+        case "42": return .software
+        default: return .ioError
+        }
+    }
+}
+
+/// How a PostgreSQL location is shown: a URL without its password.
+public enum PGLocation {
+    /// True for a `--store` value that names a PostgreSQL server.
+    public static func isPostgres(_ location: String) -> Bool {
+        location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
+    }
+
+    /// The location with any password replaced by `***` (URL user info,
+    /// `password=` in the query or in key=value form).
+    public static func redacted(_ s: String) -> String {
+        var out = s
+        // postgresql://user:secret@host -> postgresql://user:***@host
+        if let scheme = out.range(of: "://") {
+            let rest = out[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
+                let colon = rest[..<at].firstIndex(of: ":")
+            {
+                out.replaceSubrange(out.index(after: colon)..<at, with: "***")
+            }
+        }
+        // password=secret in a query string or key=value pairs.
+        var result = ""
+        var i = out.startIndex
+        while let r = out[i...].range(of: "password=", options: .caseInsensitive) {
+            result += out[i..<r.upperBound] + "***"
+            i = out[r.upperBound...].firstIndex(where: { $0 == "&" || $0 == " " }) ?? out.endIndex
+        }
+        return result + out[i...]
+    }
+
+    /// Why libpq cannot parse the connection string, or nil when it can.
+    static func problem(_ conninfo: String) -> String? {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &error) else {
+            defer { error.map { PQfreemem($0) } }
+            let text = error.map { PGError.clean(String(cString: $0)) } ?? "out of memory"
+            // libpq may quote the string it could not parse: never show a password.
+            return "not a valid PostgreSQL connection string: " + redacted(text)
+        }
+        PQconninfoFree(options)
+        return nil
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import RaceKitCore
+import Testing
+
+@testable import RaceKitPostgres
+
+/// The throwaway server `make test` starts (scripts/with-postgres.sh); nil where
+/// PostgreSQL is not installed or the tests run without the script.
+enum TestServer {
+    static let url: String? = ProcessInfo.processInfo.environment["RACEKIT_TEST_PG"].flatMap { $0.isEmpty ? nil : $0 }
+    static let skipped = "skipped: PostgreSQL not installed (make test starts one; see scripts/with-postgres.sh)"
+
+    /// The test server's URL with another database name.
+    static func url(database: String) -> String? {
+        guard let url, let slash = url.lastIndex(of: "/") else { return nil }
+        return url[...slash] + database
+    }
+}
+
+@Suite struct PGLocationTests {
+    @Test func passwordsNeverShow() {
+        let cases = [
+            ("postgresql://coach:s3cret@db.example.org:5433/club", "postgresql://coach:***@db.example.org:5433/club"),
+            ("postgres://coach:p%40ss@h/db?sslmode=require", "postgres://coach:***@h/db?sslmode=require"),
+            (
+                "postgresql://h/db?user=coach&password=s3cret&sslmode=verify-full",
+                "postgresql://h/db?user=coach&password=***&sslmode=verify-full"
+            ),
+            ("host=h dbname=club password=s3cret user=coach", "host=h dbname=club password=*** user=coach"),
+            ("postgresql://coach@h/db", "postgresql://coach@h/db")
+        ]
+        for (given, shown) in cases {
+            #expect(PGLocation.redacted(given) == shown)
+        }
+    }
+
+    @Test func anInvalidStringIsAUsageErrorWithoutItsPassword() {
+        #expect {
+            _ = try PGConnection("postgresql://coach:s3cret@h/db?nosuchoption=1")
+        } throws: { error in
+            let e = error as? PGError
+            return e?.exitClass == .usage && e?.description.contains("s3cret") == false
+                && e?.description.contains("nosuchoption") == true
+        }
+    }
+
+    @Test func aServerNobodyListensOnIsTemporaryAfterRetries() throws {
+        // A port nothing listens on: bind one, note it, close it.
+        let port = try freePort()
+        let started = Date()
+        #expect {
+            _ = try PGConnection("postgresql://coach:s3cret@127.0.0.1:\(port)/club", attempts: 2)
+        } throws: { error in
+            guard let e = error as? PGError else { return false }
+            return e.exitClass == .busy && !e.description.contains("s3cret")
+                && e.description.hasPrefix("postgresql://coach:***@127.0.0.1:\(port)/club: ")
+        }
+        // One retry after 0.3 s: tried again, not forever.
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.3 && waited < 10)
+    }
+
+    @Test func statementErrorsAreClassedBySQLState() {
+        #expect(PGError.statementClass("40001") == .busy)
+        #expect(PGError.statementClass("40P01") == .busy)
+        #expect(PGError.statementClass("53300") == .busy)
+        #expect(PGError.statementClass("23505") == .dataError)
+        #expect(PGError.statementClass("22021") == .dataError)
+        #expect(PGError.statementClass("42P01") == .software)
+        #expect(PGError.statementClass("XX000") == .ioError)
+        #expect(PGError.statementClass(nil) == .ioError)
+    }
+
+    @Test func connectionFailuresAreClassedByWhatWentWrong() {
+        #expect(
+            PGError.connectClass("FATAL:  password authentication failed for user \"x\"", needsPassword: false)
+                == .noPermission)
+        #expect(PGError.connectClass("fe_sendauth: no password supplied", needsPassword: true) == .noPermission)
+        #expect(PGError.connectClass("FATAL:  database \"club\" does not exist", needsPassword: false) == .noInput)
+        #expect(
+            PGError.connectClass(
+                "connection to server at \"127.0.0.1\", port 1 failed: Connection refused", needsPassword: false)
+                == .busy)
+        #expect(PGError.connectClass("FATAL:  sorry, too many clients already", needsPassword: false) == .busy)
+    }
+}
+
+@Suite(.enabled(if: TestServer.url != nil, Comment(rawValue: TestServer.skipped)))
+struct PGConnectionTests {
+    let db: PGConnection
+
+    init() throws { db = try PGConnection(TestServer.url!) }
+
+    @Test func valuesRoundTripExactly() throws {
+        var rng = SplitMix64(seed: 7)
+        let blob = (0..<1_000_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let doubles = [0.0, -0.0, 1.0 / 3.0, 5e-324, 1.7976931348623157e308, -273.15, 42_195.000_000_001]
+        let ints: [Int64] = [0, -1, .max, .min, 1_700_000_000_123]
+        let texts = ["", "Zürich–Köln 🏃", "quote ' and \" and \\", String(repeating: "x", count: 100_000)]
+        for d in doubles {
+            let r = try db.query("SELECT $1::float8", [.double(d)])
+            #expect(r.double(0, 0)?.bitPattern == d.bitPattern)
+        }
+        for i in ints {
+            let r = try db.query("SELECT $1::int8", [.int(i)])
+            #expect(r.int(0, 0).map(Int64.init) == i)
+        }
+        for t in texts {
+            let r = try db.query("SELECT $1::text", [.text(t)])
+            #expect(r.string(0, 0) == t)
+        }
+        let r = try db.query("SELECT $1::bytea, $2::bool, $3::text, length($1)", [.bytes(blob), .bool(true), .null])
+        #expect(r.bytes(0, 0) == blob)
+        #expect(r.bool(0, 1) == true)
+        #expect(r.isNull(0, 2) && r.string(0, 2) == nil)
+        #expect(r.int(0, 3) == blob.count)
+    }
+
+    @Test func gettersRefuseAValueOfAnotherType() throws {
+        let r = try db.query("SELECT 'abc'::text, 1.5::float8, 7::int4, 3::int2")
+        #expect(r.int(0, 0) == nil && r.bytes(0, 0) == nil && r.double(0, 0) == nil)
+        #expect(r.int(0, 1) == nil && r.string(0, 1) == nil)
+        #expect(r.int(0, 2) == 7 && r.double(0, 2) == 7 && r.int(0, 3) == 3)
+        // Out of range rows and columns are nil, not a crash.
+        #expect(r.int(1, 0) == nil && r.int(0, 9) == nil && r.int(-1, 0) == nil)
+    }
+
+    @Test func aTextWithNULIsTheDataSFault() throws {
+        #expect {
+            try db.query("SELECT $1::text", [.text("a\u{0}b")])
+        } throws: { ($0 as? PGError)?.exitClass == .dataError }
+    }
+
+    @Test func aTransactionIsAllOrNothing() throws {
+        let table = "t_\(UInt32.random(in: 0...UInt32.max, using: &rngForNames))"
+        try db.execute(script: "CREATE TABLE \(table) (id int8 PRIMARY KEY)")
+        defer { _ = try? db.query("DROP TABLE \(table)") }
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try db.transaction { c in
+                try c.query("INSERT INTO \(table) VALUES (1)")
+                throw Stop()
+            }
+        }
+        #expect(try db.query("SELECT count(*) FROM \(table)").int(0, 0) == 0)
+        // A unique violation rolls back the rows before it, and says which constraint.
+        #expect {
+            try db.transaction { c in
+                try c.query("INSERT INTO \(table) VALUES (2)")
+                try c.query("INSERT INTO \(table) VALUES (2)")
+            }
+        } throws: { ($0 as? PGError)?.isUniqueViolation == true && ($0 as? PGError)?.exitClass == .dataError }
+        #expect(try db.query("SELECT count(*) FROM \(table)").int(0, 0) == 0)
+    }
+
+    @Test func aSerialisationFailureRunsTheTransactionAgain() throws {
+        var runs = 0
+        let value = try db.transaction { c -> Int in
+            runs += 1
+            if runs < 3 {
+                throw PGError(location: c.location, message: "could not serialize", sqlState: "40001", exitClass: .busy)
+            }
+            return try c.query("SELECT 41 + 1").int(0, 0) ?? 0
+        }
+        #expect(runs == 3 && value == 42)
+        // Past the attempts, the failure is the command's (exit 75).
+        runs = 0
+        #expect {
+            try db.transaction(attempts: 2) { c in
+                runs += 1
+                throw PGError(location: c.location, message: "deadlock detected", sqlState: "40P01", exitClass: .busy)
+            }
+        } throws: { ($0 as? PGError)?.exitClass == .busy }
+        #expect(runs == 2)
+    }
+
+    @Test func aMissingDatabaseIsMissingInput() throws {
+        let url = try #require(TestServer.url(database: "no_such_database"))
+        #expect {
+            _ = try PGConnection(url)
+        } throws: { ($0 as? PGError)?.exitClass == .noInput }
+    }
+}
+
+/// Random table names that do not clash between concurrent test runs.
+nonisolated(unsafe) var rngForNames = SplitMix64(seed: UInt64(ProcessInfo.processInfo.processIdentifier))
+
+/// A small seeded generator (SplitMix64): tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = 0
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+    }
+    guard bound == 0 else { throw Failure(.software, "bind failed") }
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+    }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
