@@ -9,8 +9,9 @@ import PackageDescription
 //                   class; atomic output files and their lock (Foundation only)
 //   RaceKitScript   race scripts: the model and its validation, expressions, the trigger
 //                   engine, live metrics and replays of a recorded run
-//   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz),
-//                   archives (zip, tar) read entry by entry with libarchive, and the
+//   RaceKitFormats  the ActivityReader seam (Readers/: one type per format, one list,
+//                   ActivityReaders); GPX/TCX readers on libxml2's streaming xmlTextReader
+//                   (+ zlib for .gz), archives (zip, tar) read entry by entry with libarchive, and the
 //                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
 //                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
 //   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples

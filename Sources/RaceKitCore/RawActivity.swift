@@ -1,8 +1,15 @@
-/// The file formats RaceKit reads.
-public enum SourceFormat: String, Sendable, Codable, CaseIterable {
-    case gpx, tcx, fit
+/// The format a run was read from, stored with it (`source_format`). Open-ended:
+/// the reader of a new format (`ActivityReader`, RaceKitFormats) names its own
+/// value, so adding a format adds no case here.
+public struct SourceFormat: RawRepresentable, Hashable, Sendable, Codable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let gpx = SourceFormat(rawValue: "gpx")
+    public static let tcx = SourceFormat(rawValue: "tcx")
+    public static let fit = SourceFormat(rawValue: "fit")
     /// An Apple Health export (`export.xml`, its routes in `workout-routes/*.gpx`).
-    case health
+    public static let health = SourceFormat(rawValue: "health")
 }
 
 /// A lap as a TCX file summarises it (start, timer time and distance).

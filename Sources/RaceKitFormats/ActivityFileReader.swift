@@ -18,10 +18,11 @@ public struct ReadResult: Sendable {
     public var byteCount: Int
 }
 
-/// Reads GPX 1.0/1.1 and TCX v2 files (plain or gzip) with libxml2's streaming
-/// `xmlTextReader`: memory stays bounded by the samples kept, never the file size,
-/// and no DOM is ever built. FIT files (by name, or by their header after gzip)
-/// go to `FITReader`.
+/// Reads one activity document (plain or gzip) with the reader its content picks
+/// from an `ActivityReaders` list: a byte reader (FIT) by its name or its header
+/// after gzip, otherwise XML on libxml2's streaming `xmlTextReader`, whose root
+/// element picks the XML reader (GPX, TCX). Memory stays bounded by the samples
+/// kept, never the file size, and no DOM is ever built.
 public enum ActivityFileReader {
     /// Most points one file may hold (all its activities and courses). Every point
     /// of a run is kept in memory while it is repaired, analysed and stored (about
@@ -66,15 +67,21 @@ public enum ActivityFileReader {
         }
     }
 
-    /// Reads the file at `path`; throws `FormatError` naming the file (and line).
-    public static func read(path: String, readAhead: ReadAhead = .never) throws -> ReadResult {
-        try read(path: path, readAhead: readAhead, pointLimit: maxPoints)
+    /// Reads the file at `path` with the reader of `readers` its name or content
+    /// picks; throws `FormatError` (or the reader's error) naming the file (and line).
+    public static func read(
+        path: String, readAhead: ReadAhead = .never, readers: ActivityReaders = .standard
+    ) throws -> ReadResult {
+        try read(path: path, readAhead: readAhead, pointLimit: maxPoints, readers: readers)
     }
 
     /// `read(path:readAhead:)` with another point limit (tests).
-    static func read(path: String, readAhead: ReadAhead, pointLimit: Int) throws -> ReadResult {
+    static func read(
+        path: String, readAhead: ReadAhead, pointLimit: Int, readers: ActivityReaders = .standard
+    ) throws -> ReadResult {
         if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
-        if let fit = try sniffFIT(path: path) { return try FITReader.read(fit, pointLimit: pointLimit) }
+        let limits = ReadLimits(points: pointLimit)
+        if let (reader, bytes) = try sniff(path: path, readers) { return try reader.read(bytes, limits: limits) }
         let stream = try XMLStream(path: path)
         let ahead = readsAhead(readAhead, documentBytes: stream.expectedBytes)
         // A plain file read ahead is hashed by the handler thread while it waits
@@ -84,19 +91,21 @@ public enum ActivityFileReader {
         let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path) : nil
         if idleDigest != nil { stream.stopHashing() }
         let outcome = try read(
-            stream, readAhead: ahead, pointLimit: pointLimit,
+            stream, readers, readAhead: ahead, limits: limits,
             idle: idleDigest.map { d in { d.step() } } ?? { false })
         let digest = try idleDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 
     /// Reads a document from `source` (an archive entry): gzip is told by its magic
-    /// bytes and decompressed on the fly, FIT by its header, anything else is XML; the SHA-256 is of the decompressed bytes,
+    /// bytes and decompressed on the fly, a byte reader (FIT) by its header or the
+    /// name, anything else is XML; the SHA-256 is of the decompressed bytes,
     /// as for a file. `declaredSize` (0 when unknown) only sizes buffers.
     /// `archiveLimits`: the limits of the archive the entry came from and its name,
     /// which a gzip entry's decompression counts against too.
     public static func read(
-        stream source: ByteStream, declaredSize: Int = 0, archiveLimits: (ArchiveLimits, root: String)? = nil
+        stream source: ByteStream, declaredSize: Int = 0, archiveLimits: (ArchiveLimits, root: String)? = nil,
+        readers: ActivityReaders = .standard
     ) throws -> ReadResult {
         var source = source
         var size = declaredSize
@@ -106,59 +115,65 @@ public enum ActivityFileReader {
             source = try GunzipByteStream(peeked, limits: archiveLimits)
             size *= 8
         }
-        // FIT is told by its header (the name may say nothing: Garmin's `_ACTIVITY` files).
-        let head = try PeekedByteStream(source, peek: 12)
-        // A FIT header, or a name that says FIT (its reader then says what is wrong).
-        if head.head.withUnsafeBytes({ FITReader.isFITHeader($0) })
-            || (!head.head.isEmpty && FITReader.hasFITExtension(source.name))
-        {
-            return try FITReader.read(head, pointLimit: maxPoints)
+        // A byte format is told by its header (the name may say nothing: Garmin's
+        // `_ACTIVITY` FIT files), or by a name that says it (its reader then says
+        // what is wrong).
+        if readers.headerLength > 0 {
+            let head = try PeekedByteStream(source, peek: readers.headerLength)
+            let named = head.head.isEmpty ? nil : readers.byteReader(claimingName: source.name)
+            if let reader = readers.byteReader(header: head.head) ?? named {
+                return try reader.read(head, limits: .standard)
+            }
+            source = head
         }
-        source = head
         let stream = try XMLStream(input: InputSource(stream: source, expectedSize: size))
-        let outcome = try read(stream, readAhead: false, pointLimit: maxPoints, idle: { false })
+        let outcome = try read(stream, readers, readAhead: false, limits: .standard, idle: { false })
         return ReadResult(outcome: outcome, sha256: try stream.finishDigest(), byteCount: stream.bytesRead)
     }
 
-    /// A stream over the file when it is FIT (named `.fit` or `.fit.gz` in any
-    /// case, or starting with a FIT header after gzip); nil for XML.
-    static func sniffFIT(path: String) throws -> ByteStream? {
-        if FITReader.hasFITExtension(path) {
+    /// The byte reader (FIT) of the file and a stream over it, when one claims
+    /// its name (`.fit` or `.fit.gz` in any case) or the header it starts with
+    /// after gzip; nil for XML.
+    static func sniff(path: String, _ readers: ActivityReaders) throws -> (any ByteActivityReader, ByteStream)? {
+        if let named = readers.byteReader(claimingName: path) {
             // An empty file is empty, whatever its name says (the XML path says so).
             var info = stat()
             if stat(path, &info) == 0, info.st_size == 0 { return nil }
-            return try FileByteStream(path: path)
+            return (named, try FileByteStream(path: path))
         }
+        let length = readers.headerLength
+        guard length > 0 else { return nil }
         // The first bytes as they are on disk (cheap: no zlib buffers for every
         // GPX and TCX file); only a gzip file is opened through zlib to look inside.
-        var raw = [UInt8](repeating: 0, count: 12)
+        var raw = [UInt8](repeating: 0, count: length)
         guard let file = fopen(path, "rb") else { return nil }   // the XML reader reports it
-        let got = fread(&raw, 1, 12, file)
+        let got = fread(&raw, 1, length, file)
         fclose(file)
         let isGzip = got >= 2 && raw[0] == 0x1F && raw[1] == 0x8B
         if !isGzip {
-            guard got == 12, raw.withUnsafeBytes({ FITReader.isFITHeader($0) }) else { return nil }
-            return try FileByteStream(path: path)
+            guard let reader = readers.byteReader(header: Array(raw.prefix(got))) else { return nil }
+            return (reader, try FileByteStream(path: path))
         }
         let stream = try FileByteStream(path: path)
-        var head = [UInt8](repeating: 0, count: 12)
+        var head = [UInt8](repeating: 0, count: length)
         var n = 0
-        while n < 12 {
+        while n < length {
             // A read error here (corrupt gzip) is left to the XML reader to report.
             guard
-                let got = try? head.withUnsafeMutableBytes({ try stream.read(into: $0.baseAddress! + n, count: 12 - n) }
-                ),
+                let got = try? head.withUnsafeMutableBytes({
+                    try stream.read(into: $0.baseAddress! + n, count: length - n)
+                }),
                 got > 0
             else { break }
             n += got
         }
         head.removeSubrange(n...)
-        guard head.withUnsafeBytes({ FITReader.isFITHeader($0) }) else { return nil }
-        return PeekedByteStream(stream, head: head)
+        guard let reader = readers.byteReader(header: head) else { return nil }
+        return (reader, PeekedByteStream(stream, head: head))
     }
 
     private static func read(
-        _ stream: XMLStream, readAhead: Bool, pointLimit: Int,
+        _ stream: XMLStream, _ readers: ActivityReaders, readAhead: Bool, limits: ReadLimits,
         idle: @escaping () -> Bool
     ) throws -> ReadOutcome {
         let path = stream.path
@@ -177,19 +192,12 @@ public enum ActivityFileReader {
             case .documentType:
                 throw FormatError.doctypeRefused(file: path, line: stream.currentLine)
             case .element:
-                let root = vocabulary.local(stream.localName)
-                switch root {
-                case .gpx:
-                    let handler = GPXHandler(vocabulary: vocabulary)
-                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit, idle: idle)
-                    return .document(handler.finish())
-                case .trainingCenterDatabase:
-                    let handler = TCXHandler(vocabulary: vocabulary)
-                    try drive(stream, handler, vocabulary, readAhead: readAhead, pointLimit: pointLimit, idle: idle)
-                    return .document(handler.finish())
-                default:
+                guard let reader = readers.xmlReader(root: vocabulary.local(stream.localName)) else {
                     throw FormatError.notAnActivityFile(file: path, root: stream.localNameString)
                 }
+                let document = XMLActivityDocument(
+                    stream: stream, vocabulary: vocabulary, readAhead: readAhead, idle: idle)
+                return .document(try reader.read(document, limits: limits))
             default:
                 continue
             }
@@ -198,7 +206,7 @@ public enum ActivityFileReader {
     }
 
     /// Feeds every node from the root element (the current node) to the end.
-    private static func drive<H: ElementHandler>(
+    static func drive<H: ElementHandler>(
         _ stream: XMLStream, _ handler: H, _ vocabulary: Vocabulary,
         readAhead: Bool, pointLimit: Int, idle: @escaping () -> Bool
     ) throws {

@@ -110,10 +110,4 @@ public enum FITReader {
         guard bytes.count >= 12, bytes[0] == 12 || bytes[0] == 14 else { return false }
         return bytes[8] == 0x2E && bytes[9] == 0x46 && bytes[10] == 0x49 && bytes[11] == 0x54
     }
-
-    /// True when a file name ends in `.fit` or `.fit.gz` (any case).
-    public static func hasFITExtension(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return lower.hasSuffix(".fit") || lower.hasSuffix(".fit.gz")
-    }
 }

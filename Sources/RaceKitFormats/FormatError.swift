@@ -37,7 +37,10 @@ public enum FormatError: RaceKitError, Equatable {
         case .corruptGzip(_, let message): return "corrupt gzip data: \(message)"
         case .malformedXML(_, _, let message): return message
         case .notAnActivityFile(_, let root):
-            return "not a GPX or TCX file: the root element is <\(root)>, expected <gpx> or <TrainingCenterDatabase>"
+            let xml = ActivityReaders.standard.xmlReaders
+            let names = ActivityReaders.listed(xml.map(\.name), last: "or")
+            let roots = ActivityReaders.listed(xml.map { "<\($0.rootElement.spelling)>" }, last: "or")
+            return "not a \(names) file: the root element is <\(root)>, expected \(roots)"
         case .doctypeRefused:
             return
                 "document type declarations (DTD) are refused: activity files never need one, and they are how entity-expansion and external-entity attacks work"

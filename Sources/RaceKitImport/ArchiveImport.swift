@@ -73,7 +73,7 @@ struct ArchiveWalk {
                 export = try readExport(reader)
             } else if InputCollector.isArchive(lower) {
                 try nested(reader, entry)
-            } else if InputCollector.isActivityFile(lower) {
+            } else if InputCollector.isActivityFile(lower, readers: importer.options.readers) {
                 try activity(reader, entry, index.strava.metadata(forEntry: entry.path))
             }
             // Anything else (CSV, JSON summaries, photos) is not an activity file.

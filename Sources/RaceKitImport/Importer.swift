@@ -12,6 +12,9 @@ public struct ImportOptions: Sendable {
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Store the same activity again when it comes from another file.
     public var allowDuplicates = false
+    /// The formats read: which files inside folders and archives are activity
+    /// files, and which reader reads each.
+    public var readers = ActivityReaders.standard
     public init() {}
 }
 
@@ -160,7 +163,8 @@ public struct Importer: Sendable {
                             FileResult(
                                 file: path, status: .skipped,
                                 reason:
-                                    "no activity file inside (GPX, TCX, FIT, plain or .gz) and no Apple Health export"),
+                                    "no activity file inside (\(options.readers.nameList), plain or .gz) and no Apple Health export"
+                            ),
                             archive: tracker)
                     }
                 } else {
@@ -277,7 +281,7 @@ public struct Importer: Sendable {
         _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
     ) -> FileResult {
         guarded(path) {
-            var read = try ActivityFileReader.read(path: path, readAhead: readAhead)
+            var read = try ActivityFileReader.read(path: path, readAhead: readAhead, readers: options.readers)
             let (metadata, problem) = stravaFolders.metadata(for: path)
             var result = try store(
                 &read, file: path, sourceFile: (path as NSString).lastPathComponent, metadata: metadata,
@@ -305,7 +309,8 @@ public struct Importer: Sendable {
         guarded(name) {
             do {
                 var read = try ActivityFileReader.read(
-                    stream: stream, declaredSize: declaredSize, archiveLimits: (archive.limits, archive.path))
+                    stream: stream, declaredSize: declaredSize, archiveLimits: (archive.limits, archive.path),
+                    readers: options.readers)
                 return try store(&read, file: name, sourceFile: sourceFile, metadata: metadata, context: context)
             } catch let error as ArchiveError where error.kind == .refused {
                 archive.refuse(error)
@@ -340,7 +345,7 @@ public struct Importer: Sendable {
         // Release the enum's reference (`consume` here trips a compiler bug).
         outcome = .empty
         if document.activities.isEmpty {
-            return FileResult(file: path, status: .skipped, reason: Self.whyNoActivity(document))
+            return FileResult(file: path, status: .skipped, reason: whyNoActivity(document))
         }
         let context = try loadContext()
         let (profile, history) = (context.profile, context.history)
@@ -463,7 +468,7 @@ public struct Importer: Sendable {
     }
 
     /// Why a valid file holds no activity.
-    static func whyNoActivity(_ d: ParsedDocument) -> String {
+    func whyNoActivity(_ d: ParsedDocument) -> String {
         if !d.notes.isEmpty { return d.notes.joined(separator: "; ") }
         let routes = d.courses.filter { $0.kind == .gpxRoute }.count
         let untimed = d.courses.filter { $0.kind == .untimedTrack }.count
@@ -472,7 +477,6 @@ public struct Importer: Sendable {
         if untimed > 0 { return "a track without timestamps: a planned route, not an activity" }
         if routes > 0 { return "routes only (\(routes)): a planned route, not an activity" }
         if d.waypointCount > 0 { return "waypoints only (\(d.waypointCount)): no activity" }
-        if d.format == .tcx { return "no activity with trackpoints" }
-        return "no tracks, routes or waypoints: no activity"
+        return options.readers.noActivityReason(for: d.format)
     }
 }

@@ -1,17 +1,17 @@
 import Foundation
+import RaceKitFormats
 
 /// Expands the paths given to `import` into the files to read.
 public enum InputCollector {
-    /// Extensions read inside folders (case-insensitive).
-    public static let extensions = [".gpx", ".tcx", ".fit", ".gpx.gz", ".tcx.gz", ".fit.gz"]
+    /// Extensions read inside folders (case-insensitive): those of `ActivityReaders.standard`.
+    public static var extensions: [String] { ActivityReaders.standard.fileExtensions }
 
     /// Archives read entry by entry (case-insensitive), found in folders too.
     public static let archiveExtensions = [".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz"]
 
-    /// True when a file name has one of `extensions`.
-    public static func isActivityFile(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return extensions.contains { lower.hasSuffix($0) }
+    /// True when a file name has an extension one of `readers` claims.
+    public static func isActivityFile(_ name: String, readers: ActivityReaders = .standard) -> Bool {
+        readers.claims(fileName: name)
     }
 
     /// True when a file name has one of `archiveExtensions`.
@@ -20,8 +20,11 @@ public enum InputCollector {
         return archiveExtensions.contains { lower.hasSuffix($0) }
     }
 
-    /// Files to import (folders walked recursively, sorted) and the paths that do not exist.
-    public static func collect(_ paths: [String]) -> (files: [String], missing: [String]) {
+    /// Files to import (folders walked recursively for the files `readers` claim,
+    /// archives and Apple Health exports; sorted) and the paths that do not exist.
+    public static func collect(
+        _ paths: [String], readers: ActivityReaders = .standard
+    ) -> (files: [String], missing: [String]) {
         var files: [String] = []
         var missing: [String] = []
         var seen = Set<String>()
@@ -36,7 +39,8 @@ public enum InputCollector {
             var found: [String] = []
             if let walker = fm.enumerator(atPath: path) {
                 while let relative = walker.nextObject() as? String {
-                    guard isActivityFile(relative) || isArchive(relative) || isHealthExportName(relative) else {
+                    guard readers.claims(fileName: relative) || isArchive(relative) || isHealthExportName(relative)
+                    else {
                         continue
                     }
                     let full = (path as NSString).appendingPathComponent(relative)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
+import RaceKitFormats
 import RaceKitImport
 import RaceKitStore
 
@@ -8,9 +9,10 @@ extension RaceKitCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import GPX, TCX and FIT files, export archives and Apple Health exports into the store.",
+            abstract:
+                "Import \(ActivityReaders.standard.names()) files, export archives and Apple Health exports into the store.",
             discussion: """
-                Folders are walked recursively for .gpx, .tcx and .fit files (plain or .gz) \
+                Folders are walked recursively for \(ActivityReaders.standard.extensionNames()) files (plain or .gz) \
                 and for archives (.zip, .tar, .tar.gz), read entry by entry without unpacking \
                 them to disk, archives inside archives included (Garmin Connect's export); \
                 results name an entry ARCHIVE!path/inside. Strava's activities.csv gives the \
@@ -136,7 +138,9 @@ extension RaceKitCommand {
             }
             let s = ImportSummary(results)
             if s.total == 0 {
-                Console.out("No activity files found (GPX, TCX, FIT, plain or .gz; archives; Apple Health exports).")
+                Console.out(
+                    "No activity files found (\(ActivityReaders.standard.nameList), plain or .gz; archives; Apple Health exports)."
+                )
             } else if s.imported == 0 && s.upgraded == 0 && s.failed == 0 && s.duplicate > 0 {
                 Console.out(
                     "Nothing new: \(s.duplicate) of \(RaceKitCommand.importInputs(results)) already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "")."

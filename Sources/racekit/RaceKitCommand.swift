@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
+import RaceKitFormats
 
 @main
 struct RaceKitCommand: ParsableCommand {
@@ -8,7 +9,7 @@ struct RaceKitCommand: ParsableCommand {
         commandName: "racekit",
         abstract: "Race-day planning and running analytics from your watch exports.",
         discussion: """
-            Import GPX, TCX and FIT files (plain or .gz), zip and tar archives of them, an Apple Health export (export.zip or export.xml) and Strava and Garmin Connect bulk exports into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports; plan races over their course with fueling cues; generate branched race scripts and replay runs through them. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise; import and athlete add/set create it when missing, every other command exits 66 then and creates nothing.
+            Import \(ActivityReaders.standard.names()) files (plain or .gz), zip and tar archives of them, an Apple Health export (export.zip or export.xml) and Strava and Garmin Connect bulk exports into an embedded store; look at runs with moving time, splits, elevation, heart-rate zones, best efforts and training load; write weekly trend reports; plan races over their course with fueling cues; generate branched race scripts and replay runs through them. The store is .racekit/racekit.sqlite in the current folder unless --store (before or after the subcommand) or RACEKIT_STORE says otherwise; import and athlete add/set create it when missing, every other command exits 66 then and creates nothing.
 
               racekit import ~/Downloads/export/
               racekit runs list
