@@ -74,11 +74,11 @@ let package = Package(
         ),
         .target(
             name: "RaceKitImport",
-            dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitStore"]
+            dependencies: ["RaceKitCore", "RaceKitFormats"]
         ),
         .target(
             name: "RaceKitReports",
-            dependencies: ["RaceKitCore", "RaceKitStore"]
+            dependencies: ["RaceKitCore"]
         ),
         .target(name: "RaceKitScript", dependencies: ["RaceKitCore"]),
         .target(
