@@ -6,14 +6,16 @@ import PackageDescription
 //   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis
 //                   (with the grade cost model GAP needs), race predictions; the JSON
 //                   writer and reader (JSON/); CSV and display text; errors with their exit
-//                   class; atomic output files and their lock (Foundation only)
+//                   class; atomic output files and their lock; the store's domain types,
+//                   repository protocols and duplicate rule (Store/) (Foundation only)
 //   RaceKitScript   race scripts: the model and its validation, expressions, the trigger
 //                   engine, live metrics and replays of a recorded run
 //   RaceKitFormats  GPX/TCX readers on libxml2's streaming xmlTextReader (+ zlib for .gz),
 //                   archives (zip, tar) read entry by entry with libarchive, and the
 //                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
 //                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
-//   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
+//   RaceKitStore    the SQLite backend of the store protocols (GRDB): migrations, record
+//                   conformances, samples; StoreLocation.open, the one store opener
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
 //   RaceKitRace     race setups (YAML, Yams), course profiles, pace plans, fuel/drink cue
 //                   plans, plan output, pace band, course exports, personalities, script
