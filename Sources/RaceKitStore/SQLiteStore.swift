@@ -11,8 +11,11 @@ public typealias RunStore = SQLiteStore
 public final class SQLiteStore: Store {
     /// Version of the stored analysis; `runs recompute` redoes older rows.
     public static var analysisVersion: Int { RunAnalyzer.version }
-    /// `RunFilter`, as callers of the store named it before the seam.
+    /// The names callers used before the store seam (`RunStore.RunFilter()`);
+    /// new code uses RaceKitCore's `RunFilter`, `RunEdit`, `PersonalRecord`.
     public typealias RunFilter = RaceKitCore.RunFilter
+    public typealias RunEdit = RaceKitCore.RunEdit
+    public typealias Record = PersonalRecord
 
     let writer: any DatabaseWriter
     /// True when opening created the store file (a `.create` open of a missing store).
