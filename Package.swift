@@ -6,7 +6,8 @@ import PackageDescription
 //   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis
 //                   (with the grade cost model GAP needs), race predictions; the JSON
 //                   writer and reader (JSON/); CSV and display text; errors with their exit
-//                   class; atomic output files and their lock (Foundation only)
+//                   class; atomic output files and their lock; the store's domain types,
+//                   repository protocols and duplicate rule (Store/) (Foundation only)
 //   RaceKitScript   race scripts: the model and its validation, expressions, the trigger
 //                   engine, live metrics and replays of a recorded run
 //   RaceKitFormats  the ActivityReader seam (Readers/: one type per format, one list,
@@ -14,7 +15,8 @@ import PackageDescription
 //                   (+ zlib for .gz), archives (zip, tar) read entry by entry with libarchive, and the
 //                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
 //                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
-//   RaceKitStore    the embedded SQLite store (GRDB): migrations, typed records, samples
+//   RaceKitStore    the SQLite backend of the store protocols (GRDB): migrations, record
+//                   conformances, samples; StoreLocation.open, the one store opener
 //   RaceKitPostgres the PostgreSQL client (libpq): connections, binary parameters and rows,
 //                   retried transactions, errors with exit classes that never show a password
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
@@ -82,11 +84,11 @@ let package = Package(
         ),
         .target(
             name: "RaceKitImport",
-            dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitStore"]
+            dependencies: ["RaceKitCore", "RaceKitFormats"]
         ),
         .target(
             name: "RaceKitReports",
-            dependencies: ["RaceKitCore", "RaceKitStore"]
+            dependencies: ["RaceKitCore"]
         ),
         .target(name: "RaceKitScript", dependencies: ["RaceKitCore"]),
         .target(name: "RaceKitPostgres", dependencies: ["RaceKitCore", "CLibPQ"]),

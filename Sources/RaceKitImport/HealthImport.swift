@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import RaceKitCore
 import RaceKitFormats
-import RaceKitStore
 import Synchronization
 
 /// What importing one Apple Health export did.

@@ -1,7 +1,6 @@
 import Foundation
 import RaceKitCore
 import RaceKitFormats
-import RaceKitStore
 import Synchronization
 
 /// One piece of an import: a file on disk, or an archive entry already read into

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import RaceKitCore
 import RaceKitFormats
-import RaceKitStore
 import Synchronization
 
 /// Options of one import.
@@ -22,16 +21,16 @@ public struct ImportOptions: Sendable {
 /// first file at once: parsing needs no store, only analysing (the athlete's
 /// physiology) and storing do, and they wait for it.
 public final class PendingStore: Sendable {
-    private let result = Locked<Result<RunStore, any Error>?>(nil)
+    private let result = Locked<Result<any Store, any Error>?>(nil)
     private let ready = DispatchGroup()
 
     /// A store that is already open.
-    public init(_ store: RunStore) {
+    public init(_ store: any Store) {
         result.withLock { $0 = .success(store) }
     }
 
     /// Runs `open` on a thread of its own.
-    public init(opening open: @escaping @Sendable () throws -> RunStore) {
+    public init(opening open: @escaping @Sendable () throws -> any Store) {
         ready.enter()
         // On GCD's pool, not a Foundation Thread of its own: threads created and
         // ended by the hundred (tests import again and again) corrupted the heap
@@ -45,7 +44,7 @@ public final class PendingStore: Sendable {
     }
 
     /// The store, once open; rethrows what opening it threw.
-    public func get() throws -> RunStore {
+    public func get() throws -> any Store {
         ready.wait()
         return try result.withLock { $0! }.get()
     }
@@ -59,7 +58,7 @@ public struct Importer: Sendable {
     let stravaFolders = StravaFolderIndex()
     public let options: ImportOptions
 
-    public init(store: RunStore, options: ImportOptions) {
+    public init(store: any Store, options: ImportOptions) {
         self.init(opening: PendingStore(store), options: options)
     }
 
@@ -71,7 +70,7 @@ public struct Importer: Sendable {
 
     /// What analysing and storing a file needs from the store.
     struct Context: Sendable {
-        var store: RunStore
+        var store: any Store
         /// The athlete's set physiology.
         var profile: Physiology
         /// Their history, for estimates.

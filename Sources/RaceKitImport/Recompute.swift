@@ -1,14 +1,13 @@
 import Foundation
 import RaceKitCore
-import RaceKitStore
 
 /// Analyses stored runs again: those analysed by an older analysis version (in
 /// full), those analysed with other physiology than the athlete's current one
 /// (set values, or estimates from a history that has grown: zones and load only),
 /// or all of them in full with `force`.
 public struct Recompute: Sendable {
-    public let store: RunStore
-    public init(store: RunStore) { self.store = store }
+    public let store: any AthleteRepository & RunRepository
+    public init(store: any AthleteRepository & RunRepository) { self.store = store }
 
     /// What a recompute did.
     public struct Outcome: Sendable, Equatable {
@@ -31,7 +30,7 @@ public struct Recompute: Sendable {
     public func run(athleteID: String, force: Bool) throws -> Outcome {
         let physiology = try store.physiology(athleteID: athleteID)
         let stale = try store.staleRuns(
-            athleteID: athleteID, currentProfile: RunStore.profileKey(physiology), force: force)
+            athleteID: athleteID, currentProfile: physiology.profileKey, force: force)
         var outcome = Outcome()
         for record in stale {
             outcome.checked += 1

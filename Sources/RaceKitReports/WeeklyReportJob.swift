@@ -1,6 +1,5 @@
 import Foundation
 import RaceKitCore
-import RaceKitStore
 
 /// Writes the weekly reports of one or all athletes: per athlete
 /// `<out>/<athlete>/weekly.csv` (a row per week) and, for the report's week,
@@ -41,10 +40,10 @@ public struct WeeklyReportJob: Sendable {
         public var athlete: String?
     }
 
-    public let store: RunStore
+    public let store: any Store
     public let options: Options
 
-    public init(store: RunStore, options: Options) {
+    public init(store: any Store, options: Options) {
         self.store = store
         self.options = options
     }
@@ -127,7 +126,7 @@ public struct WeeklyReportJob: Sendable {
 
     /// Loads an athlete's running history and aggregates it.
     public func weeks(for athlete: Athlete) throws -> AthleteWeeks {
-        var filter = RunStore.RunFilter()
+        var filter = RunFilter()
         filter.athleteID = athlete.id
         filter.sport = .running
         let records = try store.runs(matching: filter)

@@ -1,21 +1,10 @@
 import Foundation
 import GRDB
+import RaceKitCore
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// What a command may do to the store file, and so how it is opened.
-public enum StoreAccess: Sendable, Equatable {
-    /// Reads only. The store must exist (`StoreError.missing`, exit 66); nothing
-    /// is created on disk (no folder, lock file, -wal or -shm), and a store the
-    /// user cannot write (mode 444, a folder of someone else's) can be read.
-    case read
-    /// Reads and writes a store that exists (`StoreError.missing` otherwise).
-    case write
-    /// Reads and writes, creating the store and its folder when missing.
-    case create
-}
 
 /// The store file and what this process may do with it.
 struct StoreFile {
@@ -83,9 +72,9 @@ enum StoreOpener {
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_READONLY {
-            throw StoreError.readOnly(path: path, reason: RunStore.describe(error))
+            throw StoreError.readOnly(path: path, reason: SQLiteStore.describe(error))
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: RunStore.describe(error))
+            throw StoreError.cannotOpen(path: path, reason: SQLiteStore.describe(error))
         }
     }
 
@@ -118,7 +107,7 @@ enum StoreOpener {
     /// read-write connection: a read-only one leaves -wal and -shm behind when
     /// it closes (it cannot checkpoint and delete them), this one, the last to
     /// close, removes them; GRDB sets `PRAGMA query_only` for each `read`, and
-    /// `RunStore.write` refuses a store opened to read. Otherwise a read-only
+    /// `SQLiteStore.write` refuses a store opened to read. Otherwise a read-only
     /// connection (`Configuration.readonly`): through -wal and -shm when a
     /// writer left or keeps them, else as an immutable file (SQLite would need
     /// to create -shm: "attempt to write a readonly database").
@@ -159,7 +148,7 @@ enum StoreOpener {
             try FileManager.default.createDirectory(atPath: file.folder, withIntermediateDirectories: true)
         } catch {
             throw StoreError.cannotCreate(
-                path: file.path, reason: "cannot create its folder \(file.folder): \(RunStore.describe(error))")
+                path: file.path, reason: "cannot create its folder \(file.folder): \(SQLiteStore.describe(error))")
         }
     }
 }

@@ -20,25 +20,30 @@ struct StoreOptions: ParsableArguments {
         return ".racekit/racekit.sqlite"
     }
 
+    /// Where the store is (`path` read as a `StoreLocation`); every command
+    /// opens its store through it.
+    func location() throws -> StoreLocation { try StoreLocation(path) }
+
     /// Opens the store to read it: it must exist (66), nothing is created or
     /// written on disk, and a store the user cannot write can still be read.
-    func read() throws -> RunStore { try RunStore(path: path, access: .read) }
+    func read() throws -> any Store { try location().open(access: .read) }
 
     /// Opens an existing store to change it: missing is 66, read-only 73.
-    func write() throws -> RunStore { try RunStore(path: path, access: .write) }
+    func write() throws -> any Store { try location().open(access: .write) }
 
     /// Opens the store to change it, creating it when missing (and saying so on
     /// stderr unless `quiet`).
-    func create(quiet: Bool = false) throws -> RunStore {
-        let store = try RunStore(path: path, access: .create)
+    func create(quiet: Bool = false) throws -> any Store {
+        let store = try location().open(access: .create)
         if store.created && !quiet { Self.announceCreated(path) }
         return store
     }
 
-    /// The store to read when its file exists (commands that use it when there
+    /// The store to read when there is one (commands that use it when there
     /// is one, never creating it).
-    func readIfExists() throws -> RunStore? {
-        FileManager.default.fileExists(atPath: path) ? try read() : nil
+    func readIfExists() throws -> (any Store)? {
+        let location = try location()
+        return location.exists ? try location.open(access: .read) : nil
     }
 
     static func announceCreated(_ path: String) { Console.error("created store \(path)") }
@@ -51,6 +56,21 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// The one place an error becomes a message and a sysexits code.
 enum Exit {
+    /// The message of any error, with what to do about it where the CLI knows
+    /// (the libraries' messages say what is wrong, not which command fixes it).
+    static func message(of error: any Error) -> String {
+        guard let error = error as? StoreError else { return "\(error)" }
+        switch error {
+        case .missing:
+            return
+                "\(error) (give another with --store PATH or RACEKIT_STORE=PATH; racekit import and racekit athlete add create one)"
+        case .unknownAthlete(let id): return "\(error) (create it with: racekit athlete add \(id))"
+        case .athleteExists(let id): return "\(error) (change it with racekit athlete set \(id) ...)"
+        case .unknownRun: return "\(error) (see racekit runs list)"
+        default: return "\(error)"
+        }
+    }
+
     /// The exit class of any error: a RaceKit library error says its own,
     /// encoding and decoding are bad data, anything else is a bug (70).
     /// ArgumentParser's own errors (usage, help, `ExitCode`) never get here.

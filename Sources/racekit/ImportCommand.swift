@@ -72,10 +72,10 @@ extension RaceKitCommand {
 
         func run() throws {
             // The store opens on another thread while the first files are read.
-            let (path, athlete) = (storeOptions.path, self.athlete)
+            let (path, location, athlete) = (storeOptions.path, try storeOptions.location(), self.athlete)
             let pending = PendingStore {
                 // A store error while checking is a store error (74), not an unknown athlete.
-                let store = try RunStore(path: path, access: .create)
+                let store = try location.open(access: .create)
                 guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
                 return store
             }

@@ -93,8 +93,9 @@ extension RaceKitCommand {
 
         /// The athlete's best recent performance (`RecentForm`), or a failure
         /// saying there is none; "now" is `RACEKIT_NOW` when set.
-        static func recentForm(_ store: RunStore, athlete: String, withinMonths: Int, hint: String) throws -> RecentForm
-        {
+        static func recentForm(
+            _ store: any AthleteRepository & RunRepository, athlete: String, withinMonths: Int, hint: String
+        ) throws -> RecentForm {
             guard let now = FormClock.now() else { throw Failure(.usage, "RACEKIT_NOW is not an ISO-8601 time") }
             guard let form = try RecentForm.find(in: store, athleteID: athlete, now: now, withinMonths: withinMonths)
             else {

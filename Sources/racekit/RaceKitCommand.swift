@@ -64,7 +64,7 @@ struct RaceKitCommand: ParsableCommand {
         } catch {
             // Every other error, once: its message on stderr (each line prefixed)
             // and its sysexits class, never ArgumentParser's bare exit 1.
-            for line in "\(error)".split(separator: "\n", omittingEmptySubsequences: false) {
+            for line in Exit.message(of: error).split(separator: "\n", omittingEmptySubsequences: false) {
                 Console.error("racekit: \(line)")
             }
             exit(withError: ExitCode(Exit.exitClass(of: error).rawValue))

@@ -118,7 +118,8 @@ extension RaceKitCommand.Race {
 
         /// The links of other setup files whose review is the one this review
         /// would write: refused (73, both setup files named) unless --force.
-        func othersReview(_ store: RunStore, setup: RaceSetup, key: String, link: RaceLink?, out: String) throws
+        func othersReview(_ store: any RaceLinkRepository, setup: RaceSetup, key: String, link: RaceLink?, out: String)
+            throws
             -> [RaceLink]
         {
             let markdown = ReviewFiles.paths(setup, in: out).markdown
@@ -136,7 +137,9 @@ extension RaceKitCommand.Race {
         }
 
         /// --run, else the linked run while it exists, else the run of the race date.
-        func findRun(_ store: RunStore, setup: RaceSetup, link: RaceLink?) throws -> RunRecord {
+        func findRun(_ store: any AthleteRepository & RunRepository, setup: RaceSetup, link: RaceLink?) throws
+            -> RunRecord
+        {
             if let runID { return try RunLookup.find(store, runID) }
             if let id = link?.runID, let run = try store.run(id: id) { return run }
             guard let date = setup.date else { throw ReviewError.noDate(file: file) }
@@ -147,7 +150,7 @@ extension RaceKitCommand.Race {
             guard let day = ReviewMatching.dayBounds(date, timeZone: zone) else {
                 throw ReviewError.noDate(file: file)
             }
-            var filter = RunStore.RunFilter()
+            var filter = RunFilter()
             filter.athleteID = athleteID
             filter.sport = .running
             filter.since = day.start

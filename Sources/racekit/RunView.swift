@@ -66,7 +66,7 @@ struct RunView {
 
 /// Finds a run by id or unique id prefix, or exits 66 / 64 with a message.
 enum RunLookup {
-    static func find(_ store: RunStore, _ id: String) throws -> RunRecord {
+    static func find(_ store: any RunRepository, _ id: String) throws -> RunRecord {
         if let run = try store.run(id: id.uppercased()) { return run }
         let matches = try store.runs(idPrefix: id)
         if matches.count == 1 { return matches[0] }

@@ -57,7 +57,7 @@ extension RaceKitCommand.Runs {
 
         func run() throws {
             let store = try storeOptions.read()
-            var filter = RunStore.RunFilter()
+            var filter = RunFilter()
             filter.athleteID = athlete
             filter.sport = sport
             filter.since = since.flatMap(Self.day)

@@ -119,7 +119,7 @@ extension RaceKitCommand.Runs {
         func run() throws {
             let store = try storeOptions.write()
             let record = try RunLookup.find(store, id)
-            var e = RunStore.RunEdit()
+            var e = RunEdit()
             if let label { e.label = .some(label.isEmpty ? nil : label) }
             if let notes { e.notes = .some(notes.isEmpty ? nil : notes) }
             if let rpe { e.perceivedEffort = .some(rpe.isEmpty ? nil : Int(rpe)) }

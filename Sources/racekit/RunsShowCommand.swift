@@ -74,7 +74,7 @@ struct RunDetail {
     /// The race setups this run is linked to (`race review`).
     var races: [RaceLink] = []
 
-    static func load(_ store: RunStore, id: String) throws -> RunDetail {
+    static func load(_ store: any Store, id: String) throws -> RunDetail {
         let record = try RunLookup.find(store, id)
         let athlete = try store.athlete(id: record.athleteID)
         // The analysis is only needed for splits (which do not depend on the

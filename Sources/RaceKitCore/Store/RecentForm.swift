@@ -1,12 +1,11 @@
 import Foundation
-import RaceKitCore
 
 /// The performance a prediction or a suggested target starts from: the
 /// athlete's best record (a mile or more, by VDOT) of the last `withinMonths`
 /// months, or, when there is none, the best of the `withinMonths` months up to
 /// the athlete's latest record, named with its age and a warning.
 public struct RecentForm: Sendable {
-    public var record: RunStore.Record
+    public var record: PersonalRecord
     /// Whole days between the record's run and now.
     public var ageDays: Int
     /// The window asked for, in months (a month is 365.25 / 12 days).
@@ -25,7 +24,10 @@ public struct RecentForm: Sendable {
     static let daysPerMonth = 365.25 / 12
 
     /// The basis for `athleteID` at `now` (epoch seconds); nil without any record.
-    public static func find(in store: RunStore, athleteID: String, now: Double, withinMonths: Int = defaultMonths)
+    public static func find(
+        in store: any AthleteRepository & RunRepository, athleteID: String, now: Double,
+        withinMonths: Int = defaultMonths
+    )
         throws -> RecentForm?
     {
         guard try store.athlete(id: athleteID) != nil else { throw StoreError.unknownAthlete(athleteID) }
@@ -43,7 +45,7 @@ public struct RecentForm: Sendable {
         return RecentForm(record: old, now: now, withinMonths: withinMonths, isRecent: false)
     }
 
-    init(record: RunStore.Record, now: Double, withinMonths: Int, isRecent: Bool) {
+    init(record: PersonalRecord, now: Double, withinMonths: Int, isRecent: Bool) {
         self.record = record
         self.withinMonths = withinMonths
         self.isRecent = isRecent

@@ -3,47 +3,19 @@ import GRDB
 internal import GRDBSQLite
 import RaceKitCore
 
-/// One activity ready to be stored, with its analysis and its encoded samples
-/// (encoded before the write transaction, so the store's lock is held briefly).
-public struct NewRun: Sendable {
-    /// The activity without its samples: they live on, packed, in `encodedSamples`
-    /// (holding both would double a large run's memory while it waits for the store).
-    public var activity: Activity
-    /// The analysis's figures (its series released, see `RunAnalysis.dropSeries`).
-    public var analysis: RunAnalysis
-    public var activityIndex: Int
-    /// A label and notes the source gave (Strava's activities.csv), nil otherwise.
-    public var label: String?
-    public var notes: String?
-    /// `SampleCodec.encode(activity.samples)`.
-    public var encodedSamples: [UInt8]
-    public var summary: RunSummary { analysis.summary }
-    public init(activity: Activity, analysis: RunAnalysis, activityIndex: Int, encodedSamples: [UInt8]? = nil) {
-        self.activity = activity; self.analysis = analysis; self.activityIndex = activityIndex
-        self.encodedSamples = encodedSamples ?? SampleCodec.encode(activity.samples)
-        self.activity.samples = SampleSeries()
-        self.analysis.dropSeries()
-    }
-}
+/// The name the SQLite store had before the store seam (tests use it).
+public typealias RunStore = SQLiteStore
 
-/// What happened to one activity offered to the store.
-public enum InsertOutcome: Sendable, Equatable {
-    case inserted(runID: String)
-    /// Already stored: the same bytes, or the same activity in another file.
-    case duplicate(existingRunID: String, sameBytes: Bool)
-    /// The same activity, richer than the stored copy: its samples and summary
-    /// replaced the stored ones, keeping the run's id and what the user set.
-    case upgraded(runID: String)
-}
-
-/// The embedded SQLite store (GRDB, WAL). Every file's runs go in one transaction.
-public final class RunStore: Sendable {
+/// The embedded SQLite store (GRDB, WAL): the `Store` of a `.sqlite` location.
+/// Every file's runs go in one transaction.
+public final class SQLiteStore: Store {
     /// Version of the stored analysis; `runs recompute` redoes older rows.
     public static var analysisVersion: Int { RunAnalyzer.version }
-    /// Same athlete, start within this many seconds and distance within
-    /// `duplicateDistanceRatio`: the same activity exported twice.
-    public static let duplicateStartToleranceSeconds = 60.0
-    public static let duplicateDistanceRatio = 0.02
+    /// The names callers used before the store seam (`RunStore.RunFilter()`);
+    /// new code uses RaceKitCore's `RunFilter`, `RunEdit`, `PersonalRecord`.
+    public typealias RunFilter = RaceKitCore.RunFilter
+    public typealias RunEdit = RaceKitCore.RunEdit
+    public typealias Record = PersonalRecord
 
     let writer: any DatabaseWriter
     /// True when opening created the store file (a `.create` open of a missing store).
@@ -118,7 +90,7 @@ public final class RunStore: Sendable {
     /// Stores the activities of one file in a single transaction: all or nothing.
     public func insert(
         _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
-        sha256: String, allowDuplicates: Bool, importedAt: Double = Date().timeIntervalSince1970
+        sha256: String, allowDuplicates: Bool, importedAt: Double
     )
         throws -> [InsertOutcome]
     {
@@ -127,36 +99,28 @@ public final class RunStore: Sendable {
                 guard try Athlete.exists(db, key: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
                 var outcomes: [InsertOutcome] = []
                 for run in runs {
-                    if let existing = try String.fetchOne(
-                        db,
-                        sql: """
-                            SELECT id FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
-                            """, arguments: [athleteID, sha256, run.activityIndex])
-                    {
-                        outcomes.append(.duplicate(existingRunID: existing, sameBytes: true))
-                        continue
+                    let keys = DuplicateKeys(run, sha256: sha256)
+                    let candidates = try duplicateCandidates(db, keys, athleteID: athleteID)
+                    switch DuplicatePolicy.decide(keys, candidates: candidates, allowDuplicates: allowDuplicates) {
+                    case .duplicate(let id, let sameBytes):
+                        outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes))
+                    case .replace(let stored):
+                        try upgrade(
+                            db, stored, with: run, sourceFile: sourceFile, format: format, sha256: sha256,
+                            importedAt: importedAt)
+                        outcomes.append(.upgraded(runID: stored.id))
+                    case .insert:
+                        var record = makeRecord(
+                            run, athleteID: athleteID, sourceFile: sourceFile, format: format,
+                            sha256: sha256, importedAt: importedAt)
+                        Self.apply(run.analysis, to: &record)
+                        try record.insert(db)
+                        try Self.insertSamples(
+                            db, runID: record.id, blob: run.encodedSamples,
+                            segments: Self.json(run.activity.segmentStarts))
+                        try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
+                        outcomes.append(.inserted(runID: record.id))
                     }
-                    if !allowDuplicates, let existing = try sameActivity(db, run, athleteID: athleteID) {
-                        if let stored = try RunRecord.fetchOne(db, key: existing), Self.isRicher(run, than: stored) {
-                            try upgrade(
-                                db, stored, with: run, sourceFile: sourceFile, format: format, sha256: sha256,
-                                importedAt: importedAt)
-                            outcomes.append(.upgraded(runID: existing))
-                        } else {
-                            outcomes.append(.duplicate(existingRunID: existing, sameBytes: false))
-                        }
-                        continue
-                    }
-                    var record = makeRecord(
-                        run, athleteID: athleteID, sourceFile: sourceFile, format: format,
-                        sha256: sha256, importedAt: importedAt)
-                    Self.apply(run.analysis, to: &record)
-                    try record.insert(db)
-                    try Self.insertSamples(
-                        db, runID: record.id, blob: run.encodedSamples,
-                        segments: Self.json(run.activity.segmentStarts))
-                    try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
-                    outcomes.append(.inserted(runID: record.id))
                 }
                 return outcomes
             }
@@ -188,29 +152,6 @@ public final class RunStore: Sendable {
         }
     }
 
-    /// A duplicate this many times the stored run's points, with the same
-    /// channels, is richer (a 1 s recording of what was stored as smart recording).
-    public static let richerPointRatio = 1.5
-
-    /// Whether a duplicate should replace the stored copy: it brings a channel the
-    /// stored run lacks (heart rate, cadence, elevation, positions) and loses none
-    /// of the stored ones, or it has the same channels and `richerPointRatio` times
-    /// the points.
-    static func isRicher(_ run: NewRun, than stored: RunRecord) -> Bool {
-        // Two files that declare different sports for one activity (a triathlon's
-        // swim from the watch, "Workout" from another app): the stored one stays.
-        if run.activity.sportDeclared, stored.sportDeclared, run.activity.sport != stored.sport { return false }
-        let s = run.summary
-        let new = [s.avgHeartRate != nil, s.avgCadence != nil, s.ascentMeters != nil, !run.activity.isIndoor]
-        let old = [
-            stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil,
-            stored.runType != .treadmill
-        ]
-        if zip(new, old).contains(where: { !$0 && $1 }) { return false }
-        if zip(new, old).contains(where: { $0 && !$1 }) { return true }
-        return Double(s.pointCount) >= richerPointRatio * Double(stored.pointCount)
-    }
-
     /// Replaces a stored run's source, samples and analysis with a richer copy's,
     /// keeping its id and what the user set (label, mode, run type, effort, notes,
     /// and a sport the user chose).
@@ -236,46 +177,22 @@ public final class RunStore: Sendable {
         try Self.writeDetails(db, runID: stored.id, analysis: run.analysis)
     }
 
-    private func sameActivity(_ db: Database, _ run: NewRun, athleteID: String) throws -> String? {
-        let rows = try Row.fetchAll(
+    /// What `DuplicatePolicy.decide` chooses from: the athlete's run stored from
+    /// the same bytes, then those started in the policy's window, nearest first.
+    private func duplicateCandidates(_ db: Database, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
+        let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
+        let sameBytes = try RunRecord.fetchAll(
             db,
             sql: """
-                SELECT id, distance_m, ended_at FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
+                SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
+                """, arguments: [athleteID, keys.sha256, keys.activityIndex])
+        let nearby = try RunRecord.fetchAll(
+            db,
+            sql: """
+                SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
                 ORDER BY abs(started_at - ?)
-                """,
-            arguments: [
-                athleteID, run.summary.startedAt - Self.duplicateStartToleranceSeconds,
-                run.summary.startedAt + Self.duplicateStartToleranceSeconds, run.summary.startedAt
-            ])
-        for row in rows {
-            let other: Double? = row["distance_m"]
-            let otherEnd: Double? = row["ended_at"]
-            // Started together and ended together: one activity, whatever the
-            // distances say (a watch's device distance and a GPS track's differ by
-            // a few percent).
-            if let otherEnd, abs(otherEnd - run.summary.endedAt) <= Self.duplicateStartToleranceSeconds {
-                return row["id"]
-            }
-            switch (run.summary.distanceMeters, other) {
-            case (nil, nil):
-                return row["id"]
-            case (let a?, let b?):
-                let reference = max(a, b)
-                if reference == 0 || abs(a - b) <= Self.duplicateDistanceRatio * reference { return row["id"] }
-                // A cut-off copy (a watch that died mid-run, a truncated file): it
-                // ends first and covers less distance than the whole one.
-                if let otherEnd {
-                    let (shortEnd, longEnd) = (min(otherEnd, run.summary.endedAt), max(otherEnd, run.summary.endedAt))
-                    let (shortDistance, longDistance) = otherEnd < run.summary.endedAt ? (b, a) : (a, b)
-                    if shortEnd < longEnd, shortDistance <= longDistance * (1 + Self.duplicateDistanceRatio) {
-                        return row["id"]
-                    }
-                }
-            default:
-                continue
-            }
-        }
-        return nil
+                """, arguments: [athleteID, window.earliest, window.latest, keys.startedAt])
+        return sameBytes + nearby
     }
 
     private func makeRecord(
@@ -298,20 +215,8 @@ public final class RunStore: Sendable {
             analysisVersion: Self.analysisVersion, importedAt: importedAt)
     }
 
-    /// Filters for `runs(matching:)`.
-    public struct RunFilter: Sendable {
-        public var athleteID: String?
-        public var sport: Sport?
-        /// Seconds since the epoch, inclusive.
-        public var since: Double?
-        public var until: Double?
-        public var limit: Int?
-        public var newestFirst = false
-        public init() {}
-    }
-
     /// Stored runs, oldest first unless `newestFirst`.
-    public func runs(matching filter: RunFilter = RunFilter()) throws -> [RunRecord] {
+    public func runs(matching filter: RunFilter) throws -> [RunRecord] {
         try wrap {
             try writer.read { db in
                 var request = RunRecord.all()
@@ -330,7 +235,7 @@ public final class RunStore: Sendable {
     }
 
     /// Number of stored runs (of one athlete when given).
-    public func runCount(athleteID: String? = nil) throws -> Int {
+    public func runCount(athleteID: String?) throws -> Int {
         try wrap {
             try writer.read { db in
                 guard let athleteID else { return try RunRecord.fetchCount(db) }

@@ -1,6 +1,6 @@
-import RaceKitCore
-
-/// Why the store could not do what was asked.
+/// Why the store could not do what was asked: every backend throws these. The
+/// messages say what is wrong, never which command to run about it; the CLI
+/// adds that (`Exit.message(of:)` in `racekit`).
 public enum StoreError: RaceKitError {
     public var exitClass: ExitClass {
         switch self {
@@ -8,13 +8,16 @@ public enum StoreError: RaceKitError {
         case .missing: return .noInput
         case .newer: return .dataError
         case .readOnly, .cannotCreate: return .cannotCreate
-        case .unknownAthlete: return .usage
+        case .unknownAthlete, .unsupported: return .usage
         case .unknownRun: return .noInput
         case .athleteExists: return .dataError
         }
     }
 
     case cannotOpen(path: String, reason: String)
+    /// A store location of a kind this build cannot open (`what` names the kind,
+    /// never the location itself, which may hold a password).
+    case unsupported(what: String)
     /// No store at the path, for a command that does not create one.
     case missing(path: String)
     /// The store was written by a newer RaceKit: a migration (`schema`) this
@@ -34,18 +37,17 @@ public enum StoreError: RaceKitError {
         switch self {
         case .cannotOpen(let path, let reason): return "\(path): cannot open the store: \(reason)"
         case .missing(let path):
-            return
-                "\(path): no store there (give another with --store PATH or RACEKIT_STORE=PATH; racekit import and racekit athlete add create one)"
+            return "\(path): no store there"
         case .newer(let path, let schema, let known):
             return
                 "\(path) was written by a newer RaceKit (schema \(schema); this racekit knows up to \(known)): upgrade racekit"
         case .readOnly(let path, let reason):
             return "\(path): the store is read-only (\(reason)); this command writes to it"
         case .cannotCreate(let path, let reason): return "\(path): cannot create the store: \(reason)"
-        case .unknownAthlete(let id): return "unknown athlete '\(id)' (create it with: racekit athlete add \(id))"
-        case .athleteExists(let id):
-            return "athlete '\(id)' already exists (change it with racekit athlete set \(id) ...)"
-        case .unknownRun(let id): return "no run with id \(id) (see racekit runs list)"
+        case .unsupported(let what): return "\(what) stores are not supported yet: give the path of a SQLite file"
+        case .unknownAthlete(let id): return "unknown athlete '\(id)'"
+        case .athleteExists(let id): return "athlete '\(id)' already exists"
+        case .unknownRun(let id): return "no run with id \(id)"
         case .database(let message): return "store error: \(message)"
         case .corruptSamples(let id, let reason): return "run \(id): \(reason)"
         }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RaceKitCore
 
-extension RunStore {
+extension SQLiteStore {
     /// Copies an analysis' numbers into a run row.
     static func apply(_ a: RunAnalysis, to r: inout RunRecord) {
         let s = a.summary
@@ -20,7 +20,7 @@ extension RunStore {
         r.loadEstimated = a.load.map { json($0.estimated) }
         r.zoneModel = a.zoneModel
         r.analysisVersion = RunAnalyzer.version
-        r.analysisProfile = profileKey(a.physiology)
+        r.analysisProfile = a.physiology.profileKey
     }
 
     /// Replaces a run's zones and best efforts.
@@ -41,15 +41,8 @@ extension RunStore {
         }
     }
 
-    /// Used for string lists, integer lists and the range-checked physiology, which always encode; the
-    /// "null" fallback is unreachable (try? on purpose, not a swallowed error).
-    static func json<T: Encodable>(_ value: T) -> String {
-        (try? JSONEncoder.sorted.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
-
-    /// What identifies the physiology an analysis used: a run whose key differs
-    /// from the athlete's current one is stale.
-    public static func profileKey(_ p: Physiology) -> String { json(p) }
+    /// `StoredJSON.text`: string lists, integer lists, the physiology.
+    static func json<T: Encodable>(_ value: T) -> String { StoredJSON.text(value) }
 
     // MARK: Physiology
 
@@ -73,12 +66,6 @@ extension RunStore {
                     bestEfforts: efforts.map { (meters: $0["d"], seconds: $0["t"]) })
             }
         }
-    }
-
-    /// The athlete's physiology, with unset values estimated from the history.
-    public func physiology(athleteID: String) throws -> Physiology {
-        guard let athlete = try athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
-        return athlete.physiology.completed(with: try history(athleteID: athleteID))
     }
 
     /// Replaces an athlete's profile.
@@ -196,7 +183,7 @@ extension RunStore {
     }
 
     /// Stores a new analysis of an existing run (and its sport, when inferred anew).
-    public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport? = nil) throws {
+    public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport?) throws {
         try wrap {
             try write { db in
                 guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
@@ -223,7 +210,7 @@ extension RunStore {
                         """,
                     arguments: [
                         load?.value, load?.source.rawValue, load.map { Self.json($0.estimated) },
-                        model?.rawValue, Self.profileKey(physiology), runID
+                        model?.rawValue, physiology.profileKey, runID
                     ])
                 try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
                 for z in zones ?? [] {
@@ -234,14 +221,6 @@ extension RunStore {
                 }
             }
         }
-    }
-
-    /// The samples of a stored run (for recomputing zones and load).
-    public func samples(of r: RunRecord) throws -> SampleSeries {
-        guard let s = try samples(runID: r.id) else {
-            throw StoreError.corruptSamples(runID: r.id, reason: "no samples stored")
-        }
-        return s
     }
 
     /// Runs analysed by an older version or with another physiology than the
@@ -259,18 +238,6 @@ extension RunStore {
                 return try request.order(RunRecord.Columns.startedAt).fetchAll(db)
             }
         }
-    }
-
-    /// What a user may change on a run.
-    public struct RunEdit: Sendable {
-        public var label: String??
-        public var mode: RunMode?
-        public var runType: RunType?
-        public var perceivedEffort: Int??
-        public var notes: String??
-        /// A sport set by the user: stored as declared (never inferred again).
-        public var sport: Sport?
-        public init() {}
     }
 
     /// Applies an edit; returns the updated run.
@@ -299,30 +266,10 @@ extension RunStore {
         }
     }
 
-    /// The athlete's record of a mile or more with the best VDOT: the
-    /// performance predictions and target suggestions start from.
-    /// `since` (epoch seconds): only runs started then or later.
-    public func bestPerformance(athleteID: String, since: Double? = nil) throws -> Record? {
-        let records = try personalRecords(athleteID: athleteID, distance: nil, since: since)
-            .filter { $0.distanceMeters >= RacePredictor.shortestFittedMeters - 0.5 }
-        return records.max(by: {
-            RacePredictor.vdot(meters: $0.distanceMeters, seconds: $0.elapsedSeconds)
-                < RacePredictor.vdot(meters: $1.distanceMeters, seconds: $1.elapsedSeconds)
-        })
-    }
-
-    /// A personal record: the fastest effort over one distance and its run.
-    public struct Record: Sendable {
-        public var distanceMeters: Double
-        public var elapsedSeconds: Double
-        public var startOffsetSeconds: Double
-        public var run: RunRecord
-    }
-
     /// The fastest effort per standard distance (or the `limit` fastest over
     /// `distance`), over running runs (started at `since` or later, when given).
-    public func personalRecords(athleteID: String?, distance: Double?, limit: Int = 10, since: Double? = nil) throws
-        -> [Record]
+    public func personalRecords(athleteID: String?, distance: Double?, limit: Int, since: Double?) throws
+        -> [PersonalRecord]
     {
         try wrap {
             try writer.read { db in
@@ -347,20 +294,11 @@ extension RunStore {
                     if let since { args.append(since) }
                 }
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
-                    Record(
+                    PersonalRecord(
                         distanceMeters: row["effort_m"], elapsedSeconds: row["effort_s"],
                         startOffsetSeconds: row["effort_offset_s"], run: try RunRecord(row: row))
                 }
             }
         }
-    }
-}
-
-extension Athlete {
-    /// The physiology the athlete has set (nothing estimated).
-    public var physiology: Physiology {
-        Physiology(
-            maxHeartRate: maxHeartRate, restingHeartRate: restingHeartRate, thresholdHeartRate: thresholdHeartRate,
-            thresholdPaceSecondsPerKm: thresholdPaceSecondsPerKm, sex: sex, zoneModel: zoneModel)
     }
 }

@@ -1,0 +1,20 @@
+import RaceKitCore
+
+extension StoreLocation {
+    /// Opens the store at this location as `access` allows: the one place that
+    /// knows every backend (today the SQLite file; a new backend is a case of
+    /// `StoreLocation` and a branch here).
+    public func open(access: StoreAccess) throws -> any Store {
+        switch self {
+        case .sqlite(let path): return try SQLiteStore(path: path, access: access)
+        }
+    }
+
+    /// Whether a store is there (commands that read one when there is one, and
+    /// never create it).
+    public var exists: Bool {
+        switch self {
+        case .sqlite(let path): return StoreFile(path: path).exists
+        }
+    }
+}

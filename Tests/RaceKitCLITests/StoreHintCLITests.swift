@@ -1,0 +1,53 @@
+import Foundation
+import RaceKitCore
+import Testing
+
+@testable import racekit
+
+/// The store's errors say what is wrong; the CLI adds what to do about it, in
+/// the one place errors become messages (`Exit.message(of:)`).
+@Suite struct StoreHintCLITests {
+    @Test func theCLIAddsTheHowToToTheStoresMessages() {
+        let cases: [(StoreError, String)] = [
+            (
+                .missing(path: "typo/x.sqlite"),
+                "typo/x.sqlite: no store there (give another with --store PATH or RACEKIT_STORE=PATH; racekit import and racekit athlete add create one)"
+            ),
+            (.unknownAthlete("ghost"), "unknown athlete 'ghost' (create it with: racekit athlete add ghost)"),
+            (.athleteExists("anna"), "athlete 'anna' already exists (change it with racekit athlete set anna ...)"),
+            (.unknownRun("NOPE"), "no run with id NOPE (see racekit runs list)"),
+            (.database("disk I/O error"), "store error: disk I/O error")
+        ]
+        for (error, expected) in cases {
+            #expect(Exit.message(of: error) == expected)
+            #expect(!error.description.contains("racekit") && !error.description.contains("--store"), "\(error)")
+        }
+        #expect(Exit.message(of: Failure(.usage, "plain")) == "plain")
+    }
+
+    @Test func storeErrorsReachStderrWithTheirHints() throws {
+        let cli = try CLI()
+        let ghost = try cli.run(["import", "--athlete", "ghost", "x.gpx"])
+        #expect(ghost.status == 64)
+        #expect(ghost.stderr == "racekit: unknown athlete 'ghost' (create it with: racekit athlete add ghost)\n")
+        #expect(try cli.run(["athlete", "add", "anna", "--store", "s.sqlite"]).status == 0)
+        let again = try cli.run(["athlete", "add", "anna", "--store", "s.sqlite"])
+        #expect(again.status == 65)
+        #expect(
+            again.stderr == "racekit: athlete 'anna' already exists (change it with racekit athlete set anna ...)\n")
+        let run = try cli.run(["runs", "show", "NOPE", "--store", "s.sqlite"])
+        #expect(run.status == 66 && run.stderr == "racekit: no run with id NOPE (see racekit runs list)\n")
+    }
+
+    /// A PostgreSQL URL is refused as such (usage, 64), not taken for a file
+    /// name: nothing is created, and the URL (it may hold a password) is not echoed.
+    @Test(arguments: [["runs", "list"], ["import", "x.gpx"], ["athlete", "add", "anna"]])
+    func aPostgresURLIsNotSupportedYet(_ command: [String]) throws {
+        let cli = try CLI()
+        let url = "postgresql://anna:secret@db.example/racekit"
+        let r = try cli.run(command + ["--store", url])
+        #expect(r.status == 64)
+        #expect(r.stderr == "racekit: PostgreSQL stores are not supported yet: give the path of a SQLite file\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workdir.path).isEmpty)
+    }
+}
