@@ -121,7 +121,7 @@ extension RaceKitCommand.AthleteCommand {
 
         func run() throws {
             let profile = try AthleteProfile(try storeOptions.read(), id: id)
-            Console.out(format == .json ? try profile.json() : profile.text())
+            if format == .json { Console.json(try profile.json()) } else { Console.out(profile.text()) }
         }
     }
 
