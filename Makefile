@@ -49,7 +49,7 @@ help:
 	@echo "make install      release build; install racekit, its man pages and bash/zsh/fish completions under PREFIX (default /usr/local)"
 	@echo "make man          the man pages (racekit.1 and one per subcommand) into $(MAN_DIR), from the release binary's commands"
 	@echo "make format       swift format in place over Sources, Tests and Package.swift (.swift-format)"
-	@echo "make lint         swift format lint --strict with .swift-format; fails on any rule finding (LINT_LAYOUT=1: layout too)"
+	@echo "make lint         swift format lint --strict with .swift-format; fails on any rule finding (LINT_LAYOUT=1: layout too), and on a function over 40 lines in Sources/racekit"
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl; ../shared/corpus/fit against scripts/fit-expected.jsonl and fitdecode (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
 	@echo "make bench-peers  racekit import vs gpxpy and python-tcxparser (pip) and xmllint, same inputs"

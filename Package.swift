@@ -24,7 +24,11 @@ import PackageDescription
 //                   plans, plan output, pace band, course exports, personalities, script
 //                   generation and audio, the race review
 //   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG
-//   racekit         argument parsing, output formatting, one error-to-exit-code mapping
+//   RaceKitWorkflows what the commands do, one job per workflow over the store and the race
+//                   code: race review, plan, script and new; script show and simulate; run
+//                   lookup (id prefixes), run list and detail; predict; athletes; run edits
+//   racekit         argument parsing, one workflow call per command, output, one
+//                   error-to-exit-code mapping
 //   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
 //   racekit-fuzz    libFuzzer harness for the readers (`make fuzz`), and a replay tool
 // The per-point parsing loop runs on the reader's handler classes in RaceKitFormats:
@@ -97,11 +101,15 @@ let package = Package(
             dependencies: ["RaceKitCore", "RaceKitScript", "RaceKitFormats", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Personalities")]
         ),
+        .target(
+            name: "RaceKitWorkflows",
+            dependencies: ["RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitScript", "RaceKitRace"]
+        ),
         .executableTarget(
             name: "racekit",
             dependencies: [
                 "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript", "RaceKitRace",
-                .product(name: "ArgumentParser", package: "swift-argument-parser")
+                "RaceKitWorkflows", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript"]),
@@ -131,6 +139,10 @@ let package = Package(
             name: "RaceKitRaceTests",
             dependencies: ["RaceKitRace", "RaceKitScript", "RaceKitFormats", "RaceKitCore"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "RaceKitWorkflowsTests",
+            dependencies: ["RaceKitWorkflows", "RaceKitRace", "RaceKitImport", "RaceKitStore", "RaceKitCore"]
         ),
         .testTarget(name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats"])
     ],

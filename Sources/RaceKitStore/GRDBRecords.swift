@@ -96,6 +96,10 @@ extension RunRecord {
         public static let athleteID = Column(CodingKeys.athleteID)
         public static let sport = Column(CodingKeys.sport)
         public static let startedAt = Column(CodingKeys.startedAt)
+        public static let elapsedSeconds = Column(CodingKeys.elapsedSeconds)
+        public static let movingSeconds = Column(CodingKeys.movingSeconds)
+        public static let distanceMeters = Column(CodingKeys.distanceMeters)
+        public static let load = Column(CodingKeys.load)
         public static let analysisVersion = Column(CodingKeys.analysisVersion)
         public static let analysisProfile = Column(CodingKeys.analysisProfile)
     }

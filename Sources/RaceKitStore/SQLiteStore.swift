@@ -215,7 +215,8 @@ public final class SQLiteStore: Store {
             analysisVersion: Self.analysisVersion, importedAt: importedAt)
     }
 
-    /// Stored runs, oldest first unless `newestFirst`.
+    /// Stored runs in the filter's order (oldest first by default), sorted and
+    /// limited by SQLite.
     public func runs(matching filter: RunFilter) throws -> [RunRecord] {
         try wrap {
             try writer.read { db in
@@ -224,14 +225,33 @@ public final class SQLiteStore: Store {
                 if let s = filter.sport { request = request.filter(RunRecord.Columns.sport == s) }
                 if let s = filter.since { request = request.filter(RunRecord.Columns.startedAt >= s) }
                 if let u = filter.until { request = request.filter(RunRecord.Columns.startedAt <= u) }
-                request =
-                    filter.newestFirst
-                    ? request.order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id.desc)
-                    : request.order(RunRecord.Columns.startedAt, RunRecord.Columns.id)
+                request = request.order(Self.ordering(filter.order, reversed: filter.reversed))
                 if let l = filter.limit { request = request.limit(l) }
                 return try request.fetchAll(db)
             }
         }
+    }
+
+    /// The ORDER BY terms of an order: its key (unknown values last), then
+    /// start time and id; every term flipped when reversed.
+    static func ordering(_ order: RunOrder, reversed: Bool) -> [SQLOrdering] {
+        typealias C = RunRecord.Columns
+        // (expression, ascending) pairs, the key first.
+        var terms: [(SQLExpression, Bool)]
+        switch order {
+        case .startedAt: terms = []
+        case .distance: terms = [((C.distanceMeters ?? -1).sqlExpression, false)]
+        case .elapsedTime: terms = [(C.elapsedSeconds.sqlExpression, false)]
+        case .load: terms = [((C.load ?? -1).sqlExpression, false)]
+        case .pace:
+            let seconds = C.movingSeconds ?? C.elapsedSeconds
+            let pace = SQL(
+                "CASE WHEN \(C.distanceMeters) > 0 AND \(seconds) > 0 THEN \(seconds) / (\(C.distanceMeters) / 1000.0) END"
+            ).sqlExpression
+            terms = [((pace == nil).sqlExpression, true), (pace, true)]
+        }
+        terms += [(C.startedAt.sqlExpression, true), (C.id.sqlExpression, true)]
+        return terms.map { expression, ascending in ascending != reversed ? expression.asc : expression.desc }
     }
 
     /// Number of stored runs (of one athlete when given).

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
-import RaceKitImport
 import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand {
     struct AthleteCommand: ParsableCommand {
@@ -104,18 +104,9 @@ extension RaceKitCommand.AthleteCommand {
         }
 
         func run() throws {
-            let store = try storeOptions.create()
-            guard var athlete = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
-            profile.apply(to: &athlete)
-            if let m = athlete.maxHeartRate, let r = athlete.restingHeartRate, r >= m {
-                throw Failure(.usage, "resting HR \(Int(r)) must be below max HR \(Int(m))")
-            }
-            try store.updateAthlete(athlete)
-            Console.out("Updated athlete \(id).")
-            guard !noRecompute else { return }
-            let outcome = try RaceKitImport.Recompute(store: store).run(athleteID: id, force: false)
-            if outcome.checked > 0 { Console.out("Recomputed \(outcome.updated) runs.") }
-            for f in outcome.failed { Console.error("failed: \(f)") }
+            try AthleteJobs.update(
+                try storeOptions.create(), id: id, change: profile.apply, recompute: !noRecompute,
+                say: { Console.out($0) }, note: { Console.error($0) })
         }
     }
 
@@ -129,62 +120,8 @@ extension RaceKitCommand.AthleteCommand {
         @Option(help: "table or json.") var format: OutputFormat = .table
 
         func run() throws {
-            let store = try storeOptions.read()
-            guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
-            let p = try store.physiology(athleteID: id)
-            let runs = try store.runCount(athleteID: id)
-            if format == .json {
-                Console.json(
-                    try JSONOutput.string(
-                        AthleteJSON(
-                            id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel,
-                            maxHeartRate: p.maxHeartRate,
-                            maxHeartRateEstimated: p.maxHeartRateEstimated, restingHeartRate: p.restingHeartRate,
-                            thresholdHeartRate: p.thresholdHeartRate,
-                            thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
-                            thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
-                            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs)))
-                return
-            }
-            func hr(_ v: Double?, _ est: Bool) -> String {
-                guard let v else { return "unknown" }
-                return "\(Int(v.rounded())) bpm"
-                    + (est ? " (estimated from \(runs) runs; set it for accurate zones and load)" : "")
-            }
-            let pace =
-                p.thresholdPaceSecondsPerKm.map {
-                    "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "")
-                } ?? "unknown"
-            let model = HeartRateZones.resolve(a.zoneModel, physiology: p)
-            let rows: [(String, String)] = [
-                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone),
-                ("Sex", a.sex?.rawValue ?? "not set (TRIMP uses the mean of both weightings)"),
-                ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)),
-                (
-                    "Resting HR",
-                    p.restingHeartRate.map { "\(Int($0.rounded())) bpm" }
-                        ?? "not set (load uses Edwards' zone TRIMP until it is)"
-                ),
-                (
-                    "Threshold HR",
-                    p.thresholdHeartRateEstimated
-                        ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)"
-                        : hr(p.thresholdHeartRate, false)
-                ),
-                ("Threshold pace", pace),
-                ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
-                ("Runs", String(runs))
-            ]
-            for (k, v) in rows { Console.out(k.padding(toLength: 16, withPad: " ", startingAt: 0) + v) }
-            if let zones = HeartRateZones.zones(model, physiology: p) {
-                Console.out("")
-                Console.out(
-                    Format.table(
-                        header: ["zone", "bpm"],
-                        rows: zones.map { z in
-                            [z.name, z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"]
-                        }))
-            }
+            let profile = try AthleteProfile(try storeOptions.read(), id: id)
+            if format == .json { Console.json(try profile.json()) } else { Console.out(profile.text()) }
         }
     }
 
@@ -193,34 +130,7 @@ extension RaceKitCommand.AthleteCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let store = try storeOptions.read()
-            let athletes = try store.athletes()
-            Console.out(
-                Format.table(
-                    header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
-                    rows: try athletes.map { a in
-                        [
-                            a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0),
-                            Format.number(a.restingHeartRate, digits: 0),
-                            Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? TextFormat.unknown,
-                            String(try store.runCount(athleteID: a.id))
-                        ]
-                    }))
+            Console.out(try AthleteJobs.roster(try storeOptions.read()))
         }
     }
-}
-
-/// `athlete show --format json` (docs/contracts/json.md, "Athletes and predictions").
-struct AthleteJSON: Encodable {
-    var id, name, timeZone: String
-    @Null var sex: Sex?
-    var zoneModel: ZoneModel
-    @Null var maxHeartRate: Double?
-    var maxHeartRateEstimated: Bool
-    @Null var restingHeartRate: Double?
-    @Null var thresholdHeartRate: Double?
-    var thresholdHeartRateEstimated: Bool
-    @Null var thresholdPaceSecondsPerKm: Double?
-    var thresholdPaceEstimated: Bool
-    var runs: Int
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
 import RaceKitCore
 import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand {
     struct Predict: ParsableCommand {
@@ -91,96 +91,23 @@ extension RaceKitCommand {
             return (meters, seconds)
         }
 
-        /// The athlete's best recent performance (`RecentForm`), or a failure
-        /// saying there is none; "now" is `RACEKIT_NOW` when set.
-        static func recentForm(
-            _ store: any AthleteRepository & RunRepository, athlete: String, withinMonths: Int, hint: String
-        ) throws -> RecentForm {
-            guard let now = FormClock.now() else { throw Failure(.usage, "RACEKIT_NOW is not an ISO-8601 time") }
-            guard let form = try RecentForm.find(in: store, athleteID: athlete, now: now, withinMonths: withinMonths)
-            else {
-                throw Failure(.dataError, "athlete '\(athlete)' has no best effort of a mile or more yet" + hint)
-            }
-            return form
-        }
-
-        /// `predict --format json` (docs/contracts/json.md, "Athletes and predictions").
-        struct Report: Encodable {
-            struct Item: Encodable {
-                var model: String
-                var seconds: Double
-                var paceSecondsPerKm: Double
-            }
-            var fromMeters, fromSeconds, toMeters: Double
-            var vdot: Double
-            var riegelExponent: Double
-            /// Riegel's caveat where it applies (a marathon or longer from a race at most half as long).
-            @Null var note: String?
-            /// Age of the athlete's record used, whole days (null with --from).
-            @Null var fromAgeDays: Double?
-            var warnings: [String]
-            var rangeSeconds: [Double]
-            var predictions: [Item]
-        }
-
         func run() throws {
             let target = try ArgumentRanges.distance(to, option: "--to")
-            var source: (meters: Double, seconds: Double)
-            var origin: String
-            var ageDays: Double?
-            var warnings: [String] = []
+            let source: Prediction.From
             if let from {
-                source = try Self.performance(from)
-                origin = "\(Format.number(source.meters / 1000, digits: 3)) km in \(Format.duration(source.seconds))"
+                let p = try Self.performance(from)
+                source = .performance(meters: p.meters, seconds: p.seconds)
             } else {
-                let form = try Self.recentForm(
-                    try storeOptions.read(), athlete: fromAthlete ?? Athlete.defaultID, withinMonths: withinMonths,
-                    hint: fromAthlete == nil ? " (give --from DISTANCE=TIME, or import runs)" : "")
-                source = (form.record.distanceMeters, form.record.elapsedSeconds)
-                origin = form.origin
-                ageDays = Double(form.ageDays)
-                warnings = form.warnings
+                source = .records(athlete: fromAthlete, withinMonths: withinMonths)
             }
-            let predictions = RacePredictor.predict(
-                seconds: source.seconds, meters: source.meters, to: target,
-                riegelExponent: riegelExponent)
-            let times = predictions.map(\.seconds)
-            let vdot = RacePredictor.vdot(meters: source.meters, seconds: source.seconds)
-            let note = RacePredictor.riegelNote(fromMeters: source.meters, toMeters: target)
-            warnings += RacePredictor.warnings(meters: source.meters, vdot: vdot)
+            let prediction = try Prediction(
+                from: source, toMeters: target, riegelExponent: riegelExponent, openStore: storeOptions.read)
             if format == .json {
-                let report = Report(
-                    fromMeters: source.meters, fromSeconds: source.seconds, toMeters: target,
-                    vdot: TextFormat.rounded(vdot, 1),
-                    riegelExponent: riegelExponent, note: note, fromAgeDays: ageDays, warnings: warnings,
-                    rangeSeconds: [times.min()!.rounded(), times.max()!.rounded()],
-                    predictions: predictions.map { p in
-                        Report.Item(
-                            model: p.model.rawValue, seconds: p.seconds.rounded(),
-                            paceSecondsPerKm: TextFormat.rounded(p.seconds / (target / 1000), 1))
-                    })
-                Console.json(try JSONOutput.string(report))
+                Console.json(try prediction.json())
                 return
             }
-            for w in warnings { Console.error("warning: \(w)") }
-            Console.out(
-                "From \(origin), VDOT \(Format.number(vdot, digits: 1)), to \(Format.number(target / 1000, digits: 3)) km:"
-            )
-            Console.out("")
-            let names: [RacePredictor.Model: String] = [
-                .riegel: "Riegel (k \(Format.number(riegelExponent, digits: 2)))",
-                .vdot: "Daniels VDOT", .cameron: "Cameron"
-            ]
-            Console.out(
-                Format.table(
-                    header: ["model", "time", "pace/\(unit.rawValue)"],
-                    rows: predictions.map { p in
-                        [names[p.model]!, Format.duration(p.seconds), Format.pace(p.seconds / (target / 1000), unit)]
-                    }, rightAligned: [1, 2]))
-            Console.out("")
-            Console.out(
-                "Range: \(Format.duration(times.min()!)) to \(Format.duration(times.max()!))."
-                    + (note.map { " " + $0 } ?? ""))
+            for w in prediction.warnings { Console.error("warning: \(w)") }
+            Console.out(prediction.text(unit: unit))
         }
     }
 }

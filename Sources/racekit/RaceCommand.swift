@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
 import RaceKitCore
 import RaceKitRace
 import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand {
     struct Race: ParsableCommand {
@@ -60,25 +60,14 @@ extension RaceKitCommand.Race {
         }
 
         func run() throws {
-            let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
-            let exports = export?.elements ?? []
-            if exports.contains(where: { $0 != .band }), plan.course == nil {
-                throw Failure(
-                    .usage, "\(file): course: a TCX or GPX export needs a course file; add `course:` to the setup")
-            }
+            let job = try RacePlanJob(setupFile: file, unitMeters: unit.meters, exports: export?.elements ?? [])
             switch format {
-            case .json: Console.json(try JSONOutput.string(PlanOutput.json(plan)))
-            case .md: Console.out(PlanOutput.markdown(plan).trimmingTrailingNewlines())
-            case .csv:
-                Console.csv(table == .splits ? PlanOutput.splitsCSV(plan) : PlanOutput.cuesCSV(plan))
-            case .table:
-                Console.out(
-                    PlanOutput.text(plan) { Format.table(header: $0, rows: $1, rightAligned: $2) }
-                        .trimmingTrailingNewlines())
+            case .json: Console.json(try job.json())
+            case .md: Console.out(job.markdown())
+            case .csv: Console.csv(job.csv(cues: table == .cues))
+            case .table: Console.out(job.text())
             }
-            guard !exports.isEmpty else { return }
-            let dir = out ?? URL(fileURLWithPath: file).deletingLastPathComponent().path
-            for path in try PlanExport.write(exports, of: plan, to: dir) { Console.error("wrote \(path)") }
+            for path in try job.writeExports(to: out) { Console.error("wrote \(path)") }
         }
     }
 
@@ -139,36 +128,13 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let meters = try ArgumentRanges.distance(distance, option: "--distance")
-            var targetSeconds: Double
-            var suggestion: String?
-            if let target {
-                targetSeconds = try ArgumentRanges.time(target, over: meters, option: "--target", what: "a race target")
-            } else {
-                let form = try RaceKitCommand.Predict.recentForm(
-                    try storeOptions.read(), athlete: athlete!, withinMonths: withinMonths, hint: "; give --target")
-                let s = form.suggestTarget(to: meters)
-                targetSeconds = s.seconds
-                suggestion = s.text
-                for w in form.warnings { Console.error("warning: \(w)") }
-                if !form.warnings.isEmpty { suggestion! += "; " + form.warnings.joined(separator: "; ") }
-            }
-            let path = try NewRace.write(
-                .init(
-                    name: name, distance: distance, distanceMeters: meters, targetSeconds: targetSeconds,
-                    athlete: athlete, course: course, date: date, suggestion: suggestion,
-                    directory: out ?? dir ?? "Races", force: force))
-            Console.out(
-                "wrote \(path)"
-                    + (suggestion != nil ? " (target \(TextFormat.duration(targetSeconds)), \(suggestion!))" : ""))
-            Console.out("next: edit it, then racekit race plan \(path)")
+            let options = NewRaceJob.Options(
+                name: name, distance: distance, distanceMeters: meters,
+                targetSeconds: try target.map {
+                    try ArgumentRanges.time($0, over: meters, option: "--target", what: "a race target")
+                }, athlete: athlete, course: course, date: date, directory: out ?? dir ?? "Races", force: force,
+                withinMonths: withinMonths)
+            Console.out(try NewRaceJob.run(options, openStore: storeOptions.read, note: { Console.error($0) }))
         }
-    }
-}
-
-extension String {
-    func trimmingTrailingNewlines() -> String {
-        var s = Substring(self)
-        while s.last == "\n" { s = s.dropLast() }
-        return String(s)
     }
 }

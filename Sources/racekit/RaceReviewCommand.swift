@@ -1,9 +1,6 @@
 import ArgumentParser
-import Foundation
 import RaceKitCore
-import RaceKitRace
-import RaceKitScript
-import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand.Race {
     struct Review: ParsableCommand {
@@ -53,116 +50,21 @@ extension RaceKitCommand.Race {
         }
 
         func run() throws {
-            let setup = try SetupLoader.load(path: file)
+            let job = try RaceReviewJob(setupFile: file)
             let store = try storeOptions.write()
-            let key = RaceLink.key(setupFile: file)
             if unlink {
-                let was = try store.raceLink(setupKey: key, slug: setup.slug)
-                guard try store.unlinkRace(setupKey: key, slug: setup.slug) else {
-                    Console.out("\(file) was not linked to a run")
-                    return
-                }
-                Console.out("unlinked \(file)\(was?.runID.map { " from run \($0)" } ?? "")")
+                Console.out(try job.unlink(store))
                 return
             }
-            let plan = try RacePlanner.plan(setup, unitMeters: unit.meters)
-            let link = try store.raceLink(setupKey: key, slug: setup.slug)
-            let record = try findRun(store, setup: setup, link: link)
-            let athlete = try store.athlete(id: record.athleteID)
-            let physiology = athlete == nil ? nil : try store.physiology(athleteID: record.athleteID)
-            let voice = try RaceScriptJob.personality(
-                .init(personality: nil, personalityFile: nil, output: nil, force: false), setup: setup)
-            let script = ScriptGenerator.generate(
-                plan: plan, personality: voice, options: .init(physiology: physiology), digests: false)
-            var review = try ReviewAnalyzer.review(
-                plan,
-                .init(
-                    runID: record.id,
-                    runName:
-                        "\(record.sourceFile), started \(Format.localTime(record.startedAt, timeZone: athlete?.timeZone ?? "UTC"))",
-                    samples: try store.samples(of: record), startEpoch: record.startedAt,
-                    script: script, physiology: physiology,
-                    timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!,
-                    acceptOffCourse: offCourse))
-            if let w = ReviewMatching.dateWarning(
-                raceDate: setup.date, runStart: record.startedAt,
-                timeZone: athlete.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!)
-            {
-                review.warnings.insert(w, at: 0)
-            }
-            for w in review.warnings { Console.error("warning: \(w)") }
-            var reviewPath = link?.runID == record.id ? link?.reviewPath : nil
-            if let out {
-                let others = try othersReview(store, setup: setup, key: key, link: link, out: out)
-                let written = try ReviewFiles.write(review, to: out)
-                for other in others { try store.setReviewPath(nil, setupKey: other.setupKey) }
-                reviewPath = URL(fileURLWithPath: written.markdown).standardizedFileURL.path
-                Console.error("wrote \(written.markdown) and \(written.chart)")
-            }
-            let newLink = RaceLink(
-                setupKey: key, setupSlug: setup.slug, setupFile: file, raceName: setup.name, raceDate: setup.date,
-                targetSeconds: setup.targetSeconds, runID: record.id, actualSeconds: review.actualSeconds,
-                reviewPath: reviewPath)
-            // An unchanged link is not written again (a rerun changes nothing, not even the store's file).
-            if newLink != link { try store.saveRaceLink(newLink) }
+            let options = RaceReviewJob.Options(
+                runID: runID, unitMeters: unit.meters, outputDirectory: out, force: force, acceptOffCourse: offCourse)
+            let outcome = try job.run(store, options) { Console.error($0) }
             switch format {
-            case .json: Console.json(try JSONOutput.string(ReviewOutput.json(review, run: RunView(record).json)))
-            case .csv: Console.csv(ReviewOutput.splitsCSV(review))
-            case .md: Console.out(ReviewOutput.markdown(review, chart: nil).trimmingTrailingNewlines())
-            case .table:
-                Console.out(
-                    ReviewOutput.text(review) { Format.table(header: $0, rows: $1, rightAligned: $2) }
-                        .trimmingTrailingNewlines())
+            case .json: Console.json(try outcome.json())
+            case .csv: Console.csv(outcome.csv())
+            case .md: Console.out(outcome.markdown())
+            case .table: Console.out(outcome.text())
             }
-        }
-
-        /// The links of other setup files whose review is the one this review
-        /// would write: refused (73, both setup files named) unless --force.
-        func othersReview(_ store: any RaceLinkRepository, setup: RaceSetup, key: String, link: RaceLink?, out: String)
-            throws
-            -> [RaceLink]
-        {
-            let markdown = ReviewFiles.paths(setup, in: out).markdown
-            let absolute = URL(fileURLWithPath: markdown).standardizedFileURL.path
-            let others = try store.raceLinks(reviewPath: absolute).filter {
-                $0.setupKey != key && $0.setupKey != link?.setupKey
-            }
-            if let other = others.first, !force {
-                throw OutputError.exists(
-                    path: markdown,
-                    hint:
-                        "made from \(other.setupFile), not \(file): give another --out, or --force to overwrite it")
-            }
-            return others
-        }
-
-        /// --run, else the linked run while it exists, else the run of the race date.
-        func findRun(_ store: any AthleteRepository & RunRepository, setup: RaceSetup, link: RaceLink?) throws
-            -> RunRecord
-        {
-            if let runID { return try RunLookup.find(store, runID) }
-            if let id = link?.runID, let run = try store.run(id: id) { return run }
-            guard let date = setup.date else { throw ReviewError.noDate(file: file) }
-            let athleteID = setup.athlete ?? Athlete.defaultID
-            let zone =
-                try store.athlete(id: athleteID).flatMap { TimeZone(identifier: $0.timeZone) }
-                ?? TimeZone(identifier: "UTC")!
-            guard let day = ReviewMatching.dayBounds(date, timeZone: zone) else {
-                throw ReviewError.noDate(file: file)
-            }
-            var filter = RunFilter()
-            filter.athleteID = athleteID
-            filter.sport = .running
-            filter.since = day.start
-            filter.until = day.end - 0.001
-            let runs = try store.runs(matching: filter)
-            let chosen = try ReviewMatching.choose(
-                runs.map {
-                    ReviewCandidate(
-                        id: $0.id, startedAt: $0.startedAt, distanceMeters: $0.distanceMeters,
-                        elapsedSeconds: $0.elapsedSeconds)
-                }, raceMeters: setup.distanceMeters, file: file, date: date, athlete: athleteID)
-            return try runs.first { $0.id == chosen.id } ?? RunLookup.find(store, chosen.id)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RaceKitCore
+import RaceKitWorkflows
 
 extension RaceKitCommand {
     struct Runs: ParsableCommand {
@@ -17,3 +18,7 @@ extension DistanceUnit: ExpressibleByArgument {}
 extension Sport: ExpressibleByArgument {}
 extension RunMode: ExpressibleByArgument {}
 extension RunType: ExpressibleByArgument {}
+
+/// The run's JSON keys (`RunJSON`, in RaceKitWorkflows), under the name the
+/// command's tests use.
+typealias RunJSON = RaceKitWorkflows.RunJSON

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
 import RaceKitCore
 import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand.Runs {
     struct List: ParsableCommand {
@@ -39,72 +39,34 @@ extension RaceKitCommand.Runs {
             if let limit { try ArgumentRanges.check(limit, in: ArgumentRanges.listLimit, option: "--limit") }
         }
 
-        /// Counts and distances per sport, runs first: "8 runs 120.3 km, 3 rides
-        /// 95.1 km, 1 swim 2.0 km" (a ride's kilometres are not a runner's).
-        static func totals(_ runs: [RunRecord], unit: DistanceUnit) -> String {
-            Sport.allCases.compactMap { sport -> String? in
-                let these = runs.filter { $0.sport == sport }
-                guard !these.isEmpty else { return nil }
-                let meters = these.compactMap(\.distanceMeters).reduce(0, +)
-                return
-                    "\(SportDisplay(sport).count(these.count)) \(Format.distance(meters, unit, digits: 1)) \(unit.rawValue)"
-            }.joined(separator: ", ")
-        }
-
         static func day(_ text: String) -> Double? {
             TimestampParser.parse(text + "T00:00:00Z")?.secondsSinceEpoch
         }
 
         func run() throws {
-            let store = try storeOptions.read()
-            var filter = RunFilter()
-            filter.athleteID = athlete
-            filter.sport = sport
-            filter.since = since.flatMap(Self.day)
-            filter.until = until.flatMap(Self.day).map { $0 + 86_399.999 }
-            var runs = try store.runs(matching: filter)
-            switch sort {
-            case .date: break
-            case .distance: runs.sort { ($0.distanceMeters ?? -1) > ($1.distanceMeters ?? -1) }
-            case .time: runs.sort { $0.elapsedSeconds > $1.elapsedSeconds }
-            case .pace:
-                runs.sort {
-                    (RunView($0).avgPaceSecondsPerKm ?? .infinity) < (RunView($1).avgPaceSecondsPerKm ?? .infinity)
-                }
-            case .load: runs.sort { ($0.load ?? -1) > ($1.load ?? -1) }
-            }
-            if reverse { runs.reverse() }
-            if let limit { runs = sort == .date && !reverse ? Array(runs.suffix(limit)) : Array(runs.prefix(limit)) }
-            let views = runs.map(RunView.init)
+            let options = RunList.Options(
+                athleteID: athlete, sport: sport, since: since.flatMap(Self.day),
+                until: until.flatMap(Self.day).map { $0 + 86_399.999 }, order: sort.order, reversed: reverse,
+                limit: limit)
+            let list = try RunList(try storeOptions.read(), options)
             switch format {
-            case .json:
-                Console.out(bytes: try JSONOutput.line(views.map(\.json)))
-            case .csv:
-                Console.csv(CSV.document(header: RunView.csvHeader, rows: views.map(\.csvCells)))
-            case .table:
-                if views.isEmpty { Console.out("No runs match. Import some with: racekit import PATH"); return }
-                Console.out(
-                    Format.table(
-                        header: [
-                            "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace or speed",
-                            "elev+", "avg HR", "load", "name / source"
-                        ],
-                        rows: views.map { v in
-                            let r = v.record
-                            return [
-                                r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "),
-                                r.sport.rawValue,
-                                Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
-                                Format.duration(r.movingSeconds),
-                                SportDisplay(r.sport).speedText(
-                                    meters: r.distanceMeters, seconds: r.movingSeconds ?? r.elapsedSeconds,
-                                    unitMeters: unit.meters, unitName: unit.rawValue),
-                                Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),
-                                Format.number(r.load, digits: 0), r.label ?? r.name ?? r.sourceFile
-                            ]
-                        }, rightAligned: [3, 4, 5, 6, 7, 8, 9]))
-                Console.out(Self.totals(views.map(\.record), unit: unit))
+            case .json: Console.out(bytes: try list.json())
+            case .csv: Console.csv(list.csv())
+            case .table: Console.out(list.text(unit: unit))
             }
+        }
+    }
+}
+
+extension RaceKitCommand.Runs.List.SortKey {
+    /// The store's order for the key.
+    var order: RunStore.RunOrder {
+        switch self {
+        case .date: .startedAt
+        case .distance: .distance
+        case .time: .elapsedTime
+        case .pace: .pace
+        case .load: .load
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
-import RaceKitImport
 import RaceKitStore
+import RaceKitWorkflows
 
 #if canImport(Glibc)
 import Glibc
@@ -45,43 +45,12 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
-            let store = try storeOptions.read()
-            guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
-            let records = try store.personalRecords(
-                athleteID: athlete, distance: distance.flatMap(Self.meters), limit: limit)
+            let records = try PersonalRecords(
+                try storeOptions.read(), athlete: athlete, distance: distance.flatMap(Self.meters), limit: limit)
             switch format {
-            case .json:
-                Console.json(
-                    try JSONOutput.string(
-                        records.map { r in
-                            RecordJSON(
-                                distanceMeters: r.distanceMeters, elapsedSeconds: TextFormat.round(r.elapsedSeconds, 1),
-                                startOffsetSeconds: TextFormat.round(r.startOffsetSeconds, 1), runId: r.run.id,
-                                athlete: r.run.athleteID, startedAt: Format.isoTime(r.run.startedAt))
-                        }))
-            case .csv:
-                Console.csv(
-                    CSV.document(
-                        header: ["distance", "distance_m", "elapsed_time_s", "run_id", "athlete", "started_at"],
-                        rows: records.map { r in
-                            [
-                                .text(BestEfforts.name(of: r.distanceMeters)), .number(r.distanceMeters, digits: 3),
-                                .number(r.elapsedSeconds, digits: 1), .text(r.run.id), .text(r.run.athleteID),
-                                .text(Format.isoTime(r.run.startedAt))
-                            ]
-                        }))
-            case .table:
-                if records.isEmpty { Console.out("No best efforts yet."); return }
-                Console.out(
-                    Format.table(
-                        header: ["distance", "time", "pace/\(unit.rawValue)", "date", "run", "athlete"],
-                        rows: records.map { r in
-                            [
-                                BestEfforts.name(of: r.distanceMeters), Format.duration(r.elapsedSeconds),
-                                Format.pace(r.elapsedSeconds / (r.distanceMeters / 1000), unit),
-                                String(Format.isoTime(r.run.startedAt).prefix(10)), r.run.id, r.run.athleteID
-                            ]
-                        }, rightAligned: [1, 2]))
+            case .json: Console.json(try records.json())
+            case .csv: Console.csv(records.csv())
+            case .table: Console.out(records.text(unit: unit))
             }
         }
     }
@@ -117,20 +86,14 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
-            let store = try storeOptions.write()
-            let record = try RunLookup.find(store, id)
-            var e = RunEdit()
+            var e = RunStore.RunEdit()
             if let label { e.label = .some(label.isEmpty ? nil : label) }
             if let notes { e.notes = .some(notes.isEmpty ? nil : notes) }
             if let rpe { e.perceivedEffort = .some(rpe.isEmpty ? nil : Int(rpe)) }
             e.mode = mode
             e.runType = runType
             e.sport = sport
-            let updated = try store.edit(runID: record.id, e)
-            if sport != nil { try RaceKitImport.Recompute(store: store).reanalyse(runID: record.id) }
-            Console.out(
-                "Updated \(updated.id): \(updated.sport.rawValue), label \(updated.label ?? TextFormat.unknown), mode \(updated.mode.rawValue), type \(updated.runType.rawValue), effort \(updated.perceivedEffort.map(String.init) ?? TextFormat.unknown)"
-            )
+            Console.out(try RunJobs.edit(try storeOptions.write(), id: id, e))
         }
     }
 
@@ -147,8 +110,7 @@ extension RaceKitCommand.Runs {
         func run() throws {
             let store = try storeOptions.write()
             let r = try RunLookup.find(store, id)
-            let what =
-                "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
+            let what = RunJobs.describe(r)
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw Failure(.usage, "not deleting \(r.id) without --yes (standard input is not a terminal)")
@@ -179,14 +141,7 @@ extension RaceKitCommand.Runs {
         @Flag(help: "Redo every run, not only stale ones.") var all = false
 
         func run() throws {
-            let store = try storeOptions.write()
-            let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id)
-            var total = RecomputeJob.Outcome()
-            for id in ids {
-                guard try store.athlete(id: id) != nil else { throw StoreError.unknownAthlete(id) }
-                let o = try RecomputeJob(store: store).run(athleteID: id, force: all)
-                total.checked += o.checked; total.updated += o.updated; total.failed += o.failed
-            }
+            let total = try RunJobs.recompute(try storeOptions.write(), athlete: athlete, all: all)
             for f in total.failed { Console.error("failed: \(f)") }
             Console.out(
                 total.checked == 0
@@ -194,14 +149,4 @@ extension RaceKitCommand.Runs {
             if !total.failed.isEmpty { throw Exit.code(.someFailed) }
         }
     }
-}
-
-typealias RecomputeJob = RaceKitImport.Recompute
-
-/// One record of `runs bests --format json`.
-struct RecordJSON: Encodable {
-    var distanceMeters: Double
-    @Null var elapsedSeconds: Double?
-    @Null var startOffsetSeconds: Double?
-    var runId, athlete, startedAt: String
 }

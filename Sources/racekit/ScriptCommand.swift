@@ -1,9 +1,7 @@
 import ArgumentParser
-import Foundation
 import RaceKitCore
 import RaceKitRace
-import RaceKitScript
-import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand.Race {
     struct Script: ParsableCommand {
@@ -37,31 +35,12 @@ extension RaceKitCommand.Race {
         }
 
         func run() throws {
-            let plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unit.meters)
-            let athlete = plan.setup.athlete ?? Athlete.defaultID
-            let store = try storeOptions.readIfExists()
-            let physiology = try store.flatMap { store in
-                try store.athlete(id: athlete) == nil ? nil : try store.physiology(athleteID: athlete)
-            }
             let options = RaceScriptJob.Options(
-                personality: personality, personalityFile: personalityFile, output: out ?? output, force: force,
-                physiology: physiology)
-            switch try RaceScriptJob.run(options, plan: plan) {
-            case .upToDate(let path, let digest):
-                Console.out("\(path) is up to date (input digest \(digest.prefix(12))); --force rewrites it")
-            case .written(let path, let s, let voice, let warnings):
-                for w in warnings { Console.error("warning: \(w)") }
-                // Why there is no heart-rate message: no store at all (a wrong --store
-                // is not an athlete without a threshold), or the athlete's settings.
-                let heart =
-                    store == nil
-                    ? "; no heart-rate message (no store at \(storeOptions.path): give --store or RACEKIT_STORE)"
-                    : physiology?.thresholdHeartRate == nil && physiology?.maxHeartRate == nil
-                        ? "; no heart-rate message (athlete '\(athlete)' has no threshold or max HR in the store)" : ""
-                Console.out(
-                    "wrote \(path): \(s.messages) messages, \(s.branchPoints) branch points, \(s.gels) gels, \(s.drinks) drinks, \(s.hills) hill cues (\(voice))\(heart)"
-                )
-            }
+                personality: personality, personalityFile: personalityFile, output: out ?? output, force: force)
+            Console.out(
+                try RaceScriptWorkflow.run(
+                    setupFile: file, unitMeters: unit.meters, options: options, openStore: storeOptions.readIfExists,
+                    storePath: storeOptions.path, note: { Console.error($0) }))
         }
     }
 }
@@ -80,27 +59,6 @@ extension RaceKitCommand {
                 """,
             subcommands: [Validate.self, Show.self, Simulate.self, Render.self]
         )
-    }
-}
-
-/// How `script show` and `script simulate` place and name messages.
-enum ScriptLoading {
-    static func load(_ path: String) throws -> RaceScript { try RaceScript.load(path: path) }
-
-    /// Where a message speaks, for ordering: metres, or nil for conditions.
-    static func position(_ m: ScriptMessage, _ plan: ScriptPlan) -> Double? {
-        let t = m.trigger
-        switch t.type {
-        case .distance: return t.atMeters ?? t.everyMeters
-        case .time: return (t.atSeconds ?? 0) / plan.targetSeconds * plan.distanceMeters
-        case .halfway: return plan.distanceMeters / 2
-        case .near_finish: return plan.distanceMeters - (t.remainingMeters ?? 0)
-        case .condition, .fatigue_zone: return nil
-        }
-    }
-
-    static func shortID(_ id: String, _ script: RaceScript) -> String {
-        id.hasPrefix(script.race + ".") ? String(id.dropFirst(script.race.count + 1)) : id
     }
 }
 
@@ -128,47 +86,7 @@ extension RaceKitCommand.ScriptGroup {
         @Argument(help: "The script (JSON).") var file: String
         @Option(help: "table or md.") var format: ShowFormat = .table
         func run() throws {
-            let s = try ScriptLoading.load(file)
-            let placed = s.messages.compactMap { m in ScriptLoading.position(m, s.plan).map { (m, $0) } }
-                .sorted { ($0.1, -$0.0.priority) < ($1.1, -$1.0.priority) }
-            let anytime = s.messages.filter { ScriptLoading.position($0, s.plan) == nil }
-            var out =
-                s.messages.isEmpty
-                ? ""
-                : (format == .md
-                    ? "# Race script: \(s.race) (\(s.personality))\n\n"
-                    : "Race script: \(s.race) (\(s.personality))\n\n")
-            out +=
-                "Target \(TextFormat.duration(s.plan.targetSeconds)) over \(TextFormat.fixed(s.plan.distanceMeters / 1000, 3)) km; \(s.messages.count) messages. "
-                + "{placeholders} are filled during the race.\n"
-            var group: Double?
-            for (m, x) in placed {
-                if group == nil || abs(group! - x) > 0.5 {
-                    group = x
-                    let clock = TextFormat.duration(s.plan.clock(at: x))
-                    out +=
-                        format == .md
-                        ? "\n## \(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n\n"
-                        : "\n\(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n"
-                }
-                out += line(m, s) + "\n"
-            }
-            if !anytime.isEmpty {
-                out += format == .md ? "\n## Any time (conditions)\n\n" : "\nAny time (conditions)\n"
-                for m in anytime { out += line(m, s) + "\n" }
-            }
-            Console.out(out.trimmingTrailingNewlines())
-        }
-
-        func line(_ m: ScriptMessage, _ s: RaceScript) -> String {
-            var tags = ["priority \(m.priority)"]
-            if let k = m.branchKey, let e = s.branches[k] { tags.insert("if \(e)", at: 0) }
-            if let e = m.trigger.expression { tags.insert("when \(e)", at: 0) }
-            if m.priority >= s.engine.criticalPriority { tags.append("race-critical") }
-            let id = ScriptLoading.shortID(m.id, s)
-            return format == .md
-                ? "- **\(id)** (\(tags.joined(separator: "; "))): \(m.text)"
-                : "  \(id) [\(tags.joined(separator: "; "))]\n      \(m.text)"
+            Console.out(ScriptListing.text(try ScriptLoading.load(file), markdown: format == .md))
         }
     }
 
@@ -197,83 +115,14 @@ extension RaceKitCommand.ScriptGroup {
         }
 
         func run() throws {
-            let s = try ScriptLoading.load(file)
-            let metrics: [Metrics]
-            var source: String
-            if let race {
-                let setup = try SetupLoader.load(path: race)
-                guard setup.slug == s.race else {
-                    throw Failure(.usage, "\(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
-                }
-                if let why = ScriptStaleness.check(s, against: try RacePlanner.plan(setup, unitMeters: s.plan.unit)) {
-                    guard allowStale else {
-                        throw Failure(
-                            .dataError,
-                            "\(file) was not made from \(race) as it is now (\(why)): run racekit race script \(race) to make it again, or give --allow-stale"
-                        )
-                    }
-                    Console.error("warning: \(file) is stale for \(race) (\(why)); simulating the script's own plan")
-                }
-                metrics = ScriptReplay.onPlan(s)
-                source = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
-            } else {
-                let store = try storeOptions.read()
-                let record = try RunLookup.find(store, runID!)
-                let tz =
-                    try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(
-                        identifier: "UTC")!
-                metrics = ScriptReplay.recorded(
-                    try store.samples(of: record), startEpoch: record.startedAt, script: s,
-                    physiology: try store.physiology(athleteID: record.athleteID), timeZone: tz)
-                guard !metrics.isEmpty else {
-                    throw Failure(.dataError, "run \(record.id) has too few samples to simulate")
-                }
-                source =
-                    "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
+            let simulation = try ScriptSimulation(
+                file: file, source: runID.map { .run($0) } ?? .race(race!, allowStale: allowStale),
+                openStore: storeOptions.read, note: { Console.error($0) })
+            switch format {
+            case .json: Console.json(try simulation.json())
+            case .md: Console.out(simulation.markdown())
+            case .table: Console.out(simulation.text())
             }
-            let result: SimulationResult
-            do { result = try TriggerEngine.simulate(s, metrics: metrics) } catch {
-                throw ScriptError(path: file, message: "\(error)")
-            }
-            let report = ScriptReplay.Report(result)
-            if format == .json {
-                Console.json(try JSONOutput.string(report))
-                return
-            }
-            let rows = result.played.map { p in
-                [
-                    TextFormat.duration(Double(p.elapsedSeconds)), TextFormat.fixed(p.distanceMeters / 1000, 2),
-                    ScriptLoading.shortID(p.messageId, s),
-                    p.triggerType.rawValue, p.branchKey ?? "", p.text
-                ]
-            }
-            let summary = report.summaryLine
-            if format == .md {
-                var out = "# Simulation of \(s.race) (\(s.personality))\n\nAgainst \(source).\n\n"
-                out +=
-                    TextFormat.markdownTable(
-                        header: ["elapsed", "km", "message", "trigger", "branch", "text"],
-                        rows: rows, rightAligned: [0, 1]) + "\n"
-                out +=
-                    "\n## Not played\n\n"
-                    + result.notPlayed.map { "- \(ScriptLoading.shortID($0.messageId, s)): \($0.reason.rawValue)" }
-                    .joined(separator: "\n")
-                Console.out(out + "\n\n" + summary)
-                return
-            }
-            Console.out("Simulating \(s.race) (\(s.personality)) against \(source)\n")
-            Console.out(
-                Format.table(
-                    header: ["elapsed", "km", "message", "trigger", "branch", "text"], rows: rows, rightAligned: [0, 1])
-            )
-            if !result.notPlayed.isEmpty {
-                Console.out("\nNot played:")
-                Console.out(
-                    Format.table(
-                        header: ["message", "reason"],
-                        rows: result.notPlayed.map { [ScriptLoading.shortID($0.messageId, s), $0.reason.rawValue] }))
-            }
-            Console.out("\n" + summary)
         }
     }
 }

@@ -34,7 +34,8 @@ public protocol RunRepository: Sendable {
         sha256: String, allowDuplicates: Bool, importedAt: Double
     ) throws -> [InsertOutcome]
 
-    /// Stored runs, oldest first unless `newestFirst`, filtered and limited by the store.
+    /// Stored runs in the filter's order (oldest first by default), filtered, sorted
+    /// and limited by the store.
     func runs(matching filter: RunFilter) throws -> [RunRecord]
     /// Number of stored runs (of one athlete when given).
     func runCount(athleteID: String?) throws -> Int

@@ -1,3 +1,18 @@
+/// What `RunRepository.runs(matching:)` orders by, each key in its own
+/// direction; runs that tie stay in start order (oldest first, then by id).
+public enum RunOrder: Sendable, CaseIterable {
+    /// Oldest first.
+    case startedAt
+    /// Longest first; runs without a distance last.
+    case distance
+    /// Longest elapsed time first.
+    case elapsedTime
+    /// Fastest first: moving time (elapsed when unknown) per km; runs without a pace last.
+    case pace
+    /// Highest load first; runs without a load last.
+    case load
+}
+
 /// Filters for `RunRepository.runs(matching:)`; the store filters, sorts and limits.
 public struct RunFilter: Sendable {
     public var athleteID: String?
@@ -5,8 +20,11 @@ public struct RunFilter: Sendable {
     /// Seconds since the epoch, inclusive.
     public var since: Double?
     public var until: Double?
+    /// At most this many runs, the first ones in the order.
     public var limit: Int?
-    public var newestFirst = false
+    public var order = RunOrder.startedAt
+    /// The whole order reversed, ties included (`.startedAt` reversed: newest first).
+    public var reversed = false
     public init() {}
 }
 

@@ -1,26 +1,25 @@
-import ArgumentParser
 import Foundation
 import RaceKitCore
 import RaceKitStore
 
 /// A run as `runs list` and `runs show` print it; the JSON keys are the contract in docs/contracts/json.md.
-struct RunView {
-    var record: RunRecord
+public struct RunView: Sendable {
+    public var record: RunRecord
 
-    init(_ r: RunRecord) { record = r }
+    public init(_ r: RunRecord) { record = r }
 
-    var id: String { record.id }
-    var startedAt: String { Format.isoTime(record.startedAt) }
+    public var id: String { record.id }
+    public var startedAt: String { Format.isoTime(record.startedAt) }
     /// Moving time (elapsed when unknown) over distance; nil without either, so
     /// an activity without pace sorts last and never reads "0:00".
-    var avgPaceSecondsPerKm: Double? {
+    public var avgPaceSecondsPerKm: Double? {
         let seconds = record.movingSeconds ?? record.elapsedSeconds
         guard let d = record.distanceMeters, d > 0, seconds > 0 else { return nil }
         return seconds / (d / 1000)
     }
 
     /// The run as the JSON contract has it.
-    var json: RunJSON {
+    public var json: RunJSON {
         let r = record
         return RunJSON(
             id: r.id, athlete: r.athleteID, sport: r.sport, sportInferred: !r.sportDeclared, name: r.name,
@@ -39,7 +38,7 @@ struct RunView {
             perceivedEffort: r.perceivedEffort, notes: r.notes)
     }
 
-    static let csvHeader = [
+    public static let csvHeader = [
         "id", "athlete", "sport", "name", "source_file", "source_format", "creator", "started_at",
         "ended_at", "elapsed_time_s", "moving_time_s", "distance_km", "ascent_m", "descent_m",
         "avg_pace_s_per_km", "gap_pace_s_per_km", "avg_hr_bpm", "max_hr_bpm", "hr_coverage_pct", "avg_cadence_spm",
@@ -47,7 +46,7 @@ struct RunView {
     ]
 
     /// The run as a CSV record, in `csvHeader`'s order.
-    var csvCells: [CSV.Cell] {
+    public var csvCells: [CSV.Cell] {
         let r = record
         return [
             .text(r.id), .text(r.athleteID), .text(r.sport.rawValue), .text(r.name ?? ""), .text(r.sourceFile),
@@ -64,21 +63,9 @@ struct RunView {
     }
 }
 
-/// Finds a run by id or unique id prefix, or exits 66 / 64 with a message.
-enum RunLookup {
-    static func find(_ store: any RunRepository, _ id: String) throws -> RunRecord {
-        if let run = try store.run(id: id.uppercased()) { return run }
-        let matches = try store.runs(idPrefix: id)
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty { throw StoreError.unknownRun(id) }
-        throw Failure(
-            .usage, "'\(id)' matches several runs (\(matches.map(\.id).joined(separator: ", "))); give more of the id")
-    }
-}
-
 /// A run in `runs list --format json` and `runs show --format json` (docs/contracts/json.md,
 /// "Runs"): every key always present, unknown as null.
-struct RunJSON: FlatSortedEncodable {
+public struct RunJSON: FlatSortedEncodable, Sendable {
     var id, athlete: String
     var sport: Sport
     var sportInferred: Bool
@@ -107,7 +94,7 @@ struct RunJSON: FlatSortedEncodable {
     @Null var notes: String?
 
     /// Sorted, as the output is: the encoder then writes the keys as they come.
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case ascentMeters, athlete, avgCadence, avgHeartRate, avgPaceSecondsPerKm, creator, descentMeters
         case distanceMeters, elapsedSeconds, endedAt, gradeAdjustedPaceSecondsPerKm, heartRateCoveragePercent, id,
             label, load, loadSource

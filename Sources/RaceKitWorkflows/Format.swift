@@ -2,40 +2,40 @@ import Foundation
 import RaceKitCore
 
 /// Human formatting of durations, distances, paces; plain tables. (CSV is `CSV`'s.)
-enum Format {
+public enum Format {
     /// `h:mm:ss`, or `m:ss` under an hour; `-` when unknown.
-    static func duration(_ seconds: Double?) -> String {
+    public static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return TextFormat.unknown }
         return TextFormat.duration(seconds)
     }
 
     /// Pace `m:ss` from seconds per km; `-` when unknown.
-    static func pace(_ secondsPerKm: Double?) -> String {
+    public static func pace(_ secondsPerKm: Double?) -> String {
         guard let p = secondsPerKm, p.isFinite, p > 0 else { return TextFormat.unknown }
         return TextFormat.pace(p)
     }
 
     /// A number with `digits` decimals; `-` when unknown.
-    static func number(_ v: Double?, digits: Int = 1) -> String {
+    public static func number(_ v: Double?, digits: Int = 1) -> String {
         guard let v, v.isFinite else { return TextFormat.unknown }
         return TextFormat.fixed(v, digits)
     }
 
     /// ISO-8601 UTC, e.g. 2026-03-01T07:12:00Z.
-    static func isoTime(_ seconds: Double) -> String { TimestampParser.format(seconds, fractional: false) }
+    public static func isoTime(_ seconds: Double) -> String { TimestampParser.format(seconds, fractional: false) }
 
     /// Distance in the unit, e.g. `21.10`.
-    static func distance(_ meters: Double?, _ unit: DistanceUnit, digits: Int = 2) -> String {
+    public static func distance(_ meters: Double?, _ unit: DistanceUnit, digits: Int = 2) -> String {
         number(meters.map { $0 / unit.meters }, digits: digits)
     }
 
     /// Pace per unit from seconds per km.
-    static func pace(_ secondsPerKm: Double?, _ unit: DistanceUnit) -> String {
+    public static func pace(_ secondsPerKm: Double?, _ unit: DistanceUnit) -> String {
         pace(secondsPerKm.map { $0 * unit.meters / 1000 })
     }
 
     /// A local date and time in a time zone, e.g. `2026-11-15 08:06`.
-    static func localTime(_ seconds: Double, timeZone: String) -> String {
+    public static func localTime(_ seconds: Double, timeZone: String) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")
@@ -45,7 +45,7 @@ enum Format {
 
     /// A left/right aligned text table. Each cell is one line: control characters
     /// in it (a name from a file) are shown escaped (`DisplayText.line`).
-    static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    public static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let rows = rows.map { $0.map(DisplayText.line) }
         var widths = header.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
@@ -61,9 +61,18 @@ enum Format {
 }
 
 extension String {
-    func trimmingTrailingSpaces() -> String {
+    public func trimmingTrailingSpaces() -> String {
         var s = Substring(self)
         while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+extension String {
+    /// The text without the newlines at its end (a rendered document printed as lines).
+    public func trimmingTrailingNewlines() -> String {
+        var s = Substring(self)
+        while s.last == "\n" { s = s.dropLast() }
         return String(s)
     }
 }

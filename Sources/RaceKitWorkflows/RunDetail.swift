@@ -1,0 +1,285 @@
+import Foundation
+import RaceKitCore
+import RaceKitRace
+import RaceKitStore
+
+/// A stored run with its analysis, for `show` and `splits`.
+public struct RunDetail {
+    public var record: RunRecord
+    public var athlete: Athlete?
+    public var analysis: RunAnalysis
+    public var zones: [ZoneTime]
+    public var efforts: [BestEffort]
+    /// The race setups this run is linked to (`race review`).
+    public var races: [RaceLink] = []
+
+    /// The run of `id` (or a unique prefix, `RunLookup`) with its analysis, zones, efforts and race links.
+    public static func load(_ store: RunStore, id: String) throws -> RunDetail {
+        let record = try RunLookup.find(store, id)
+        let athlete = try store.athlete(id: record.athleteID)
+        // The analysis is only needed for splits (which do not depend on the
+        // physiology); zones, load and efforts shown are the stored ones.
+        let analysis = RunAnalyzer.analyse(
+            try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
+        return RunDetail(
+            record: record, athlete: athlete, analysis: analysis,
+            zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id),
+            races: try store.raceLinks(runID: record.id))
+    }
+
+    public func json(splits: [Split], unit: DistanceUnit) throws -> RunDetailJSON {
+        RunDetailJSON(
+            run: RunView(record).json, splits: splits.map(SplitTable.json), splitUnit: unit.rawValue,
+            heartRateZones: zones.map { z in
+                RunDetailJSON.Zone(
+                    zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                    seconds: TextFormat.round(z.seconds, 1))
+            },
+            zoneModel: record.zoneModel,
+            bestEfforts: efforts.map { e in
+                RunDetailJSON.Effort(
+                    distanceMeters: e.distanceMeters, elapsedSeconds: TextFormat.round(e.elapsedSeconds, 1),
+                    startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
+            },
+            loadEstimated: try record.estimatedLoadInputs(),
+            races: races.map { l in
+                RunDetailJSON.Race(
+                    slug: l.setupSlug, name: l.raceName, file: l.setupFile,
+                    targetSeconds: TextFormat.round(l.targetSeconds, 1),
+                    actualSeconds: TextFormat.round(l.actualSeconds, 1), review: l.reviewPath)
+            })
+    }
+
+    /// "Avg pace 5:10 /km" for a run, "Avg speed 28.4 km/h" for a ride, "Avg pace
+    /// 1:52 /100 m" for a swim.
+    static func averageSpeed(_ r: RunRecord, pace: Double?, unit: DistanceUnit) -> (String, String) {
+        let display = SportDisplay(r.sport)
+        let text = display.speedText(
+            meters: r.distanceMeters, seconds: r.movingSeconds ?? r.elapsedSeconds, unitMeters: unit.meters,
+            unitName: unit.rawValue)
+        switch display.speed {
+        case .speed: return ("Avg speed", text)
+        case .pacePer100m: return ("Avg pace", text.replacingOccurrences(of: "/100m", with: " /100 m"))
+        case .pacePerUnit: return ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)")
+        }
+    }
+
+    public func text(splits: [Split], unit: DistanceUnit) throws -> String {
+        let r = record
+        let tz = athlete?.timeZone ?? "UTC"
+        var lines: [String] = []
+        let nouns: [Sport: String] = [
+            .running: "Run", .cycling: "Ride", .walking: "Walk", .hiking: "Hike", .swimming: "Swim"
+        ]
+        // The title, file and creator come from the file: each stays on its line.
+        let title = DisplayText.line(r.label ?? r.name ?? nouns[r.sport] ?? "Activity")
+        let sport = r.sportDeclared ? r.sport.rawValue : "\(r.sport.rawValue) (inferred: the file names no sport)"
+        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode.rawValue)")
+        lines.append(
+            DisplayText.line("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)"))
+        lines.append("")
+        let pace = RunView(r).avgPaceSecondsPerKm
+        var facts: [(String, String)] = [
+            ("Distance", "\(Format.distance(r.distanceMeters, unit)) \(unit.rawValue)"),
+            ("Elapsed", Format.duration(r.elapsedSeconds)),
+            ("Moving", Format.duration(r.movingSeconds)),
+            Self.averageSpeed(r, pace: pace, unit: unit),
+            (
+                "GAP",
+                r.gradeAdjustedPaceSecondsPerKm == nil
+                    ? "unknown (no elevation)"
+                    : "\(Format.pace(r.gradeAdjustedPaceSecondsPerKm, unit)) /\(unit.rawValue) (grade-adjusted)"
+            ),
+            (
+                "Elevation",
+                r.ascentMeters == nil
+                    ? "unknown"
+                    : "+\(Format.number(r.ascentMeters, digits: 0)) m / -\(Format.number(r.descentMeters, digits: 0)) m"
+            ),
+            (
+                "Heart rate",
+                r.avgHeartRate == nil
+                    ? "none"
+                    : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"
+            ),
+            (
+                "Cadence",
+                r.avgCadence == nil
+                    ? "none" : "\(Format.number(r.avgCadence, digits: 0)) \(SportDisplay(r.sport).cadenceUnit)"
+            )
+        ]
+        let estimated = try r.estimatedLoadInputs()
+        facts.append(
+            (
+                "Load",
+                r.load == nil
+                    ? "unknown (no heart rate, and no threshold pace)"
+                    : "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"
+            ))
+        if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
+        for l in races {
+            let result = l.actualSeconds.map { a in
+                ", finished in \(Format.duration(a)) (\(ReviewOutput.signed(a - l.targetSeconds)) on the target)"
+            }
+            facts.append(
+                ("Race", "\(l.raceName) (\(l.setupFile)): target \(Format.duration(l.targetSeconds))\(result ?? "")"))
+        }
+        if let notes = r.notes { facts.append(("Notes", notes)) }
+        for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
+        if !splits.isEmpty {
+            lines += ["", "Splits (\(unit.rawValue))", SplitTable.text(splits, unit: unit)]
+        }
+        if !zones.isEmpty {
+            let total = zones.reduce(0) { $0 + $1.seconds }
+            lines += ["", "Heart-rate zones (\(r.zoneModel?.rawValue ?? "?"))"]
+            lines.append(
+                Format.table(
+                    header: ["zone", "bpm", "time", "share", ""],
+                    rows: zones.map { z in
+                        let share = total > 0 ? z.seconds / total : 0
+                        let range = z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"
+                        return [
+                            z.name, range, Format.duration(z.seconds), "\(Int((share * 100).rounded()))%",
+                            String(repeating: "█", count: Int((share * 30).rounded()))
+                        ]
+                    }, rightAligned: [1, 2, 3]))
+        }
+        if !efforts.isEmpty {
+            lines += ["", "Best efforts"]
+            lines.append(
+                Format.table(
+                    header: ["distance", "time", "pace/\(unit.rawValue)", "from"],
+                    rows: efforts.map { e in
+                        [
+                            BestEfforts.name(of: e.distanceMeters), Format.duration(e.elapsedSeconds),
+                            Format.pace(e.elapsedSeconds / (e.distanceMeters / 1000), unit),
+                            Format.duration(e.startOffsetSeconds)
+                        ]
+                    }, rightAligned: [1, 2, 3]))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Split rendering shared by `show` and `splits`.
+public enum SplitTable {
+    public static func json(_ s: Split) -> SplitJSON {
+        SplitJSON(
+            index: s.index, startMeters: TextFormat.round(s.startMeters, 2),
+            endMeters: TextFormat.round(s.endMeters, 2),
+            elapsedSeconds: TextFormat.round(s.elapsedSeconds, 2), movingSeconds: TextFormat.round(s.movingSeconds, 2),
+            paceSecondsPerKm: TextFormat.round(s.paceSecondsPerKm, 1),
+            gradeAdjustedPaceSecondsPerKm: TextFormat.round(s.gradeAdjustedPaceSecondsPerKm, 1),
+            ascentMeters: TextFormat.round(s.ascentMeters, 1),
+            descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
+            avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
+    }
+
+    public static func text(_ splits: [Split], unit: DistanceUnit) -> String {
+        Format.table(
+            header: ["#", unit.rawValue, "time", "moving", "pace", "GAP", "elev +/-", "HR", "cad"],
+            rows: splits.map { s in
+                let length = (s.endMeters - s.startMeters) / unit.meters
+                return [
+                    "\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2),
+                    Format.duration(s.elapsedSeconds),
+                    Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
+                    Format.pace(s.gradeAdjustedPaceSecondsPerKm, unit),
+                    s.ascentMeters == nil
+                        ? TextFormat.unknown
+                        : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
+                    Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
+                ]
+            }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]) + (splits.last?.partial == true ? "\n* partial split" : "")
+    }
+
+    /// The splits as CSV (`CSV`: CRLF records).
+    public static func csv(_ splits: [Split], unit: DistanceUnit) -> String {
+        let u = unit.rawValue
+        let header = [
+            "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(u)", "gap_pace_s_per_\(u)",
+            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
+        ]
+        return CSV.document(header: header, rows: splits.map { csvCells($0, unit: unit) })
+    }
+
+    /// One split as a CSV record.
+    static func csvCells(_ s: Split, unit: DistanceUnit) -> [CSV.Cell] {
+        let perUnit = unit.meters / 1000
+        return [
+            .integer(s.index), .number(s.startMeters / 1000, digits: 3), .number(s.endMeters / 1000, digits: 3),
+            .number(s.elapsedSeconds, digits: 2), .number(s.movingSeconds, digits: 2),
+            .number(s.paceSecondsPerKm.map { $0 * perUnit }, digits: 1),
+            .number(s.gradeAdjustedPaceSecondsPerKm.map { $0 * perUnit }, digits: 1),
+            .number(s.ascentMeters, digits: 1), .number(s.descentMeters, digits: 1),
+            .number(s.avgHeartRate, digits: 1), .number(s.avgCadence, digits: 1), .bool(s.partial)
+        ]
+    }
+}
+
+/// A split in `runs show` and `runs splits --format json`.
+public struct SplitJSON: Encodable {
+    var index: Int
+    @Null var startMeters: Double?
+    @Null var endMeters: Double?
+    @Null var elapsedSeconds: Double?
+    @Null var movingSeconds: Double?
+    @Null var paceSecondsPerKm: Double?
+    @Null var gradeAdjustedPaceSecondsPerKm: Double?
+    @Null var ascentMeters: Double?
+    @Null var descentMeters: Double?
+    @Null var avgHeartRate: Double?
+    @Null var avgCadence: Double?
+    var partial: Bool
+}
+
+/// `runs show --format json`: the run's keys, then its splits, zones and efforts.
+public struct RunDetailJSON: Encodable {
+    struct Zone: Encodable {
+        var zone: Int
+        var name: String
+        var lowBpm: Double
+        @Null var highBpm: Double?
+        @Null var seconds: Double?
+    }
+
+    struct Effort: Encodable {
+        var distanceMeters: Double
+        @Null var elapsedSeconds: Double?
+        @Null var startOffsetSeconds: Double?
+    }
+
+    var run: RunJSON
+    var splits: [SplitJSON]
+    var splitUnit: String
+    var heartRateZones: [Zone]
+    @Null var zoneModel: ZoneModel?
+    var bestEfforts: [Effort]
+    var loadEstimated: [String]
+    /// The race setups linked to the run (`race review`).
+    var races: [Race]
+
+    struct Race: Encodable {
+        var slug, name, file: String
+        @Null var targetSeconds: Double?
+        @Null var actualSeconds: Double?
+        @Null var review: String?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated, races
+    }
+
+    /// The run's keys at the top level, beside the detail's.
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(splits, forKey: .splits)
+        try c.encode(splitUnit, forKey: .splitUnit)
+        try c.encode(heartRateZones, forKey: .heartRateZones)
+        try c.encode(_zoneModel, forKey: .zoneModel)
+        try c.encode(bestEfforts, forKey: .bestEfforts)
+        try c.encode(loadEstimated, forKey: .loadEstimated)
+        try c.encode(races, forKey: .races)
+    }
+}

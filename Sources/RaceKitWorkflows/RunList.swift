@@ -1,0 +1,89 @@
+import Foundation
+import RaceKitCore
+import RaceKitStore
+
+/// `runs list`: the runs a filter selects, sorted and limited by the store, and
+/// their table, CSV and JSON.
+public struct RunList {
+    public struct Options: Sendable {
+        public var athleteID: String?
+        public var sport: Sport?
+        /// Seconds since the epoch, inclusive.
+        public var since: Double?
+        public var until: Double?
+        public var order: RunOrder
+        public var reversed: Bool
+        /// At most this many runs: the first in the order, except in plain date
+        /// order, where it is the newest (still shown oldest first).
+        public var limit: Int?
+
+        public init(
+            athleteID: String? = nil, sport: Sport? = nil, since: Double? = nil, until: Double? = nil,
+            order: RunOrder = .startedAt, reversed: Bool = false, limit: Int? = nil
+        ) {
+            (self.athleteID, self.sport, self.since, self.until) = (athleteID, sport, since, until)
+            (self.order, self.reversed, self.limit) = (order, reversed, limit)
+        }
+    }
+
+    public var runs: [RunView]
+
+    public init(_ store: RunStore, _ options: Options) throws {
+        var filter = RunStore.RunFilter()
+        filter.athleteID = options.athleteID
+        filter.sport = options.sport
+        filter.since = options.since
+        filter.until = options.until
+        filter.order = options.order
+        filter.reversed = options.reversed
+        filter.limit = options.limit
+        // The newest N in date order: the first N newest first, turned round.
+        let newest = options.limit != nil && options.order == .startedAt && !options.reversed
+        if newest { filter.reversed = true }
+        let records = try store.runs(matching: filter)
+        runs = (newest ? records.reversed() : records).map(RunView.init)
+    }
+
+    /// `runs list --format json`: one JSON array.
+    public func json() throws -> [UInt8] { try JSONOutput.line(runs.map(\.json)) }
+
+    /// `runs list --format csv`.
+    public func csv() -> String { CSV.document(header: RunView.csvHeader, rows: runs.map(\.csvCells)) }
+
+    /// The table and the totals per sport, or a hint to import when there is no run.
+    public func text(unit: DistanceUnit) -> String {
+        if runs.isEmpty { return "No runs match. Import some with: racekit import PATH" }
+        let table = Format.table(
+            header: [
+                "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace or speed",
+                "elev+", "avg HR", "load", "name / source"
+            ],
+            rows: runs.map { v in
+                let r = v.record
+                return [
+                    r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "),
+                    r.sport.rawValue,
+                    Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
+                    Format.duration(r.movingSeconds),
+                    SportDisplay(r.sport).speedText(
+                        meters: r.distanceMeters, seconds: r.movingSeconds ?? r.elapsedSeconds,
+                        unitMeters: unit.meters, unitName: unit.rawValue),
+                    Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),
+                    Format.number(r.load, digits: 0), r.label ?? r.name ?? r.sourceFile
+                ]
+            }, rightAligned: [3, 4, 5, 6, 7, 8, 9])
+        return table + "\n" + Self.totals(runs.map(\.record), unit: unit)
+    }
+
+    /// Counts and distances per sport, runs first: "8 runs 120.3 km, 3 rides
+    /// 95.1 km, 1 swim 2.0 km" (a ride's kilometres are not a runner's).
+    public static func totals(_ runs: [RunRecord], unit: DistanceUnit) -> String {
+        Sport.allCases.compactMap { sport -> String? in
+            let these = runs.filter { $0.sport == sport }
+            guard !these.isEmpty else { return nil }
+            let meters = these.compactMap(\.distanceMeters).reduce(0, +)
+            return
+                "\(SportDisplay(sport).count(these.count)) \(Format.distance(meters, unit, digits: 1)) \(unit.rawValue)"
+        }.joined(separator: ", ")
+    }
+}

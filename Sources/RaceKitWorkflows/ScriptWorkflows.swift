@@ -1,0 +1,188 @@
+import Foundation
+import RaceKitCore
+import RaceKitRace
+import RaceKitScript
+import RaceKitStore
+
+/// How `script show` and `script simulate` place and name messages.
+public enum ScriptLoading {
+    public static func load(_ path: String) throws -> RaceScript { try RaceScript.load(path: path) }
+
+    /// Where a message speaks, for ordering: metres, or nil for conditions.
+    public static func position(_ m: ScriptMessage, _ plan: ScriptPlan) -> Double? {
+        let t = m.trigger
+        switch t.type {
+        case .distance: return t.atMeters ?? t.everyMeters
+        case .time: return (t.atSeconds ?? 0) / plan.targetSeconds * plan.distanceMeters
+        case .halfway: return plan.distanceMeters / 2
+        case .near_finish: return plan.distanceMeters - (t.remainingMeters ?? 0)
+        case .condition, .fatigue_zone: return nil
+        }
+    }
+
+    public static func shortID(_ id: String, _ script: RaceScript) -> String {
+        id.hasPrefix(script.race + ".") ? String(id.dropFirst(script.race.count + 1)) : id
+    }
+}
+
+/// `script show`: a script for a coach, its messages grouped by where they speak.
+public enum ScriptListing {
+    /// The script as text, or Markdown when `markdown`.
+    public static func text(_ s: RaceScript, markdown: Bool) -> String {
+        let placed = s.messages.compactMap { m in ScriptLoading.position(m, s.plan).map { (m, $0) } }
+            .sorted { ($0.1, -$0.0.priority) < ($1.1, -$1.0.priority) }
+        let anytime = s.messages.filter { ScriptLoading.position($0, s.plan) == nil }
+        var out =
+            s.messages.isEmpty
+            ? ""
+            : (markdown
+                ? "# Race script: \(s.race) (\(s.personality))\n\n"
+                : "Race script: \(s.race) (\(s.personality))\n\n")
+        out +=
+            "Target \(TextFormat.duration(s.plan.targetSeconds)) over \(TextFormat.fixed(s.plan.distanceMeters / 1000, 3)) km; \(s.messages.count) messages. "
+            + "{placeholders} are filled during the race.\n"
+        var group: Double?
+        for (m, x) in placed {
+            if group == nil || abs(group! - x) > 0.5 {
+                group = x
+                let clock = TextFormat.duration(s.plan.clock(at: x))
+                out +=
+                    markdown
+                    ? "\n## \(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n\n"
+                    : "\n\(TextFormat.fixed(x / 1000, 2)) km (planned \(clock))\n"
+            }
+            out += line(m, s, markdown: markdown) + "\n"
+        }
+        if !anytime.isEmpty {
+            out += markdown ? "\n## Any time (conditions)\n\n" : "\nAny time (conditions)\n"
+            for m in anytime { out += line(m, s, markdown: markdown) + "\n" }
+        }
+        return out.trimmingTrailingNewlines()
+    }
+
+    static func line(_ m: ScriptMessage, _ s: RaceScript, markdown: Bool) -> String {
+        var tags = ["priority \(m.priority)"]
+        if let k = m.branchKey, let e = s.branches[k] { tags.insert("if \(e)", at: 0) }
+        if let e = m.trigger.expression { tags.insert("when \(e)", at: 0) }
+        if m.priority >= s.engine.criticalPriority { tags.append("race-critical") }
+        let id = ScriptLoading.shortID(m.id, s)
+        return markdown
+            ? "- **\(id)** (\(tags.joined(separator: "; "))): \(m.text)"
+            : "  \(id) [\(tags.joined(separator: "; "))]\n      \(m.text)"
+    }
+}
+
+/// `script simulate`: replays a stored run, or a run exactly on the plan of the
+/// race setup the script was made from, through the script at 1 Hz.
+public struct ScriptSimulation {
+    /// What the script is replayed against.
+    public enum Source: Sendable {
+        /// A stored run (id or unique prefix).
+        case run(String)
+        /// A run exactly on the plan of this race setup file; `allowStale`
+        /// simulates even when the script was made from another version of it.
+        case race(String, allowStale: Bool)
+    }
+
+    public let script: RaceScript
+    public let result: SimulationResult
+    /// "run ID (date, km in time)" or "a run exactly on plan (target)".
+    public let against: String
+
+    /// Simulates the script at `file`; the store is opened (`openStore`) only for
+    /// a stored run. A stale-script warning is told to `note`.
+    public init(
+        file: String, source: Source, openStore: () throws -> RunStore, note: (String) -> Void
+    ) throws {
+        let s = try ScriptLoading.load(file)
+        let metrics: [Metrics]
+        switch source {
+        case .race(let race, let allowStale):
+            metrics = try Self.onPlan(s, file: file, race: race, allowStale: allowStale, note: note)
+            against = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
+        case .run(let runID):
+            (metrics, against) = try Self.recorded(s, store: try openStore(), runID: runID)
+        }
+        do { result = try TriggerEngine.simulate(s, metrics: metrics) } catch {
+            throw ScriptError(path: file, message: "\(error)")
+        }
+        script = s
+    }
+
+    static func onPlan(
+        _ s: RaceScript, file: String, race: String, allowStale: Bool, note: (String) -> Void
+    ) throws -> [Metrics] {
+        let setup = try SetupLoader.load(path: race)
+        guard setup.slug == s.race else {
+            throw Failure(.usage, "\(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
+        }
+        if let why = ScriptStaleness.check(s, against: try RacePlanner.plan(setup, unitMeters: s.plan.unit)) {
+            guard allowStale else {
+                throw Failure(
+                    .dataError,
+                    "\(file) was not made from \(race) as it is now (\(why)): run racekit race script \(race) to make it again, or give --allow-stale"
+                )
+            }
+            note("warning: \(file) is stale for \(race) (\(why)); simulating the script's own plan")
+        }
+        return ScriptReplay.onPlan(s)
+    }
+
+    static func recorded(_ s: RaceScript, store: RunStore, runID: String) throws -> ([Metrics], String) {
+        let record = try RunLookup.find(store, runID)
+        let tz =
+            try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(
+                identifier: "UTC")!
+        let metrics = ScriptReplay.recorded(
+            try store.samples(of: record), startEpoch: record.startedAt, script: s,
+            physiology: try store.physiology(athleteID: record.athleteID), timeZone: tz)
+        guard !metrics.isEmpty else {
+            throw Failure(.dataError, "run \(record.id) has too few samples to simulate")
+        }
+        return (
+            metrics,
+            "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
+        )
+    }
+
+    /// `--format json`.
+    public func json() throws -> String { try JSONOutput.string(ScriptReplay.Report(result)) }
+
+    var rows: [[String]] {
+        result.played.map { p in
+            [
+                TextFormat.duration(Double(p.elapsedSeconds)), TextFormat.fixed(p.distanceMeters / 1000, 2),
+                ScriptLoading.shortID(p.messageId, script),
+                p.triggerType.rawValue, p.branchKey ?? "", p.text
+            ]
+        }
+    }
+
+    /// `--format md`.
+    public func markdown() -> String {
+        var out = "# Simulation of \(script.race) (\(script.personality))\n\nAgainst \(against).\n\n"
+        out +=
+            TextFormat.markdownTable(
+                header: ["elapsed", "km", "message", "trigger", "branch", "text"],
+                rows: rows, rightAligned: [0, 1]) + "\n"
+        out +=
+            "\n## Not played\n\n"
+            + result.notPlayed.map { "- \(ScriptLoading.shortID($0.messageId, script)): \($0.reason.rawValue)" }
+            .joined(separator: "\n")
+        return out + "\n\n" + ScriptReplay.Report(result).summaryLine
+    }
+
+    /// The table: what played, what did not and why, the summary.
+    public func text() -> String {
+        var out = "Simulating \(script.race) (\(script.personality)) against \(against)\n\n"
+        out += Format.table(
+            header: ["elapsed", "km", "message", "trigger", "branch", "text"], rows: rows, rightAligned: [0, 1])
+        if !result.notPlayed.isEmpty {
+            out += "\n\nNot played:\n"
+            out += Format.table(
+                header: ["message", "reason"],
+                rows: result.notPlayed.map { [ScriptLoading.shortID($0.messageId, script), $0.reason.rawValue] })
+        }
+        return out + "\n\n" + ScriptReplay.Report(result).summaryLine
+    }
+}
