@@ -103,7 +103,9 @@ let package = Package(
         ),
         .target(
             name: "RaceKitWorkflows",
-            dependencies: ["RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitScript", "RaceKitRace"]
+            dependencies: [
+                "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript", "RaceKitRace"
+            ]
         ),
         .executableTarget(
             name: "racekit",

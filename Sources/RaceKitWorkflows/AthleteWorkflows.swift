@@ -11,7 +11,7 @@ public struct AthleteProfile {
     /// The athlete's stored runs.
     public let runs: Int
 
-    public init(_ store: RunStore, id: String) throws {
+    public init(_ store: any Store, id: String) throws {
         guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
         athlete = a
         physiology = try store.physiology(athleteID: id)
@@ -82,7 +82,7 @@ public struct AthleteProfile {
 /// `athlete list`, `athlete set`.
 public enum AthleteJobs {
     /// Every athlete with their profile and run count, as a table.
-    public static func roster(_ store: RunStore) throws -> String {
+    public static func roster(_ store: any Store) throws -> String {
         Format.table(
             header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
             rows: try store.athletes().map { a in
@@ -99,7 +99,7 @@ public enum AthleteJobs {
     /// analyses their runs again. Results go to `say` as they happen, failures
     /// of single runs to `note`.
     public static func update(
-        _ store: RunStore, id: String, change: (inout Athlete) -> Void, recompute: Bool,
+        _ store: any Store, id: String, change: (inout Athlete) -> Void, recompute: Bool,
         say: (String) -> Void, note: (String) -> Void
     ) throws {
         guard var athlete = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }

@@ -29,7 +29,7 @@ public struct Prediction {
 
     /// The store is opened (`openStore`) only to read the athlete's records.
     public init(
-        from: From, toMeters: Double, riegelExponent: Double, openStore: () throws -> RunStore
+        from: From, toMeters: Double, riegelExponent: Double, openStore: () throws -> any Store
     ) throws {
         var warnings: [String] = []
         switch from {
@@ -98,7 +98,7 @@ public enum BestRecord {
     /// mile or more in the last `withinMonths` months, an older one only when
     /// there is nothing newer), or a failure saying there is none (`hint`
     /// appended); "now" is `RACEKIT_NOW` when set.
-    public static func recentForm(_ store: RunStore, athlete: String, withinMonths: Int, hint: String) throws
+    public static func recentForm(_ store: any Store, athlete: String, withinMonths: Int, hint: String) throws
         -> RecentForm
     {
         guard let now = FormClock.now() else { throw Failure(.usage, "RACEKIT_NOW is not an ISO-8601 time") }

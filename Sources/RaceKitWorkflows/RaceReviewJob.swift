@@ -64,7 +64,7 @@ public struct RaceReviewJob {
 
     /// Forgets the setup file's link: what to say ("unlinked FILE from run ID",
     /// or that it was not linked).
-    public func unlink(_ store: RunStore) throws -> String {
+    public func unlink(_ store: any Store) throws -> String {
         let was = try store.raceLink(setupKey: key, slug: setup.slug)
         guard try store.unlinkRace(setupKey: key, slug: setup.slug) else { return "\(file) was not linked to a run" }
         return "unlinked \(file)\(was?.runID.map { " from run \($0)" } ?? "")"
@@ -72,7 +72,7 @@ public struct RaceReviewJob {
 
     /// Reviews the race; warnings and the files written are told to `note` as
     /// they come (a later failure does not hide them).
-    public func run(_ store: RunStore, _ options: Options, note: (String) -> Void) throws -> Outcome {
+    public func run(_ store: any Store, _ options: Options, note: (String) -> Void) throws -> Outcome {
         let plan = try RacePlanner.plan(setup, unitMeters: options.unitMeters)
         let link = try store.raceLink(setupKey: key, slug: setup.slug)
         let record = try findRun(store, runID: options.runID, link: link)
@@ -97,7 +97,7 @@ public struct RaceReviewJob {
 
     /// The plan against the run, with the script the race would have had; a
     /// run on another day than the race's date is the first warning.
-    func analyse(_ store: RunStore, plan: RacePlan, record: RunRecord, acceptOffCourse: Bool) throws -> RaceReview {
+    func analyse(_ store: any Store, plan: RacePlan, record: RunRecord, acceptOffCourse: Bool) throws -> RaceReview {
         let athlete = try store.athlete(id: record.athleteID)
         let physiology = athlete == nil ? nil : try store.physiology(athleteID: record.athleteID)
         let voice = try RaceScriptJob.personality(
@@ -121,7 +121,7 @@ public struct RaceReviewJob {
 
     /// The links of other setup files whose review is the one this review
     /// would write: refused (73, both setup files named) unless `force`.
-    func othersReview(_ store: RunStore, link: RaceLink?, out: String, force: Bool) throws -> [RaceLink] {
+    func othersReview(_ store: any Store, link: RaceLink?, out: String, force: Bool) throws -> [RaceLink] {
         let markdown = ReviewFiles.paths(setup, in: out).markdown
         let absolute = URL(fileURLWithPath: markdown).standardizedFileURL.path
         let others = try store.raceLinks(reviewPath: absolute).filter {
@@ -136,7 +136,7 @@ public struct RaceReviewJob {
     }
 
     /// `runID`, else the linked run while it exists, else the run of the race date.
-    func findRun(_ store: RunStore, runID: String?, link: RaceLink?) throws -> RunRecord {
+    func findRun(_ store: any Store, runID: String?, link: RaceLink?) throws -> RunRecord {
         if let runID { return try RunLookup.find(store, runID) }
         if let id = link?.runID, let run = try store.run(id: id) { return run }
         guard let date = setup.date else { throw ReviewError.noDate(file: file) }
@@ -145,7 +145,7 @@ public struct RaceReviewJob {
             try store.athlete(id: athleteID).flatMap { TimeZone(identifier: $0.timeZone) }
             ?? TimeZone(identifier: "UTC")!
         guard let day = ReviewMatching.dayBounds(date, timeZone: zone) else { throw ReviewError.noDate(file: file) }
-        var filter = RunStore.RunFilter()
+        var filter = RunFilter()
         filter.athleteID = athleteID
         filter.sport = .running
         filter.since = day.start

@@ -71,7 +71,7 @@ public struct NewRaceJob {
     /// Writes the setup; what to say ("wrote PATH", with a suggested target and
     /// why, and what to do next). The store is opened (`openStore`) only to
     /// suggest a target; the record's warnings go to `note`.
-    public static func run(_ o: Options, openStore: () throws -> RunStore, note: (String) -> Void) throws -> String {
+    public static func run(_ o: Options, openStore: () throws -> any Store, note: (String) -> Void) throws -> String {
         var targetSeconds: Double
         var suggestion: String?
         if let target = o.targetSeconds {
@@ -103,7 +103,7 @@ public enum RaceScriptWorkflow {
     /// Plans the setup and writes its script (`RaceScriptJob`); warnings go to
     /// `note`. `openStore` gives nil when there is no store at `storePath`.
     public static func run(
-        setupFile: String, unitMeters: Double, options: RaceScriptJob.Options, openStore: () throws -> RunStore?,
+        setupFile: String, unitMeters: Double, options: RaceScriptJob.Options, openStore: () throws -> (any Store)?,
         storePath: String, note: (String) -> Void
     ) throws -> String {
         let plan = try RacePlanner.plan(try SetupLoader.load(path: setupFile), unitMeters: unitMeters)

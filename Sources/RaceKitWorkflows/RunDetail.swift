@@ -14,7 +14,7 @@ public struct RunDetail {
     public var races: [RaceLink] = []
 
     /// The run of `id` (or a unique prefix, `RunLookup`) with its analysis, zones, efforts and race links.
-    public static func load(_ store: RunStore, id: String) throws -> RunDetail {
+    public static func load(_ store: any Store, id: String) throws -> RunDetail {
         let record = try RunLookup.find(store, id)
         let athlete = try store.athlete(id: record.athleteID)
         // The analysis is only needed for splits (which do not depend on the

@@ -28,8 +28,8 @@ public struct RunList {
 
     public var runs: [RunView]
 
-    public init(_ store: RunStore, _ options: Options) throws {
-        var filter = RunStore.RunFilter()
+    public init(_ store: any Store, _ options: Options) throws {
+        var filter = RunFilter()
         filter.athleteID = options.athleteID
         filter.sport = options.sport
         filter.since = options.since

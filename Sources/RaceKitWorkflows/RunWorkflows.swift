@@ -6,11 +6,11 @@ import RaceKitStore
 /// `runs bests`: an athlete's personal records, or the fastest efforts over one
 /// distance.
 public struct PersonalRecords {
-    public let records: [RunStore.Record]
+    public let records: [PersonalRecord]
 
     /// The records of `athlete` (one per distance, or the `limit` fastest over
     /// `distance` metres).
-    public init(_ store: RunStore, athlete: String, distance: Double?, limit: Int) throws {
+    public init(_ store: any Store, athlete: String, distance: Double?, limit: Int) throws {
         guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
         records = try store.personalRecords(athleteID: athlete, distance: distance, limit: limit)
     }
@@ -66,7 +66,7 @@ struct RecordJSON: Encodable {
 public enum RunJobs {
     /// Edits the run of `id` (or a unique prefix); a changed sport analyses it
     /// again. What to say: the run's fields after the edit.
-    public static func edit(_ store: RunStore, id: String, _ edit: RunStore.RunEdit) throws -> String {
+    public static func edit(_ store: any Store, id: String, _ edit: RunEdit) throws -> String {
         let record = try RunLookup.find(store, id)
         let updated = try store.edit(runID: record.id, edit)
         if edit.sport != nil { try Recompute(store: store).reanalyse(runID: record.id) }
@@ -76,7 +76,7 @@ public enum RunJobs {
 
     /// Analyses again the stale runs (every run when `all`) of one athlete, or
     /// of every athlete when `athlete` is nil; the totals.
-    public static func recompute(_ store: RunStore, athlete: String?, all: Bool) throws -> Recompute.Outcome {
+    public static func recompute(_ store: any Store, athlete: String?, all: Bool) throws -> Recompute.Outcome {
         let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id)
         var total = Recompute.Outcome()
         for id in ids {

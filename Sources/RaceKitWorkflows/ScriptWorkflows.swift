@@ -92,7 +92,7 @@ public struct ScriptSimulation {
     /// Simulates the script at `file`; the store is opened (`openStore`) only for
     /// a stored run. A stale-script warning is told to `note`.
     public init(
-        file: String, source: Source, openStore: () throws -> RunStore, note: (String) -> Void
+        file: String, source: Source, openStore: () throws -> any Store, note: (String) -> Void
     ) throws {
         let s = try ScriptLoading.load(file)
         let metrics: [Metrics]
@@ -128,7 +128,7 @@ public struct ScriptSimulation {
         return ScriptReplay.onPlan(s)
     }
 
-    static func recorded(_ s: RaceScript, store: RunStore, runID: String) throws -> ([Metrics], String) {
+    static func recorded(_ s: RaceScript, store: any Store, runID: String) throws -> ([Metrics], String) {
         let record = try RunLookup.find(store, runID)
         let tz =
             try store.athlete(id: record.athleteID).flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(

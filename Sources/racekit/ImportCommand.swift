@@ -4,6 +4,7 @@ import RaceKitCore
 import RaceKitFormats
 import RaceKitImport
 import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand {
     struct Import: ParsableCommand {
@@ -119,53 +120,10 @@ extension RaceKitCommand {
         }
 
         private func report(_ results: [FileResult]) throws {
-            if format == .json {
-                Console.json(try JSONOutput.string(results))
-                return
-            }
-            // One line per file: an entry name or a message quoting the file holds
-            // no line break either (DisplayText.line).
-            func line(_ s: String) -> String { DisplayText.line(s) }
-            for r in results where r.status == .failed { Console.error(line("failed: \(r.reason ?? r.file)")) }
-            guard !quiet else { return }
-            for r in results where r.status == .skipped { Console.out(line("skipped: \(r.file): \(r.reason ?? "")")) }
-            for r in results where r.status == .duplicate && r.reason?.hasPrefix("already imported") == false {
-                Console.out(line("duplicate: \(r.file): \(r.reason ?? "")"))
-            }
-            for r in results where r.status == .upgraded { Console.out(line("upgraded: \(r.file): \(r.reason ?? "")")) }
-            for r in results where r.status == .imported && r.reason != nil {
-                Console.out(line("note: \(r.file): \(r.reason!)"))
-            }
-            let s = ImportSummary(results)
-            if s.total == 0 {
-                Console.out(
-                    "No activity files found (\(ActivityReaders.standard.nameList), plain or .gz; archives; Apple Health exports)."
-                )
-            } else if s.imported == 0 && s.upgraded == 0 && s.failed == 0 && s.duplicate > 0 {
-                Console.out(
-                    "Nothing new: \(s.duplicate) of \(RaceKitCommand.importInputs(results)) already imported\(s.skipped > 0 ? ", \(s.skipped) skipped" : "")."
-                )
-            } else {
-                let upgraded = s.upgraded > 0 ? "\(s.upgraded) upgraded, " : ""
-                Console.out(
-                    "\(RaceKitCommand.importInputs(results)): \(s.imported) imported (\(s.runsStored == 1 ? "1 run" : "\(s.runsStored) runs")), \(upgraded)\(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed."
-                )
-            }
-        }
-    }
-
-    /// "1 file", "12 files", "30 workouts" or "2 files and 30 workouts": an Apple
-    /// Health export's results are its workouts (`export.xml#LINE`), not files.
-    static func importInputs(_ results: [FileResult]) -> String {
-        let workouts = results.filter {
-            $0.file.range(of: #"\.xml(\.gz)?#[0-9]+$"#, options: [.regularExpression, .caseInsensitive]) != nil
-        }.count
-        let files = results.count - workouts
-        func n(_ k: Int, _ one: String, _ many: String) -> String { k == 1 ? "1 \(one)" : "\(k) \(many)" }
-        switch (files, workouts) {
-        case (_, 0): return n(files, "file", "files")
-        case (0, _): return n(workouts, "workout", "workouts")
-        default: return n(files, "file", "files") + " and " + n(workouts, "workout", "workouts")
+            if format == .json { return Console.json(try JSONOutput.string(results)) }
+            let text = ImportReport.text(results, quiet: quiet)
+            text.errors.forEach(Console.error)
+            text.out.forEach(Console.out)
         }
     }
 }

@@ -60,7 +60,7 @@ extension RaceKitCommand.Runs {
 
 extension RaceKitCommand.Runs.List.SortKey {
     /// The store's order for the key.
-    var order: RunStore.RunOrder {
+    var order: RunOrder {
         switch self {
         case .date: .startedAt
         case .distance: .distance

@@ -86,7 +86,7 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
-            var e = RunStore.RunEdit()
+            var e = RunEdit()
             if let label { e.label = .some(label.isEmpty ? nil : label) }
             if let notes { e.notes = .some(notes.isEmpty ? nil : notes) }
             if let rpe { e.perceivedEffort = .some(rpe.isEmpty ? nil : Int(rpe)) }
