@@ -215,3 +215,53 @@ func freePort() throws -> Int {
     }
     return Int(UInt16(bigEndian: addr.sin_port))
 }
+
+extension TestServer {
+    /// A new empty database on the test server, dropped by `drop`.
+    static func freshDatabase() throws -> (url: String, drop: () -> Void) {
+        let admin = try PGConnection(url!)
+        let name = "racekit_t_\(UInt32.random(in: 0...UInt32.max, using: &rngForNames))"
+        try admin.query("CREATE DATABASE \(name)")
+        return (
+            url(database: name)!,
+            {
+                _ = try? PGConnection(url!).query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+            }
+        )
+    }
+}
+
+@Suite(.enabled(if: TestServer.url != nil, Comment(rawValue: TestServer.skipped)))
+struct PGSchemaTests {
+    @Test func migrationsApplyOnceWhenManyProcessesStartTogether() throws {
+        let (url, drop) = try TestServer.freshDatabase()
+        defer { drop() }
+        let results = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            do {
+                let c = try PGConnection(url)
+                let state = try PGSchema.migrate(c)
+                results.withLock { $0.append("\(state)") }
+            } catch {
+                results.withLock { $0.append("error: \(error)") }
+            }
+        }
+        #expect(results.withLock { $0 } == Array(repeating: "current", count: 6))
+        let c = try PGConnection(url)
+        #expect(try PGSchema.state(c) == .current)
+        let ledger = try c.query("SELECT count(*) FROM racekit_migrations")
+        #expect(ledger.int(0, 0) == PGSchema.migrations.count)
+        // The default athlete, once.
+        #expect(try c.query("SELECT count(*) FROM athlete").int(0, 0) == 1)
+    }
+
+    @Test func aDatabaseFromANewerRaceKitIsLeftAlone() throws {
+        let (url, drop) = try TestServer.freshDatabase()
+        defer { drop() }
+        let c = try PGConnection(url)
+        try PGSchema.migrate(c)
+        try c.query("INSERT INTO racekit_migrations (identifier) VALUES ('pg99-from-the-future')")
+        #expect(try PGSchema.migrate(c) == .newer("pg99-from-the-future"))
+        #expect(try PGSchema.state(c) == .newer("pg99-from-the-future"))
+    }
+}

@@ -1,0 +1,163 @@
+import RaceKitCore
+
+/// The PostgreSQL store's schema: named, append-only migrations, applied once by
+/// whichever process comes first. The tables and columns are the embedded
+/// store's (RaceKitStore's `Migrations`, at its v6), with PostgreSQL's types:
+/// times as `double precision` seconds since 1970 as there, samples as `bytea` in
+/// the same compact codec, stored without compression (they are packed already).
+public enum PGSchema {
+    /// The migrations of this build, in order: identifier and SQL.
+    static let migrations: [(id: String, sql: String)] = [
+        (
+            "pg1-schema",
+            """
+            CREATE TABLE athlete (
+                id text PRIMARY KEY,
+                name text NOT NULL,
+                max_hr double precision,
+                resting_hr double precision,
+                threshold_hr double precision,
+                threshold_pace_s_per_km double precision,
+                sex text,
+                time_zone text NOT NULL DEFAULT 'UTC',
+                zone_model text NOT NULL DEFAULT 'auto',
+                created_at double precision NOT NULL
+            );
+            INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0);
+            CREATE TABLE run (
+                id text PRIMARY KEY,
+                athlete_id text NOT NULL REFERENCES athlete ON DELETE CASCADE,
+                sport text NOT NULL,
+                sport_declared boolean NOT NULL,
+                name text,
+                source_file text NOT NULL,
+                source_format text NOT NULL,
+                source_sha256 text NOT NULL,
+                activity_index bigint NOT NULL,
+                creator text,
+                started_at double precision NOT NULL,
+                ended_at double precision NOT NULL,
+                elapsed_s double precision NOT NULL,
+                moving_s double precision,
+                distance_m double precision,
+                distance_source text NOT NULL,
+                ascent_m double precision,
+                descent_m double precision,
+                avg_hr double precision,
+                max_hr double precision,
+                hr_coverage_pct double precision,
+                avg_cadence double precision,
+                load double precision,
+                load_source text,
+                label text,
+                mode text NOT NULL DEFAULT 'free',
+                run_type text NOT NULL DEFAULT 'outdoor',
+                perceived_effort bigint,
+                notes text,
+                point_count bigint NOT NULL,
+                repairs text NOT NULL,
+                analysis_version bigint NOT NULL,
+                imported_at double precision NOT NULL,
+                zone_model text,
+                load_estimated text,
+                analysis_profile text,
+                gap_pace_s_per_km double precision,
+                UNIQUE (athlete_id, source_sha256, activity_index)
+            );
+            CREATE INDEX run_by_athlete_start ON run (athlete_id, started_at);
+            CREATE TABLE run_samples (
+                run_id text PRIMARY KEY REFERENCES run ON DELETE CASCADE,
+                segments text NOT NULL DEFAULT '[0]',
+                data bytea NOT NULL
+            );
+            ALTER TABLE run_samples ALTER COLUMN data SET STORAGE EXTERNAL;
+            CREATE TABLE run_zone (
+                run_id text NOT NULL REFERENCES run ON DELETE CASCADE,
+                zone bigint NOT NULL,
+                name text NOT NULL,
+                low_bpm double precision NOT NULL,
+                high_bpm double precision,
+                seconds double precision NOT NULL,
+                PRIMARY KEY (run_id, zone)
+            );
+            CREATE TABLE best_effort (
+                run_id text NOT NULL REFERENCES run ON DELETE CASCADE,
+                distance_m double precision NOT NULL,
+                elapsed_s double precision NOT NULL,
+                start_offset_s double precision NOT NULL,
+                PRIMARY KEY (run_id, distance_m)
+            );
+            CREATE INDEX best_effort_by_distance ON best_effort (distance_m, elapsed_s);
+            CREATE TABLE race_link (
+                setup_key text PRIMARY KEY,
+                setup_slug text NOT NULL,
+                setup_file text NOT NULL,
+                race_name text NOT NULL,
+                race_date text,
+                target_s double precision NOT NULL,
+                run_id text REFERENCES run ON DELETE SET NULL,
+                actual_s double precision,
+                review_path text
+            );
+            CREATE INDEX race_link_by_run ON race_link (run_id);
+            """
+        )
+    ]
+
+    /// The identifier of this build's last migration.
+    public static var latest: String { migrations.last?.id ?? "none" }
+
+    /// Where a database stands against this build's migrations.
+    public enum State: Equatable, Sendable {
+        case current
+        /// Some migrations are not applied (the last applied one, nil for none).
+        case older(applied: String?)
+        /// A migration this build does not know was applied: a newer RaceKit wrote it.
+        case newer(String)
+    }
+
+    static let lockKey: Int64 = 0x5241_4345_4B49_5401   // "RACEKIT" 1: the migration lock
+
+    static let ledger = """
+        CREATE TABLE IF NOT EXISTS racekit_migrations (
+            identifier text PRIMARY KEY,
+            applied_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+
+    /// The applied migrations, in the order they were applied.
+    static func applied(_ c: PGConnection) throws(PGError) -> [String] {
+        let exists = try c.query("SELECT to_regclass('racekit_migrations') IS NOT NULL")
+        guard exists.bool(0, 0) == true else { return [] }
+        let rows = try c.query("SELECT identifier FROM racekit_migrations ORDER BY applied_at, identifier")
+        return (0..<rows.count).compactMap { rows.string($0, 0) }
+    }
+
+    public static func state(_ c: PGConnection) throws(PGError) -> State {
+        let done = try applied(c)
+        let known = Set(migrations.map(\.id))
+        if let unknown = done.last(where: { !known.contains($0) }) { return .newer(unknown) }
+        if done.count == migrations.count { return .current }
+        return .older(applied: done.last)
+    }
+
+    /// Applies the missing migrations, each once, however many processes start at
+    /// the same time: the first takes a transaction-scoped advisory lock, the
+    /// others wait for it and then find nothing left to do. A database written by
+    /// a newer RaceKit is left alone (`.newer`).
+    @discardableResult
+    public static func migrate(_ c: PGConnection) throws -> State {
+        try c.transaction { c in
+            try c.query("SELECT pg_advisory_xact_lock($1)", [.int(lockKey)])
+            try c.query(ledger)
+            let state = try state(c)
+            guard case .older = state else { return state }
+            let done = Set(try applied(c))
+            for migration in migrations where !done.contains(migration.id) {
+                try c.execute(script: migration.sql)
+                try c.query("INSERT INTO racekit_migrations (identifier) VALUES ($1)", [.text(migration.id)])
+            }
+            return .current
+        }
+    }
+}
