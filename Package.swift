@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(
             name: "RaceKitStore",
-            dependencies: ["RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RaceKitCore", "RaceKitPostgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "RaceKitImport",
@@ -127,7 +127,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitStoreTests",
-            dependencies: ["RaceKitStore", "RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "RaceKitStore", "RaceKitPostgres", "RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")
+            ]),
         .testTarget(
             name: "RaceKitImportTests",
             dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore"]

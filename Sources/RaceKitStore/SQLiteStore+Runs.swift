@@ -3,26 +3,6 @@ import GRDB
 import RaceKitCore
 
 extension SQLiteStore {
-    /// Copies an analysis' numbers into a run row.
-    static func apply(_ a: RunAnalysis, to r: inout RunRecord) {
-        let s = a.summary
-        r.distanceMeters = s.distanceMeters
-        r.movingSeconds = s.movingSeconds
-        r.ascentMeters = s.ascentMeters
-        r.descentMeters = s.descentMeters
-        r.avgHeartRate = s.avgHeartRate
-        r.maxHeartRate = s.maxHeartRate
-        r.heartRateCoveragePercent = s.heartRateCoveragePercent
-        r.avgCadence = s.avgCadence
-        r.gradeAdjustedPaceSecondsPerKm = s.gradeAdjustedPaceSecondsPerKm
-        r.load = a.load?.value
-        r.loadSource = a.load?.source
-        r.loadEstimated = a.load.map { json($0.estimated) }
-        r.zoneModel = a.zoneModel
-        r.analysisVersion = RunAnalyzer.version
-        r.analysisProfile = a.physiology.profileKey
-    }
-
     /// Replaces a run's zones and best efforts.
     static func writeDetails(_ db: Database, runID: String, analysis: RunAnalysis) throws {
         try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
@@ -188,7 +168,7 @@ extension SQLiteStore {
             try write { db in
                 guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
                 if let sport { record.sport = sport }
-                Self.apply(analysis, to: &record)
+                record.apply(analysis)
                 try record.update(db)
                 try Self.writeDetails(db, runID: runID, analysis: analysis)
             }
@@ -245,12 +225,7 @@ extension SQLiteStore {
         try wrap {
             try write { db in
                 guard var r = try RunRecord.fetchOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
-                if let v = e.label { r.label = v }
-                if let v = e.mode { r.mode = v }
-                if let v = e.runType { r.runType = v }
-                if let v = e.perceivedEffort { r.perceivedEffort = v }
-                if let v = e.notes { r.notes = v }
-                if let v = e.sport { r.sport = v; r.sportDeclared = true }
+                r.apply(e)
                 try r.update(db)
                 return r
             }
@@ -274,24 +249,24 @@ extension SQLiteStore {
         try wrap {
             try writer.read { db in
                 let runColumns = RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")
-                var sql = """
-                    SELECT \(runColumns), e.distance_m AS effort_m, e.elapsed_s AS effort_s, e.start_offset_s AS effort_offset_s
-                    FROM best_effort e
-                    JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'
-                    """
+                var filters = ""
                 var args: [any DatabaseValueConvertible] = []
-                if let athleteID { sql += " AND r.athlete_id = ?"; args.append(athleteID) }
-                if let since { sql += " AND r.started_at >= ?"; args.append(since) }
+                if let athleteID { filters += " AND r.athlete_id = ?"; args.append(athleteID) }
+                if let since { filters += " AND r.started_at >= ?"; args.append(since) }
+                let efforts = """
+                    SELECT \(runColumns), e.distance_m AS effort_m, e.elapsed_s AS effort_s, e.start_offset_s AS effort_offset_s
+                    FROM best_effort e JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'\(filters)
+                    """
+                let sql: String
                 if let distance {
-                    sql += " AND abs(e.distance_m - ?) < 0.01 ORDER BY e.elapsed_s, r.started_at LIMIT ?"
+                    sql = efforts + " AND abs(e.distance_m - ?) < 0.01 ORDER BY effort_s, r.started_at, r.id LIMIT ?"
                     args += [distance, limit]
                 } else {
-                    sql += """
-                         AND e.elapsed_s = (SELECT min(e2.elapsed_s) FROM best_effort e2 JOIN run r2 ON r2.id = e2.run_id
-                        WHERE e2.distance_m = e.distance_m AND r2.sport = 'running'\(athleteID == nil ? "" : " AND r2.athlete_id = r.athlete_id")\(since == nil ? "" : " AND r2.started_at >= ?"))
-                        GROUP BY e.distance_m\(athleteID == nil ? "" : ", r.athlete_id") ORDER BY e.distance_m
+                    // The fastest effort per distance; on a tie the run that set it first.
+                    sql = """
+                        SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY effort_m ORDER BY effort_s, started_at, id)
+                        AS rank FROM (\(efforts))) WHERE rank = 1 ORDER BY effort_m
                         """
-                    if let since { args.append(since) }
                 }
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
                     PersonalRecord(

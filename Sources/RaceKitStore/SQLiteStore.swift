@@ -110,10 +110,9 @@ public final class SQLiteStore: Store {
                             importedAt: importedAt)
                         outcomes.append(.upgraded(runID: stored.id))
                     case .insert:
-                        var record = makeRecord(
-                            run, athleteID: athleteID, sourceFile: sourceFile, format: format,
-                            sha256: sha256, importedAt: importedAt)
-                        Self.apply(run.analysis, to: &record)
+                        let record = RunRecord(
+                            run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
+                            importedAt: importedAt)
                         try record.insert(db)
                         try Self.insertSamples(
                             db, runID: record.id, blob: run.encodedSamples,
@@ -159,17 +158,10 @@ public final class SQLiteStore: Store {
         _ db: Database, _ stored: RunRecord, with run: NewRun, sourceFile: String, format: SourceFormat,
         sha256: String, importedAt: Double
     ) throws {
-        var record = makeRecord(
-            run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format,
-            sha256: sha256, importedAt: importedAt)
-        record.id = stored.id
-        record.label = stored.label
-        record.mode = stored.mode
-        record.runType = stored.runType
-        record.perceivedEffort = stored.perceivedEffort
-        record.notes = stored.notes
-        if stored.sportDeclared, !record.sportDeclared { record.sport = stored.sport; record.sportDeclared = true }
-        Self.apply(run.analysis, to: &record)
+        var record = RunRecord(
+            run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
+            importedAt: importedAt)
+        record.keepWhatTheUserSet(on: stored)
         try record.update(db)
         try SamplesRecord.deleteOne(db, key: stored.id)
         try Self.insertSamples(
@@ -193,26 +185,6 @@ public final class SQLiteStore: Store {
                 ORDER BY abs(started_at - ?)
                 """, arguments: [athleteID, window.earliest, window.latest, keys.startedAt])
         return sameBytes + nearby
-    }
-
-    private func makeRecord(
-        _ run: NewRun, athleteID: String, sourceFile: String, format: SourceFormat,
-        sha256: String, importedAt: Double
-    ) -> RunRecord {
-        let s = run.summary, a = run.activity
-        // RepairReport holds integer counts only, which always encode (try? on purpose).
-        let repairs = (try? JSONEncoder.sorted.encode(a.repairs)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return RunRecord(
-            id: ULID.make(at: s.startedAt), athleteID: athleteID, sport: a.sport,
-            sportDeclared: a.sportDeclared, name: a.name, sourceFile: sourceFile, sourceFormat: format,
-            sourceSHA256: sha256, activityIndex: run.activityIndex, creator: a.creator,
-            startedAt: s.startedAt, endedAt: s.endedAt, elapsedSeconds: s.elapsedSeconds, movingSeconds: nil,
-            distanceMeters: s.distanceMeters, distanceSource: a.distanceSource,
-            ascentMeters: nil, descentMeters: nil, avgHeartRate: s.avgHeartRate, maxHeartRate: s.maxHeartRate,
-            heartRateCoveragePercent: s.heartRateCoveragePercent, avgCadence: s.avgCadence,
-            load: nil, loadSource: nil, label: run.label, mode: .free, runType: a.isIndoor ? .treadmill : .outdoor,
-            perceivedEffort: nil, notes: run.notes, pointCount: s.pointCount, repairs: repairs,
-            analysisVersion: Self.analysisVersion, importedAt: importedAt)
     }
 
     /// Stored runs in the filter's order (oldest first by default), sorted and

@@ -1,12 +1,14 @@
 import RaceKitCore
+import RaceKitPostgres
 
 extension StoreLocation {
     /// Opens the store at this location as `access` allows: the one place that
-    /// knows every backend (today the SQLite file; a new backend is a case of
-    /// `StoreLocation` and a branch here).
+    /// knows every backend (a new backend is a case of `StoreLocation` and a
+    /// branch here).
     public func open(access: StoreAccess) throws -> any Store {
         switch self {
         case .sqlite(let path): return try SQLiteStore(path: path, access: access)
+        case .postgres(let url): return try PGStore(conninfo: url, access: access)
         }
     }
 
@@ -15,6 +17,9 @@ extension StoreLocation {
     public var exists: Bool {
         switch self {
         case .sqlite(let path): return StoreFile(path: path).exists
+        // A server's store is there for the server to say: opening it to read
+        // reports a database without RaceKit's tables as missing (exit 66).
+        case .postgres: return true
         }
     }
 }

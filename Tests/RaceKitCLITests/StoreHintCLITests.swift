@@ -39,15 +39,26 @@ import Testing
         #expect(run.status == 66 && run.stderr == "racekit: no run with id NOPE (see racekit runs list)\n")
     }
 
-    /// A PostgreSQL URL is refused as such (usage, 64), not taken for a file
-    /// name: nothing is created, and the URL (it may hold a password) is not echoed.
+    /// A PostgreSQL URL is a server, not a file name: one nobody answers at is
+    /// temporary (75) after a few tries, the password is never shown, and
+    /// nothing is created here.
     @Test(arguments: [["runs", "list"], ["import", "x.gpx"], ["athlete", "add", "anna"]])
-    func aPostgresURLIsNotSupportedYet(_ command: [String]) throws {
+    func aPostgresServerNobodyAnswersIsTemporary(_ command: [String]) throws {
         let cli = try CLI()
-        let url = "postgresql://anna:secret@db.example/racekit"
+        try Data("<gpx/>".utf8).write(to: cli.workdir.appendingPathComponent("x.gpx"))
+        let url = "postgresql://anna:secret@127.0.0.1:1/racekit"
         let r = try cli.run(command + ["--store", url])
+        #expect(r.status == 75)
+        #expect(r.stderr.hasPrefix("racekit: postgresql://anna:***@127.0.0.1:1/racekit: connection to server at"))
+        #expect(!r.stderr.contains("secret") && !r.stdout.contains("secret"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workdir.path) == ["x.gpx"])
+    }
+
+    /// A URL libpq cannot parse is a usage error that does not echo the password.
+    @Test func aMalformedPostgresURLIsAUsageError() throws {
+        let cli = try CLI()
+        let r = try cli.run(["runs", "list", "--store", "postgresql://anna:secret@db/racekit?nosuch=1"])
         #expect(r.status == 64)
-        #expect(r.stderr == "racekit: PostgreSQL stores are not supported yet: give the path of a SQLite file\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workdir.path).isEmpty)
+        #expect(r.stderr.contains("not a valid PostgreSQL connection string") && !r.stderr.contains("secret"))
     }
 }

@@ -14,8 +14,8 @@ import Testing
             targetSeconds: 11_700, runID: runID, actualSeconds: 11_800, reviewPath: nil)
     }
 
-    @Test func aLinkIsKeptAndFoundByItsRun() throws {
-        let (store, id) = try RunStoreTests.storeWithOneRun()
+    @Test(arguments: Backend.all) func aLinkIsKeptAndFoundByItsRun(_ backend: Backend) throws {
+        let (store, id) = try backend.storeWithOneRun()
         try store.saveRaceLink(Self.link(id))
         #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin") == Self.link(id))
         #expect(try store.raceLinks(runID: id).map(\.setupSlug) == ["berlin"])
@@ -25,8 +25,8 @@ import Testing
         #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin") == nil)
     }
 
-    @Test func twoSetupFilesWithTheSameNameHaveALinkEach() throws {
-        let (store, id) = try RunStoreTests.storeWithOneRun()
+    @Test(arguments: Backend.all) func twoSetupFilesWithTheSameNameHaveALinkEach(_ backend: Backend) throws {
+        let (store, id) = try backend.storeWithOneRun()
         let copy = Self.link(nil, key: "/races/berlin-copy.yaml", file: "Races/berlin-copy.yaml")
         try store.saveRaceLink(Self.link(id))
         try store.saveRaceLink(copy)
@@ -75,8 +75,8 @@ import Testing
         #expect(links.first?.reviewPath == "/r/berlin-review.md" && links.first?.setupFile == "Races/berlin.yaml")
     }
 
-    @Test func linksAreFoundByTheirReviewAndTheReviewCanBeForgotten() throws {
-        let (store, id) = try RunStoreTests.storeWithOneRun()
+    @Test(arguments: Backend.all) func linksAreFoundByTheirReviewAndTheReviewCanBeForgotten(_ backend: Backend) throws {
+        let (store, id) = try backend.storeWithOneRun()
         var link = Self.link(id)
         link.reviewPath = "/r/berlin-review.md"
         try store.saveRaceLink(link)
@@ -86,8 +86,8 @@ import Testing
         #expect(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin")?.reviewPath == nil)
     }
 
-    @Test func deletingTheRunLeavesTheSetupUnlinked() throws {
-        let (store, id) = try RunStoreTests.storeWithOneRun()
+    @Test(arguments: Backend.all) func deletingTheRunLeavesTheSetupUnlinked(_ backend: Backend) throws {
+        let (store, id) = try backend.storeWithOneRun()
         try store.saveRaceLink(Self.link(id))
         try store.delete(runID: id)
         let left = try #require(try store.raceLink(setupKey: Self.berlinKey, slug: "berlin"))

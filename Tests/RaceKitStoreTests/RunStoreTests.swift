@@ -23,13 +23,13 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
 }
 
 @Suite struct RunStoreTests {
-    @Test func hasADefaultAthlete() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func hasADefaultAthlete(_ backend: Backend) throws {
+        let store = try backend.make()
         #expect(try store.athletes().map(\.id) == ["default"])
     }
 
-    @Test func roundTripsARunAndItsSamples() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func roundTripsARunAndItsSamples(_ backend: Backend) throws {
+        let store = try backend.make()
         let run = makeRun(start: 1_772_348_400, distance: 1000)
         let outcomes = try store.insert(
             [run], athleteID: "default", sourceFile: "a.tcx", format: .tcx,
@@ -52,8 +52,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     }
 
     /// A long run's blob (megabytes, bound in place) must come back byte for byte.
-    @Test func aLongRunsSamplesComeBackWhole() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func aLongRunsSamplesComeBackWhole(_ backend: Backend) throws {
+        let store = try backend.make()
         let run = makeRun(start: 1_772_348_400, distance: 400_000, points: 200_000)
         #expect(run.encodedSamples.count > 1 << 20)
         let outcomes = try store.insert(
@@ -123,12 +123,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
 
     /// A store holding one 1 km run, and its id.
     static func storeWithOneRun() throws -> (RunStore, String) {
-        let store = try RunStore()
-        let outcome = try store.insert(
-            [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default",
-            sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
-        guard case .inserted(let id) = outcome[0] else { throw StoreError.database("not inserted: \(outcome[0])") }
-        return (store, id)
+        let (store, id) = try Backend.sqlite.storeWithOneRun()
+        return (try #require(store as? RunStore), id)
     }
 
     @Test func damagedLoadInputsAreReportedNotReadAsNone() throws {
@@ -157,8 +153,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         }
     }
 
-    @Test func sameBytesAreADuplicateOfTheStoredRun() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func sameBytesAreADuplicateOfTheStoredRun(_ backend: Backend) throws {
+        let store = try backend.make()
         let run = makeRun(start: 1_772_348_400, distance: 1000)
         let first = try store.insert(
             [run], athleteID: "default", sourceFile: "a.tcx", format: .tcx, sha256: "aa", allowDuplicates: false)
@@ -169,8 +165,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(try store.runCount() == 1)
     }
 
-    @Test func sameActivityFromAnotherFileIsADuplicateUnlessAllowed() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func sameActivityFromAnotherFileIsADuplicateUnlessAllowed(_ backend: Backend) throws {
+        let store = try backend.make()
         _ = try store.insert(
             [makeRun(start: 1000, distance: 10_000)], athleteID: "default", sourceFile: "a.gpx",
             format: .gpx, sha256: "aa", allowDuplicates: false)
@@ -196,8 +192,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(try store.runCount() == 3)
     }
 
-    @Test func aFailingFileLeavesNothingBehind() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func aFailingFileLeavesNothingBehind(_ backend: Backend) throws {
+        let store = try backend.make()
         #expect(throws: StoreError.self) {
             try store.insert(
                 [makeRun(start: 1000, distance: 10)], athleteID: "nobody", sourceFile: "a.tcx",
@@ -221,8 +217,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test func addsAthletesOnce() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func addsAthletesOnce(_ backend: Backend) throws {
+        let store = try backend.make()
         try store.addAthlete(Athlete(id: "anna", name: "Anna", timeZone: "Europe/Berlin", createdAt: 0))
         #expect(throws: StoreError.self) { try store.addAthlete(Athlete(id: "anna", name: "A", createdAt: 0)) }
         #expect(try store.athlete(id: "anna")?.timeZone == "Europe/Berlin")
@@ -230,10 +226,12 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
 }
 
 @Suite struct DuplicateRuleTests {
-    @Test func startingAndEndingTogetherIsOneActivityWhateverTheDistances() throws {
+    @Test(arguments: Backend.all) func startingAndEndingTogetherIsOneActivityWhateverTheDistances(_ backend: Backend)
+        throws
+    {
         // A watch's device distance and a GPS track's differ by more than 2% on real
         // runs (4,489 against 4,395 m in the corpus); same start and end: one run.
-        let store = try RunStore()
+        let store = try backend.make()
         _ = try store.insert(
             [makeRun(start: 1000, distance: 10_000)], athleteID: "default", sourceFile: "a.fit", format: .fit,
             sha256: "aa", allowDuplicates: false)
@@ -244,8 +242,8 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(try store.runCount() == 1)
     }
 
-    @Test func theWholeRunReplacesItsCutOffCopy() throws {
-        let store = try RunStore()
+    @Test(arguments: Backend.all) func theWholeRunReplacesItsCutOffCopy(_ backend: Backend) throws {
+        let store = try backend.make()
         let cut = try store.insert(
             [makeRun(start: 1000, distance: 5_000, points: 50)], athleteID: "default", sourceFile: "half.fit",
             format: .fit, sha256: "aa", allowDuplicates: false)

@@ -4,17 +4,24 @@
 public enum StoreLocation: Sendable, Equatable {
     /// A SQLite file (RaceKitStore's `SQLiteStore`).
     case sqlite(path: String)
+    /// A PostgreSQL database (RaceKitPostgres's `PGStore`): a libpq connection
+    /// URL, `postgresql://user@host:port/db?sslmode=...`, with the `PG*`
+    /// environment variables and `~/.pgpass` for what it leaves out.
+    case postgres(url: String)
 
-    /// URL schemes of database servers this build cannot open yet: refused
-    /// instead of being taken for a file name.
-    static let serverSchemes = ["postgresql", "postgres"]
+    /// URL schemes of PostgreSQL (libpq's).
+    static let postgresSchemes = ["postgresql", "postgres"]
 
-    /// The location `text` names: a file path is a SQLite store; a
-    /// `postgresql://` URL is refused (`StoreError.unsupported`, exit 64).
+    /// The location `text` names: a `postgresql://` (or `postgres://`) URL is a
+    /// PostgreSQL store, anything else the path of a SQLite file.
     public init(_ text: String) throws {
         if let colon = text.range(of: "://") {
             let scheme = text[..<colon.lowerBound].lowercased()
-            if Self.serverSchemes.contains(scheme) { throw StoreError.unsupported(what: "PostgreSQL") }
+            if Self.postgresSchemes.contains(scheme) {
+                // libpq knows the schemes in lower case only.
+                self = .postgres(url: scheme + text[colon.lowerBound...])
+                return
+            }
         }
         self = .sqlite(path: text)
     }

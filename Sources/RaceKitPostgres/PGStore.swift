@@ -1,0 +1,780 @@
+import Foundation
+import RaceKitCore
+
+/// The store on a PostgreSQL server: the embedded store's data and behaviour
+/// (same runs, summaries, samples in the same codec, athletes, race links), for
+/// several machines at once. Every write is one transaction; the duplicate check
+/// of an athlete's runs holds a transaction-scoped advisory lock on that athlete,
+/// so importers on several machines store each activity once (two copies of one
+/// activity in different files included), and a killed importer leaves nothing
+/// half-written. One connection per store, used by one thread at a time.
+public final class PGStore: Sendable {
+    private let connection: Exclusive
+    /// The server as messages name it (no password).
+    public let location: String
+    /// How the store was opened: `write` refuses changes to a store opened to read.
+    public let access: StoreAccess
+    /// True when opening created the schema (an empty database made a store).
+    public let created: Bool
+
+    /// Connects to `conninfo` and checks the schema: a writer applies missing
+    /// migrations (once, whoever comes first); a reader needs a current schema; a
+    /// database a newer RaceKit wrote is refused; a database without RaceKit's
+    /// tables is `StoreError.missing` for a command that does not create a store.
+    public init(conninfo: String, access: StoreAccess) throws {
+        let c = try PGConnection(conninfo)
+        location = c.location
+        self.access = access
+        var state = try PGSchema.state(c)
+        var created = false
+        if case .newer(let id) = state {
+            throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest)
+        }
+        if case .older(let applied) = state {
+            if applied == nil, access != .create { throw StoreError.missing(path: c.location) }
+            guard access != .read else {
+                throw StoreError.readOnly(
+                    path: c.location, reason: "its schema is older than this racekit's; a writer upgrades it")
+            }
+            created = applied == nil
+            state = try PGSchema.migrate(c)
+            if case .newer(let id) = state {
+                throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest)
+            }
+        }
+        self.created = created
+        connection = Exclusive(c)
+    }
+
+    /// Runs `body` with the connection (one thread at a time).
+    func read<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
+        try connection.use(body)
+    }
+
+    /// Runs `body` in a transaction (retried on serialisation failures and
+    /// deadlocks); a store opened to read refuses.
+    func write<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
+        guard access != .read else { throw StoreError.readOnly(path: location, reason: "opened to read") }
+        return try connection.use { c in try c.transaction(body) }
+    }
+
+    // MARK: Athletes
+
+    static let athleteColumns =
+        "id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex, time_zone, zone_model, created_at"
+
+    static func athlete(_ r: borrowing PGRows, _ i: Int) throws -> Athlete {
+        guard let id = r.string(i, 0), let name = r.string(i, 1), let tz = r.string(i, 7), let zm = r.string(i, 8),
+            let created = r.double(i, 9)
+        else { throw StoreError.database("athlete row \(i): a required column is missing or of another type") }
+        guard let model = ZoneModel(rawValue: zm) else {
+            throw StoreError.database("athlete \(id): zone_model '\(zm.prefix(40))' is not one this racekit knows")
+        }
+        var a = Athlete(id: id, name: name, timeZone: tz, zoneModel: model, createdAt: created)
+        a.maxHeartRate = r.double(i, 2)
+        a.restingHeartRate = r.double(i, 3)
+        a.thresholdHeartRate = r.double(i, 4)
+        a.thresholdPaceSecondsPerKm = r.double(i, 5)
+        if let s = r.string(i, 6) {
+            guard let sex = Sex(rawValue: s) else {
+                throw StoreError.database("athlete \(id): sex '\(s.prefix(40))' is not one this racekit knows")
+            }
+            a.sex = sex
+        }
+        return a
+    }
+
+    static func athleteValues(_ a: Athlete) -> [PGValue] {
+        [
+            .text(a.id), .text(a.name), .from(a.maxHeartRate), .from(a.restingHeartRate),
+            .from(a.thresholdHeartRate), .from(a.thresholdPaceSecondsPerKm), .from(a.sex?.rawValue),
+            .text(a.timeZone), .text(a.zoneModel.rawValue), .double(a.createdAt)
+        ]
+    }
+
+    public func athletes() throws -> [Athlete] {
+        try read { c in
+            let r = try c.query("SELECT \(Self.athleteColumns) FROM athlete ORDER BY id")
+            return try (0..<r.count).map { try Self.athlete(r, $0) }
+        }
+    }
+
+    public func athlete(id: String) throws -> Athlete? {
+        try read { c in
+            let r = try c.query("SELECT \(Self.athleteColumns) FROM athlete WHERE id = $1", [.text(id)])
+            return r.count == 0 ? nil : try Self.athlete(r, 0)
+        }
+    }
+
+    public func addAthlete(_ athlete: Athlete) throws {
+        try write { c in
+            let r = try c.query(
+                "INSERT INTO athlete (\(Self.athleteColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (id) DO NOTHING",
+                Self.athleteValues(athlete))
+            if r.affected == 0 { throw StoreError.athleteExists(athlete.id) }
+        }
+    }
+
+    public func updateAthlete(_ athlete: Athlete) throws {
+        try write { c in
+            let r = try c.query(
+                """
+                UPDATE athlete SET name = $2, max_hr = $3, resting_hr = $4, threshold_hr = $5,
+                threshold_pace_s_per_km = $6, sex = $7, time_zone = $8, zone_model = $9, created_at = $10 WHERE id = $1
+                """, Self.athleteValues(athlete))
+            if r.affected == 0 { throw StoreError.unknownAthlete(athlete.id) }
+        }
+    }
+}
+
+/// The store's one connection, used by one thread at a time: the lock is held
+/// for the whole of each use and the connection never leaves it, which is what
+/// makes sharing it between threads safe (libpq's `PGconn` is not thread-safe).
+private final class Exclusive: @unchecked Sendable {
+    private let lock = NSLock()
+    private let connection: PGConnection
+
+    init(_ connection: PGConnection) { self.connection = connection }
+
+    func use<T>(_ body: (PGConnection) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+}
+
+// MARK: Runs
+
+extension PGStore {
+    /// The run table's columns in `RunRecord.CodingKeys` order (`run(_:_:)` reads them by index).
+    static let runColumns = RunRecord.CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+    static func runColumns(prefix: String) -> String {
+        RunRecord.CodingKeys.allCases.map { prefix + $0.rawValue }.joined(separator: ", ")
+    }
+
+    /// A run from row `i`, its columns from `offset` on: every column checked, a
+    /// value of the wrong type or an unknown enum value is a store error.
+    static func run(_ r: borrowing PGRows, _ i: Int, offset: Int = 0) throws -> RunRecord {
+        var column = offset
+        let id = r.string(i, offset) ?? "?"
+        func fail(_ what: String) -> StoreError {
+            .database("run \(id), column \(RunRecord.CodingKeys.allCases[column - offset].rawValue): \(what)")
+        }
+        func text() throws -> String {
+            defer { column += 1 }
+            guard let v = r.string(i, column) else { throw fail("missing or not text") }
+            return v
+        }
+        func optionalText() -> String? {
+            defer { column += 1 }
+            return r.string(i, column)
+        }
+        func number() throws -> Double {
+            defer { column += 1 }
+            guard let v = r.double(i, column) else { throw fail("missing or not a number") }
+            return v
+        }
+        func optionalNumber() -> Double? {
+            defer { column += 1 }
+            return r.double(i, column)
+        }
+        func integer() throws -> Int {
+            defer { column += 1 }
+            guard let v = r.int(i, column) else { throw fail("missing or not an integer") }
+            return v
+        }
+        func optionalInteger() -> Int? {
+            defer { column += 1 }
+            return r.int(i, column)
+        }
+        func flag() throws -> Bool {
+            defer { column += 1 }
+            guard let v = r.bool(i, column) else { throw fail("missing or not a boolean") }
+            return v
+        }
+        func value<E: RawRepresentable>(_: E.Type) throws -> E where E.RawValue == String {
+            let t = try text()
+            guard let v = E(rawValue: t) else {
+                column -= 1
+                throw fail("'\(t.prefix(40))' is not a \(E.self) this racekit knows")
+            }
+            return v
+        }
+        func optionalValue<E: RawRepresentable>(_: E.Type) throws -> E? where E.RawValue == String {
+            guard let t = optionalText() else { return nil }
+            guard let v = E(rawValue: t) else {
+                column -= 1
+                throw fail("'\(t.prefix(40))' is not a \(E.self) this racekit knows")
+            }
+            return v
+        }
+        return RunRecord(
+            id: try text(), athleteID: try text(), sport: try value(Sport.self), sportDeclared: try flag(),
+            name: optionalText(), sourceFile: try text(), sourceFormat: try value(SourceFormat.self),
+            sourceSHA256: try text(), activityIndex: try integer(), creator: optionalText(),
+            startedAt: try number(), endedAt: try number(), elapsedSeconds: try number(),
+            movingSeconds: optionalNumber(), distanceMeters: optionalNumber(),
+            distanceSource: try value(DistanceSource.self), ascentMeters: optionalNumber(),
+            descentMeters: optionalNumber(), avgHeartRate: optionalNumber(), maxHeartRate: optionalNumber(),
+            heartRateCoveragePercent: optionalNumber(), avgCadence: optionalNumber(), load: optionalNumber(),
+            loadSource: try optionalValue(LoadSource.self), label: optionalText(), mode: try value(RunMode.self),
+            runType: try value(RunType.self), perceivedEffort: optionalInteger(), notes: optionalText(),
+            pointCount: try integer(), repairs: try text(), analysisVersion: try integer(), importedAt: try number(),
+            zoneModel: try optionalValue(ZoneModel.self), loadEstimated: optionalText(),
+            analysisProfile: optionalText(), gradeAdjustedPaceSecondsPerKm: optionalNumber())
+    }
+
+    /// A run's columns as parameters, in `runColumns` order.
+    static func runValues(_ r: RunRecord) -> [PGValue] {
+        [
+            .text(r.id), .text(r.athleteID), .text(r.sport.rawValue), .bool(r.sportDeclared), .from(r.name),
+            .text(r.sourceFile), .text(r.sourceFormat.rawValue), .text(r.sourceSHA256), .int(Int64(r.activityIndex)),
+            .from(r.creator), .double(r.startedAt), .double(r.endedAt), .double(r.elapsedSeconds),
+            .from(r.movingSeconds), .from(r.distanceMeters), .text(r.distanceSource.rawValue), .from(r.ascentMeters),
+            .from(r.descentMeters), .from(r.avgHeartRate), .from(r.maxHeartRate), .from(r.heartRateCoveragePercent),
+            .from(r.avgCadence), .from(r.load), .from(r.loadSource?.rawValue), .from(r.label), .text(r.mode.rawValue),
+            .text(r.runType.rawValue), .from(r.perceivedEffort), .from(r.notes), .int(Int64(r.pointCount)),
+            .text(r.repairs), .int(Int64(r.analysisVersion)), .double(r.importedAt), .from(r.zoneModel?.rawValue),
+            .from(r.loadEstimated), .from(r.analysisProfile), .from(r.gradeAdjustedPaceSecondsPerKm)
+        ]
+    }
+
+    static var runPlaceholders: String {
+        (1...RunRecord.CodingKeys.allCases.count).map { "$\($0)" }.joined(separator: ", ")
+    }
+
+    /// The ORDER BY terms of an order, as the embedded store's: its key (unknown
+    /// values last), then start time and id (bytewise, whatever the database's
+    /// collation); every term flipped when reversed.
+    static func ordering(_ order: RunOrder, reversed: Bool) -> String {
+        var terms: [(String, ascending: Bool)]
+        switch order {
+        case .startedAt: terms = []
+        case .distance: terms = [("coalesce(distance_m, -1)", false)]
+        case .elapsedTime: terms = [("elapsed_s", false)]
+        case .load: terms = [("coalesce(load, -1)", false)]
+        case .pace:
+            let seconds = "coalesce(moving_s, elapsed_s)"
+            let pace = "(CASE WHEN distance_m > 0 AND \(seconds) > 0 THEN \(seconds) / (distance_m / 1000.0) END)"
+            terms = [("(\(pace) IS NULL)", true), (pace, true)]
+        }
+        terms += [("started_at", true), ("id COLLATE \"C\"", true)]
+        return terms.map { $0.0 + ($0.ascending != reversed ? " ASC" : " DESC") }.joined(separator: ", ")
+    }
+
+    static func runs(_ c: PGConnection, _ sql: String, _ parameters: [PGValue] = []) throws -> [RunRecord] {
+        let r = try c.query(sql, parameters)
+        return try (0..<r.count).map { try run(r, $0) }
+    }
+
+    public func runs(matching filter: RunFilter) throws -> [RunRecord] {
+        try read { c in
+            var sql = "SELECT \(Self.runColumns) FROM run WHERE true"
+            var values: [PGValue] = []
+            func add(_ clause: String, _ v: PGValue) {
+                values.append(v)
+                sql += " AND \(clause) $\(values.count)"
+            }
+            if let a = filter.athleteID { add("athlete_id =", .text(a)) }
+            if let s = filter.sport { add("sport =", .text(s.rawValue)) }
+            if let s = filter.since { add("started_at >=", .double(s)) }
+            if let u = filter.until { add("started_at <=", .double(u)) }
+            sql += " ORDER BY " + Self.ordering(filter.order, reversed: filter.reversed)
+            if let l = filter.limit {
+                values.append(.int(Int64(max(0, l))))
+                sql += " LIMIT $\(values.count)"
+            }
+            return try Self.runs(c, sql, values)
+        }
+    }
+
+    public func runCount(athleteID: String?) throws -> Int {
+        try read { c in
+            let r =
+                try athleteID.map { try c.query("SELECT count(*) FROM run WHERE athlete_id = $1", [.text($0)]) }
+                ?? c.query("SELECT count(*) FROM run")
+            return r.int(0, 0) ?? 0
+        }
+    }
+
+    public func run(id: String) throws -> RunRecord? {
+        try read { c in try Self.runs(c, "SELECT \(Self.runColumns) FROM run WHERE id = $1", [.text(id)]).first }
+    }
+
+    public func runs(idPrefix prefix: String) throws -> [RunRecord] {
+        // The prefix is matched literally: LIKE's wildcards in it are escaped.
+        let escaped = prefix.uppercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        return try read { c in
+            try Self.runs(
+                c, "SELECT \(Self.runColumns) FROM run WHERE upper(id) LIKE $1 ORDER BY id LIMIT 5",
+                [.text(escaped + "%")])
+        }
+    }
+
+    public func staleRuns(athleteID: String, currentProfile: String, force: Bool) throws -> [RunRecord] {
+        try read { c in
+            var sql = "SELECT \(Self.runColumns) FROM run WHERE athlete_id = $1"
+            var values: [PGValue] = [.text(athleteID)]
+            if !force {
+                sql += " AND (analysis_version < $2 OR analysis_profile IS NULL OR analysis_profile <> $3)"
+                values += [.int(Int64(RunAnalyzer.version)), .text(currentProfile)]
+            }
+            return try Self.runs(c, sql + " ORDER BY started_at, id", values)
+        }
+    }
+}
+
+// MARK: Samples and details
+
+extension PGStore {
+    public func samples(runID: String) throws -> SampleSeries? {
+        let blob: [UInt8]? = try read { c in
+            try c.query("SELECT data FROM run_samples WHERE run_id = $1", [.text(runID)]).bytes(0, 0)
+        }
+        guard let blob else { return nil }
+        do { return try SampleCodec.decode(blob) } catch {
+            throw StoreError.corruptSamples(runID: runID, reason: "\(error)")
+        }
+    }
+
+    public func activity(of r: RunRecord) throws -> Activity {
+        let stored: (data: [UInt8], segments: String)? = try read { c in
+            let rows = try c.query("SELECT data, segments FROM run_samples WHERE run_id = $1", [.text(r.id)])
+            guard let data = rows.bytes(0, 0), let segments = rows.string(0, 1) else { return nil }
+            return (data, segments)
+        }
+        guard let stored else { throw StoreError.corruptSamples(runID: r.id, reason: "no samples stored") }
+        let samples: SampleSeries, segments: [Int]
+        do {
+            samples = try SampleCodec.decode(stored.data)
+            segments = try JSONDecoder().decode([Int].self, from: Data(stored.segments.utf8))
+        } catch {
+            throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")
+        }
+        return Activity(
+            sport: r.sport, sportDeclared: r.sportDeclared, name: r.name, creator: r.creator, format: r.sourceFormat,
+            samples: samples, segmentStarts: segments, distanceSource: r.distanceSource,
+            distanceMeters: r.distanceMeters, laps: [], isIndoor: r.runType == .treadmill, repairs: RepairReport())
+    }
+
+    static func zone(_ r: borrowing PGRows, _ i: Int, offset: Int) throws -> ZoneTime {
+        guard let zone = r.int(i, offset), let name = r.string(i, offset + 1), let low = r.double(i, offset + 2),
+            let seconds = r.double(i, offset + 4)
+        else { throw StoreError.database("run_zone row: a required column is missing or of another type") }
+        return ZoneTime(zone: zone, name: name, lowBpm: low, highBpm: r.double(i, offset + 3), seconds: seconds)
+    }
+
+    static func effort(_ r: borrowing PGRows, _ i: Int, offset: Int) throws -> BestEffort {
+        guard let d = r.double(i, offset), let t = r.double(i, offset + 1), let o = r.double(i, offset + 2) else {
+            throw StoreError.database("best_effort row: a required column is missing or of another type")
+        }
+        return BestEffort(distanceMeters: d, elapsedSeconds: t, startOffsetSeconds: o)
+    }
+
+    public func zones(runID: String) throws -> [ZoneTime] {
+        try read { c in
+            let r = try c.query(
+                "SELECT zone, name, low_bpm, high_bpm, seconds FROM run_zone WHERE run_id = $1 ORDER BY zone",
+                [.text(runID)])
+            return try (0..<r.count).map { try Self.zone(r, $0, offset: 0) }
+        }
+    }
+
+    public func bestEfforts(runID: String) throws -> [BestEffort] {
+        try read { c in
+            let r = try c.query(
+                "SELECT distance_m, elapsed_s, start_offset_s FROM best_effort WHERE run_id = $1 ORDER BY distance_m",
+                [.text(runID)])
+            return try (0..<r.count).map { try Self.effort(r, $0, offset: 0) }
+        }
+    }
+
+    public func zonesByRun(athleteID: String) throws -> [String: [ZoneTime]] {
+        try read { c in
+            let r = try c.query(
+                """
+                SELECT z.run_id, z.zone, z.name, z.low_bpm, z.high_bpm, z.seconds FROM run_zone z
+                JOIN run r ON r.id = z.run_id WHERE r.athlete_id = $1 ORDER BY z.run_id, z.zone
+                """, [.text(athleteID)])
+            var out: [String: [ZoneTime]] = [:]
+            for i in 0..<r.count {
+                guard let id = r.string(i, 0) else { continue }
+                out[id, default: []].append(try Self.zone(r, i, offset: 1))
+            }
+            return out
+        }
+    }
+
+    public func bestEffortsByRun(athleteID: String) throws -> [String: [BestEffort]] {
+        try read { c in
+            let r = try c.query(
+                """
+                SELECT e.run_id, e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
+                JOIN run r ON r.id = e.run_id WHERE r.athlete_id = $1 ORDER BY e.run_id, e.distance_m
+                """, [.text(athleteID)])
+            var out: [String: [BestEffort]] = [:]
+            for i in 0..<r.count {
+                guard let id = r.string(i, 0) else { continue }
+                out[id, default: []].append(try Self.effort(r, i, offset: 1))
+            }
+            return out
+        }
+    }
+
+    public func history(athleteID: String) throws -> Physiology.History {
+        try read { c in
+            let high = try c.query(
+                "SELECT max(max_hr) FROM run WHERE athlete_id = $1 AND sport = 'running'", [.text(athleteID)])
+            let e = try c.query(
+                """
+                SELECT e.distance_m, min(e.elapsed_s) FROM best_effort e JOIN run r ON r.id = e.run_id
+                WHERE r.athlete_id = $1 AND r.sport = 'running' GROUP BY e.distance_m ORDER BY e.distance_m
+                """, [.text(athleteID)])
+            let efforts = (0..<e.count).compactMap { i -> (meters: Double, seconds: Double)? in
+                guard let d = e.double(i, 0), let t = e.double(i, 1) else { return nil }
+                return (d, t)
+            }
+            return Physiology.History(highestHeartRate: high.double(0, 0), bestEfforts: efforts)
+        }
+    }
+
+    public func personalRecords(athleteID: String?, distance: Double?, limit: Int, since: Double?) throws
+        -> [PersonalRecord]
+    {
+        try read { c in
+            var sql = """
+                SELECT \(Self.runColumns(prefix: "r.")), e.distance_m, e.elapsed_s, e.start_offset_s
+                FROM best_effort e JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'
+                """
+            var values: [PGValue] = []
+            func add(_ v: PGValue) -> String {
+                values.append(v)
+                return "$\(values.count)"
+            }
+            if let athleteID { sql += " AND r.athlete_id = \(add(.text(athleteID)))" }
+            if let since { sql += " AND r.started_at >= \(add(.double(since)))" }
+            if let distance {
+                sql += " AND abs(e.distance_m - \(add(.double(distance)))) < 0.01"
+                sql +=
+                    " ORDER BY e.elapsed_s, r.started_at, r.id COLLATE \"C\" LIMIT \(add(.int(Int64(max(0, limit)))))"
+            } else {
+                // The fastest effort per distance, the earliest run on a tie.
+                sql = """
+                    SELECT * FROM (
+                        SELECT \(Self.runColumns(prefix: "r.")), e.distance_m AS effort_m, e.elapsed_s AS effort_s,
+                            e.start_offset_s AS effort_offset_s,
+                            row_number() OVER (PARTITION BY e.distance_m ORDER BY e.elapsed_s, r.started_at, r.id COLLATE "C") AS rank
+                        FROM best_effort e JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'
+                        \(athleteID == nil ? "" : "AND r.athlete_id = $1")
+                        \(since == nil ? "" : "AND r.started_at >= $\(values.count)")
+                    ) AS ranked WHERE rank = 1 ORDER BY effort_m
+                    """
+            }
+            let r = try c.query(sql, values)
+            let n = RunRecord.CodingKeys.allCases.count
+            return try (0..<r.count).map { i in
+                guard let d = r.double(i, n), let t = r.double(i, n + 1), let o = r.double(i, n + 2) else {
+                    throw StoreError.database("best_effort row: a required column is missing or of another type")
+                }
+                return PersonalRecord(
+                    distanceMeters: d, elapsedSeconds: t, startOffsetSeconds: o, run: try Self.run(r, i))
+            }
+        }
+    }
+}
+
+// MARK: Writes
+
+extension PGStore {
+    public func insert(
+        _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
+        sha256: String, allowDuplicates: Bool, importedAt: Double
+    ) throws -> [InsertOutcome] {
+        try write { c in
+            // One importer at a time per athlete decides what is new: the lock is the
+            // database's (held to the end of this transaction), so importers on other
+            // machines wait here instead of both storing one activity.
+            try c.query(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))",
+                [.text(athleteID), .int(Self.athleteLockSpace)])
+            guard try c.query("SELECT 1 FROM athlete WHERE id = $1", [.text(athleteID)]).count == 1 else {
+                throw StoreError.unknownAthlete(athleteID)
+            }
+            var outcomes: [InsertOutcome] = []
+            for run in runs {
+                let keys = DuplicateKeys(run, sha256: sha256)
+                let candidates = try Self.duplicateCandidates(c, keys, athleteID: athleteID)
+                switch DuplicatePolicy.decide(keys, candidates: candidates, allowDuplicates: allowDuplicates) {
+                case .duplicate(let id, let sameBytes):
+                    outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes))
+                case .replace(let stored):
+                    var record = RunRecord(
+                        run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
+                        importedAt: importedAt)
+                    record.keepWhatTheUserSet(on: stored)
+                    try Self.update(c, record)
+                    try Self.writeSamples(c, runID: record.id, run)
+                    try Self.writeDetails(c, runID: record.id, analysis: run.analysis)
+                    outcomes.append(.upgraded(runID: record.id))
+                case .insert:
+                    let record = RunRecord(
+                        run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
+                        importedAt: importedAt)
+                    try c.query(
+                        "INSERT INTO run (\(Self.runColumns)) VALUES (\(Self.runPlaceholders))", Self.runValues(record))
+                    try Self.writeSamples(c, runID: record.id, run)
+                    try Self.writeDetails(c, runID: record.id, analysis: run.analysis)
+                    outcomes.append(.inserted(runID: record.id))
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// The seed of the per-athlete import lock's key (a hash of the athlete id): "RKAT".
+    static let athleteLockSpace: Int64 = 0x524B_4154
+
+    static func duplicateCandidates(_ c: PGConnection, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
+        let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
+        let sameBytes = try runs(
+            c, "SELECT \(runColumns) FROM run WHERE athlete_id = $1 AND source_sha256 = $2 AND activity_index = $3",
+            [.text(athleteID), .text(keys.sha256), .int(Int64(keys.activityIndex))])
+        // A NaN window selects nothing (as in the embedded store).
+        let nearby = try runs(
+            c,
+            """
+            SELECT \(runColumns) FROM run WHERE athlete_id = $1 AND started_at BETWEEN $2 AND $3
+            ORDER BY abs(started_at - $4), id
+            """, [.text(athleteID), .double(window.earliest), .double(window.latest), .double(keys.startedAt)])
+        return sameBytes + nearby
+    }
+
+    static func update(_ c: PGConnection, _ record: RunRecord) throws {
+        let names = RunRecord.CodingKeys.allCases.map(\.rawValue)
+        let sets = names.enumerated().dropFirst().map { "\($0.element) = $\($0.offset + 1)" }.joined(separator: ", ")
+        try c.query("UPDATE run SET \(sets) WHERE id = $1", runValues(record))
+    }
+
+    static func writeSamples(_ c: PGConnection, runID: String, _ run: NewRun) throws {
+        try c.query(
+            """
+            INSERT INTO run_samples (run_id, segments, data) VALUES ($1, $2, $3)
+            ON CONFLICT (run_id) DO UPDATE SET segments = excluded.segments, data = excluded.data
+            """, [.text(runID), .text(StoredJSON.text(run.activity.segmentStarts)), .bytes(run.encodedSamples)])
+    }
+
+    static func writeZones(_ c: PGConnection, runID: String, _ zones: [ZoneTime]?) throws {
+        try c.query("DELETE FROM run_zone WHERE run_id = $1", [.text(runID)])
+        for z in zones ?? [] {
+            try c.query(
+                "INSERT INTO run_zone (run_id, zone, name, low_bpm, high_bpm, seconds) VALUES ($1, $2, $3, $4, $5, $6)",
+                [
+                    .text(runID), .int(Int64(z.zone)), .text(z.name), .double(z.lowBpm), .from(z.highBpm),
+                    .double(z.seconds)
+                ])
+        }
+    }
+
+    static func writeDetails(_ c: PGConnection, runID: String, analysis: RunAnalysis) throws {
+        try writeZones(c, runID: runID, analysis.zones)
+        try c.query("DELETE FROM best_effort WHERE run_id = $1", [.text(runID)])
+        for e in analysis.bestEfforts {
+            try c.query(
+                "INSERT INTO best_effort (run_id, distance_m, elapsed_s, start_offset_s) VALUES ($1, $2, $3, $4)",
+                [.text(runID), .double(e.distanceMeters), .double(e.elapsedSeconds), .double(e.startOffsetSeconds)])
+        }
+    }
+
+    public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport?) throws {
+        try write { c in
+            guard
+                var record = try Self.runs(
+                    c, "SELECT \(Self.runColumns) FROM run WHERE id = $1 FOR UPDATE", [.text(runID)]
+                ).first
+            else { return }
+            if let sport { record.sport = sport }
+            record.apply(analysis)
+            try Self.update(c, record)
+            try Self.writeDetails(c, runID: runID, analysis: analysis)
+        }
+    }
+
+    public func savePhysiologyResults(
+        runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?, physiology: Physiology
+    ) throws {
+        try write { c in
+            try c.query(
+                """
+                UPDATE run SET load = $1, load_source = $2, load_estimated = $3, zone_model = $4, analysis_profile = $5
+                WHERE id = $6
+                """,
+                [
+                    .from(load?.value), .from(load?.source.rawValue), .from(load.map { StoredJSON.text($0.estimated) }),
+                    .from(model?.rawValue), .text(physiology.profileKey), .text(runID)
+                ])
+            try Self.writeZones(c, runID: runID, zones)
+        }
+    }
+
+    public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
+        try write { c in
+            guard
+                var r = try Self.runs(c, "SELECT \(Self.runColumns) FROM run WHERE id = $1 FOR UPDATE", [.text(runID)])
+                    .first
+            else { throw StoreError.unknownRun(runID) }
+            r.apply(e)
+            try Self.update(c, r)
+            return r
+        }
+    }
+
+    public func delete(runID: String) throws {
+        try write { c in
+            if try c.query("DELETE FROM run WHERE id = $1", [.text(runID)]).affected == 0 {
+                throw StoreError.unknownRun(runID)
+            }
+        }
+    }
+}
+
+// MARK: Race links
+
+extension PGStore {
+    static let linkColumns =
+        "setup_key, setup_slug, setup_file, race_name, race_date, target_s, run_id, actual_s, review_path"
+
+    static func links(_ c: PGConnection, _ sql: String, _ values: [PGValue]) throws -> [RaceLink] {
+        let r = try c.query(sql, values)
+        return try (0..<r.count).map { i in
+            guard let key = r.string(i, 0), let slug = r.string(i, 1), let file = r.string(i, 2),
+                let name = r.string(i, 3), let target = r.double(i, 5)
+            else { throw StoreError.database("race_link row: a required column is missing or of another type") }
+            return RaceLink(
+                setupKey: key, setupSlug: slug, setupFile: file, raceName: name, raceDate: r.string(i, 4),
+                targetSeconds: target, runID: r.string(i, 6), actualSeconds: r.double(i, 7), reviewPath: r.string(i, 8))
+        }
+    }
+
+    public func raceLink(setupKey: String, slug: String) throws -> RaceLink? {
+        try read { c in
+            try Self.links(
+                c,
+                """
+                SELECT \(Self.linkColumns) FROM race_link WHERE setup_key = $1 OR setup_key = $2
+                ORDER BY setup_key = $1 DESC LIMIT 1
+                """, [.text(setupKey), .text(RaceLink.legacyKey(slug: slug))]
+            ).first
+        }
+    }
+
+    public func saveRaceLink(_ link: RaceLink) throws {
+        try write { c in
+            if link.setupKey != RaceLink.legacyKey(slug: link.setupSlug) {
+                try c.query(
+                    "DELETE FROM race_link WHERE setup_key = $1", [.text(RaceLink.legacyKey(slug: link.setupSlug))])
+            }
+            try c.query(
+                """
+                INSERT INTO race_link (\(Self.linkColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                ON CONFLICT (setup_key) DO UPDATE SET setup_slug = excluded.setup_slug, setup_file = excluded.setup_file,
+                race_name = excluded.race_name, race_date = excluded.race_date, target_s = excluded.target_s,
+                run_id = excluded.run_id, actual_s = excluded.actual_s, review_path = excluded.review_path
+                """,
+                [
+                    .text(link.setupKey), .text(link.setupSlug), .text(link.setupFile), .text(link.raceName),
+                    .from(link.raceDate), .double(link.targetSeconds), .from(link.runID), .from(link.actualSeconds),
+                    .from(link.reviewPath)
+                ])
+        }
+    }
+
+    public func unlinkRace(setupKey: String, slug: String) throws -> Bool {
+        try write { c in
+            if try c.query("DELETE FROM race_link WHERE setup_key = $1", [.text(setupKey)]).affected > 0 { return true }
+            return try c.query("DELETE FROM race_link WHERE setup_key = $1", [.text(RaceLink.legacyKey(slug: slug))])
+                .affected > 0
+        }
+    }
+
+    public func raceLinks(reviewPath path: String) throws -> [RaceLink] {
+        try read { c in
+            try Self.links(
+                c, "SELECT \(Self.linkColumns) FROM race_link WHERE review_path = $1 ORDER BY setup_key", [.text(path)])
+        }
+    }
+
+    public func setReviewPath(_ path: String?, setupKey: String) throws {
+        try write { c in
+            try c.query("UPDATE race_link SET review_path = $1 WHERE setup_key = $2", [.from(path), .text(setupKey)])
+        }
+    }
+
+    public func raceLinks(runID: String) throws -> [RaceLink] {
+        try read { c in
+            try Self.links(
+                c, "SELECT \(Self.linkColumns) FROM race_link WHERE run_id = $1 ORDER BY setup_slug, setup_key",
+                [.text(runID)])
+        }
+    }
+
+    public func raceLinksByRun(athleteID: String) throws -> [String: RaceLink] {
+        try read { c in
+            let links = try Self.links(
+                c,
+                """
+                SELECT \(Self.linkColumns(prefix: "l.")) FROM race_link l JOIN run r ON r.id = l.run_id
+                WHERE r.athlete_id = $1 ORDER BY l.setup_slug, l.setup_key
+                """, [.text(athleteID)])
+            var out: [String: RaceLink] = [:]
+            for l in links { if let id = l.runID, out[id] == nil { out[id] = l } }
+            return out
+        }
+    }
+
+    static func linkColumns(prefix: String) -> String {
+        linkColumns.split(separator: ", ").map { prefix + $0 }.joined(separator: ", ")
+    }
+}
+
+// MARK: Checks
+
+extension PGStore {
+    /// Every run's samples decode and hold as many points as the run says.
+    public func verify() throws -> (runs: Int, problems: [String]) {
+        var problems: [String] = []
+        var runs = 0
+        // In pages of 500 runs: a club's samples never sit in memory at once.
+        var after = ""
+        while true {
+            let page: [(id: String, count: Int, data: [UInt8]?)] = try read { c in
+                let r = try c.query(
+                    """
+                    SELECT r.id, r.point_count, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
+                    WHERE r.id > $1 ORDER BY r.id LIMIT 500
+                    """, [.text(after)])
+                return (0..<r.count).map { (r.string($0, 0) ?? "?", r.int($0, 1) ?? -1, r.bytes($0, 2)) }
+            }
+            guard let last = page.last else { break }
+            after = last.id
+            runs += page.count
+            for (id, count, data) in page {
+                guard let data else {
+                    problems.append("run \(id): no samples")
+                    continue
+                }
+                do {
+                    let samples = try SampleCodec.decode(data)
+                    if samples.count != count {
+                        problems.append("run \(id): \(samples.count) samples stored, \(count) expected")
+                    }
+                } catch {
+                    problems.append("run \(id): \(error)")
+                }
+            }
+        }
+        return (runs, problems)
+    }
+}
+
+extension PGStore: Store {}
