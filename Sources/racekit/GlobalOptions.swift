@@ -27,6 +27,13 @@ struct StoreOptions: ParsableArguments {
     /// Opens an existing store to change it: missing is 66, read-only 73.
     func write() throws -> RunStore { try RunStore(path: path, access: .write) }
 
+    /// Opens an existing store to change it, or only to read it when the user
+    /// cannot write it (`RunStore.access` is then `.read`): for a command whose
+    /// write is not its main output (`race review` saves its race link).
+    func writeIfPossible() throws -> RunStore {
+        do { return try write() } catch StoreError.readOnly { return try read() }
+    }
+
     /// Opens the store to change it, creating it when missing (and saying so on
     /// stderr unless `quiet`).
     func create(quiet: Bool = false) throws -> RunStore {

@@ -54,7 +54,7 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let setup = try SetupLoader.load(path: file)
-            let store = try storeOptions.write()
+            let store = try unlink ? storeOptions.write() : storeOptions.writeIfPossible()
             let key = RaceLink.key(setupFile: file)
             if unlink {
                 let was = try store.raceLink(setupKey: key, slug: setup.slug)
@@ -95,7 +95,9 @@ extension RaceKitCommand.Race {
             if let out {
                 let others = try othersReview(store, setup: setup, key: key, link: link, out: out)
                 let written = try ReviewFiles.write(review, to: out)
-                for other in others { try store.setReviewPath(nil, setupKey: other.setupKey) }
+                for other in others where store.access != .read {
+                    try store.setReviewPath(nil, setupKey: other.setupKey)
+                }
                 reviewPath = URL(fileURLWithPath: written.markdown).standardizedFileURL.path
                 Console.error("wrote \(written.markdown) and \(written.chart)")
             }
@@ -104,7 +106,13 @@ extension RaceKitCommand.Race {
                 targetSeconds: setup.targetSeconds, runID: record.id, actualSeconds: review.actualSeconds,
                 reviewPath: reviewPath)
             // An unchanged link is not written again (a rerun changes nothing, not even the store's file).
-            if newLink != link { try store.saveRaceLink(newLink) }
+            if newLink != link, store.access == .read {
+                Console.error(
+                    "warning: \(storeOptions.path): the store is read-only, so this review is not linked to its run (runs show and the weekly report do not show it)"
+                )
+            } else if newLink != link {
+                try store.saveRaceLink(newLink)
+            }
             switch format {
             case .json: Console.json(try JSONOutput.string(ReviewOutput.json(review, run: RunView(record).json)))
             case .csv: Console.csv(ReviewOutput.splitsCSV(review))
