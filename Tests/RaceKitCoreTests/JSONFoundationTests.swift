@@ -30,9 +30,18 @@ import Testing
         var ints: [Int]
         var small: [Int8]
         var unsigned: [UInt64]
+        var widths: Widths
+        var floats: [Float]
         var texts: [String]
         @Null var unknown: Double?
         @Null var known: Double?
+    }
+
+    /// One of every integer width at its extremes (they once overflowed the writer's stack).
+    struct Widths: Encodable {
+        var i8 = [Int8.min, Int8.max], i16 = [Int16.min, Int16.max], i32 = [Int32.min, Int32.max]
+        var i64 = [Int64.min, Int64.max], u8 = [UInt8.max], u16 = [UInt16.max], u32 = [UInt32.max]
+        var u = [UInt.max], u64 = [UInt64.max]
     }
 
     /// Every control character, the characters JSON must escape, and text
@@ -60,7 +69,9 @@ import Testing
             byName: Dictionary(uniqueKeysWithValues: texts.enumerated().map { ($1, leaves[$0]) }), empty: [],
             emptyObject: [:], missing: nil, present: leaves[3],
             ints: [Int.min, Int.min + 1, -1, 0, 1, Int(Int32.max), Int.max], small: [Int8.min, 0, Int8.max],
-            unsigned: [0, UInt64(Int64.max), UInt64.max], texts: texts, unknown: nil, known: -0.0)
+            unsigned: [0, UInt64(Int64.max), UInt64.max], widths: Widths(),
+            floats: [0, -0.0, 0.1, 1.5, -2.25e-8, 3.4e38, 16_777_217, .leastNonzeroMagnitude], texts: texts,
+            unknown: nil, known: -0.0)
     }
 
     static func foundation<T: Encodable>(_ value: T) throws -> Data {
@@ -81,6 +92,16 @@ import Testing
         // Every double and integer reads back exactly (isEqual compares NSNumbers loosely).
         #expect(Self.numbers(a) == Self.numbers(b))
         #expect(Self.numbers(a).count > 100)
+    }
+
+    /// Integers of every width and Floats alone at the top of a document.
+    @Test func everyIntegerWidthAndFloatIsWritten() throws {
+        #expect(try JSONOutput.string([UInt64.max]) == "[\n  18446744073709551615\n]")
+        #expect(try JSONOutput.string([Int8.min]) == "[\n  -128\n]")
+        #expect(try JSONOutput.string(["f": Float(0.1)]) == "{\n  \"f\" : 0.1\n}")
+        #expect(throws: EncodingError.self) { try JSONOutput.string([Float.nan]) }
+        let w = Widths()
+        #expect(try Self.parsed(Data(try JSONOutput.string(w).utf8)).isEqual(try Self.parsed(try Self.foundation(w))))
     }
 
     /// Scalars and containers at the top level, each compared alone.
