@@ -117,12 +117,14 @@ let package = Package(
         .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript"]),
         .executableTarget(
             name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitRace"]),
-        .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore"]),
+        // Golden files and seeded randomness, shared by the test targets.
+        .target(name: "RaceKitTestSupport", path: "Tests/RaceKitTestSupport"),
+        .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore", "RaceKitTestSupport"]),
         .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore"]),
         .testTarget(name: "RaceKitPostgresTests", dependencies: ["RaceKitPostgres", "RaceKitCore"]),
         .testTarget(
             name: "RaceKitFormatsTests",
-            dependencies: ["RaceKitFormats", "RaceKitCore"],
+            dependencies: ["RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -136,8 +138,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitReportsTests",
-            dependencies: ["RaceKitReports", "RaceKitStore", "RaceKitCore"],
-            resources: [.copy("Golden")]
+            dependencies: ["RaceKitReports", "RaceKitStore", "RaceKitCore", "RaceKitTestSupport"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "RaceKitRaceTests",
@@ -148,7 +150,9 @@ let package = Package(
             name: "RaceKitWorkflowsTests",
             dependencies: ["RaceKitWorkflows", "RaceKitRace", "RaceKitImport", "RaceKitStore", "RaceKitCore"]
         ),
-        .testTarget(name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats"])
+        .testTarget(
+            name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats", "RaceKitTestSupport"],
+            exclude: ["Golden"])
     ],
     swiftLanguageModes: [.v6]
 )

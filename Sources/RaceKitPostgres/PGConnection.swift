@@ -305,29 +305,8 @@ public enum PGLocation {
         location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
     }
 
-    /// The location with any password replaced by `***` (URL user info,
-    /// `password=` in the query or in key=value form).
-    public static func redacted(_ s: String) -> String {
-        var out = s
-        // postgresql://user:secret@host -> postgresql://user:***@host
-        if let scheme = out.range(of: "://") {
-            let rest = out[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
-                let colon = rest[..<at].firstIndex(of: ":")
-            {
-                out.replaceSubrange(out.index(after: colon)..<at, with: "***")
-            }
-        }
-        // password=secret in a query string or key=value pairs.
-        var result = ""
-        var i = out.startIndex
-        while let r = out[i...].range(of: "password=", options: .caseInsensitive) {
-            result += out[i..<r.upperBound] + "***"
-            i = out[r.upperBound...].firstIndex(where: { $0 == "&" || $0 == " " }) ?? out.endIndex
-        }
-        return result + out[i...]
-    }
+    /// The location with any password replaced by `***` (`StoreLocation.redacted`).
+    public static func redacted(_ s: String) -> String { StoreLocation.redacted(s) }
 
     /// Why libpq cannot parse the connection string, or nil when it can.
     static func problem(_ conninfo: String) -> String? {

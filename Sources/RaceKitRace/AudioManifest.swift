@@ -71,7 +71,9 @@ public struct AudioManifest: Encodable, Sendable {
         self.live = live
         let unique = Set(files.map(\.file))
         totalBytes = unique.reduce(0) { $0 + (sizes[$1] ?? 0) }
-        totalSeconds = TextFormat.rounded(unique.reduce(0) { $0 + (durations[$1] ?? 0) }, 3)
+        // The sum of the durations as listed (rounded), so that a render reusing
+        // them from this manifest writes the same total.
+        totalSeconds = TextFormat.rounded(unique.reduce(0) { $0 + TextFormat.rounded(durations[$1] ?? 0, 3) }, 3)
     }
 
     /// The durations an earlier render recorded, by file name: a reused file keeps

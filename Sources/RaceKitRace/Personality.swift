@@ -41,6 +41,34 @@ public struct Personality: Sendable, Equatable {
         "climb": "km", "descent": "km"
     ]
 
+    /// Run-time fields a role's texts may not say: numbers of another measure
+    /// than the one choosing the role's tone, which can contradict it. The
+    /// split roles are chosen by the last split against the plan's, the
+    /// checkpoint roles by the clock against the plan's clock there, the pace
+    /// conditions by the current pace against the plan's; `projected_finish`
+    /// (the gap plus its five-minute trend) fits none of them: "bang on
+    /// schedule, projected finish 1:47:49" was said 2:49 off a 1:45:00 plan.
+    public static let otherMeasures: [String: [String]] = {
+        let split = ["gap", "elapsed", "avg_pace", "current_pace", "projected_finish"]
+        let clock = ["split_time", "split_pace", "split_plan", "current_pace", "avg_pace", "projected_finish"]
+        let pace = ["gap", "split_time", "split_pace", "split_plan", "avg_pace", "projected_finish"]
+        return [
+            "pace_km": split, "pace_km_ahead": split, "pace_km_behind": split, "ahead": clock, "on": clock,
+            "behind": clock, "too_fast_early": pace, "fading_late": pace
+        ]
+    }()
+
+    /// What chooses each tone-dependent role's texts, as an error says it.
+    static let toneChoice: [String: String] = {
+        var c: [String: String] = [:]
+        for role in ["pace_km", "pace_km_ahead", "pace_km_behind"] {
+            c[role] = "the last split against the plan's split"
+        }
+        for role in ["ahead", "on", "behind"] { c[role] = "the clock against the plan's clock at the checkpoint" }
+        for role in ["too_fast_early", "fading_late"] { c[role] = "the current pace against the plan's pace there" }
+        return c
+    }()
+
     /// Roles a race may say several times with the same fields (conditions):
     /// their texts are said in turn, each once, so they need several. The
     /// checkpoint roles need one text per checkpoint (`ScriptGenerator.checkpoints`
@@ -144,6 +172,12 @@ public struct Personality: Sendable, Equatable {
                 throw r.error(
                     item, key,
                     "{\(field)} is not filled in \(role) texts; here: \(here.map { "{\($0)}" }.joined(separator: " ")); run-time: \(RaceScript.placeholders.map { "{\($0)}" }.joined(separator: " "))"
+                )
+            }
+            if let field = used.first(where: { otherMeasures[role]?.contains($0) == true }) {
+                throw r.error(
+                    item, key,
+                    "{\(field)} cannot be said in \(role) texts: what it measures is not what chooses their tone (\(toneChoice[role] ?? role)), so the line could contradict itself"
                 )
             }
             if let field = mustContain[role], !used.contains(field) {

@@ -75,7 +75,11 @@ public enum ReviewAnalyzer {
         let splits = self.splits(plan, line: line, grades: grades, stops: stops)
         let cues = plan.cues.cues.map { cue(plan, $0, line: line, stops: stops) }
         let actual = line.time(at: race)
-        let broke = ReviewFindings.brokeAt(splits)
+        let broke = ReviewFindings.brokeAt(splits).map { start in
+            ReviewFindings.lossStart(
+                splitFrom: start, to: splits.first { $0.startMeters == start }?.endMeters ?? start, plan: plan,
+                line: line, stops: stops)
+        }
         let fade = ReviewFindings.fade(plan, line: line, stops: stops)
         var script: ReviewScript?
         if let rs = input.script {

@@ -139,8 +139,10 @@ public enum ReviewChart {
             s += label(station, place, unit: unit, unitName: unitName, x: x, gapTop: gapTop, bottom: profTop + profH)
         }
         if let m = v.brokeAtMeters {
+            // The line, and its dot on the gap curve, at the same x.
             s +=
                 "<line x1=\"\(f(x(m)))\" y1=\"\(f(gapTop))\" x2=\"\(f(x(m)))\" y2=\"\(f(gapTop + gapH))\" stroke=\"#e45756\" stroke-width=\"1.5\"/>\n"
+                + "<circle cx=\"\(f(x(m)))\" cy=\"\(f(yGap(gap(v, at: m))))\" r=\"4\" fill=\"none\" stroke=\"#e45756\" stroke-width=\"2\"><title>broke at \(TextFormat.fixed(m / unit, 2)) \(unitName)</title></circle>\n"
             let text = "broke at \(TextFormat.fixed(m / unit, 1)) \(unitName)"
             // Right of the line, or left of it when it would leave the canvas.
             let fits = x(m) + 4 + textWidth(text, fontSize: fontSize) <= width - 2
@@ -151,12 +153,20 @@ public enum ReviewChart {
         s +=
             "<polyline points=\"\(line.joined(separator: " "))\" fill=\"none\" stroke=\"#f58518\" stroke-width=\"2\"/>\n"
         for stop in v.stops {
-            let gap = v.gapTrace.last { $0.meters <= stop.atMeters }?.seconds ?? 0
             s +=
-                "<circle cx=\"\(f(x(stop.atMeters)))\" cy=\"\(f(yGap(gap)))\" r=\"4\" fill=\"#e45756\"><title>stopped \(TextFormat.fixed(stop.seconds, 0)) s at \(TextFormat.fixed(stop.atMeters / unit, 2)) \(unitName)</title></circle>\n"
+                "<circle cx=\"\(f(x(stop.atMeters)))\" cy=\"\(f(yGap(gap(v, at: stop.atMeters))))\" r=\"4\" fill=\"#e45756\"><title>stopped \(TextFormat.fixed(stop.seconds, 0)) s at \(TextFormat.fixed(stop.atMeters / unit, 2)) \(unitName)</title></circle>\n"
         }
         s += profile(v, x: x, top: profTop, height: profH)
         return s + "</svg>\n"
+    }
+
+    /// The gap curve at `m`, interpolated between its points as the polyline draws it.
+    static func gap(_ v: RaceReview, at m: Double) -> Double {
+        let trace = v.gapTrace.filter { $0.seconds.isFinite }
+        guard let k = trace.firstIndex(where: { $0.meters >= m }) else { return trace.last?.seconds ?? 0 }
+        guard k > 0, trace[k].meters > trace[k - 1].meters else { return trace[k].seconds }
+        let (a, b) = (trace[k - 1], trace[k])
+        return a.seconds + (b.seconds - a.seconds) * (m - a.meters) / (b.meters - a.meters)
     }
 
     /// Distance ticks under the profile, in the review's unit, and the unit's name.

@@ -22,9 +22,13 @@ public enum ReviewFinding: Sendable, Equatable {
     /// Average heart rate over the first and the second half.
     case heartRate(firstHalf: Double, secondHalf: Double)
 
-    /// The sentence a coach would write.
-    public var sentence: String {
+    /// The sentence a coach would write, distances in the review's unit
+    /// (`unitMeters`: 1000 or a mile).
+    public func sentence(unitMeters: Double = 1000) -> String {
         let d = TextFormat.duration
+        func at(_ m: Double) -> String {
+            "\(TextFormat.fixed(m / unitMeters, 1)) \(PlanOutput.unitName(unitMeters))"
+        }
         func gap(_ s: Double) -> String {
             abs(s) < 0.5 ? "exactly on" : "\(d(abs(s))) \(s > 0 ? "behind" : "ahead of")"
         }
@@ -38,7 +42,7 @@ public enum ReviewFinding: Sendable, Equatable {
             return "Went through halfway \(gap(g)) plan."
         case .broke(let m, let lost, let pct):
             return
-                "The plan broke at \(TextFormat.fixed(m / 1000, 1)) km: from there to the finish \(d(lost)) was lost on the plan "
+                "The plan broke at \(at(m)): from there to the finish \(d(lost)) was lost on the plan "
                 + "(\(TextFormat.fixed(pct, 1))% slower, stops left out), and never won back."
         case .held(let share):
             return
@@ -52,10 +56,10 @@ public enum ReviewFinding: Sendable, Equatable {
                 return "Finished strongly: the last quarter \(pct)% faster against the plan than the first three."
             }
             return "Held the pace over the last quarter (\(TextFormat.fixed(p, 1))% against the first three)."
-        case .stops(let n, let s, let longest, let at):
+        case .stops(let n, let s, let longest, let place):
             return n == 1
-                ? "Stopped once, for \(Int(s.rounded())) s at \(TextFormat.fixed(at / 1000, 1)) km."
-                : "Stopped \(n) times for \(Int(s.rounded())) s in all, the longest \(Int(longest.rounded())) s at \(TextFormat.fixed(at / 1000, 1)) km."
+                ? "Stopped once, for \(Int(s.rounded())) s at \(at(place))."
+                : "Stopped \(n) times for \(Int(s.rounded())) s in all, the longest \(Int(longest.rounded())) s at \(at(place))."
         case .fuel(let n, let early, let late):
             func off(_ s: Double) -> String {
                 abs(s) < 0.5 ? "on time" : "\(d(abs(s))) \(s > 0 ? "late" : "early")"
@@ -110,6 +114,26 @@ public enum ReviewFindings {
         return nil
     }
 
+    /// Where, inside the split starting at `start` that `brokeAt` found, the
+    /// loss began: the last point (every 10 m) where the runner's time against
+    /// the plan's, stops left out, was at its lowest in the split (within
+    /// `lossStartSeconds`, so that rounding noise on a flat stretch does not
+    /// pick an earlier point). A split boundary depends on the unit (a mile split from
+    /// 9.0 mi holds a stop at 15 km); where the loss began does not.
+    static func lossStart(
+        splitFrom start: Double, to end: Double, plan: RacePlan, line: ReviewTimeline, stops: [ReviewStop]
+    ) -> Double {
+        let points = stride(from: start, through: end, by: 10).map { m in
+            let stopped = stops.filter { $0.atMeters < m }.reduce(0) { $0 + $1.seconds }
+            return (m, line.time(at: m) - stopped - plan.pacePlan.clockSeconds(at: m))
+        }
+        guard let lowest = points.map(\.1).min() else { return start }
+        return points.last { $0.1 <= lowest + lossStartSeconds }?.0 ?? start
+    }
+
+    /// How close to the split's lowest gap counts as the lowest, seconds.
+    public static let lossStartSeconds = 0.05
+
     /// Percent by which the last quarter was slower against the plan than the
     /// first three quarters (negative: faster); stops left out of both.
     static func fade(_ plan: RacePlan, line: ReviewTimeline, stops: [ReviewStop]) -> Double {
@@ -130,10 +154,11 @@ public enum ReviewFindings {
         var out: [ReviewFinding] = [.finish(actualSeconds: r.actualSeconds, targetSeconds: r.targetSeconds)]
         let half = line.time(at: race / 2)
         out.append(.halfway(gapSeconds: half - r.plan.pacePlan.clockSeconds(at: race / 2)))
-        if let m = r.brokeAtMeters, let k = r.splits.firstIndex(where: { $0.startMeters == m }) {
-            let rest = r.splits[k...]
-            let run = rest.reduce(0) { $0 + $1.actualSeconds - $1.stoppedSeconds }
-            let plan = rest.reduce(0) { $0 + $1.plannedSeconds }
+        if let m = r.brokeAtMeters {
+            let stopped = r.stops.filter { $0.atMeters >= m }.reduce(0) { $0 + $1.seconds }
+            let run = r.actualSeconds - line.time(at: m) - stopped
+            // The plan's clock as its table says it: rounded once to the whole second.
+            let plan = r.plan.pacePlan.clockSeconds(at: race).rounded() - r.plan.pacePlan.clockSeconds(at: m).rounded()
             out.append(.broke(atMeters: m, lostSeconds: run - plan, percent: (run / plan - 1) * 100))
         } else {
             out.append(.held(splitSharePercent: breakSplitShare * 100))

@@ -133,6 +133,8 @@ public struct RaceReview: Sendable {
     public var targetSeconds: Double
     public var actualSeconds: Double
     public var splits: [ReviewSplit]
+    /// Where the plan broke (course metres; nil: it held): where the loss
+    /// began inside the first split that started it (`ReviewFindings`).
     public var brokeAtMeters: Double?
     public var fadePercent: Double
     public var cues: [ReviewCue]
@@ -148,5 +150,6 @@ public struct RaceReview: Sendable {
     /// The running gap every 100 m of course, for the chart.
     public var gapTrace: [(meters: Double, seconds: Double)]
 
-    public var verdict: [String] { findings.map(\.sentence) }
+    /// The findings in words, distances in the plan's unit.
+    public var verdict: [String] { findings.map { $0.sentence(unitMeters: plan.unitMeters) } }
 }

@@ -83,6 +83,11 @@ public enum ReviewOutput {
 
     static func unit(_ v: RaceReview) -> String { PlanOutput.unitName(v.plan.unitMeters) }
 
+    /// A distance in the review's unit (`--unit`): "9.3 mi", "15.00 km".
+    static func distance(_ meters: Double, _ v: RaceReview, _ digits: Int) -> String {
+        "\(TextFormat.fixed(meters / v.plan.unitMeters, digits)) \(unit(v))"
+    }
+
     /// "+1:05" (behind), "-0:12" (ahead), "0:00".
     public static func signed(_ s: Double) -> String {
         let text = TextFormat.duration(abs(s))
@@ -99,7 +104,7 @@ public enum ReviewOutput {
         let diff = v.actualSeconds - v.targetSeconds
         let run = withID || v.runName.isEmpty ? "run \(v.runID)" : v.runName
         return [
-            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(run), \(TextFormat.fixed(v.recordedMeters / 1000, 2)) km on the watch, aligned on the course's \(TextFormat.fixed(s.distanceMeters / 1000, 3)) km (x\(TextFormat.fixed(v.scale, 4)))",
+            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(run), \(distance(v.recordedMeters, v, 2)) on the watch, aligned on the course's \(distance(s.distanceMeters, v, 3)) (x\(TextFormat.fixed(v.scale, 4)))",
             "Target \(TextFormat.duration(v.targetSeconds)), finished in \(TextFormat.duration(v.actualSeconds)) (\(signed(diff)) on the target; + is behind)"
         ]
     }
@@ -129,20 +134,22 @@ public enum ReviewOutput {
                 : (c.slowdownSeconds >= ReviewAnalyzer.slowdownNoticeSeconds
                     ? "slowed, \(TextFormat.fixed(c.slowdownSeconds, 0)) s lost" : "ran through")
             return [
-                "\(c.kind.rawValue) \(c.number)", TextFormat.fixed(c.plannedMeters / 1000, 2),
+                "\(c.kind.rawValue) \(c.number)", TextFormat.fixed(c.plannedMeters / v.plan.unitMeters, 2),
                 TextFormat.duration(c.plannedClockSeconds), TextFormat.duration(c.actualClockSeconds),
                 signed(c.actualClockSeconds - c.plannedClockSeconds),
-                TextFormat.fixed(c.metersAtPlannedClock / 1000, 2), seen
+                TextFormat.fixed(c.metersAtPlannedClock / v.plan.unitMeters, 2), seen
             ]
         }
     }
 
-    static let cueHeader = ["cue", "km", "planned", "reached", "late", "km at planned clock", "seen"]
+    static func cueHeader(_ v: RaceReview) -> [String] {
+        ["cue", unit(v), "planned", "reached", "late", "\(unit(v)) at planned clock", "seen"]
+    }
 
     static func breakLines(_ v: RaceReview) -> [String] {
         var out: [String] = []
         if let m = v.brokeAtMeters {
-            out.append("Where it broke: \(TextFormat.fixed(m / 1000, 1)) km")
+            out.append("Where it broke: \(distance(m, v, 1))")
         } else {
             out.append("Where it broke: nowhere")
         }
@@ -153,7 +160,7 @@ public enum ReviewOutput {
             out.append(
                 "Stops: "
                     + v.stops.map {
-                        "\(TextFormat.fixed($0.seconds, 0)) s at \(TextFormat.fixed($0.atMeters / 1000, 2)) km (\(TextFormat.duration($0.clockSeconds)))"
+                        "\(TextFormat.fixed($0.seconds, 0)) s at \(distance($0.atMeters, v, 2)) (\(TextFormat.duration($0.clockSeconds)))"
                     }.joined(separator: ", "))
         }
         return out
@@ -166,7 +173,7 @@ public enum ReviewOutput {
         if !s.conditions.isEmpty {
             line +=
                 "; "
-                + s.conditions.map { "\($0.role) at \(TextFormat.fixed($0.meters / 1000, 1)) km" }
+                + s.conditions.map { "\($0.role) at \(distance($0.meters, v, 1))" }
                 .joined(separator: ", ")
         }
         return line
@@ -179,7 +186,7 @@ public enum ReviewOutput {
         let s = splitRows(v)
         out += table(s.header, s.rows, s.right) + "\n\n"
         out += breakLines(v).joined(separator: "\n") + "\n"
-        if !v.cues.isEmpty { out += "\n" + table(cueHeader, cueRows(v), [1, 2, 3, 4, 5]) + "\n" }
+        if !v.cues.isEmpty { out += "\n" + table(cueHeader(v), cueRows(v), [1, 2, 3, 4, 5]) + "\n" }
         if let line = scriptLine(v) { out += "\n" + line + "\n" }
         out += "\nVerdict:\n" + v.verdict.map { "  - " + $0 }.joined(separator: "\n") + "\n"
         return out
@@ -203,7 +210,7 @@ public enum ReviewOutput {
         if !v.cues.isEmpty {
             out +=
                 "\n## Fueling and drinks\n\n"
-                + TextFormat.markdownTable(header: cueHeader, rows: cueRows(v), rightAligned: [1, 2, 3, 4, 5]) + "\n"
+                + TextFormat.markdownTable(header: cueHeader(v), rows: cueRows(v), rightAligned: [1, 2, 3, 4, 5]) + "\n"
         }
         if let line = scriptLine(v) { out += "\n## What the race script would have said\n\n" + line + "\n" }
         // Names and notes come from files: no raw control character in the report.

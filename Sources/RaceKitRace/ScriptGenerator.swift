@@ -15,14 +15,14 @@ import Yams
 /// never start within the engine's window of each other at the planned pace
 /// (fuel and drink due together become one message); messages moved off
 /// another say the run at their own point (`anchorMeters`); and no sentence is
-/// said twice (a text whose other sentences were said before is said without
-/// them, with a warning).
+/// said twice, not even with other numbers (a text is said without its
+/// sentences said before, or as its role's frame, the facts alone, with a warning).
 public enum ScriptGenerator {
     /// The generator's identity inside `inputDigest` and `planDigest`. Frozen at
     /// the string of release 0.3 so that a release which leaves the generator's
     /// output alone does not make every script stale; change it (the
     /// `script-generator N` part) when the output changes.
-    public static let version = "racekit 0.3 script-generator 2"
+    public static let version = "racekit 0.3 script-generator 3"
     /// The script's `generator` field: this release and the generator's format.
     public static let name = "racekit \(RaceKitVersion.current) script-generator 2"
 
@@ -82,6 +82,33 @@ public enum ScriptGenerator {
         /// apart at the planned pace (a runner 10% fast still hears them apart).
         public static let spacingFactor = 1.5
     }
+
+    /// What a role says once its texts have all been said in a race: the
+    /// facts alone, in the generator's words, the same form every time (no
+    /// joke or advice heard twice). The roles not here are said once a race,
+    /// or in turn (conditions).
+    public static let frames: [String: String] = [
+        "pace_km": "{unit} {km} in {split_time}, on the planned split.",
+        "pace_km_ahead": "{unit} {km} in {split_time}, quicker than the planned {split}.",
+        "pace_km_behind": "{unit} {km} in {split_time}, slower than the planned {split}.",
+        "ahead": "{checkpoint} in {elapsed}, ahead of the plan's {clock}.",
+        "on": "{checkpoint} in {elapsed}, with the plan at {clock}.",
+        "behind": "{checkpoint} in {elapsed}, behind the plan's {clock}.", "gel": "Gel {number}: {carbs} grams.",
+        "caffeine": "Gel {number}: {carbs} grams and {caffeine} milligrams of caffeine.",
+        "drink": "Drink {number}: {fluid} millilitres.",
+        "fuel_and_drink": "Gel {number} and drink {drink_number}: {carbs} grams, then {fluid} millilitres.",
+        "climb": "Climb at {unit} {km} in {in}: {length} at {grade}.",
+        "descent": "Descent at {unit} {km} in {in}: {length} at {grade}."
+    ]
+
+    /// The forms (`SpokenSentences.form`) of the frames' sentences, in either
+    /// unit: the only sentences a script says in one form more than once.
+    public static let frameForms: Set<String> = Set(
+        frames.values.flatMap { frame in
+            ["Kilometre", "Mile"].flatMap { unit in
+                SpokenSentences.split(frame.replacingOccurrences(of: "{unit}", with: unit)).map(SpokenSentences.form)
+            }
+        })
 
     /// Message id suffixes the generator uses, and how statistics recognise them.
     enum Role {
@@ -275,7 +302,8 @@ public enum ScriptGenerator {
         var branches: [String: String] = [:]
         var orders: [String: [String]] = [:]
         var used: [String: Int] = [:]
-        /// Sentences said so far (`SpokenSentences.key`), and per role the
+        /// Sentences said so far and their forms (`SpokenSentences.key` and
+        /// `form`, one set: a sentence without numbers is its own form), and per role the
         /// texts said shorter because of them.
         var said: Set<String> = []
         var shortened: [String: Int] = [:]
@@ -321,13 +349,19 @@ public enum ScriptGenerator {
         }
 
         /// The role's next text, in turn, without the sentences said before in
-        /// the race (any role, any branch): a text whose other sentences were
-        /// said keeps the one naming its kilometre, checkpoint, gel or hill.
+        /// the race in any form (any role, any branch, other numbers); when
+        /// nothing of it is left, the role's frame: its facts alone.
         mutating func text(_ role: String, _ fields: [String: String]) -> String {
             let list = order(role)
             let n = used[role, default: 0]
             used[role] = n + 1
-            return unsaid(role, Self.fill(list[n % list.count], fields)) ?? Self.fill(list[n % list.count], fields)
+            return unsaid(role, Self.fill(list[n % list.count], fields)) ?? frame(role, fields, list[n % list.count])
+        }
+
+        /// The role's frame filled (`ScriptGenerator.frames`), or `template`
+        /// for a role without one.
+        func frame(_ role: String, _ fields: [String: String], _ template: String) -> String {
+            Self.fill(ScriptGenerator.frames[role] ?? template, fields)
         }
 
         /// All the role's texts, for a message said in turn (conditions); a
@@ -338,14 +372,23 @@ public enum ScriptGenerator {
             return fresh.isEmpty ? [all[0]] : fresh
         }
 
-        /// `text` without its sentences said before (nil when none is left),
-        /// and its sentences remembered; counts the role's shortened texts.
+        /// `text` without its sentences said before (nil when none is left):
+        /// the same sentence, or one of the same form (other numbers) unless it
+        /// is all facts (`SpokenSentences.isFactOnly`); counts the role's
+        /// shortened texts.
         mutating func unsaid(_ role: String, _ text: String) -> String? {
             let parts = SpokenSentences.split(text)
-            let kept = parts.filter { !said.contains(SpokenSentences.key($0)) }
+            let kept = parts.filter { p in
+                let form = SpokenSentences.form(p)
+                return !said.contains(SpokenSentences.key(p))
+                    && (!said.contains(form) || SpokenSentences.isFactOnly(form))
+            }
             if kept.count < parts.count { shortened[role, default: 0] += 1 }
             guard !kept.isEmpty else { return nil }
-            for p in kept { said.insert(SpokenSentences.key(p)) }
+            for p in kept {
+                said.insert(SpokenSentences.key(p))
+                said.insert(SpokenSentences.form(p))
+            }
             return SpokenSentences.join(kept)
         }
 
@@ -452,8 +495,7 @@ public enum ScriptGenerator {
                 guard let cue = hillCues[messages[i].id], let at = position(messages[i]) else { continue }
                 var f = cue.fields
                 f["in"] = Hills.spoken(max(0, cue.start - at))
-                let full = Self.fill(cue.template, f)
-                messages[i].text = unsaid(cue.role, full) ?? full
+                messages[i].text = unsaid(cue.role, Self.fill(cue.template, f)) ?? frame(cue.role, f, cue.template)
             }
         }
 

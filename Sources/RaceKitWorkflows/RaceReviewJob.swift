@@ -21,11 +21,14 @@ public struct RaceReviewJob {
         public var force: Bool
         /// Review a run that is not on the setup's course (with a warning).
         public var acceptOffCourse: Bool
+        /// The store as messages name it (`--store`).
+        public var storeName: String
 
         public init(
             runID: String? = nil, unitMeters: Double = 1000, outputDirectory: String? = nil, force: Bool = false,
-            acceptOffCourse: Bool = false
+            acceptOffCourse: Bool = false, storeName: String = "the store"
         ) {
+            self.storeName = storeName
             self.runID = runID
             self.unitMeters = unitMeters
             self.outputDirectory = outputDirectory
@@ -82,7 +85,9 @@ public struct RaceReviewJob {
         if let out = options.outputDirectory {
             let others = try othersReview(store, link: link, out: out, force: options.force)
             let written = try ReviewFiles.write(review, to: out)
-            for other in others { try store.setReviewPath(nil, setupKey: other.setupKey) }
+            for other in others where store.access != .read {
+                try store.setReviewPath(nil, setupKey: other.setupKey)
+            }
             reviewPath = URL(fileURLWithPath: written.markdown).standardizedFileURL.path
             note("wrote \(written.markdown) and \(written.chart)")
         }
@@ -91,7 +96,14 @@ public struct RaceReviewJob {
             targetSeconds: setup.targetSeconds, runID: record.id, actualSeconds: review.actualSeconds,
             reviewPath: reviewPath)
         // An unchanged link is not written again (a rerun changes nothing, not even the store's file).
-        if newLink != link { try store.saveRaceLink(newLink) }
+        // A store the user cannot write: the review stands, only its link is not kept.
+        if newLink != link, store.access == .read {
+            note(
+                "warning: \(options.storeName): the store is read-only, so this review is not linked to its run (runs show and the weekly report do not show it)"
+            )
+        } else if newLink != link {
+            try store.saveRaceLink(newLink)
+        }
         return Outcome(review: review, record: record)
     }
 

@@ -10,7 +10,10 @@ import RaceKitStore
 /// `RaceKitCommand.main`), also those that do not open the store, so a script
 /// can pass it to any command.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Path of the store (env RACEKIT_STORE).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Path of the store file, or a postgresql:// URL (env RACEKIT_STORE).", valueName: "path-or-url"))
     var store: String?
 
     /// The store path: --store, then RACEKIT_STORE, then .racekit/racekit.sqlite.
@@ -19,6 +22,9 @@ struct StoreOptions: ParsableArguments {
         if let env = ProcessInfo.processInfo.environment["RACEKIT_STORE"], !env.isEmpty { return env }
         return ".racekit/racekit.sqlite"
     }
+
+    /// The store as messages name it (a server's URL without its password).
+    var name: String { (try? location().description) ?? path }
 
     /// Where the store is (`path` read as a `StoreLocation`); every command
     /// opens its store through it.
@@ -31,11 +37,18 @@ struct StoreOptions: ParsableArguments {
     /// Opens an existing store to change it: missing is 66, read-only 73.
     func write() throws -> any Store { try location().open(access: .write) }
 
+    /// Opens an existing store to change it, or only to read it when the user
+    /// cannot write it (`Store.access` is then `.read`): for a command whose
+    /// write is not its main output (`race review` saves its race link).
+    func writeIfPossible() throws -> any Store {
+        do { return try write() } catch StoreError.readOnly { return try read() }
+    }
+
     /// Opens the store to change it, creating it when missing (and saying so on
     /// stderr unless `quiet`).
     func create(quiet: Bool = false) throws -> any Store {
         let store = try location().open(access: .create)
-        if store.created && !quiet { Self.announceCreated(path) }
+        if store.created && !quiet { Self.announceCreated(name) }
         return store
     }
 

@@ -73,7 +73,7 @@ extension RaceKitCommand {
 
         func run() throws {
             // The store opens on another thread while the first files are read.
-            let (path, location, athlete) = (storeOptions.path, try storeOptions.location(), self.athlete)
+            let (path, location, athlete) = (storeOptions.name, try storeOptions.location(), self.athlete)
             let pending = PendingStore {
                 // A store error while checking is a store error (74), not an unknown athlete.
                 let store = try location.open(access: .create)

@@ -51,13 +51,14 @@ extension RaceKitCommand.Race {
 
         func run() throws {
             let job = try RaceReviewJob(setupFile: file)
-            let store = try storeOptions.write()
+            let store = try unlink ? storeOptions.write() : storeOptions.writeIfPossible()
             if unlink {
                 Console.out(try job.unlink(store))
                 return
             }
             let options = RaceReviewJob.Options(
-                runID: runID, unitMeters: unit.meters, outputDirectory: out, force: force, acceptOffCourse: offCourse)
+                runID: runID, unitMeters: unit.meters, outputDirectory: out, force: force, acceptOffCourse: offCourse,
+                storeName: storeOptions.name)
             let outcome = try job.run(store, options) { Console.error($0) }
             switch format {
             case .json: Console.json(try outcome.json())

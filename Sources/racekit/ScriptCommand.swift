@@ -40,7 +40,7 @@ extension RaceKitCommand.Race {
             Console.out(
                 try RaceScriptWorkflow.run(
                     setupFile: file, unitMeters: unit.meters, options: options, openStore: storeOptions.readIfExists,
-                    storePath: storeOptions.path, note: { Console.error($0) }))
+                    storePath: storeOptions.name, note: { Console.error($0) }))
         }
     }
 }

@@ -178,6 +178,49 @@ import Glibc
         }
     }
 
+    /// `race review` on a store the user cannot write exited 73: the review
+    /// is its output, the race link a by-product, so it reviews, prints and
+    /// writes its files, warns that the link is not saved, and exits 0;
+    /// `--unlink`, whose only job is the write, still exits 73.
+    @Test(
+        .enabled(
+            if: canRunAsNobody,
+            "needs root, setpriv and a racekit binary user nobody can run: root ignores file modes"))
+    func aReviewOfAStoreTheUserCannotWriteIsPrintedWithAWarning() throws {
+        let cli = try CLI()
+        try cli.write("race.gpx", trackGPX(seconds: 3000, speed: 3.4, heartRate: 160))
+        try cli.write("Races/ten.yaml", RaceReviewCLITests.setup)
+        #expect(try cli.run(["import", "race.gpx", "--store", "data/s.sqlite"]).status == 0)
+        try cli.write("out/.keep", "")
+        try Self.chmod(cli, "out", 0o777)
+        let before = Self.entries(cli, "data")
+        try Self.chmod(cli, "data/s.sqlite", 0o444)
+        for folderMode in [0o555, 0o777] {
+            try Self.chmod(cli, "data", folderMode)
+            let r = try Self.runAsNobody(
+                cli, ["race", "review", "Races/ten.yaml", "--store", "data/s.sqlite", "--out", "out/reviews"])
+            let mode = String(folderMode, radix: 8)
+            #expect(r.status == 0, "folder \(mode): \(r.status) \(r.stderr)")
+            #expect(r.stdout.contains("Finished in 50:00, exactly on the 50:00 target."), "\(r.stdout)")
+            #expect(
+                r.stderr.contains(
+                    "warning: data/s.sqlite: the store is read-only, so this review is not linked to its run"),
+                "\(r.stderr)")
+            #expect(Self.exists(cli, "out/reviews/ten-review.md") && Self.exists(cli, "out/reviews/ten-review.svg"))
+            #expect(Self.entries(cli, "data") == before, "folder \(mode)")
+            let unlink = try Self.runAsNobody(
+                cli, ["race", "review", "Races/ten.yaml", "--unlink", "--store", "data/s.sqlite"])
+            #expect(
+                unlink.status == 73 && unlink.stderr.contains("data/s.sqlite: the store is read-only"),
+                "\(unlink.stderr)")
+        }
+        // Writable again: the review links its run, without a warning.
+        try Self.chmod(cli, "data", 0o755)
+        try Self.chmod(cli, "data/s.sqlite", 0o644)
+        let linked = try cli.run(["race", "review", "Races/ten.yaml", "--store", "data/s.sqlite"])
+        #expect(linked.status == 0 && !linked.stderr.contains("warning"), "\(linked.stderr)")
+    }
+
     @Test(
         .enabled(
             if: canRunAsNobody && sqlite3 != nil,

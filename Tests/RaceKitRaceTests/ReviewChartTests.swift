@@ -157,6 +157,57 @@ func demoLikePlan(unitMeters: Double = 1000, aidEvery: Double = 5000, gelCarbs: 
         #expect(svg.components(separatedBy: "stroke-dasharray=\"3,3\"").count - 1 == stations.count)
     }
 
+    /// The demo's race as the tour saw it: a stop at the 15 km station, then
+    /// 12 s/km slower to the finish. In miles the break was "14.5 km" at 9.0 mi
+    /// (a mile split's start) with the stop's dot at 9.32 mi.
+    static func stopThenSlower(unitMeters: Double) throws -> RaceReview {
+        let plan = try demoLikePlan(unitMeters: unitMeters)
+        return try review(
+            plan, plannedRun(plan, extra: { x in max(0, x - 15_000) / 1000 * 12 }, stop: (15_000, 13)))
+    }
+
+    @Test(arguments: [1000.0, 1609.344])
+    func theBreakIsWhereTheLossBeganInEitherUnitWithItsLineAndDotTogether(unitMeters: Double) throws {
+        let r = try Self.stopThenSlower(unitMeters: unitMeters)
+        let at = try #require(r.brokeAtMeters)
+        #expect(abs(at - 15_000) <= 10, "\(at)")
+        let svg = ReviewChart.render(r)
+        #expect(try TextBox.problems(svg) == [])
+        let line = try #require(svg.firstMatch(of: #/<line x1="([\d.]+)"[^>]*stroke="#e45756"/#))
+        let dot = try #require(
+            svg.firstMatch(of: #/<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*stroke="#e45756"[^>]*><title>broke at/#))
+        #expect(line.output.1 == dot.output.1, "line at \(line.output.1), dot at \(dot.output.1)")
+        // The stop (at the same place) has its dot at the same x too, on the curve.
+        let stop = try #require(
+            svg.firstMatch(of: #/<circle cx="([\d.]+)" cy="([\d.]+)" r="4" fill="#e45756"><title>stopped/#))
+        #expect(abs(Double(stop.output.1)! - Double(dot.output.1)!) < 2)
+        let unit = unitMeters == 1000 ? "km" : "mi"
+        #expect(svg.contains(">broke at \(TextFormat.fixed(at / unitMeters, 1)) \(unit)<"))
+    }
+
+    /// `race review --unit mi` said the break, the stops, the cues' places and
+    /// the race script's conditions in kilometres.
+    @Test func aReviewInMilesSaysEveryDistanceInMiles() throws {
+        let r = try Self.stopThenSlower(unitMeters: 1609.344)
+        let text = ReviewOutput.text(r) { h, rows, _ in
+            ([h] + rows).map { $0.joined(separator: " ") }.joined(separator: "\n")
+        }
+        let markdown = ReviewOutput.markdown(r, chart: "c.svg")
+        for out in [text, markdown] + r.verdict {
+            #expect(!out.contains("km"), "\(out)")
+        }
+        #expect(text.contains("Where it broke: 9.3 mi"), "\(text)")
+        #expect(text.contains("Stops: 13 s at 9.32 mi"), "\(text)")
+        #expect(text.contains("mi on the watch, aligned on the course's 13.109 mi"), "\(text)")
+        #expect(text.contains("cue mi planned reached late mi at planned clock seen"), "\(text)")
+        #expect(r.verdict.contains { $0.hasPrefix("The plan broke at 9.3 mi: from there to the finish ") })
+        #expect(r.verdict.contains("Stopped once, for 13 s at 9.3 mi."))
+        // In kilometres, the same run says kilometres.
+        let km = try Self.stopThenSlower(unitMeters: 1000)
+        #expect(km.verdict.contains("Stopped once, for 13 s at 15.0 km."))
+        #expect(km.verdict.contains { $0.hasPrefix("The plan broke at 15.0 km: ") })
+    }
+
     @Test func textWidthsGrowWithTheText() {
         #expect(ReviewChart.textWidth("A D G", fontSize: 11) > ReviewChart.textWidth("A D", fontSize: 11))
         #expect(ReviewChart.textWidth("mmm", fontSize: 11) > ReviewChart.textWidth("iii", fontSize: 11))

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -39,56 +40,59 @@ func goldenHistory() -> AthleteWeeks {
         zoneNames: ["1", "2", "3", "4", "5"], runs: runs, through: w46, count: 8)
 }
 
-/// The golden files in `Golden/` beside this file (copied into the test bundle).
-enum Golden {
-    /// `RACEKIT_UPDATE_GOLDEN=1 swift test` records new goldens.
-    static let recording = ProcessInfo.processInfo.environment["RACEKIT_UPDATE_GOLDEN"] == "1"
-
-    /// `Golden/` in the source tree, where recording writes.
-    static let sourceFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Golden")
-
-    /// Compares `text` with the golden file `name`. When recording, writes `text` to
-    /// `folder/name` instead and fails, as swift-argument-parser's snapshot helper does:
-    /// a golden is never updated by a passing run, and the diff is reviewed before the next one.
-    static func check(
-        _ text: String, _ name: String, recording: Bool = recording, folder: URL = sourceFolder,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        if recording {
-            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
-            let message =
-                "Recorded a new golden Golden/\(name): review the diff, run again without RACEKIT_UPDATE_GOLDEN"
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-            return
-        }
-        let golden = try #require(
-            Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil),
-            sourceLocation: sourceLocation)
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(
-            text == expected, "\(name) differs from its golden file (RACEKIT_UPDATE_GOLDEN=1 records it)",
-            sourceLocation: sourceLocation)
-    }
-}
+/// The golden files in `Golden/` beside this file.
+let goldenFolder = Golden.folder(besides: #filePath)
 
 @Suite struct GoldenTests {
-    @Test func weeklyCSV() throws { try Golden.check(WeeklyCSV.render(goldenHistory()), "weekly.csv") }
-    @Test func weeklyMarkdown() throws {
-        try Golden.check(WeeklyMarkdown.render(goldenHistory(), chartFile: "2026-W46.svg"), "2026-W46.md")
+    @Test func weeklyCSV() throws {
+        try Golden.check(WeeklyCSV.render(goldenHistory()), "weekly.csv", in: goldenFolder)
     }
-    @Test func weeklyChart() throws { try Golden.check(WeeklyChart.render(goldenHistory()), "2026-W46.svg") }
+    @Test func weeklyMarkdown() throws {
+        try Golden.check(
+            WeeklyMarkdown.render(goldenHistory(), chartFile: "2026-W46.svg"), "2026-W46.md", in: goldenFolder)
+    }
+    @Test func weeklyChart() throws {
+        try Golden.check(WeeklyChart.render(goldenHistory()), "2026-W46.svg", in: goldenFolder)
+    }
 
-    /// Recording writes the file and fails the test (the known issue here): it never passes.
+    /// Recording writes the file and fails the check: it never passes.
     @Test func recordingAGoldenWritesItAndFails() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-golden-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try withKnownIssue("recording fails the run") {
-            try Golden.check("new text\n", "weekly.csv", recording: true, folder: folder)
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("Recorded a new golden Golden/weekly.csv") }
+        try Data("old text\n".utf8).write(to: folder.appendingPathComponent("weekly.csv"))
+        let error = #expect(throws: Golden.Mismatch.self) {
+            try Golden.check("new text\n", "weekly.csv", in: folder, recording: true)
         }
+        #expect(error?.description.contains("Recorded a new golden Golden/weekly.csv") == true)
         #expect(try String(contentsOf: folder.appendingPathComponent("weekly.csv"), encoding: .utf8) == "new text\n")
+        // Recorded, the same text passes.
+        try Golden.check("new text\n", "weekly.csv", in: folder, recording: false)
+    }
+
+    /// A missing golden is written and fails: a new test never passes unreviewed.
+    @Test func aMissingGoldenIsRecordedAndFails() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-golden-\(UUID().uuidString)")
+        let error = #expect(throws: Golden.Mismatch.self) {
+            try Golden.check("first\n", "sub/new.md", in: folder, recording: false)
+        }
+        #expect(error?.description.contains("Golden/sub/new.md was missing") == true)
+        #expect(try String(contentsOf: folder.appendingPathComponent("sub/new.md"), encoding: .utf8) == "first\n")
+    }
+
+    /// One changed byte fails, naming the line.
+    @Test func aChangedByteFails() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("a,b\r\n1,2\r\n".utf8).write(to: folder.appendingPathComponent("t.csv"))
+        try Golden.check("a,b\r\n1,2\r\n", "t.csv", in: folder, recording: false)
+        let changed = #expect(throws: Golden.Mismatch.self) {
+            try Golden.check("a,b\r\n1,3\r\n", "t.csv", in: folder, recording: false)
+        }
+        #expect(changed?.description.contains("line 2") == true, "\(changed.map(\.description) ?? "")")
+        #expect(throws: Golden.Mismatch.self) { try Golden.check("a,b\n1,2\n", "t.csv", in: folder, recording: false) }
+        #expect(throws: Golden.Mismatch.self) {
+            try Golden.check("a,b\r\n1,2\r\n\n", "t.csv", in: folder, recording: false)
+        }
     }
 
     @Test func renderingIsDeterministic() {

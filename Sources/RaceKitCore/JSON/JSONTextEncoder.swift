@@ -185,6 +185,13 @@ func encodeValue<T: Encodable>(_ value: T, into slot: Slot, path: [any CodingKey
     case let d as Double: slot.set(number: try Slot.number(d, path))
     case let i as Int: slot.set(number: String(i))
     case let b as Bool: slot.set(bool: b)
+    // The other integer widths and Float: the containers' requirements for them
+    // are met by their generic `encode`, which comes here; sent on to the value's
+    // own `encode(to:)` they would come back forever (a stack overflow).
+    case let i as any BinaryInteger: slot.set(number: "\(i)")
+    case let f as Float:
+        guard f.isFinite else { return slot.set(number: try Slot.number(Double(f), path)) }
+        slot.set(number: f == f.rounded() && abs(f) < 1e15 ? String(Int64(f)) : "\(f)")
     default: try value.encode(to: SlotEncoder(slot: slot, codingPath: path))
     }
 }

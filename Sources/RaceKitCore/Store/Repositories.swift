@@ -156,6 +156,8 @@ public protocol RaceLinkRepository: Sendable {
 public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository {
     /// True when opening created the store (a `.create` open of a missing one).
     var created: Bool { get }
+    /// How the store was opened: one opened to `.read` refuses every change.
+    var access: StoreAccess { get }
     /// Checks the whole store: the backend's own integrity check, then every
     /// run's samples decode and hold as many points as the run says. Returns
     /// the number of runs and the problems found.

@@ -25,6 +25,40 @@ public enum StoreLocation: Sendable, Equatable {
         }
         self = .sqlite(path: text)
     }
+
+    /// `s` with any password replaced by `***` (URL user info,
+    /// `password=` in the query or in key=value form).
+    public static func redacted(_ s: String) -> String {
+        var out = s
+        // postgresql://user:secret@host -> postgresql://user:***@host
+        if let scheme = out.range(of: "://") {
+            let rest = out[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
+                let colon = rest[..<at].firstIndex(of: ":")
+            {
+                out.replaceSubrange(out.index(after: colon)..<at, with: "***")
+            }
+        }
+        // password=secret in a query string or key=value pairs.
+        var result = ""
+        var i = out.startIndex
+        while let r = out[i...].range(of: "password=", options: .caseInsensitive) {
+            result += out[i..<r.upperBound] + "***"
+            i = out[r.upperBound...].firstIndex(where: { $0 == "&" || $0 == " " }) ?? out.endIndex
+        }
+        return result + out[i...]
+    }
+}
+
+extension StoreLocation: CustomStringConvertible {
+    /// The store as messages name it: a file's path, a server's URL without its password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): return path
+        case .postgres(let url): return Self.redacted(url)
+        }
+    }
 }
 
 /// What a command may do to the store, and so how it is opened.
