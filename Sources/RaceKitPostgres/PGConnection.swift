@@ -271,8 +271,10 @@ public struct PGError: RaceKitError, Equatable {
     }
 
     /// A failed connection: a wrong password or role is a permission problem, a
-    /// missing database is missing input (as a missing store file), the rest
-    /// (refused, unreachable, too many clients, starting up) is temporary.
+    /// missing database is missing input (as a missing store file), a setting
+    /// the server cannot meet (SSL it does not offer, a certificate that does
+    /// not verify) is the URL's, the rest (refused, unreachable, too many
+    /// clients, starting up) is temporary and worth another try.
     static func connectClass(_ message: String, needsPassword: Bool) -> ExitClass {
         let m = message.lowercased()
         if needsPassword || m.contains("password") || m.contains("pg_hba.conf") || m.contains("role")
@@ -282,6 +284,7 @@ public struct PGError: RaceKitError, Equatable {
         }
         if m.contains("database") && m.contains("does not exist") { return .noInput }
         if m.contains("invalid") || m.contains("unknown") && m.contains("option") { return .usage }
+        if m.contains("ssl") || m.contains("certificate") { return .usage }
         return .busy
     }
 

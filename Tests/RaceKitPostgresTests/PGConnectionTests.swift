@@ -174,6 +174,21 @@ struct PGConnectionTests {
         #expect(runs == 2)
     }
 
+    /// sslmode means what it means to libpq: the throwaway server offers no SSL,
+    /// so requiring it is refused at once (the URL's fault, not retried).
+    @Test func sslModeIsLibpqs() throws {
+        let url = try #require(TestServer.url)
+        _ = try PGConnection(url + "?sslmode=prefer")
+        let started = Date()
+        #expect {
+            _ = try PGConnection(url + "?sslmode=require")
+        } throws: { error in
+            let e = error as? PGError
+            return e?.exitClass == .usage && e?.message.lowercased().contains("ssl") == true
+        }
+        #expect(Date().timeIntervalSince(started) < 0.3)
+    }
+
     @Test func aMissingDatabaseIsMissingInput() throws {
         let url = try #require(TestServer.url(database: "no_such_database"))
         #expect {
