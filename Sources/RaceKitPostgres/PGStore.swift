@@ -42,6 +42,8 @@ public final class PGStore: Sendable {
                 throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest)
             }
         }
+        // A reader's session cannot write, whatever a bug might try: the server refuses.
+        if access == .read { try c.query("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
         self.created = created
         connection = Exclusive(c)
     }

@@ -48,3 +48,26 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
         return (store, id)
     }
 }
+
+@Suite struct BackendAccessTests {
+    /// A store opened to read refuses every change, on every backend.
+    @Test(arguments: Backend.all) func aReaderCannotWrite(_ backend: Backend) throws {
+        let location: StoreLocation
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-ro-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        switch backend {
+        case .sqlite:
+            location = .sqlite(path: dir.appendingPathComponent("s.sqlite").path)
+        case .postgres:
+            location = .postgres(url: try Backend.freshDatabase())
+        }
+        // Made by a writer, then opened to read.
+        _ = try location.open(access: .create)
+        let reader = try location.open(access: .read)
+        #expect(reader.access == .read)
+        #expect(throws: StoreError.self) {
+            try reader.addAthlete(Athlete(id: "anna", name: "Anna", createdAt: 0))
+        }
+        #expect(try reader.athletes().map(\.id) == ["default"])
+    }
+}
