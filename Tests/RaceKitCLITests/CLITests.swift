@@ -95,7 +95,7 @@ struct CLI {
     func write(_ name: String, _ text: String) throws {
         let url = workdir.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try text.write(to: url, atomically: false, encoding: .utf8)
     }
 }
 

@@ -22,7 +22,7 @@ private func exportFolder() throws -> URL {
 @Suite struct HealthImportTests {
     @Test func collectsTheExportButNotItsRouteFiles() throws {
         let dir = try exportFolder()
-        try "<gpx/>".write(to: dir.appendingPathComponent("other.gpx"), atomically: true, encoding: .utf8)
+        try "<gpx/>".write(to: dir.appendingPathComponent("other.gpx"), atomically: false, encoding: .utf8)
         let files = InputCollector.collect([dir.path]).files.map { $0.replacingOccurrences(of: dir.path, with: "") }
         #expect(files == ["/apple_health_export/export.xml", "/other.gpx"])
     }
@@ -98,7 +98,7 @@ private func exportFolder() throws -> URL {
             gpx += "<trkpt lat=\"\(48.1 + 0.0018 * Double(m))\" lon=\"11.5\"><time>\(time)</time></trkpt>"
         }
         gpx += "</trkseg></trk></gpx>"
-        try gpx.write(to: dir.appendingPathComponent("strava.gpx"), atomically: true, encoding: .utf8)
+        try gpx.write(to: dir.appendingPathComponent("strava.gpx"), atomically: false, encoding: .utf8)
         let store = try RunStore()
         // One worker: the export (sorted first) is read and its workouts stored
         // before the GPX is read.
@@ -122,7 +122,7 @@ private func exportFolder() throws -> URL {
         let path = dir.appendingPathComponent("apple_health_export/export.xml").path
         var text = try String(contentsOfFile: path, encoding: .utf8)
         text = text.replacingOccurrences(of: "<!ELEMENT RightEye EMPTY>", with: "<!ENTITY a \"aaaaaaaa\">")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         let store = try RunStore()
         let run = try Importer(store: store, options: ImportOptions()).importAll(files: [path])
         #expect(run.refusedExport)

@@ -25,14 +25,14 @@ func makeExport() throws -> URL {
         <Trackpoint><Time>2026-03-03T07:05:00Z</Time><DistanceMeters>1000</DistanceMeters></Trackpoint>
         </Track></Lap></Activity></Activities></TrainingCenterDatabase>
         """
-    try gpx(10, 120).write(to: dir.appendingPathComponent("a.gpx"), atomically: true, encoding: .utf8)
-    try gpx(11, 130).write(to: dir.appendingPathComponent("sub/b.GPX"), atomically: true, encoding: .utf8)
-    try tcx.write(to: dir.appendingPathComponent("c.tcx"), atomically: true, encoding: .utf8)
+    try gpx(10, 120).write(to: dir.appendingPathComponent("a.gpx"), atomically: false, encoding: .utf8)
+    try gpx(11, 130).write(to: dir.appendingPathComponent("sub/b.GPX"), atomically: false, encoding: .utf8)
+    try tcx.write(to: dir.appendingPathComponent("c.tcx"), atomically: false, encoding: .utf8)
     try "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><rte><rtept lat=\"1\" lon=\"1\"/></rte></gpx>"
-        .write(to: dir.appendingPathComponent("route.gpx"), atomically: true, encoding: .utf8)
+        .write(to: dir.appendingPathComponent("route.gpx"), atomically: false, encoding: .utf8)
     try String(gpx(12, 140).prefix(150)).write(
-        to: dir.appendingPathComponent("broken.gpx"), atomically: true, encoding: .utf8)
-    try "ignored".write(to: dir.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        to: dir.appendingPathComponent("broken.gpx"), atomically: false, encoding: .utf8)
+    try "ignored".write(to: dir.appendingPathComponent("notes.txt"), atomically: false, encoding: .utf8)
     let gz = Process()
     gz.executableURL = URL(fileURLWithPath: "/bin/sh")
     gz.arguments = [
@@ -137,7 +137,7 @@ func makeExport() throws -> URL {
             </Track></Lap><Notes>  Felt strong; 3x1k &amp; easy home  </Notes></Activity></Activities></TrainingCenterDatabase>
             """
         let path = dir.appendingPathComponent("notes.tcx").path
-        try tcx.write(toFile: path, atomically: true, encoding: .utf8)
+        try tcx.write(toFile: path, atomically: false, encoding: .utf8)
         let store = try RunStore()
         let results = try Importer(store: store, options: ImportOptions()).run(files: [path])
         #expect(results.map(\.status) == [.imported])
@@ -168,7 +168,7 @@ func makeExport() throws -> URL {
               <Trackpoint><Time>2026-03-17T07:01:00Z</Time><DistanceMeters>600</DistanceMeters></Trackpoint></Track></Lap></Activity>
             </Activities></TrainingCenterDatabase>
             """
-        try text.write(to: dir, atomically: true, encoding: .utf8)
+        try text.write(to: dir, atomically: false, encoding: .utf8)
         let store = try RunStore()
         let result = Importer(store: store, options: ImportOptions()).importFile(dir.path)
         #expect(result.status == .imported && result.runIds.count == 2)

@@ -21,7 +21,7 @@ import Testing
             hydration: {ml_per_hour: 450, sodium_mg_per_hour: 300, aid_stations_km: [5, 10, 15, 19]}
             """
         let path = dir.appendingPathComponent("hill.yaml").path
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        try yaml.write(toFile: path, atomically: false, encoding: .utf8)
         return try RacePlanner.plan(try SetupLoader.load(path: path))
     }
 

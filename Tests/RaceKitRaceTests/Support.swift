@@ -41,7 +41,7 @@ func temporaryFile(_ name: String, _ text: String) throws -> String {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try text.write(to: url, atomically: true, encoding: .utf8)
+    try text.write(to: url, atomically: false, encoding: .utf8)
     return url.path
 }
 

@@ -20,7 +20,7 @@ func raceFixture() throws -> (dir: URL, setup: String, store: RunStore, race: Ru
     distance: 10k
     target_time: "50:00"
     hydration: {ml_per_hour: 500, aid_stations_km: [5]}
-    """.write(toFile: setup, atomically: true, encoding: .utf8)
+    """.write(toFile: setup, atomically: false, encoding: .utf8)
     let (store, runs) = try storeWith([
         "before.gpx": trackGPX(seconds: 2900, speed: 3.5, start: "2026-03-09T07:00:00Z", heartRate: 150),
         "race.gpx": trackGPX(seconds: 3000, speed: 3.4, start: "2026-03-10T07:00:00Z", heartRate: 160)
@@ -87,7 +87,7 @@ func raceFixture() throws -> (dir: URL, setup: String, store: RunStore, race: Ru
     @Test func aBadSetupFailsBeforeTheStoreIsTouched() throws {
         let dir = try workFolder()
         let path = dir.appendingPathComponent("bad.yaml").path
-        try "name: [".write(toFile: path, atomically: true, encoding: .utf8)
+        try "name: [".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: (any Error).self) { try RaceReviewJob(setupFile: path) }
     }
 }

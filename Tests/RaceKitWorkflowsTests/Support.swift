@@ -39,7 +39,7 @@ func storeWith(_ tracks: [String: String]) throws -> (RunStore, [RunRecord]) {
     var files: [String] = []
     for (name, text) in tracks.sorted(by: { $0.key < $1.key }) {
         let url = dir.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try text.write(to: url, atomically: false, encoding: .utf8)
         files.append(url.path)
     }
     let store = try RunStore()
