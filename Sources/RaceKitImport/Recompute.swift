@@ -15,6 +15,11 @@ public struct Recompute: Sendable {
         public var updated = 0
         public var failed: [String] = []
         public init() {}
+
+        /// What `runs recompute` says: "Recomputed 3 of 5 runs.", or that all were up to date.
+        public var summary: String {
+            checked == 0 ? "All runs are up to date." : "Recomputed \(updated) of \(checked) runs."
+        }
     }
 
     /// Analyses one run again in full (after its sport was changed by hand).

@@ -7,6 +7,9 @@ import RaceKitCore
 /// athletes, a roster `<out>/index.md`. Holds the folder's lock while writing;
 /// every file is written atomically; the content depends only on the store and
 /// the options (no timestamps unless `stamp`), so reruns give identical bytes.
+/// With a `shard`, only that shard's athletes are written, and the roster (of
+/// every athlete) only by shard 1: N shards together write one run's files,
+/// whatever order they run or finish in.
 public struct WeeklyReportJob: Sendable {
     /// Which week the report ends with.
     public enum Through: Sendable, Equatable {
@@ -31,6 +34,9 @@ public struct WeeklyReportJob: Sendable {
         public var now = Date().timeIntervalSince1970
         /// How long to wait for another run's lock.
         public var lockWaitSeconds = 10.0
+        /// This worker's share of the athletes (nil: all of them): it writes their
+        /// folders; shard 1 also writes the roster, which lists every athlete.
+        public var shard: Shard?
         public init() {}
     }
 
@@ -80,13 +86,18 @@ public struct WeeklyReportJob: Sendable {
             )
         }
         try AtomicFile.createDirectory(options.outputDirectory)
-        let lock = try OutputLock(directory: options.outputDirectory, waitSeconds: options.lockWaitSeconds)
-        defer { withExtendedLifetime(lock) {} }
+        let locks = try self.locks()
+        defer { withExtendedLifetime(locks) {} }
 
+        let writesRoster = options.allAthletes && options.markdown && (options.shard?.index ?? 1) == 1
         var written: [Written] = []
         var roster: [(Athlete, AthleteWeeks)] = []
         for athlete in athletes {
+            let mine = options.shard?.contains(athlete.id) ?? true
+            guard mine || writesRoster else { continue }
             let weeks = try self.weeks(for: athlete)
+            roster.append((athlete, weeks))
+            guard mine else { continue }
             let dir = (options.outputDirectory as NSString).appendingPathComponent(athlete.id)
             try AtomicFile.createDirectory(dir)
             if options.csv {
@@ -102,14 +113,37 @@ public struct WeeklyReportJob: Sendable {
                 try AtomicFile.write(WeeklyMarkdown.render(weeks, chartFile: svg, stamp: stampText), to: mdPath)
                 written += [Written(path: mdPath, athlete: athlete.id), Written(path: svgPath, athlete: athlete.id)]
             }
-            roster.append((athlete, weeks))
         }
-        if options.allAthletes, options.markdown {
+        if writesRoster {
             let path = (options.outputDirectory as NSString).appendingPathComponent("index.md")
             try AtomicFile.write(Self.roster(roster, stamp: stampText), to: path)
             written.append(Written(path: path, athlete: nil))
         }
         return written
+    }
+
+    /// The folder's lock, exclusive for a whole run. A shard shares it with the
+    /// other shards (they write different athletes' files, so they run side by
+    /// side, and a whole run waits for them all) and holds its own shard's lock
+    /// exclusively (the same shard started twice waits). Waits `lockWaitSeconds`
+    /// in all.
+    func locks() throws -> [OutputLock] {
+        let dir = options.outputDirectory
+        guard let shard = options.shard else {
+            return [try OutputLock(directory: dir, waitSeconds: options.lockWaitSeconds)]
+        }
+        let deadline = Date().addingTimeInterval(options.lockWaitSeconds)
+        let own = try OutputLock(
+            directory: dir, name: ".racekit-report.shard-\(shard.index)-of-\(shard.count).lock",
+            waitSeconds: options.lockWaitSeconds)
+        let folder = try OutputLock(
+            directory: dir, shared: true, waitSeconds: max(0, deadline.timeIntervalSinceNow))
+        return [own, folder]
+    }
+
+    /// What to say when a run wrote nothing: no athlete had runs, or none is in the shard.
+    public var nothingWritten: String {
+        "No athlete \(options.shard.map { "of shard \($0)" } ?? "with runs"): nothing written."
     }
 
     var stampText: String? { options.stamp ? TimestampParser.format(options.now.rounded(), fractional: false) : nil }

@@ -101,7 +101,7 @@ public enum BestRecord {
     public static func recentForm(_ store: any Store, athlete: String, withinMonths: Int, hint: String) throws
         -> RecentForm
     {
-        guard let now = FormClock.now() else { throw Failure(.usage, "RACEKIT_NOW is not an ISO-8601 time") }
+        let now = try FormClock.checkedNow()
         guard let form = try RecentForm.find(in: store, athleteID: athlete, now: now, withinMonths: withinMonths)
         else {
             throw Failure(.dataError, "athlete '\(athlete)' has no best effort of a mile or more yet" + hint)

@@ -75,9 +75,12 @@ public enum RunJobs {
     }
 
     /// Analyses again the stale runs (every run when `all`) of one athlete, or
-    /// of every athlete when `athlete` is nil; the totals.
-    public static func recompute(_ store: any Store, athlete: String?, all: Bool) throws -> Recompute.Outcome {
-        let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id)
+    /// of every athlete when `athlete` is nil (of those in `shard` when given);
+    /// the totals.
+    public static func recompute(
+        _ store: any Store, athlete: String?, all: Bool, shard: Shard? = nil
+    ) throws -> Recompute.Outcome {
+        let ids = try athlete.map { [$0] } ?? store.athletes().map(\.id).filter { shard?.contains($0) ?? true }
         var total = Recompute.Outcome()
         for id in ids {
             guard try store.athlete(id: id) != nil else { throw StoreError.unknownAthlete(id) }

@@ -91,3 +91,13 @@ enum ArgumentRanges {
         return s
     }
 }
+
+/// `--shard K/N`: not `K/N` with 1 ≤ K ≤ N ≤ 10000 is a usage error (exit 64) naming the value.
+extension Shard: ExpressibleByArgument { public init?(argument: String) { self.init(argument) } }
+
+extension ArgumentHelp {
+    /// The help of a `--shard K/N` option (parsed `.unconditional`, so `-1/2` is named as invalid).
+    static func shard(_ before: String) -> ArgumentHelp {
+        ArgumentHelp("\(before)the athletes of shard K of N (1/3, 2/3, 3/3; N ≤ \(Shard.maxCount)).", valueName: "K/N")
+    }
+}

@@ -66,16 +66,7 @@ extension RaceKitCommand {
             if let from { _ = try Self.performance(from) }
             _ = try ArgumentRanges.distance(to, option: "--to")
             try ArgumentRanges.check(riegelExponent, in: Self.riegelExponents, option: "--riegel-exponent", unit: "")
-            try Self.checkMonths(withinMonths)
-        }
-
-        /// `--within-months` in `RecentForm.monthsRange`.
-        static func checkMonths(_ months: Int) throws {
-            guard RecentForm.monthsRange.contains(months) else {
-                throw ValidationError(
-                    "--within-months: \(months) is out of range (\(RecentForm.monthsRange.lowerBound) to \(RecentForm.monthsRange.upperBound))"
-                )
-            }
+            try ArgumentRanges.check(withinMonths, in: RecentForm.monthsRange, option: "--within-months")
         }
 
         /// `DISTANCE=TIME` within the ranges, or a `ValidationError` naming what is wrong.

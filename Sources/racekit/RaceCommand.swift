@@ -120,7 +120,7 @@ extension RaceKitCommand.Race {
             if target == nil, athlete == nil {
                 throw ValidationError("give --target, or --athlete to suggest one from the athlete's records")
             }
-            try RaceKitCommand.Predict.checkMonths(withinMonths)
+            try ArgumentRanges.check(withinMonths, in: RecentForm.monthsRange, option: "--within-months")
             if let date, !date.isEmpty, !SetupLoader.isDate(date) {
                 throw ValidationError("--date: '\(date)' is not a date (YYYY-MM-DD)")
             }

@@ -22,7 +22,8 @@ extension RaceKitCommand {
                     OUT/ATHLETE/YYYY-Www.md with its chart YYYY-Www.svg; --all-athletes also writes \
                     OUT/index.md. Running only. Reruns over the same data write identical bytes \
                     (unless --stamp); files are replaced atomically; a second run started while one \
-                    is writing waits up to --wait seconds, then exits 75.
+                    is writing waits up to --wait seconds, then exits 75. With --shard K/N, N workers \
+                    (shard 1 writing index.md) together write what one run writes, side by side.
 
                     Exit codes: 0 written, 64 usage, 65 a store from a newer RaceKit, 66 no store at \
                     the path (nothing written), 73 cannot create the folder, 74 cannot write, 75 \
@@ -30,6 +31,7 @@ extension RaceKitCommand {
 
                       racekit report weekly          # default athlete, 12 weeks to last week
                       racekit report weekly --all-athletes --quiet
+                      racekit report weekly --all-athletes --shard 2/3 --quiet   # worker 2 of 3
                       racekit report weekly --athlete anna --week 2026-W46 --weeks 26 --format csv
                     """
             )
@@ -52,9 +54,11 @@ extension RaceKitCommand {
             @Flag(help: "Print nothing on success.") var quiet = false
             @Flag(help: "Put the generation time in the Markdown (reruns then differ).") var stamp = false
             @Option(help: "Seconds to wait for another report run's lock (0 to 3600).") var wait = 10.0
+            @Option(parsing: .unconditional, help: .shard("With --all-athletes, only ")) var shard: Shard?
 
             func validate() throws {
                 if athlete != nil && allAthletes { throw ValidationError("give --athlete or --all-athletes, not both") }
+                if let shard, !allAthletes { throw ValidationError("--shard \(shard) works with --all-athletes only") }
                 try ArgumentRanges.check(weeks, in: ArgumentRanges.weeks, option: "--weeks")
                 if let week, ISOWeek(week) == nil {
                     throw ValidationError("--week: '\(week)' is not an ISO week like 2026-W09")
@@ -75,16 +79,13 @@ extension RaceKitCommand {
                 options.markdown = format.contains(.md)
                 options.stamp = stamp
                 options.lockWaitSeconds = wait
-                if let now = ProcessInfo.processInfo.environment["RACEKIT_NOW"], !now.isEmpty {
-                    guard let t = TimestampParser.parse(now) else {
-                        throw Failure(.usage, "RACEKIT_NOW='\(now)' is not an ISO-8601 time")
-                    }
-                    options.now = t.secondsSinceEpoch
-                }
-                let written = try WeeklyReportJob(store: store, options: options).run()
+                options.now = try FormClock.checkedNow()
+                options.shard = shard
+                let job = WeeklyReportJob(store: store, options: options)
+                let written = try job.run()
                 guard !quiet else { return }
                 for w in written { Console.out("wrote \(w.path)") }
-                if written.isEmpty { Console.out("No athlete with runs: nothing written.") }
+                if written.isEmpty { Console.out(job.nothingWritten) }
             }
         }
     }

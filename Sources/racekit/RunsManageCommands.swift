@@ -32,21 +32,17 @@ extension RaceKitCommand.Runs {
 
         func validate() throws {
             try ArgumentRanges.check(limit, in: ArgumentRanges.bestsLimit, option: "--limit")
-            if let distance, Self.meters(distance) == nil {
+            if let distance, BestEfforts.standardDistance(distance) == nil {
                 throw ValidationError(
                     "--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))"
                 )
             }
         }
 
-        static func meters(_ name: String) -> Double? {
-            guard let m = Units.parseDistance(name) else { return nil }
-            return BestEfforts.standardDistances.first { abs($0.meters - m) < 0.01 }?.meters
-        }
-
         func run() throws {
             let records = try PersonalRecords(
-                try storeOptions.read(), athlete: athlete, distance: distance.flatMap(Self.meters), limit: limit)
+                try storeOptions.read(), athlete: athlete, distance: distance.flatMap(BestEfforts.standardDistance),
+                limit: limit)
             switch format {
             case .json: Console.json(try records.json())
             case .csv: Console.csv(records.csv())
@@ -132,20 +128,24 @@ extension RaceKitCommand.Runs {
             abstract: "Analyse stored runs again after an athlete's profile or the analysis changed.",
             discussion: """
                 Runs analysed by an older version of RaceKit, or with other physiology than the \
-                athlete's current one, are redone; --all redoes every run.
+                athlete's current one, are redone; --all redoes every run. --shard K/N splits the \
+                athletes among N workers (by a hash of the id): together they recompute each once.
                 """
         )
 
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "Only this athlete (default: all athletes).") var athlete: String?
         @Flag(help: "Redo every run, not only stale ones.") var all = false
+        @Option(parsing: .unconditional, help: .shard("Only ")) var shard: Shard?
+
+        func validate() throws {
+            if athlete != nil, shard != nil { throw ValidationError("give --athlete or --shard, not both") }
+        }
 
         func run() throws {
-            let total = try RunJobs.recompute(try storeOptions.write(), athlete: athlete, all: all)
+            let total = try RunJobs.recompute(try storeOptions.write(), athlete: athlete, all: all, shard: shard)
             for f in total.failed { Console.error("failed: \(f)") }
-            Console.out(
-                total.checked == 0
-                    ? "All runs are up to date." : "Recomputed \(total.updated) of \(total.checked) runs.")
+            Console.out(total.summary)
             if !total.failed.isEmpty { throw Exit.code(.someFailed) }
         }
     }

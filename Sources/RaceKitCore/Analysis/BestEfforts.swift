@@ -18,6 +18,12 @@ public enum BestEfforts {
         ("half", 21_097.5), ("marathon", 42_195)
     ]
 
+    /// The metres of the standard distance `text` names (`5k`, `half`, `1609.344`), nil for any other.
+    public static func standardDistance(_ text: String) -> Double? {
+        guard let m = Units.parseDistance(text) else { return nil }
+        return standardDistances.first { abs($0.meters - m) < 0.01 }?.meters
+    }
+
     /// The name of a standard distance (`5k`), or its metres as text.
     public static func name(of meters: Double) -> String {
         standardDistances.first { abs($0.meters - meters) < 0.01 }?.name ?? "\(meters) m"

@@ -34,19 +34,23 @@ public enum OutputError: RaceKitError, Equatable {
     }
 }
 
-/// An exclusive `flock` on a file in an output folder, so two overlapping runs
-/// (cron) never interleave their writes.
+/// A `flock` on a file in an output folder, so two overlapping runs (cron) never
+/// interleave their writes: exclusive, or shared among runs that write disjoint
+/// files (the shards of one job) while still excluding an exclusive holder.
 public final class OutputLock {
     private let fd: Int32
     public let path: String
 
-    /// Waits up to `waitSeconds` for the lock, then throws `OutputError.busy`.
-    public init(directory: String, name: String = ".racekit-report.lock", waitSeconds: Double) throws {
+    /// Waits up to `waitSeconds` for the lock (exclusive, or `shared`), then
+    /// throws `OutputError.busy`.
+    public init(
+        directory: String, name: String = ".racekit-report.lock", shared: Bool = false, waitSeconds: Double
+    ) throws {
         path = (directory as NSString).appendingPathComponent(name)
         fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let deadline = Date().addingTimeInterval(waitSeconds)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 close(fd)
                 throw OutputError.busy(lockFile: path, waitedSeconds: waitSeconds)

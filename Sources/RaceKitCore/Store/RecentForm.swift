@@ -98,4 +98,14 @@ public enum FormClock {
         guard let text = environment["RACEKIT_NOW"], !text.isEmpty else { return Date().timeIntervalSince1970 }
         return TimestampParser.parse(text)?.secondsSinceEpoch
     }
+
+    /// `now()`, or a usage failure naming a `RACEKIT_NOW` that is not an ISO-8601 time.
+    public static func checkedNow(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> Double
+    {
+        guard let now = now(environment: environment) else {
+            throw Failure(.usage, "RACEKIT_NOW='\(environment["RACEKIT_NOW"] ?? "")' is not an ISO-8601 time")
+        }
+        return now
+    }
 }
