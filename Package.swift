@@ -66,11 +66,10 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // Header only: libpq is loaded at run time (dlopen) by the first command that
+        // connects to PostgreSQL, so no command pays for loading it (and its twenty
+        // libraries) at start. No pkgConfig: it would link libpq into the binary.
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",

@@ -69,7 +69,8 @@ def cases(binary, work, export, setup):
         "runs-list-json": [binary, "--store", store, "runs", "list", "--format", "json"],
         "runs-list": [binary, "--store", store, "runs", "list"],
         "race-plan": [binary, "race", "plan", setup, "--format", "json"],
-        "race-script": [binary, "race", "script", setup, "--output", out],
+        # --force: an unchanged script is otherwise left alone (not generated).
+        "race-script": [binary, "race", "script", setup, "--output", out + "-script.json", "--force"],
         "report-weekly": [binary, "--store", store, "report", "weekly", "--all-athletes", "--out", out, "--quiet"],
     }
 

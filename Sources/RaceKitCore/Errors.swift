@@ -11,6 +11,8 @@ public enum ExitClass: Int32, Sendable {
     case noInput = 66
     /// A bug: an error nobody classified.
     case software = 70
+    /// Something this needs is not installed (a library, a program).
+    case unavailable = 69
     /// An output file or folder cannot be created.
     case cannotCreate = 73
     /// Reading or writing failed: the store, an output file.

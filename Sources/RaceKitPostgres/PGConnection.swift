@@ -7,6 +7,7 @@ import RaceKitCore
 /// retried on a serialisation failure or a deadlock, and errors that never print a
 /// password. Not thread-safe (libpq's `PGconn` is not): its owner serialises use.
 public final class PGConnection {
+    private let pq: RKLibPQ
     private let conn: OpaquePointer
     /// The server as messages name it: the URL without its password.
     public let location: String
@@ -18,7 +19,9 @@ public final class PGConnection {
     public init(_ conninfo: String, attempts: Int = 3) throws(PGError) {
         let location = PGLocation.redacted(conninfo)
         self.location = location
-        if let problem = PGLocation.problem(conninfo) {
+        let pq = try LibPQ.load(location)
+        self.pq = pq
+        if let problem = PGLocation.problem(conninfo, pq) {
             throw PGError(location: location, message: problem, sqlState: nil, exitClass: .usage)
         }
         var attempt = 0
@@ -28,18 +31,18 @@ public final class PGConnection {
             // the server's activity views show.
             let keys = ["connect_timeout", "dbname", "fallback_application_name"]
             let values = ["10", conninfo, "racekit"]
-            let c = PGConnection.connect(keys: keys, values: values)
+            let c = PGConnection.connect(pq, keys: keys, values: values)
             guard let c else {
                 throw PGError(location: location, message: "out of memory", sqlState: nil, exitClass: .software)
             }
-            if PQstatus(c) == CONNECTION_OK {
+            if pq.status!(c) == CONNECTION_OK {
                 conn = c
-                PQsetNoticeProcessor(conn, { _, _ in }, nil)
+                pq.setNoticeProcessor!(conn, { _, _ in }, nil)
                 return
             }
-            let message = PGError.clean(String(cString: PQerrorMessage(c)))
-            let needsPassword = PQconnectionNeedsPassword(c) != 0
-            PQfinish(c)
+            let message = PGError.clean(cText(pq.errorMessage!(c)))
+            let needsPassword = pq.connectionNeedsPassword!(c) != 0
+            pq.finish!(c)
             let exitClass = PGError.connectClass(message, needsPassword: needsPassword)
             if exitClass == .busy, attempt < attempts {
                 Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
@@ -49,19 +52,19 @@ public final class PGConnection {
         }
     }
 
-    deinit { PQfinish(conn) }
+    deinit { pq.finish!(conn) }
 
-    private static func connect(keys: [String], values: [String]) -> OpaquePointer? {
+    private static func connect(_ pq: RKLibPQ, keys: [String], values: [String]) -> OpaquePointer? {
         let k = keys.map { strdup($0) }
         let v = values.map { strdup($0) }
         defer { for p in k + v { free(p) } }
         let kp = k.map { UnsafePointer($0) } + [nil]
         let vp = v.map { UnsafePointer($0) } + [nil]
-        return PQconnectdbParams(kp, vp, 1)
+        return pq.connectdbParams!(kp, vp, 1)
     }
 
     /// The server's version number (150018 for 15.18).
-    public var serverVersion: Int { Int(PQserverVersion(conn)) }
+    public var serverVersion: Int { Int(pq.serverVersion!(conn)) }
 
     /// Runs one statement with `parameters` ($1, $2...) and returns its rows.
     @discardableResult
@@ -80,29 +83,29 @@ public final class PGConnection {
         }
         defer { for b in buffers { b?.deallocate() } }
         let values = buffers.map { $0.map { UnsafePointer($0) } }
-        let result = PQexecParams(conn, sql, Int32(encoded.count), types, values, lengths, formats, 1)
+        let result = pq.execParams!(conn, sql, Int32(encoded.count), types, values, lengths, formats, 1)
         return try check(result)
     }
 
     /// Runs several statements separated by semicolons (a migration), without parameters.
     public func execute(script sql: String) throws(PGError) {
-        _ = try check(PQexec(conn, sql))
+        _ = try check(pq.exec!(conn, sql))
     }
 
     private func check(_ result: OpaquePointer?) throws(PGError) -> PGRows {
         guard let result else {
             throw lost()
         }
-        switch PQresultStatus(result) {
+        switch pq.resultStatus!(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return PGRows(result)
+            return PGRows(result, pq)
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
-            PQclear(result)
-            if PQstatus(conn) != CONNECTION_OK { throw lost() }
-            var message = primary ?? PGError.clean(String(cString: PQerrorMessage(conn)))
+            let state = pq.resultErrorField!(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = pq.resultErrorField!(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let detail = pq.resultErrorField!(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
+            pq.clear!(result)
+            if pq.status!(conn) != CONNECTION_OK { throw lost() }
+            var message = primary ?? PGError.clean(cText(pq.errorMessage!(conn)))
             if let detail { message += " (\(detail))" }
             throw PGError(
                 location: location, message: message, sqlState: state, exitClass: PGError.statementClass(state))
@@ -110,7 +113,7 @@ public final class PGConnection {
     }
 
     private func lost() -> PGError {
-        let message = PGError.clean(String(cString: PQerrorMessage(conn)))
+        let message = PGError.clean(cText(pq.errorMessage!(conn)))
         return PGError(
             location: location,
             message: "lost the connection to the server: " + (message.isEmpty ? "no reply" : message),
@@ -137,6 +140,35 @@ public final class PGConnection {
                 throw error
             }
         }
+    }
+}
+
+/// A C string libpq returned, "" for none.
+func cText(_ p: UnsafeMutablePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+
+/// libpq, loaded when a command first connects to a server (never at start:
+/// it brings some twenty libraries with it that no other command needs).
+enum LibPQ {
+    /// The library: `RACEKIT_LIBPQ` (a path) when set, else the system's libpq.so.5.
+    static let path =
+        ProcessInfo.processInfo.environment["RACEKIT_LIBPQ"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "libpq.so.5"
+
+    /// Its functions, nil when the library cannot be loaded.
+    nonisolated(unsafe) static let functions: RKLibPQ? = {
+        var f = RKLibPQ()
+        return rk_libpq_load(&f, path) != 0 ? f : nil
+    }()
+
+    /// The functions, or why a PostgreSQL store cannot be used here (exit 69).
+    static func load(_ location: String) throws(PGError) -> RKLibPQ {
+        guard let f = functions else {
+            throw PGError(
+                location: location,
+                message: "PostgreSQL's client library \(path) cannot be loaded (Debian: apt-get install libpq5)",
+                sqlState: nil, exitClass: .unavailable)
+        }
+        return f
     }
 }
 
@@ -193,20 +225,24 @@ enum PGType {
 /// column): never a crash, never a guess.
 public struct PGRows: ~Copyable {
     private let result: OpaquePointer
+    private let pq: RKLibPQ
 
-    init(_ result: OpaquePointer) { self.result = result }
-    deinit { PQclear(result) }
+    init(_ result: OpaquePointer, _ pq: RKLibPQ) {
+        self.result = result
+        self.pq = pq
+    }
+    deinit { pq.clear!(result) }
 
-    public var count: Int { Int(PQntuples(result)) }
-    public var columns: Int { Int(PQnfields(result)) }
+    public var count: Int { Int(pq.ntuples!(result)) }
+    public var columns: Int { Int(pq.nfields!(result)) }
     /// Rows a command changed (INSERT, UPDATE, DELETE), 0 for others.
-    public var affected: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    public var affected: Int { Int(cText(pq.cmdTuples!(result))) ?? 0 }
 
     private func raw(_ row: Int, _ column: Int) -> (Oid, UnsafeRawBufferPointer)? {
         guard row >= 0, row < count, column >= 0, column < columns else { return nil }
         let r = Int32(row), c = Int32(column)
-        guard PQgetisnull(result, r, c) == 0, let p = PQgetvalue(result, r, c) else { return nil }
-        return (PQftype(result, c), UnsafeRawBufferPointer(start: p, count: Int(PQgetlength(result, r, c))))
+        guard pq.getisnull!(result, r, c) == 0, let p = pq.getvalue!(result, r, c) else { return nil }
+        return (pq.ftype!(result, c), UnsafeRawBufferPointer(start: p, count: Int(pq.getlength!(result, r, c))))
     }
 
     public func isNull(_ row: Int, _ column: Int) -> Bool { raw(row, column) == nil }
@@ -312,15 +348,15 @@ public enum PGLocation {
     public static func redacted(_ s: String) -> String { StoreLocation.redacted(s) }
 
     /// Why libpq cannot parse the connection string, or nil when it can.
-    static func problem(_ conninfo: String) -> String? {
+    static func problem(_ conninfo: String, _ pq: RKLibPQ) -> String? {
         var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(conninfo, &error) else {
-            defer { error.map { PQfreemem($0) } }
+        guard let options = pq.conninfoParse!(conninfo, &error) else {
+            defer { error.map { pq.freemem!($0) } }
             let text = error.map { PGError.clean(String(cString: $0)) } ?? "out of memory"
             // libpq may quote the string it could not parse: never show a password.
             return "not a valid PostgreSQL connection string: " + redacted(text)
         }
-        PQconninfoFree(options)
+        pq.conninfoFree!(options)
         return nil
     }
 }

@@ -61,4 +61,19 @@ import Testing
         #expect(r.status == 64)
         #expect(r.stderr.contains("not a valid PostgreSQL connection string") && !r.stderr.contains("secret"))
     }
+
+    /// libpq is loaded only for a PostgreSQL store: without it such a store is
+    /// unavailable (69, saying what to install), and a SQLite store never needs it.
+    @Test func withoutLibpqAPostgresStoreIsUnavailableAndSQLiteStillWorks() throws {
+        let cli = try CLI()
+        let env = ["RACEKIT_LIBPQ": "/nonexistent/libpq.so.5"]
+        let r = try cli.run(["runs", "list", "--store", "postgresql://anna:secret@127.0.0.1:1/racekit"], env: env)
+        #expect(r.status == 69)
+        #expect(
+            r.stderr
+                == "racekit: postgresql://anna:***@127.0.0.1:1/racekit: PostgreSQL's client library /nonexistent/libpq.so.5 cannot be loaded (Debian: apt-get install libpq5)\n"
+        )
+        let sqlite = try cli.run(["athlete", "add", "anna", "--store", "s.sqlite"], env: env)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+    }
 }
