@@ -147,7 +147,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitWorkflowsTests",
-            dependencies: ["RaceKitWorkflows", "RaceKitRace", "RaceKitImport", "RaceKitStore", "RaceKitCore"]
+            dependencies: [
+                "RaceKitWorkflows", "RaceKitRace", "RaceKitImport", "RaceKitStore", "RaceKitPostgres", "RaceKitCore",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]
         ),
         .testTarget(
             name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats", "RaceKitTestSupport"],

@@ -27,6 +27,8 @@ public enum RacePredictor {
     }
 
     public static let defaultRiegelExponent = 1.06
+    /// The exponents Riegel's formula is used with (1.06 classic; 1.08-1.15 for the less trained).
+    public static let riegelExponents: ClosedRange<Double> = 1.0...1.2
 
     public static func riegel(
         seconds t1: Double, meters d1: Double, to d2: Double, exponent: Double = defaultRiegelExponent

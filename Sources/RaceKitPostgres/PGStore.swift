@@ -580,8 +580,12 @@ extension PGStore {
 
     static func writeDetails(_ c: PGConnection, runID: String, analysis: RunAnalysis) throws {
         try writeZones(c, runID: runID, analysis.zones)
+        try writeEfforts(c, runID: runID, analysis.bestEfforts)
+    }
+
+    static func writeEfforts(_ c: PGConnection, runID: String, _ efforts: [BestEffort]) throws {
         try c.query("DELETE FROM best_effort WHERE run_id = $1", [.text(runID)])
-        for e in analysis.bestEfforts {
+        for e in efforts {
             try c.query(
                 "INSERT INTO best_effort (run_id, distance_m, elapsed_s, start_offset_s) VALUES ($1, $2, $3, $4)",
                 [.text(runID), .double(e.distanceMeters), .double(e.elapsedSeconds), .double(e.startOffsetSeconds)])
@@ -676,19 +680,24 @@ extension PGStore {
                 try c.query(
                     "DELETE FROM race_link WHERE setup_key = $1", [.text(RaceLink.legacyKey(slug: link.setupSlug))])
             }
-            try c.query(
-                """
-                INSERT INTO race_link (\(Self.linkColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                ON CONFLICT (setup_key) DO UPDATE SET setup_slug = excluded.setup_slug, setup_file = excluded.setup_file,
-                race_name = excluded.race_name, race_date = excluded.race_date, target_s = excluded.target_s,
-                run_id = excluded.run_id, actual_s = excluded.actual_s, review_path = excluded.review_path
-                """,
-                [
-                    .text(link.setupKey), .text(link.setupSlug), .text(link.setupFile), .text(link.raceName),
-                    .from(link.raceDate), .double(link.targetSeconds), .from(link.runID), .from(link.actualSeconds),
-                    .from(link.reviewPath)
-                ])
+            try Self.upsertLink(c, link)
         }
+    }
+
+    /// Stores (or replaces) a link under its setup key.
+    static func upsertLink(_ c: PGConnection, _ link: RaceLink) throws {
+        try c.query(
+            """
+            INSERT INTO race_link (\(Self.linkColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (setup_key) DO UPDATE SET setup_slug = excluded.setup_slug, setup_file = excluded.setup_file,
+            race_name = excluded.race_name, race_date = excluded.race_date, target_s = excluded.target_s,
+            run_id = excluded.run_id, actual_s = excluded.actual_s, review_path = excluded.review_path
+            """,
+            [
+                .text(link.setupKey), .text(link.setupSlug), .text(link.setupFile), .text(link.raceName),
+                .from(link.raceDate), .double(link.targetSeconds), .from(link.runID), .from(link.actualSeconds),
+                .from(link.reviewPath)
+            ])
     }
 
     public func unlinkRace(setupKey: String, slug: String) throws -> Bool {

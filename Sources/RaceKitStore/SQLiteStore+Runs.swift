@@ -5,15 +5,20 @@ import RaceKitCore
 extension SQLiteStore {
     /// Replaces a run's zones and best efforts.
     static func writeDetails(_ db: Database, runID: String, analysis: RunAnalysis) throws {
+        try writeDetails(db, runID: runID, zones: analysis.zones ?? [], bestEfforts: analysis.bestEfforts)
+    }
+
+    /// Replaces a run's zones and best efforts with these.
+    static func writeDetails(_ db: Database, runID: String, zones: [ZoneTime], bestEfforts: [BestEffort]) throws {
         try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
         try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).deleteAll(db)
-        for z in analysis.zones ?? [] {
+        for z in zones {
             try ZoneRecord(
                 runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
                 seconds: z.seconds
             ).insert(db)
         }
-        for e in analysis.bestEfforts {
+        for e in bestEfforts {
             try BestEffortRecord(
                 runID: runID, distanceMeters: e.distanceMeters, elapsedSeconds: e.elapsedSeconds,
                 startOffsetSeconds: e.startOffsetSeconds

@@ -61,7 +61,8 @@ public final class SQLiteStore: Store {
     }
 
     func wrap<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as StoreError { throw e } catch {
+        // RaceKit's own errors (another store's, in a copy) keep their message and exit class.
+        do { return try body() } catch let e as any RaceKitError { throw e } catch {
             throw StoreError.database(Self.describe(error))
         }
     }

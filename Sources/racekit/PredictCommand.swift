@@ -53,9 +53,6 @@ extension RaceKitCommand {
         )
         var withinMonths = RecentForm.defaultMonths
 
-        /// The exponents Riegel's formula is used with (1.06 classic; 1.08-1.15 for the less trained).
-        static let riegelExponents: ClosedRange<Double> = 1.0...1.2
-
         func validate() throws {
             if athlete != nil, fromAthleteAlias != nil {
                 throw ValidationError("--from-athlete is the old name of --athlete: give one")
@@ -65,7 +62,8 @@ extension RaceKitCommand {
             }
             if let from { _ = try Self.performance(from) }
             _ = try ArgumentRanges.distance(to, option: "--to")
-            try ArgumentRanges.check(riegelExponent, in: Self.riegelExponents, option: "--riegel-exponent", unit: "")
+            try ArgumentRanges.check(
+                riegelExponent, in: RacePredictor.riegelExponents, option: "--riegel-exponent", unit: "")
             try ArgumentRanges.check(withinMonths, in: RecentForm.monthsRange, option: "--within-months")
         }
 

@@ -23,7 +23,7 @@ public struct Athlete: Codable, Sendable, Equatable {
     }
 
     /// The stored field names, the same in every backend's schema.
-    public enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, sex
         case maxHeartRate = "max_hr", restingHeartRate = "resting_hr", thresholdHeartRate = "threshold_hr"
         case thresholdPaceSecondsPerKm = "threshold_pace_s_per_km", timeZone = "time_zone"

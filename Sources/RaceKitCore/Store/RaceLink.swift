@@ -34,7 +34,7 @@ public struct RaceLink: Codable, Sendable, Equatable {
     }
 
     /// The stored field names, the same in every backend's schema.
-    public enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case setupKey = "setup_key", setupSlug = "setup_slug", setupFile = "setup_file", raceName = "race_name",
             raceDate = "race_date"
         case targetSeconds = "target_s", runID = "run_id", actualSeconds = "actual_s", reviewPath = "review_path"

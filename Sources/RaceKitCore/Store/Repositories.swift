@@ -148,6 +148,8 @@ public protocol RaceLinkRepository: Sendable {
     func raceLinks(runID: String) throws -> [RaceLink]
     /// Every linked race of an athlete's runs, by run id (the first by slug when several).
     func raceLinksByRun(athleteID: String) throws -> [String: RaceLink]
+    /// Every link of the store (`store copy`, the content digest).
+    func allRaceLinks() throws -> [RaceLink]
 }
 
 /// A whole store: what a command opens (`StoreLocation.open(access:)` in
@@ -162,4 +164,60 @@ public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository {
     /// run's samples decode and hold as many points as the run says. Returns
     /// the number of runs and the problems found.
     func verify() throws -> (runs: Int, problems: [String])
+
+    /// Up to `limit` runs exactly as stored (`StoredRun`), in the store's own
+    /// order of ids, those after `id` (the last of the previous page; nil for
+    /// the first page): a whole store is read a page at a time, never all its
+    /// samples at once.
+    func exportRuns(after id: String?, limit: Int) throws -> [StoredRun]
+    /// Copies every athlete, run (`exportRuns`, `pageSize` runs at a time) and
+    /// race link of `source` into this store, ids and bytes unchanged, in one
+    /// transaction: all or nothing. The store must be empty (no run, no race
+    /// link, no athlete but the default one, whose profile the source's
+    /// replaces): else `StoreError.notEmpty`, checked in that transaction.
+    /// Returns the number of runs copied.
+    func importContents(of source: any Store, pageSize: Int) throws -> Int
+}
+
+/// One run as a store holds it, for moving it to another store unchanged:
+/// every column, the packed samples and segment starts as stored (not
+/// decoded), its zones (by zone) and best efforts (by distance).
+public struct StoredRun: Sendable, Equatable {
+    public var record: RunRecord
+    /// The samples blob (`SampleCodec`) as stored; nil when the run has none.
+    public var samples: [UInt8]?
+    /// The segment starts as stored (JSON text); nil when the run has no samples.
+    public var segments: String?
+    public var zones: [ZoneTime]
+    public var bestEfforts: [BestEffort]
+
+    public init(
+        record: RunRecord, samples: [UInt8]?, segments: String?, zones: [ZoneTime], bestEfforts: [BestEffort]
+    ) {
+        self.record = record; self.samples = samples; self.segments = segments
+        self.zones = zones; self.bestEfforts = bestEfforts
+    }
+}
+
+extension Store {
+    /// Calls `body` with every run exactly as stored, `pageSize` runs at a time
+    /// (`exportRuns`: one page's samples in memory at once); returns how many.
+    @discardableResult
+    public func forEachRunPage(pageSize: Int, _ body: ([StoredRun]) throws -> Void) throws -> Int {
+        var after: String?
+        var count = 0
+        while true {
+            let page = try exportRuns(after: after, limit: pageSize)
+            guard let last = page.last else { return count }
+            try body(page)
+            count += page.count
+            after = last.record.id
+        }
+    }
+
+    /// True when the store holds nothing a copy would overwrite: no run, no
+    /// race link, no athlete but the default one.
+    public func isEmpty() throws -> Bool {
+        try runCount() == 0 && allRaceLinks().isEmpty && athletes().allSatisfy { $0.id == Athlete.defaultID }
+    }
 }

@@ -7,7 +7,7 @@ public enum StoreError: RaceKitError {
         case .cannotOpen, .database, .corruptSamples: return .ioError
         case .missing: return .noInput
         case .newer: return .dataError
-        case .readOnly, .cannotCreate: return .cannotCreate
+        case .readOnly, .cannotCreate, .notEmpty: return .cannotCreate
         case .unknownAthlete, .unsupported: return .usage
         case .unknownRun: return .noInput
         case .athleteExists: return .dataError
@@ -27,6 +27,8 @@ public enum StoreError: RaceKitError {
     case readOnly(path: String, reason: String)
     /// The store (or its folder) cannot be created.
     case cannotCreate(path: String, reason: String)
+    /// A copy's destination holds data already (`Store.importContents`).
+    case notEmpty(path: String)
     case unknownAthlete(String)
     case unknownRun(String)
     case athleteExists(String)
@@ -45,6 +47,8 @@ public enum StoreError: RaceKitError {
             return "\(path): the store is read-only (\(reason)); this command writes to it"
         case .cannotCreate(let path, let reason): return "\(path): cannot create the store: \(reason)"
         case .unsupported(let what): return "\(what) stores are not supported yet: give the path of a SQLite file"
+        case .notEmpty(let path):
+            return "\(path): the store is not empty (it holds runs, race links or athletes besides 'default')"
         case .unknownAthlete(let id): return "unknown athlete '\(id)'"
         case .athleteExists(let id): return "athlete '\(id)' already exists"
         case .unknownRun(let id): return "no run with id \(id)"

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import RaceKitCore
+
+/// Moving a whole store: runs read a page at a time exactly as stored, and a
+/// copy written into an empty store in one transaction (`store copy`).
+extension SQLiteStore {
+    /// Every link of the store, by setup key.
+    public func allRaceLinks() throws -> [RaceLink] {
+        try wrap { try writer.read { try RaceLink.order(RaceLink.Columns.setupKey).fetchAll($0) } }
+    }
+
+    /// Up to `limit` runs after `id`, by id (bytewise), with their samples blob
+    /// and segments as stored, zones and best efforts.
+    public func exportRuns(after id: String?, limit: Int) throws -> [StoredRun] {
+        try wrap {
+            try writer.read { db in
+                let after = id.map { _ in "WHERE r.id > ?" } ?? ""
+                let runs = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")),
+                        s.segments, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
+                        \(after) ORDER BY r.id LIMIT ?
+                        """, arguments: StatementArguments((id.map { [$0] } ?? []) + [max(0, limit)]))
+                guard let last = runs.last else { return [] }
+                let n = RunRecord.CodingKeys.allCases.count
+                let range = (id.map { _ in "run_id > ? AND " } ?? "") + "run_id <= ?"
+                let bounds = StatementArguments((id.map { [$0] } ?? []) + [last[0] as String])
+                var zones: [String: [ZoneTime]] = [:]
+                for z in try ZoneRecord.fetchAll(db, sql: "SELECT * FROM run_zone WHERE \(range)", arguments: bounds) {
+                    zones[z.runID, default: []].append(
+                        ZoneTime(zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm, seconds: z.seconds))
+                }
+                var efforts: [String: [BestEffort]] = [:]
+                let effortSQL = "SELECT * FROM best_effort WHERE \(range)"
+                for e in try BestEffortRecord.fetchAll(db, sql: effortSQL, arguments: bounds) {
+                    efforts[e.runID, default: []].append(
+                        BestEffort(
+                            distanceMeters: e.distanceMeters, elapsedSeconds: e.elapsedSeconds,
+                            startOffsetSeconds: e.startOffsetSeconds))
+                }
+                return try runs.map { row in
+                    let record = try RunRecord(row: row)
+                    let data: Data? = row[n + 1]
+                    return StoredRun(
+                        record: record, samples: data.map { [UInt8]($0) }, segments: row[n],
+                        zones: (zones[record.id] ?? []).sorted { $0.zone < $1.zone },
+                        bestEfforts: (efforts[record.id] ?? []).sorted { $0.distanceMeters < $1.distanceMeters })
+                }
+            }
+        }
+    }
+
+    /// Copies `source` into this store, which must be empty, in one transaction.
+    public func importContents(of source: any Store, pageSize: Int) throws -> Int {
+        try wrap {
+            try write { db in
+                let held = try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT (SELECT count(*) FROM run) + (SELECT count(*) FROM race_link)
+                        + (SELECT count(*) FROM athlete WHERE id <> 'default')
+                        """)
+                guard held == 0 else { throw StoreError.notEmpty(path: path) }
+                for athlete in try source.athletes() { try athlete.save(db) }
+                let copied = try source.forEachRunPage(pageSize: pageSize) { page in
+                    for run in page { try Self.insert(db, run) }
+                }
+                for link in try source.allRaceLinks() { try link.insert(db) }
+                return copied
+            }
+        }
+    }
+
+    /// Writes one copied run with its samples, zones and best efforts as they were.
+    static func insert(_ db: Database, _ run: StoredRun) throws {
+        let id = run.record.id
+        try run.record.insert(db)
+        if let samples = run.samples {
+            try insertSamples(db, runID: id, blob: samples, segments: run.segments ?? "[0]")
+        }
+        try writeDetails(db, runID: id, zones: run.zones, bestEfforts: run.bestEfforts)
+    }
+}

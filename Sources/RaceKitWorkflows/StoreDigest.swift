@@ -1,0 +1,224 @@
+import RaceKitCore
+import RaceKitFormats
+
+/// The content digest of a store: SHA-256 over a canonical serialisation of
+/// everything it holds, computed the same way from every backend, so two
+/// stores with equal digests hold the same data (`store check` prints it,
+/// `store copy` compares the source's with the copy's).
+///
+/// What is hashed, in this order: the athletes by id, the runs by id, the race
+/// links by setup key (ids and keys ordered by their UTF-8 bytes, whatever the
+/// database's collation). Each athlete, run and link is its stored fields in
+/// `CodingKeys` order, each field its name and a typed, length-prefixed value:
+/// text as its UTF-8 bytes, numbers as the bit pattern of their Double (−0 as
+/// 0: SQLite stores it so), integers as 64 bits, absent values as absent. A
+/// run adds its samples blob byte for byte, its segment starts as stored,
+/// its zones by zone and its best efforts by distance; each run is hashed on
+/// its own, a page at a time (never every run's samples in memory), and the
+/// store's digest takes the runs' digests by id.
+public struct StoreDigest: Sendable, Equatable, CustomStringConvertible {
+    /// SHA-256, lower-case hex.
+    public var sha256: String
+    public var athletes: Int
+    public var runs: Int
+    public var raceLinks: Int
+
+    /// `sha256:HEX (2 athletes, 44 runs, 1 race link)`.
+    public var description: String {
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        return
+            "sha256:\(sha256) (\(count(athletes, "athlete")), \(count(runs, "run")), \(count(raceLinks, "race link")))"
+    }
+
+    /// Runs read per page (a page's samples are in memory at once).
+    public static let pageSize = 64
+
+    /// The digest of everything `store` holds.
+    public static func of(_ store: any Store, pageSize: Int = pageSize) throws -> StoreDigest {
+        var runs: [(id: [UInt8], digest: String)] = []
+        try store.forEachRunPage(pageSize: pageSize) { page in
+            runs += page.map { (Array($0.record.id.utf8), Self.digest(of: $0)) }
+        }
+        runs.sort { $0.id.lexicographicallyPrecedes($1.id) }
+        let athletes = try store.athletes().sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        let links = try store.allRaceLinks().sorted { $0.setupKey.utf8.lexicographicallyPrecedes($1.setupKey.utf8) }
+
+        var w = CanonicalWriter()
+        w.text("racekit store digest 1")
+        w.integer(athletes.count)
+        for a in athletes { w.add(a) }
+        w.integer(runs.count)
+        for r in runs {
+            w.bytes(r.id)
+            w.text(r.digest)
+        }
+        w.integer(links.count)
+        for l in links { w.add(l) }
+        var hasher = ContentDigest()
+        hasher.update(w.bytes)
+        return StoreDigest(sha256: hasher.finish(), athletes: athletes.count, runs: runs.count, raceLinks: links.count)
+    }
+
+    /// The digest (hex) of one run: its fields, samples, segments, zones and best efforts.
+    static func digest(of run: StoredRun) -> String {
+        var w = CanonicalWriter()
+        w.add(run.record)
+        var hasher = ContentDigest()
+        if let samples = run.samples {
+            w.tag(.bytes, length: samples.count)
+            hasher.update(w.bytes)
+            hasher.update(samples)
+            w.bytes.removeAll(keepingCapacity: true)
+        } else {
+            w.absent()
+        }
+        w.text(run.segments)
+        w.integer(run.zones.count)
+        for z in run.zones.sorted(by: { $0.zone < $1.zone }) {
+            w.integer(z.zone)
+            w.text(z.name)
+            w.number(z.lowBpm)
+            w.number(z.highBpm)
+            w.number(z.seconds)
+        }
+        let efforts = run.bestEfforts.sorted { $0.distanceMeters < $1.distanceMeters }
+        w.integer(efforts.count)
+        for e in efforts {
+            w.number(e.distanceMeters)
+            w.number(e.elapsedSeconds)
+            w.number(e.startOffsetSeconds)
+        }
+        hasher.update(w.bytes)
+        return hasher.finish()
+    }
+}
+
+/// The canonical serialisation the store digest hashes: each value a type tag,
+/// then its length and bytes (text, bytes) or its 8 bytes (numbers, integers),
+/// little-endian.
+struct CanonicalWriter {
+    enum Tag: UInt8 { case absent = 0, text, number, integer, flag, bytes }
+
+    var bytes: [UInt8] = []
+
+    mutating func tag(_ tag: Tag, length: Int? = nil) {
+        bytes.append(tag.rawValue)
+        if let length { append(UInt64(length)) }
+    }
+
+    private mutating func append(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+
+    mutating func absent() { tag(.absent) }
+
+    mutating func text(_ s: String?) {
+        guard let s else { return absent() }
+        tag(.text, length: s.utf8.count)
+        bytes += s.utf8
+    }
+
+    mutating func bytes(_ b: [UInt8]) {
+        tag(.bytes, length: b.count)
+        bytes += b
+    }
+
+    mutating func number(_ v: Double?) {
+        guard let v else { return absent() }
+        tag(.number)
+        append((v == 0 ? 0 : v).bitPattern)
+    }
+
+    mutating func integer(_ v: Int?) {
+        guard let v else { return absent() }
+        tag(.integer)
+        append(UInt64(bitPattern: Int64(v)))
+    }
+
+    mutating func flag(_ v: Bool) {
+        tag(.flag)
+        bytes.append(v ? 1 : 0)
+    }
+
+    /// Every stored field of a run, named, in `CodingKeys` order (the switch
+    /// is exhaustive: a new column cannot be left out).
+    mutating func add(_ r: RunRecord) {
+        for key in RunRecord.CodingKeys.allCases {
+            text(key.rawValue)
+            switch key {
+            case .id: text(r.id)
+            case .athleteID: text(r.athleteID)
+            case .sport: text(r.sport.rawValue)
+            case .sportDeclared: flag(r.sportDeclared)
+            case .name: text(r.name)
+            case .sourceFile: text(r.sourceFile)
+            case .sourceFormat: text(r.sourceFormat.rawValue)
+            case .sourceSHA256: text(r.sourceSHA256)
+            case .activityIndex: integer(r.activityIndex)
+            case .creator: text(r.creator)
+            case .startedAt: number(r.startedAt)
+            case .endedAt: number(r.endedAt)
+            case .elapsedSeconds: number(r.elapsedSeconds)
+            case .movingSeconds: number(r.movingSeconds)
+            case .distanceMeters: number(r.distanceMeters)
+            case .distanceSource: text(r.distanceSource.rawValue)
+            case .ascentMeters: number(r.ascentMeters)
+            case .descentMeters: number(r.descentMeters)
+            case .avgHeartRate: number(r.avgHeartRate)
+            case .maxHeartRate: number(r.maxHeartRate)
+            case .heartRateCoveragePercent: number(r.heartRateCoveragePercent)
+            case .avgCadence: number(r.avgCadence)
+            case .load: number(r.load)
+            case .loadSource: text(r.loadSource?.rawValue)
+            case .label: text(r.label)
+            case .mode: text(r.mode.rawValue)
+            case .runType: text(r.runType.rawValue)
+            case .perceivedEffort: integer(r.perceivedEffort)
+            case .notes: text(r.notes)
+            case .pointCount: integer(r.pointCount)
+            case .repairs: text(r.repairs)
+            case .analysisVersion: integer(r.analysisVersion)
+            case .importedAt: number(r.importedAt)
+            case .zoneModel: text(r.zoneModel?.rawValue)
+            case .loadEstimated: text(r.loadEstimated)
+            case .analysisProfile: text(r.analysisProfile)
+            case .gradeAdjustedPaceSecondsPerKm: number(r.gradeAdjustedPaceSecondsPerKm)
+            }
+        }
+    }
+
+    /// Every stored field of an athlete, named, in `CodingKeys` order.
+    mutating func add(_ a: Athlete) {
+        for key in Athlete.CodingKeys.allCases {
+            text(key.rawValue)
+            switch key {
+            case .id: text(a.id)
+            case .name: text(a.name)
+            case .sex: text(a.sex?.rawValue)
+            case .maxHeartRate: number(a.maxHeartRate)
+            case .restingHeartRate: number(a.restingHeartRate)
+            case .thresholdHeartRate: number(a.thresholdHeartRate)
+            case .thresholdPaceSecondsPerKm: number(a.thresholdPaceSecondsPerKm)
+            case .timeZone: text(a.timeZone)
+            case .zoneModel: text(a.zoneModel.rawValue)
+            case .createdAt: number(a.createdAt)
+            }
+        }
+    }
+
+    /// Every stored field of a race link, named, in `CodingKeys` order.
+    mutating func add(_ l: RaceLink) {
+        for key in RaceLink.CodingKeys.allCases {
+            text(key.rawValue)
+            switch key {
+            case .setupKey: text(l.setupKey)
+            case .setupSlug: text(l.setupSlug)
+            case .setupFile: text(l.setupFile)
+            case .raceName: text(l.raceName)
+            case .raceDate: text(l.raceDate)
+            case .targetSeconds: number(l.targetSeconds)
+            case .runID: text(l.runID)
+            case .actualSeconds: number(l.actualSeconds)
+            case .reviewPath: text(l.reviewPath)
+            }
+        }
+    }
+}
