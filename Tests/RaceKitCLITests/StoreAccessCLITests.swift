@@ -16,10 +16,10 @@ import Glibc
     ]
     /// Commands that do not open the store with the arguments
     /// `StoreOptionCLITests.invocations` gives them (`race script` reads it only
-    /// when there is one).
+    /// when there is one; `store copy` takes its stores as arguments).
     static let storeless: Set<String> = [
         "predict", "race new", "race plan", "race script", "script validate", "script show", "script simulate",
-        "script render"
+        "script render", "store copy"
     ]
 
     static let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first {
