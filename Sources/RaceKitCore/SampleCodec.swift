@@ -19,6 +19,22 @@ public enum SampleCodec {
         }
     }
 
+    /// What is wrong with a run's stored samples (`store check`): none stored,
+    /// a blob that does not decode, or another number of points than the run
+    /// says; nil when they are whole.
+    public static func problem(runID: String, pointCount: Int, blob: [UInt8]?) -> String? {
+        guard let blob else { return "run \(runID): no samples" }
+        do {
+            let samples = try decode(blob)
+            if samples.count != pointCount {
+                return "run \(runID): \(samples.count) samples stored, \(pointCount) expected"
+            }
+            return nil
+        } catch {
+            return "run \(runID): \(error)"
+        }
+    }
+
     static let magic: [UInt8] = Array("RKS1".utf8)
     static let headerSize = 4 + 4 + 2 + 1 + 8
     static let missingE7 = Int32.min

@@ -769,20 +769,7 @@ extension PGStore {
             guard let last = page.last else { break }
             after = last.id
             runs += page.count
-            for (id, count, data) in page {
-                guard let data else {
-                    problems.append("run \(id): no samples")
-                    continue
-                }
-                do {
-                    let samples = try SampleCodec.decode(data)
-                    if samples.count != count {
-                        problems.append("run \(id): \(samples.count) samples stored, \(count) expected")
-                    }
-                } catch {
-                    problems.append("run \(id): \(error)")
-                }
-            }
+            problems += page.compactMap { SampleCodec.problem(runID: $0.id, pointCount: $0.count, blob: $0.data) }
         }
         return (runs, problems)
     }

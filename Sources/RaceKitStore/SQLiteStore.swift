@@ -258,28 +258,29 @@ public final class SQLiteStore: Store {
         var problems: [String] = []
         let integrity = try integrityCheck()
         if integrity != "ok" { problems.append("integrity_check: \(integrity)") }
-        let rows: [(String, Int, Data?)] = try wrap {
-            try writer.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT r.id, r.point_count, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
-                        """
-                ).map { ($0[0], $0[1], $0[2]) }
-            }
-        }
-        for (id, count, data) in rows {
-            guard let data else { problems.append("run \(id): no samples"); continue }
-            do {
-                let samples = try SampleCodec.decode([UInt8](data))
-                if samples.count != count {
-                    problems.append("run \(id): \(samples.count) samples stored, \(count) expected")
+        // In pages of 500 runs: a club's samples never sit in memory at once.
+        var runs = 0
+        var after = ""
+        while true {
+            let page: [(id: String, count: Int, data: Data?)] = try wrap {
+                try writer.read { db in
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT r.id, r.point_count, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
+                            WHERE r.id > ? ORDER BY r.id LIMIT 500
+                            """, arguments: [after]
+                    ).map { ($0[0], $0[1], $0[2]) }
                 }
-            } catch {
-                problems.append("run \(id): \(error)")
+            }
+            guard let last = page.last else { break }
+            after = last.id
+            runs += page.count
+            problems += page.compactMap {
+                SampleCodec.problem(runID: $0.id, pointCount: $0.count, blob: $0.data.map { [UInt8]($0) })
             }
         }
-        return (rows.count, problems)
+        return (runs, problems)
     }
 }
 

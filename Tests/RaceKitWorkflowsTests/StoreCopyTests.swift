@@ -172,6 +172,40 @@ import Testing
         #expect(linked != field && linked != original)
     }
 
+    /// `store check` pages through the runs and names each damaged one; the
+    /// digest still covers what is stored.
+    @Test(arguments: pgURL == nil ? ["sqlite"] : ["sqlite", "postgres"])
+    func verifyNamesEveryDamagedRun(_ backend: String) throws {
+        let (path, _) = try Self.sourceStore()
+        let location =
+            backend == "sqlite"
+            ? StoreLocation.sqlite(path: try workFolder().appendingPathComponent("v.sqlite").path)
+            : try Self.freshDatabase(try #require(Self.pgURL))
+        _ = try StoreCopy.run(from: .sqlite(path: path), to: location)
+        let store = try location.open(access: .write)
+        let before = try StoreDigest.of(store)
+        let runs = try store.runs()
+        let cut = "UPDATE run_samples SET data = substr(data, 1, 30) WHERE run_id = '\(runs[0].id)'"
+        let drop = "DELETE FROM run_samples WHERE run_id = '\(runs[1].id)'"
+        switch location {
+        case .sqlite:
+            try #require(store as? SQLiteStore).writer.write { db in
+                try db.execute(sql: cut)
+                try db.execute(sql: drop)
+            }
+        case .postgres(let url):
+            try PGConnection(url).execute(
+                script: cut.replacingOccurrences(of: "substr(data, 1, 30)", with: "substring(data from 1 for 30)")
+                    + "; " + drop)
+        }
+        let (count, problems) = try store.verify()
+        #expect(count == 3)
+        #expect(
+            problems.sorted()
+                == ["run \(runs[0].id): sample blob is truncated", "run \(runs[1].id): no samples"].sorted())
+        #expect(try StoreDigest.of(store) != before)
+    }
+
     /// −0 and 0 are one value (SQLite keeps no sign on a zero); anything else
     /// differs by its bits.
     @Test func numbersAreHashedByTheirBits() {
