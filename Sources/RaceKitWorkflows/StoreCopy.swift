@@ -29,7 +29,10 @@ public enum StoreCopy {
         from source: StoreLocation, to destination: StoreLocation, pageSize: Int = StoreDigest.pageSize
     ) throws -> Result {
         if same(source, destination) { throw StoreCopyError.sameStore(source.description) }
-        let from = try source.open(access: .read)
+        let from: any Store
+        do { from = try source.open(access: .read) } catch StoreError.missing {
+            throw StoreCopyError.noSource(source.description)
+        }
         let to = try destination.open(access: .create)
         guard try to.isEmpty() else { throw StoreError.notEmpty(path: destination.description) }
         let runs = try to.importContents(of: from, pageSize: pageSize)
@@ -66,6 +69,8 @@ public enum StoreCopy {
 public enum StoreCopyError: RaceKitError, Equatable {
     /// The source and the destination are one store.
     case sameStore(String)
+    /// There is no store to copy there.
+    case noSource(String)
     /// The copy's content digest is not the source's (a source written to
     /// during the copy, or a bug): the destination holds the copy as written.
     case digestsDiffer(source: String, sourceDigest: StoreDigest, copy: String, copyDigest: StoreDigest)
@@ -73,6 +78,7 @@ public enum StoreCopyError: RaceKitError, Equatable {
     public var exitClass: ExitClass {
         switch self {
         case .sameStore: return .usage
+        case .noSource: return .noInput
         case .digestsDiffer: return .software
         }
     }
@@ -80,6 +86,7 @@ public enum StoreCopyError: RaceKitError, Equatable {
     public var description: String {
         switch self {
         case .sameStore(let name): return "\(name): the source and the destination are the same store"
+        case .noSource(let name): return "\(name): no store there to copy"
         case .digestsDiffer(let source, let a, let copy, let b):
             return """
                 the copy differs from its source: \(source) has digest \(a), \(copy) has \(b); \

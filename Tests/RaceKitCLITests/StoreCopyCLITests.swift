@@ -65,7 +65,9 @@ import Testing
         let same = try cli.run(["store", "copy", "s.sqlite", "./s.sqlite"])
         #expect(same.status == 64 && same.stderr.contains("the same store"), "\(same.stderr)")
         let missing = try cli.run(["store", "copy", "none.sqlite", "d.sqlite"])
-        #expect(missing.status == 66 && missing.stderr.contains("none.sqlite: no store there"), "\(missing.stderr)")
+        #expect(
+            missing.status == 66 && missing.stderr == "racekit: none.sqlite: no store there to copy\n",
+            "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.workdir.appendingPathComponent("d.sqlite").path))
     }
 
