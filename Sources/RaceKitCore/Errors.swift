@@ -24,6 +24,19 @@ public enum ExitClass: Int32, Sendable {
     case noPermission = 77
 }
 
+extension ExitClass {
+    /// The exit class of any error: a RaceKit library error says its own,
+    /// encoding and decoding are bad data, anything else is a bug (70). (The
+    /// CLI's argument parser handles its own errors, usage and help, before.)
+    public init(of error: any Error) {
+        switch error {
+        case let e as any RaceKitError: self = e.exitClass
+        case is EncodingError, is DecodingError: self = .dataError
+        default: self = .software
+        }
+    }
+}
+
 /// An error thrown by RaceKit's libraries: the message names the file (and the
 /// line or key) and what is wrong; `exitClass` says how the command ends.
 public protocol RaceKitError: Error, CustomStringConvertible, Sendable {

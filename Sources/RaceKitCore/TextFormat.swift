@@ -43,6 +43,14 @@ public enum TextFormat {
         return "\(sign)\(scaled / Int64(scale)).\(fraction)"
     }
 
+    /// A bound as help texts and range messages write it: at most two
+    /// decimals, no trailing zeros (`0.5`, `19.99`, `3600`).
+    public static func plain(_ v: Double) -> String {
+        var s = fixed(v, 2)
+        while s.contains("."), s.hasSuffix("0") || s.hasSuffix(".") { s.removeLast() }
+        return s
+    }
+
     /// `h:mm:ss`, or `m:ss` under an hour.
     /// Non-finite values, and durations past 100 million hours, are `unknown`;
     /// a negative duration keeps its sign.

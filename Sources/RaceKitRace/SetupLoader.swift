@@ -483,7 +483,8 @@ struct Reader {
         }
         guard range.contains(v) else {
             throw error(
-                node, key, "\(t) is out of range (\(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)))")
+                node, key,
+                "\(t) is out of range (\(TextFormat.plain(range.lowerBound)) to \(TextFormat.plain(range.upperBound)))")
         }
         return v
     }
@@ -502,13 +503,6 @@ struct Reader {
             )
         }
         return v
-    }
-
-    /// A range bound as written in the docs: `0.5`, `19.99`, `2000`.
-    static func plain(_ v: Double) -> String {
-        var s = TextFormat.fixed(v, 2)
-        while s.contains("."), s.hasSuffix("0") || s.hasSuffix(".") { s.removeLast() }
-        return s
     }
 
     /// The known key nearest to `s` by edit distance, if it is close.

@@ -68,7 +68,7 @@ enum ArgumentRanges {
     static func check(_ value: Double, in range: ClosedRange<Double>, option: String, unit: String) throws {
         guard range.contains(value) else {
             throw ValidationError(
-                "\(option): \(shown(value)) is out of range (\(plain(range.lowerBound)) to \(plain(range.upperBound))\(unit.isEmpty ? "" : " \(unit)"))"
+                "\(option): \(shown(value)) is out of range (\(TextFormat.plain(range.lowerBound)) to \(TextFormat.plain(range.upperBound))\(unit.isEmpty ? "" : " \(unit)"))"
             )
         }
     }
@@ -82,13 +82,6 @@ enum ArgumentRanges {
     /// A value as the user typed it, near enough: `300`, `1.5`, `1e+300`, `nan`.
     static func shown(_ v: Double) -> String {
         v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
-    }
-
-    /// `1`, `1.2`, `3600`: a bound as the help text writes it.
-    static func plain(_ v: Double) -> String {
-        var s = TextFormat.fixed(v, 2)
-        while s.contains("."), s.hasSuffix("0") || s.hasSuffix(".") { s.removeLast() }
-        return s
     }
 }
 

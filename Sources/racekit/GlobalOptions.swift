@@ -84,17 +84,6 @@ enum Exit {
         }
     }
 
-    /// The exit class of any error: a RaceKit library error says its own,
-    /// encoding and decoding are bad data, anything else is a bug (70).
-    /// ArgumentParser's own errors (usage, help, `ExitCode`) never get here.
-    static func exitClass(of error: any Error) -> ExitClass {
-        switch error {
-        case let e as any RaceKitError: return e.exitClass
-        case is EncodingError, is DecodingError: return .dataError
-        default: return .software
-        }
-    }
-
     /// Errors ArgumentParser handles itself (`exit(withError:)`): help requests
     /// (some of its types are internal), usage errors, exit codes.
     static func isArgumentParsers(_ error: any Error) -> Bool {

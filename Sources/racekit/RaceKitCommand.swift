@@ -67,7 +67,7 @@ struct RaceKitCommand: ParsableCommand {
             for line in Exit.message(of: error).split(separator: "\n", omittingEmptySubsequences: false) {
                 Console.error("racekit: \(line)")
             }
-            exit(withError: ExitCode(Exit.exitClass(of: error).rawValue))
+            exit(withError: ExitCode(ExitClass(of: error).rawValue))
         }
     }
 
