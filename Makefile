@@ -16,7 +16,7 @@ SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev lib
 # does not need them, and their tests are skipped (with that reason) without them.
 SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools
 
-.PHONY: all deps pg-deps bench-deps bench-ab build release install uninstall check-install man completions test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
+.PHONY: all deps pg-deps bench-deps bench-ab bench-pg build release install uninstall check-install man completions test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
 
 # make install: the release binary, its man pages and shell completions under PREFIX
 # (DESTDIR is prepended for packaging).
@@ -53,6 +53,7 @@ help:
 	@echo "make conformance  import ../shared/corpus/public and check it against expected.jsonl; ../shared/corpus/fit against scripts/fit-expected.jsonl and fitdecode (skipped when absent)"
 	@echo "make bench        release build; import throughput, peak RSS and ratios to xmllint --stream"
 	@echo "make bench-ab     this build against BASE=COMMIT's (default HEAD~1), interleaved: medians, ratios, 3% tolerance"
+	@echo "make bench-pg     release build; the PostgreSQL store against SQLite at club scale (100 athletes x 3,000 runs)"
 	@echo "make bench-peers  racekit import vs gpxpy and python-tcxparser (pip) and xmllint, same inputs"
 	@echo "make fuzz         libFuzzer on the GPX, TCX and FIT readers, the Apple Health export reader, the race-setup loader and its numeric values, the formatters, the expression parser and the CSV reader, FUZZ_SECONDS each (default 90)"
 	@echo "make test-asan    the tests under AddressSanitizer;  make test-tsan: under ThreadSanitizer"
@@ -239,6 +240,12 @@ BASE ?= HEAD~1
 bench-ab: deps bench-deps
 	$(RELEASE_BUILD)
 	python3 scripts/bench_ab.py $(BASE) $(AB_ARGS)
+
+# Club scale on both stores, against a throwaway PostgreSQL server with fsync on
+# (BENCH_PG_ATHLETES, BENCH_PG_RUNS_PER_ATHLETE, BENCH_PG_REPEATS make it smaller).
+bench-pg: deps bench-deps pg-deps
+	$(RELEASE_BUILD)
+	RACEKIT_PG_DURABLE=1 scripts/with-postgres.sh python3 scripts/bench_pg.py .build/release
 
 bench-peers: deps bench-deps
 	@python3 -c "import gpxpy, tcxparser" 2>/dev/null || pip install --quiet gpxpy python-tcxparser

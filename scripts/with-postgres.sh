@@ -4,7 +4,8 @@
 # The server is Debian's (package postgresql): initdb into a fresh temporary folder,
 # listening on 127.0.0.1 at a free port and on a socket in that folder, trust
 # authentication for local connections only, fsync off (a test server: nothing in
-# it outlives the command). RACEKIT_TEST_PG is set to its URL for COMMAND; the
+# it outlives the command; RACEKIT_PG_DURABLE=1 keeps PostgreSQL's durable defaults,
+# fsync and synchronous commits, for benchmarks). RACEKIT_TEST_PG is set to its URL for COMMAND; the
 # server is stopped and its folder removed when COMMAND ends, however it ends.
 #
 # Without PostgreSQL installed, COMMAND runs without RACEKIT_TEST_PG and the
@@ -42,13 +43,16 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
+durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+if [ "${RACEKIT_PG_DURABLE:-0}" = 1 ]; then durability=""; fi
+
 # A free port: ask the kernel for one, then let the server bind it.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 "${run_as[@]}" "$pg_bin/initdb" -D "$dir/data" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 70; }
 "${run_as[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir $durability -c max_connections=100" \
     start >/dev/null || { cat "$dir/server.log" >&2; exit 70; }
 "${run_as[@]}" "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U postgres racekit_test
 

@@ -306,28 +306,32 @@ public struct PGError: RaceKitError, Equatable {
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
-    /// A failed connection: a wrong password or role is a permission problem, a
-    /// missing database is missing input (as a missing store file), a setting
-    /// the server cannot meet (SSL it does not offer, a certificate that does
-    /// not verify) is the URL's, the rest (refused, unreachable, too many
-    /// clients, starting up) is temporary and worth another try.
+    /// A failed connection: a wrong password or role, or TLS that cannot be set up
+    /// as the URL asks (a server without TLS under `sslmode=require`, a certificate
+    /// that does not verify or a CA file that is missing), is a permission problem;
+    /// a missing database is missing input (as a missing store file); the rest
+    /// (refused, unreachable, too many clients, starting up) is temporary.
     static func connectClass(_ message: String, needsPassword: Bool) -> ExitClass {
         let m = message.lowercased()
         if needsPassword || m.contains("password") || m.contains("pg_hba.conf") || m.contains("role")
-            || m.contains("permission denied")
+            || m.contains("permission denied") || m.contains("certificate") || m.contains("does not support ssl")
         {
             return .noPermission
         }
         if m.contains("database") && m.contains("does not exist") { return .noInput }
         if m.contains("invalid") || m.contains("unknown") && m.contains("option") { return .usage }
-        if m.contains("ssl") || m.contains("certificate") { return .usage }
+        // Any other TLS failure is the URL's or the server's setup, never worth a retry.
+        if m.contains("ssl") { return .noPermission }
         return .busy
     }
 
     /// A failed statement by SQLSTATE class: lock or resource trouble is temporary,
-    /// a refused value is the data's fault, the rest is an I/O failure of the store.
+    /// a refused value is the data's fault, a missing privilege (42501: a worker
+    /// role meeting a schema to migrate, a reader asked to write) is a permission
+    /// problem, the rest is an I/O failure of the store.
     static func statementClass(_ state: String?) -> ExitClass {
         guard let state else { return .ioError }
+        if state == "42501" { return .noPermission }
         switch state.prefix(2) {
         case "40", "53", "55", "57": return .busy
         case "22", "23": return .dataError

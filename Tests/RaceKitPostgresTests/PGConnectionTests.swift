@@ -67,6 +67,7 @@ enum TestServer {
         #expect(PGError.statementClass("23505") == .dataError)
         #expect(PGError.statementClass("22021") == .dataError)
         #expect(PGError.statementClass("42P01") == .software)
+        #expect(PGError.statementClass("42501") == .noPermission)
         #expect(PGError.statementClass("XX000") == .ioError)
         #expect(PGError.statementClass(nil) == .ioError)
     }
@@ -82,6 +83,15 @@ enum TestServer {
                 "connection to server at \"127.0.0.1\", port 1 failed: Connection refused", needsPassword: false)
                 == .busy)
         #expect(PGError.connectClass("FATAL:  sorry, too many clients already", needsPassword: false) == .busy)
+        // TLS the URL asks for and cannot have: retrying does not help.
+        for tls in [
+            "server does not support SSL, but SSL was required",
+            "SSL error: certificate verify failed",
+            "server certificate for \"db.example.org\" does not match host name \"10.0.0.5\"",
+            "root certificate file \"/home/coach/.postgresql/root.crt\" does not exist; Either provide the file or change sslmode to disable server certificate verification."
+        ] {
+            #expect(PGError.connectClass(tls, needsPassword: false) == .noPermission, "\(tls)")
+        }
     }
 }
 
@@ -175,7 +185,7 @@ struct PGConnectionTests {
     }
 
     /// sslmode means what it means to libpq: the throwaway server offers no SSL,
-    /// so requiring it is refused at once (the URL's fault, not retried).
+    /// so requiring it is refused at once (77, not retried).
     @Test func sslModeIsLibpqs() throws {
         let url = try #require(TestServer.url)
         _ = try PGConnection(url + "?sslmode=prefer")
@@ -184,7 +194,7 @@ struct PGConnectionTests {
             _ = try PGConnection(url + "?sslmode=require")
         } throws: { error in
             let e = error as? PGError
-            return e?.exitClass == .usage && e?.message.lowercased().contains("ssl") == true
+            return e?.exitClass == .noPermission && e?.message.lowercased().contains("ssl") == true
         }
         #expect(Date().timeIntervalSince(started) < 0.3)
     }
@@ -268,6 +278,29 @@ struct PGSchemaTests {
         #expect(ledger.int(0, 0) == PGSchema.migrations.count)
         // The default athlete, once.
         #expect(try c.query("SELECT count(*) FROM athlete").int(0, 0) == 1)
+    }
+
+    @Test func aRoleThatMayOnlyReadIsRefusedWritesAsAPermissionProblem() throws {
+        let (url, drop) = try TestServer.freshDatabase()
+        defer { drop() }
+        try PGSchema.migrate(try PGConnection(url))
+        let role = "racekit_t_reader_\(UInt32.random(in: 0...UInt32.max, using: &rngForNames))"
+        let admin = try PGConnection(url)
+        try admin.query("CREATE ROLE \(role) LOGIN")
+        defer {
+            _ = try? admin.query("DROP OWNED BY \(role)")
+            _ = try? PGConnection(TestServer.url!).query("DROP ROLE IF EXISTS \(role)")
+        }
+        try admin.execute(
+            script: "GRANT USAGE ON SCHEMA public TO \(role); GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+        let asReader = url.replacingOccurrences(of: "://postgres@", with: "://\(role)@")
+        try #require(asReader != url)
+        // Reading works; writing is refused with exit 77, not as a bug (70).
+        let store = try PGStore(conninfo: asReader, access: .write)
+        #expect(try store.athletes().map(\.id) == ["default"])
+        #expect {
+            try store.addAthlete(Athlete(id: "anna", name: "Anna", timeZone: "UTC", zoneModel: .auto, createdAt: 0))
+        } throws: { ($0 as? PGError)?.exitClass == .noPermission && ($0 as? PGError)?.sqlState == "42501" }
     }
 
     @Test func aDatabaseFromANewerRaceKitIsLeftAlone() throws {
