@@ -133,15 +133,15 @@ public enum RaceScriptJob {
         // decided before generating anything. An existing file that does not
         // decode is not up to date, so it is regenerated (try? on purpose).
         let generation = ScriptGenerator.Options(physiology: o.physiology)
-        let digest = ScriptGenerator.digest(plan: plan, personality: voice, options: generation)
+        let digests = ScriptGenerator.digests(plan: plan, personality: voice, options: generation)
         if !o.force, let data = InputFile.read(path), let old = try? RaceScript.decode(data),
-            old.inputDigest == digest
+            old.inputDigest == digests.input
         {
-            return .upToDate(path: path, digest: digest)
+            return .upToDate(path: path, digest: digests.input)
         }
         var warnings: [String] = []
         let script = ScriptGenerator.generate(
-            plan: plan, personality: voice, options: generation, warnings: &warnings)
+            plan: plan, personality: voice, options: generation, known: digests, warnings: &warnings)
         let problems = script.validate()
         guard problems.isEmpty else {
             throw ScriptError(

@@ -106,7 +106,9 @@ public enum ScriptGenerator {
     public static let frameForms: Set<String> = Set(
         frames.values.flatMap { frame in
             ["Kilometre", "Mile"].flatMap { unit in
-                SpokenSentences.split(frame.replacingOccurrences(of: "{unit}", with: unit)).map(SpokenSentences.form)
+                SpokenSentences.split(frame.replacingOccurrences(of: "{unit}", with: unit)).map {
+                    SpokenSentences.form($0)
+                }
             }
         })
 
@@ -157,13 +159,27 @@ public enum ScriptGenerator {
     /// Computed from values, not from any printed form, so a change of output
     /// formatting leaves scripts up to date.
     public static func digest(plan: RacePlan, personality: Personality, options: Options = Options()) -> String {
-        let text = PlanOutput.canonical(plan) + "\n" + personality.canonical + "\n" + options.canonical + "\n" + version
-        return ContentDigest.hex(of: text)
+        digests(plan: plan, personality: personality, options: options).input
     }
 
     /// SHA-256 of the plan's normalised inputs alone: what makes a script stale.
     public static func planDigest(_ plan: RacePlan) -> String {
         ContentDigest.hex(of: PlanOutput.canonical(plan) + "\n" + version)
+    }
+
+    /// A script's two digests (`digest`, `planDigest`) from one normalisation of
+    /// the plan (the planned clock every 10 m is most of the work).
+    public struct Digests: Sendable, Equatable {
+        public var input: String
+        public var plan: String
+    }
+
+    public static func digests(plan: RacePlan, personality: Personality, options: Options = Options()) -> Digests {
+        let canonical = PlanOutput.canonical(plan)
+        return Digests(
+            input: ContentDigest.hex(
+                of: canonical + "\n" + personality.canonical + "\n" + options.canonical + "\n" + version),
+            plan: ContentDigest.hex(of: canonical + "\n" + version))
     }
 
     /// What the generator needs beyond the plan.
@@ -189,10 +205,11 @@ public enum ScriptGenerator {
     }
 
     /// As `generate`, adding a warning per role whose texts cannot cover the
-    /// race without a sentence said twice (those texts are said shorter).
+    /// race without a sentence said twice (those texts are said shorter);
+    /// `known`: the digests, when the caller computed them already.
     public static func generate(
         plan: RacePlan, personality: Personality, options: Options = Options(), digests: Bool = true,
-        warnings: inout [String]
+        known: Digests? = nil, warnings: inout [String]
     ) -> RaceScript {
         var g = Generation(plan: plan, personality: personality)
         g.start()
@@ -209,11 +226,11 @@ public enum ScriptGenerator {
         g.messages = g.messages.filter { !ending.contains($0) } + ending
         warnings += g.coverageWarnings()
         let slug = plan.setup.slug
+        let d = digests ? known ?? Self.digests(plan: plan, personality: personality, options: options) : nil
         return RaceScript(
             id: "\(slug).\(personality.name)", race: slug, personality: personality.name, generator: name,
-            inputDigest: digests ? digest(plan: plan, personality: personality, options: options) : "",
-            plan: scriptPlan(plan), branches: g.branches, messages: g.messages,
-            planDigest: digests ? planDigest(plan) : nil)
+            inputDigest: d?.input ?? "", plan: scriptPlan(plan), branches: g.branches, messages: g.messages,
+            planDigest: d?.plan)
     }
 
     /// The top of the planned race effort as a share of threshold heart rate,
@@ -342,10 +359,26 @@ public enum ScriptGenerator {
             return list
         }
 
+        /// The template with each `{name}` of `fields` replaced by its value, in one
+        /// pass (a value is never read as a template); other braces stay.
         static func fill(_ template: String, _ fields: [String: String]) -> String {
-            var s = template
-            for (k, v) in fields { s = s.replacingOccurrences(of: "{\(k)}", with: v) }
-            return s
+            guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+            var out = ""
+            out.reserveCapacity(template.utf8.count + 16)
+            var rest = template[...]
+            while let open = rest.firstIndex(of: "{") {
+                out += rest[..<open]
+                guard let close = rest[open...].firstIndex(of: "}"),
+                    let value = fields[String(rest[rest.index(after: open)..<close])]
+                else {
+                    out.append("{")
+                    rest = rest[rest.index(after: open)...]
+                    continue
+                }
+                out += value
+                rest = rest[rest.index(after: close)...]
+            }
+            return out + rest
         }
 
         /// The role's next text, in turn, without the sentences said before in
@@ -377,19 +410,20 @@ public enum ScriptGenerator {
         /// is all facts (`SpokenSentences.isFactOnly`); counts the role's
         /// shortened texts.
         mutating func unsaid(_ role: String, _ text: String) -> String? {
-            let parts = SpokenSentences.split(text)
+            let parts = SpokenSentences.split(text).map { p in
+                let key = SpokenSentences.key(p)
+                return (sentence: p, key: key, form: SpokenSentences.form(key: key))
+            }
             let kept = parts.filter { p in
-                let form = SpokenSentences.form(p)
-                return !said.contains(SpokenSentences.key(p))
-                    && (!said.contains(form) || SpokenSentences.isFactOnly(form))
+                !said.contains(p.key) && (!said.contains(p.form) || SpokenSentences.isFactOnly(p.form))
             }
             if kept.count < parts.count { shortened[role, default: 0] += 1 }
             guard !kept.isEmpty else { return nil }
             for p in kept {
-                said.insert(SpokenSentences.key(p))
-                said.insert(SpokenSentences.form(p))
+                said.insert(p.key)
+                said.insert(p.form)
             }
-            return SpokenSentences.join(kept)
+            return SpokenSentences.join(kept.map(\.sentence))
         }
 
         /// One warning naming every role that had to leave sentences out: its

@@ -36,10 +36,13 @@ public enum SpokenSentences {
     /// every number (a time or a decimal is one) and every `{placeholder}` as `#`. "Gel 2: 25 grams of
     /// sticky joy" and "Gel 5: 25 grams of sticky joy" have one form: the
     /// joke is heard twice, with new numbers.
-    public static func form(_ sentence: String) -> String {
+    public static func form(_ sentence: String) -> String { form(key: key(sentence)) }
+
+    /// `form` of a sentence whose `key` is known.
+    static func form(key: String) -> String {
         var out = ""
         var inNumber = false, inField = false
-        let chars = Array(key(sentence))
+        let chars = Array(key)
         for (i, c) in chars.enumerated() {
             // "4:48", "12.3" and "1:45:00" are one number, as a {placeholder} is.
             if inNumber, c == ":" || c == ".", i + 1 < chars.count, chars[i + 1].isNumber { continue }
