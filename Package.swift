@@ -120,7 +120,8 @@ let package = Package(
         .target(name: "RaceKitTestSupport", path: "Tests/RaceKitTestSupport"),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore", "RaceKitTestSupport"]),
         .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore"]),
-        .testTarget(name: "RaceKitPostgresTests", dependencies: ["RaceKitPostgres", "RaceKitCore"]),
+        .testTarget(
+            name: "RaceKitPostgresTests", dependencies: ["RaceKitPostgres", "RaceKitCore", "RaceKitTestSupport"]),
         .testTarget(
             name: "RaceKitFormatsTests",
             dependencies: ["RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"],
@@ -149,6 +150,7 @@ let package = Package(
             name: "RaceKitWorkflowsTests",
             dependencies: [
                 "RaceKitWorkflows", "RaceKitRace", "RaceKitImport", "RaceKitStore", "RaceKitPostgres", "RaceKitCore",
+                "RaceKitTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift")
             ]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import racekit

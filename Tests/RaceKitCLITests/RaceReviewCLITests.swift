@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 /// `race review` end to end: matching by date, the link in the store, the

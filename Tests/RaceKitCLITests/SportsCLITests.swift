@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 /// Every sport shown as what it is: rides in km/h and rpm, swims per 100 m,

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 #if canImport(Glibc)

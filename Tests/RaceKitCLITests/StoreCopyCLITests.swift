@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 /// `racekit store copy` and the digest `store check` prints, through the built binary.

@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitPostgres
@@ -142,7 +143,7 @@ struct PGConnectionTests {
     }
 
     @Test func aTransactionIsAllOrNothing() throws {
-        let table = "t_\(UInt32.random(in: 0...UInt32.max, using: &rngForNames))"
+        let table = uniqueName("t_")
         try db.execute(script: "CREATE TABLE \(table) (id int8 PRIMARY KEY)")
         defer { _ = try? db.query("DROP TABLE \(table)") }
         struct Stop: Error {}
@@ -207,20 +208,9 @@ struct PGConnectionTests {
     }
 }
 
-/// Random table names that do not clash between concurrent test runs.
-nonisolated(unsafe) var rngForNames = SplitMix64(seed: UInt64(ProcessInfo.processInfo.processIdentifier))
-
-/// A small seeded generator (SplitMix64): tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// A name no concurrent test run uses (tables, databases, roles).
+func uniqueName(_ prefix: String) -> String {
+    prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
 }
 
 func freePort() throws -> Int {
@@ -245,7 +235,7 @@ extension TestServer {
     /// A new empty database on the test server, dropped by `drop`.
     static func freshDatabase() throws -> (url: String, drop: () -> Void) {
         let admin = try PGConnection(url!)
-        let name = "racekit_t_\(UInt32.random(in: 0...UInt32.max, using: &rngForNames))"
+        let name = uniqueName("racekit_t_")
         try admin.query("CREATE DATABASE \(name)")
         return (
             url(database: name)!,
@@ -284,7 +274,7 @@ struct PGSchemaTests {
         let (url, drop) = try TestServer.freshDatabase()
         defer { drop() }
         try PGSchema.migrate(try PGConnection(url))
-        let role = "racekit_t_reader_\(UInt32.random(in: 0...UInt32.max, using: &rngForNames))"
+        let role = uniqueName("racekit_t_reader_")
         let admin = try PGConnection(url)
         try admin.query("CREATE ROLE \(role) LOGIN")
         defer {

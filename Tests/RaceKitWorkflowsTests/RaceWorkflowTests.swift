@@ -2,6 +2,7 @@ import Foundation
 import RaceKitCore
 import RaceKitRace
 import RaceKitStore
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitWorkflows

@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitStore
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitWorkflows

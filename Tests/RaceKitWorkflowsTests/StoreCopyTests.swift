@@ -3,6 +3,7 @@ import GRDB
 import RaceKitCore
 import RaceKitImport
 import RaceKitPostgres
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitStore
