@@ -36,6 +36,9 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var zeroElevationDiscarded = false
     /// GPS fixes left out of the distance as jumps (faster than the sport allows).
     public var gpsJumpPoints = 0
+    /// Metres of GPS distance run through points dropped for a backward timestamp
+    /// (a lap whose first points step back in time), kept in the distance.
+    public var backwardPathMeters = 0.0
     /// Jumps after which the track resumed from a new place.
     public var gpsJumps = 0
     /// Segments reordered by time.
@@ -82,6 +85,9 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if distanceOffsetMeters > 0 { out.append(String(format1: distanceOffsetMeters) + " m distance offset removed") }
         if zeroElevationDiscarded { out.append("all-zero elevation taken as unknown") }
         if gpsJumpPoints > 0 { out.append("\(gpsJumpPoints) GPS fixes left out of the distance as jumps") }
+        if backwardPathMeters > 0 {
+            out.append(String(format1: backwardPathMeters) + " m along points with a backward time kept")
+        }
         if gpsJumps > 0 { out.append("\(gpsJumps) GPS jumps after which the track resumed elsewhere") }
         if reorderedSegments > 0 { out.append("segments reordered by time") }
         if timesWithoutZone > 0 { out.append("\(timesWithoutZone) timestamps without a zone taken as UTC") }

@@ -24,7 +24,8 @@ public enum RepairOutcome: Sendable {
 /// 6. Distance: the device's cumulative distance when it has one that grows (offset
 ///    so it starts at 0, gaps interpolated in time, backward steps held); otherwise
 ///    great-circle distance over positions, summed within segments (a gap between
-///    segments or tracks was never recorded); otherwise the laps' total when the
+///    segments or tracks was never recorded; the path through points dropped
+///    for a backward time counts, `BackwardBridge`); otherwise the laps' total when the
 ///    points have neither; otherwise unknown. Lap totals never override points.
 /// 7. Running cadence is stored in steps per minute (`normaliseFootCadence`).
 /// 8. A file without a sport is running unless its speeds say otherwise
@@ -52,7 +53,9 @@ public enum TrackRepair {
             starts = reordered
             report.reorderedSegments = starts.count
         }
-        let segmentStarts = compact(&samples, segmentStarts: starts, requirePosition: format == .gpx, report: &report)
+        var bridges: [Int: BackwardBridge] = [:]
+        let segmentStarts = compact(
+            &samples, segmentStarts: starts, requirePosition: format == .gpx, report: &report, bridges: &bridges)
         guard samples.count >= minimumPoints else {
             // Say why the points went: a file whose clock runs backwards is not
             // "a single timed point" to the runner who recorded an hour.
@@ -99,7 +102,8 @@ public enum TrackRepair {
             source = .device
             total = deviceTotal
         } else if hasPositions {
-            total = computeGPSDistance(&samples, segmentStarts: segmentStarts, maxSpeed: speedLimit, report: &report)
+            total = computeGPSDistance(
+                &samples, segmentStarts: segmentStarts, maxSpeed: speedLimit, report: &report, bridges: bridges)
             source = .gps
         } else {
             samples.distance = ContiguousArray(repeating: .nan, count: samples.count)
@@ -155,11 +159,14 @@ public enum TrackRepair {
     }
 
     /// Rules 1-4 in one pass: drops or strips points, merges equal times, keeps
-    /// times strictly increasing; returns the new segment starts.
+    /// times strictly increasing; returns the new segment starts. The path through
+    /// points dropped for a backward time goes into `bridges`, keyed by the kept
+    /// point it leads to (`BackwardBridge`).
     static func compact(
         _ s: inout SampleSeries, segmentStarts: [Int], requirePosition: Bool,
-        report: inout RepairReport
+        report: inout RepairReport, bridges: inout [Int: BackwardBridge]
     ) -> [Int] {
+        var path = BackwardPath()
         var w = 0
         var newStarts: [Int] = []
         var nextSegment = 0
@@ -186,8 +193,13 @@ public enum TrackRepair {
             }
             if w > 0 {
                 let last = s.time[w - 1]
-                if t < last { report.droppedBackwardTime += 1; continue }
+                if t < last {
+                    report.droppedBackwardTime += 1
+                    path.dropped(latitude: s.latitude[r], longitude: s.longitude[r], time: t)
+                    continue
+                }
                 if t == last {
+                    path.merged(latitude: s.latitude[r], longitude: s.longitude[r], time: t)
                     var merged = s[point: w - 1]
                     merged.fillMissing(from: s[point: r])
                     s[point: w - 1] = merged
@@ -195,7 +207,14 @@ public enum TrackRepair {
                     continue
                 }
             }
-            if pendingStart { newStarts.append(w); pendingStart = false }
+            if pendingStart {
+                newStarts.append(w)
+                pendingStart = false
+                path = BackwardPath()   // no path across a segment's gap
+            }
+            if let bridge = path.kept(at: w, latitude: s.latitude[r], longitude: s.longitude[r], time: t) {
+                bridges[w] = bridge
+            }
             if w != r { s[point: w] = s[point: r] }
             w += 1
         }
@@ -356,9 +375,14 @@ public enum TrackRepair {
     /// movement. When three rejected fixes in a row agree with each other, the
     /// receiver really is there (a lost fix regained elsewhere): the track resumes
     /// from them without counting the jump.
+    ///
+    /// A kept point that would be a jump but is reached through points dropped for
+    /// a backward timestamp (a lap whose first points step back in time) is
+    /// reached along their path when every step of it was plausible: the ground they cover was run, only their
+    /// clock is wrong (`bridges`, from `compact`).
     public static func computeGPSDistance(
         _ s: inout SampleSeries, segmentStarts: [Int], maxSpeed: Double,
-        report: inout RepairReport
+        report: inout RepairReport, bridges: [Int: BackwardBridge] = [:]
     ) -> Double {
         var d = ContiguousArray<Double>(repeating: 0, count: s.count)
         var total = 0.0
@@ -387,7 +411,13 @@ public enum TrackRepair {
                     last = i
                 } else {
                     let (meters, speed) = step(last, i)
-                    if speed <= maxSpeed {
+                    if speed > maxSpeed, let bridge = bridges[i], bridge.from == last, bridge.fastestStep <= maxSpeed {
+                        total += bridge.meters
+                        report.backwardPathMeters += bridge.meters
+                        last = i
+                        report.gpsJumpPoints += rejected.count
+                        rejected.removeAll()
+                    } else if speed <= maxSpeed {
                         total += meters
                         last = i
                         report.gpsJumpPoints += rejected.count

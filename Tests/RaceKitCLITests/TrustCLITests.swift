@@ -128,4 +128,23 @@ func expectNoCrash(_ r: CLI.Result, _ what: String) {
         let text = try cli.run(["import", "with-hr.gpx"]).stdout
         #expect(text.contains("Nothing new"))
     }
+
+    /// A TCX whose laps step back in time up to 65 s while the runner goes on
+    /// (the fixture of RaceKitFormatsTests): as the runner meets it, the run is
+    /// its whole distance and no lap seam is a pause, with or without the
+    /// device's per-point distance.
+    @Test func lapsSteppingBackInTimeListTheirWholeDistance() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../RaceKitFormatsTests/Fixtures")
+        for (name, meters) in [("laps-step-back.tcx", 4995.0), ("laps-step-back-gps-only.tcx", 4992.2)] {
+            let cli = try CLI()
+            try cli.write(name, try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8))
+            #expect(try cli.run(["import", name]).status == 0)
+            let list = try cli.run(["runs", "list", "--format", "json"])
+            let runs = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as! [[String: Any]]
+            let run = try #require(runs.first)
+            #expect(abs((run["distanceMeters"] as! Double) - meters) < 0.5, "\(name): \(run["distanceMeters"]!)")
+            #expect(run["movingSeconds"] as? Double == 1150 && run["elapsedSeconds"] as? Double == 1150, "\(name)")
+        }
+    }
 }

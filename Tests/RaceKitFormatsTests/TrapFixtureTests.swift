@@ -36,6 +36,57 @@ import Testing
         #expect(summary.movingSeconds! >= 590)
     }
 
+    /// Laps 2-5 stamp their first points 20, 65, 40 and 55 s before the previous
+    /// lap's last point while the runner goes on (a real device's shape): the
+    /// device's DistanceMeters is the run's distance, and without it the path
+    /// through the dropped points still counts (it came out 14% short: 4,284 m,
+    /// each lap's first minute lost as a GPS jump, and 40 s of pauses).
+    @Test func lapsSteppingBackInTimeKeepTheirDistance() throws {
+        // 4 + 13 + 8 + 11 points earlier than the point before them, and one at
+        // each lap's seam merged for having the previous lap's last time.
+        let device = try onlyActivity(try fixture("laps-step-back.tcx"))
+        #expect(device.repairs.droppedBackwardTime == 36 && device.repairs.mergedDuplicateTime == 4)
+        #expect(device.distanceSource == .device)
+        #expect(device.distanceMeters == 4995)
+        let gps = try onlyActivity(try fixture("laps-step-back-gps-only.tcx"))
+        #expect(gps.repairs.droppedBackwardTime == 36)
+        #expect(gps.distanceSource == .gps)
+        // 4,992.2 m along every point of the file (haversine, the file's comment).
+        #expect(abs(gps.distanceMeters! - 4992.2) < 0.5, "\(gps.distanceMeters!)")
+        #expect(gps.repairs.gpsJumpPoints == 0 && gps.repairs.backwardPathMeters > 600)
+        for activity in [device, gps] {
+            let summary = RunAnalyzer.analyse(activity, physiology: Physiology()).summary
+            #expect(summary.elapsedSeconds == 1150)
+            #expect(summary.movingSeconds == 1150, "no lap's seam is a pause")
+        }
+    }
+
+    /// One stale point that repeats an earlier place and time (the clock steps
+    /// back once, the runner does not): its back-and-forth is not distance.
+    @Test func aStalePointSteppingBackAddsNoDistance() throws {
+        var raw = RawActivity()
+        raw.sport = "Running"
+        for k in 0..<120 {
+            var p = SamplePoint()
+            p.time = Double(k) * 5
+            p.latitude = 47 + Double(k) * 15 / 111_195
+            p.longitude = 8
+            raw.samples.append(p)
+            if k == 60 {
+                var stale = SamplePoint()
+                stale.time = 30 * 5
+                stale.latitude = 47 + 30 * 15 / 111_195
+                stale.longitude = 8
+                raw.samples.append(stale)
+            }
+        }
+        guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else {
+            Issue.record("a run with one stale point is a run"); return
+        }
+        #expect(a.repairs.droppedBackwardTime == 1 && a.repairs.backwardPathMeters == 0)
+        #expect(abs(a.distanceMeters! - 119 * 15) < 1, "\(a.distanceMeters!)")
+    }
+
     /// Elevation 0 for the first 30 s, then the real 520 m: the zeros are
     /// placeholders, not a 520 m climb.
     @Test func leadingZeroElevationIsNotAClimb() throws {
