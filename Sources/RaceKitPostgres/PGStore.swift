@@ -392,14 +392,14 @@ extension PGStore {
         }
     }
 
-    public func zonesByRun(athleteID: String) throws -> [String: [ZoneTime]] {
+    public func zonesByRun(athleteID: String, since: Double?) throws -> [String: [ZoneTime]] {
         try read { c in
             let r = try c.query(
                 """
                 SELECT z.run_id, z.zone, z.name, z.low_bpm, z.high_bpm, z.seconds
                 FROM \(Self.rowsPerRun(of: "run_zone", as: "z", oneAthlete: true))
-                WHERE r.athlete_id = $1 ORDER BY z.run_id, z.zone
-                """, [.text(athleteID)])
+                WHERE r.athlete_id = $1 AND r.started_at >= $2 ORDER BY z.run_id, z.zone
+                """, [.text(athleteID), .double(since ?? -Double.greatestFiniteMagnitude)])
             var out: [String: [ZoneTime]] = [:]
             for i in 0..<r.count {
                 guard let id = r.string(i, 0) else { continue }
@@ -409,18 +409,34 @@ extension PGStore {
         }
     }
 
-    public func bestEffortsByRun(athleteID: String) throws -> [String: [BestEffort]] {
+    public func bestEffortsByRun(athleteID: String, since: Double?) throws -> [String: [BestEffort]] {
         try read { c in
             let r = try c.query(
                 """
                 SELECT e.run_id, e.distance_m, e.elapsed_s, e.start_offset_s
                 FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: true))
-                WHERE r.athlete_id = $1 ORDER BY e.run_id, e.distance_m
-                """, [.text(athleteID)])
+                WHERE r.athlete_id = $1 AND r.started_at >= $2 ORDER BY e.run_id, e.distance_m
+                """, [.text(athleteID), .double(since ?? -Double.greatestFiniteMagnitude)])
             var out: [String: [BestEffort]] = [:]
             for i in 0..<r.count {
                 guard let id = r.string(i, 0) else { continue }
                 out[id, default: []].append(try Self.effort(r, i, offset: 1))
+            }
+            return out
+        }
+    }
+
+    public func fastestEfforts(athleteID: String, before: Double) throws -> [Double: Double] {
+        try read { c in
+            let r = try c.query(
+                """
+                SELECT e.distance_m, min(e.elapsed_s) FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: true))
+                WHERE r.athlete_id = $1 AND r.sport = 'running' AND r.started_at < $2 GROUP BY e.distance_m
+                """, [.text(athleteID), .double(before)])
+            var out: [Double: Double] = [:]
+            for i in 0..<r.count {
+                guard let d = r.double(i, 0), let t = r.double(i, 1) else { continue }
+                out[d] = min(out[d] ?? t, t)
             }
             return out
         }

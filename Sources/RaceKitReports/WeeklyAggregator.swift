@@ -12,9 +12,12 @@ import RaceKitCore
 /// strain = weekly load × monotony; week-over-week changes in percent; ACWR =
 /// mean daily load of the last 7 days / of the last 28 days.
 public enum WeeklyAggregator {
+    /// `earlierBest`: the fastest effort per distance of runs older than those
+    /// that carry their efforts (the store's one row a distance), merged into the
+    /// records before the report week.
     public static func weeks(
         athleteID: String, athleteName: String, timeZone: String, zoneNames: [String],
-        runs: [ReportRun], through last: ISOWeek, count: Int
+        runs: [ReportRun], through last: ISOWeek, count: Int, earlierBest: [Double: Double] = [:]
     ) -> AthleteWeeks {
         let first = last.adding(weeks: -(count - 1))
         var loads: [Int: Double] = [:]
@@ -44,7 +47,7 @@ public enum WeeklyAggregator {
             previous = r
         }
         // Best efforts before the report week, per distance (to spot records).
-        var priorBest: [Double: Double] = [:]
+        var priorBest = earlierBest
         for run in runs where run.day < last.monday {
             for e in run.bestEfforts {
                 priorBest[e.distanceMeters] = min(priorBest[e.distanceMeters] ?? .infinity, e.elapsedSeconds)

@@ -164,8 +164,13 @@ public struct WeeklyReportJob: Sendable {
         filter.athleteID = athlete.id
         filter.sport = .running
         let records = try store.runs(matching: filter)
-        let zones = try store.zonesByRun(athleteID: athlete.id)
-        let efforts = try store.bestEffortsByRun(athleteID: athlete.id)
+        // Zones and efforts only for the runs the rows show; the records before
+        // them as one fastest effort per distance.
+        let through = lastWeek(athlete)
+        let since = Self.windowStart(through: through, weeks: options.weeks)
+        let zones = try store.zonesByRun(athleteID: athlete.id, since: since)
+        let efforts = try store.bestEffortsByRun(athleteID: athlete.id, since: since)
+        let earlierBest = try store.fastestEfforts(athleteID: athlete.id, before: since)
         let races = try store.raceLinksByRun(athleteID: athlete.id)
         let calendar = LocalCalendar(identifier: athlete.timeZone)
         let reportDir = (options.outputDirectory as NSString).appendingPathComponent(athlete.id)
@@ -189,7 +194,15 @@ public struct WeeklyReportJob: Sendable {
         let zoneNames = HeartRateZones.fractions(model).map(\.0)
         return WeeklyAggregator.weeks(
             athleteID: athlete.id, athleteName: athlete.name, timeZone: athlete.timeZone,
-            zoneNames: zoneNames, runs: runs, through: lastWeek(athlete), count: options.weeks)
+            zoneNames: zoneNames, runs: runs, through: through, count: options.weeks, earlierBest: earlierBest)
+    }
+
+    /// A moment (epoch seconds) before every run of the rows of `weeks` weeks
+    /// through `through` and of the week before the first (its changes), in any
+    /// time zone: a day before that Monday's midnight in UTC (zones are at most
+    /// 14 hours off UTC).
+    static func windowStart(through: ISOWeek, weeks: Int) -> Double {
+        Double(through.adding(weeks: -max(1, weeks)).monday - 1) * 86_400
     }
 
     /// `path` relative to the folder `directory` (both resolved against the

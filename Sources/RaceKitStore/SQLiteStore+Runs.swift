@@ -107,15 +107,16 @@ extension SQLiteStore {
     }
 
     /// Time in zones of all of an athlete's runs, by run id.
-    public func zonesByRun(athleteID: String) throws -> [String: [ZoneTime]] {
+    public func zonesByRun(athleteID: String, since: Double?) throws -> [String: [ZoneTime]] {
         try wrap {
             try writer.read { db in
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
                         SELECT z.run_id, z.zone, z.name, z.low_bpm, z.high_bpm, z.seconds FROM run_zone z
-                        JOIN run r ON r.id = z.run_id WHERE r.athlete_id = ? ORDER BY z.run_id, z.zone
-                        """, arguments: [athleteID])
+                        JOIN run r ON r.id = z.run_id WHERE r.athlete_id = ? AND r.started_at >= ?
+                        ORDER BY z.run_id, z.zone
+                        """, arguments: [athleteID, since ?? -Double.greatestFiniteMagnitude])
                 var out: [String: [ZoneTime]] = [:]
                 for row in rows {
                     out[row[0], default: []].append(
@@ -126,22 +127,38 @@ extension SQLiteStore {
         }
     }
 
-    /// Best efforts of all of an athlete's runs, by run id.
-    public func bestEffortsByRun(athleteID: String) throws -> [String: [BestEffort]] {
+    /// Best efforts of an athlete's runs started at `since` or later, by run id.
+    public func bestEffortsByRun(athleteID: String, since: Double?) throws -> [String: [BestEffort]] {
         try wrap {
             try writer.read { db in
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
                         SELECT e.run_id, e.distance_m, e.elapsed_s, e.start_offset_s FROM best_effort e
-                        JOIN run r ON r.id = e.run_id WHERE r.athlete_id = ? ORDER BY e.run_id, e.distance_m
-                        """, arguments: [athleteID])
+                        JOIN run r ON r.id = e.run_id WHERE r.athlete_id = ? AND r.started_at >= ?
+                        ORDER BY e.run_id, e.distance_m
+                        """, arguments: [athleteID, since ?? -Double.greatestFiniteMagnitude])
                 var out: [String: [BestEffort]] = [:]
                 for row in rows {
                     out[row[0], default: []].append(
                         BestEffort(distanceMeters: row[1], elapsedSeconds: row[2], startOffsetSeconds: row[3]))
                 }
                 return out
+            }
+        }
+    }
+
+    public func fastestEfforts(athleteID: String, before: Double) throws -> [Double: Double] {
+        try wrap {
+            try writer.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT e.distance_m, min(e.elapsed_s) FROM best_effort e JOIN run r ON r.id = e.run_id
+                        WHERE r.athlete_id = ? AND r.sport = 'running' AND r.started_at < ? GROUP BY e.distance_m
+                        """, arguments: [athleteID, before])
+                let pairs = rows.map { (row: Row) -> (Double, Double) in (row[0], row[1]) }
+                return Dictionary(pairs, uniquingKeysWith: min)
             }
         }
     }

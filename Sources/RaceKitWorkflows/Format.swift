@@ -61,18 +61,19 @@ public enum Format {
 }
 
 extension String {
-    public func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
+    /// The text without the spaces at its end. By bytes: a space is one, and
+    /// counting characters from the end each time made a 3,000-row table's
+    /// padding a fifth of `runs list`'s time.
+    public func trimmingTrailingSpaces() -> String { trimmingTrailing(UInt8(ascii: " ")) }
+
+    func trimmingTrailing(_ byte: UInt8) -> String {
+        guard let last = utf8.lastIndex(where: { $0 != byte }) else { return "" }
+        let end = utf8.index(after: last)
+        return end == utf8.endIndex ? self : String(Substring(utf8[..<end]))
     }
 }
 
 extension String {
     /// The text without the newlines at its end (a rendered document printed as lines).
-    public func trimmingTrailingNewlines() -> String {
-        var s = Substring(self)
-        while s.last == "\n" { s = s.dropLast() }
-        return String(s)
-    }
+    public func trimmingTrailingNewlines() -> String { trimmingTrailing(UInt8(ascii: "\n")) }
 }

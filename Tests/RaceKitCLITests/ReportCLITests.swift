@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,6 +32,29 @@ import Glibc
         let first = try Data(contentsOf: dir.appendingPathComponent("2026-W46.md"))
         _ = try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"])
         #expect(try Data(contentsOf: dir.appendingPathComponent("2026-W46.md")) == first)
+    }
+
+    /// A record set long before the report's weeks still counts: the 5k of
+    /// 31 weeks earlier (5,000 m at 3.6 m/s: 23:09) is the one to beat, whatever
+    /// window of runs the report reads zones and efforts for.
+    @Test func recordsFromBeforeTheReportedWeeksStillCount() throws {
+        let cli = try CLI()
+        try cli.write("old.gpx", trackGPX(seconds: 1500, speed: 3.6, start: "2026-04-14T07:00:00Z"))
+        try cli.write("slow.gpx", trackGPX(seconds: 1800, speed: 3.0, start: "2026-11-10T07:00:00Z"))
+        #expect(try cli.run(["import", "."]).status == 0)
+        let report = cli.workdir.appendingPathComponent("Reports/default/2026-W46.md")
+        #expect(try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"]).status == 0)
+        let slow = try String(contentsOf: report, encoding: .utf8)
+        #expect(!slow.contains("Personal records"), "a 27:47 5k is no record after a 23:09 one")
+        // At 4 m/s against 3.6 m/s: 400 m 1:40 (was 1:51), 1 km 4:10 (4:38),
+        // a mile 6:42 (7:27), 5 km 20:50 (23:09).
+        try cli.write("fast.gpx", trackGPX(seconds: 1500, speed: 4.0, start: "2026-11-12T07:00:00Z"))
+        #expect(try cli.run(["import", "fast.gpx"]).status == 0)
+        #expect(try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"]).status == 0)
+        let fast = try String(contentsOf: report, encoding: .utf8)
+        let line =
+            "Personal records: 400m 1:40 (was 1:51), 1k 4:10 (was 4:38), 1mi 6:42 (was 7:27), 5k 20:50 (was 23:09)."
+        #expect(fast.contains(line), "\(fast)")
     }
 
     @Test func lastCompleteWeekFollowsNowInTheAthletesZone() throws {

@@ -56,10 +56,16 @@ public protocol RunRepository: Sendable {
     func zones(runID: String) throws -> [ZoneTime]
     /// A run's best efforts, shortest distance first.
     func bestEfforts(runID: String) throws -> [BestEffort]
-    /// Time in zones of all of an athlete's runs, by run id.
-    func zonesByRun(athleteID: String) throws -> [String: [ZoneTime]]
-    /// Best efforts of all of an athlete's runs, by run id.
-    func bestEffortsByRun(athleteID: String) throws -> [String: [BestEffort]]
+    /// Time in zones of an athlete's runs started at `since` (epoch seconds) or
+    /// later, all of them when nil, by run id.
+    func zonesByRun(athleteID: String, since: Double?) throws -> [String: [ZoneTime]]
+    /// Best efforts of an athlete's runs started at `since` or later (all when
+    /// nil), by run id.
+    func bestEffortsByRun(athleteID: String, since: Double?) throws -> [String: [BestEffort]]
+    /// The fastest effort per distance (metres to seconds) over an athlete's
+    /// running runs started before `before` (epoch seconds): one row a distance,
+    /// however long the history (the weekly report's earlier records).
+    func fastestEfforts(athleteID: String, before: Double) throws -> [Double: Double]
     /// The fastest effort per standard distance (or the `limit` fastest over
     /// `distance`), over running runs (of `athleteID` and started at `since` or
     /// later, when given).
