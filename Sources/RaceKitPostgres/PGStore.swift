@@ -492,16 +492,17 @@ extension PGStore {
                 sql +=
                     " ORDER BY e.elapsed_s, r.started_at, r.id COLLATE \"C\" LIMIT \(add(.int(Int64(max(0, limit)))))"
             } else {
-                // The fastest effort per distance, the earliest run on a tie.
+                // The fastest effort per distance, the earliest run on a tie: ranked
+                // on the efforts alone, then the winners' runs read.
                 sql = """
-                    SELECT * FROM (
-                        SELECT \(Self.runColumns(prefix: "r.")), e.distance_m AS effort_m, e.elapsed_s AS effort_s,
+                    SELECT \(Self.runColumns(prefix: "r.")), w.effort_m, w.effort_s, w.effort_offset_s FROM (
+                        SELECT e.run_id, e.distance_m AS effort_m, e.elapsed_s AS effort_s,
                             e.start_offset_s AS effort_offset_s,
                             row_number() OVER (PARTITION BY e.distance_m ORDER BY e.elapsed_s, r.started_at, r.id COLLATE "C") AS rank
                         FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: athleteID != nil)) WHERE r.sport = 'running'
                         \(athleteID == nil ? "" : "AND r.athlete_id = $1")
                         \(since == nil ? "" : "AND r.started_at >= $\(values.count)")
-                    ) AS ranked WHERE rank = 1 ORDER BY effort_m
+                    ) AS w JOIN run r ON r.id = w.run_id WHERE w.rank = 1 ORDER BY w.effort_m
                     """
             }
             let r = try c.query(sql, values)

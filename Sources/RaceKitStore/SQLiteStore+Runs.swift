@@ -285,9 +285,16 @@ extension SQLiteStore {
                     args += [distance, limit]
                 } else {
                     // The fastest effort per distance; on a tie the run that set it first.
+                    // Ranked on the efforts alone, then the winners' runs read: ranking
+                    // rows that carried their whole run sorted megabytes for a few rows.
                     sql = """
-                        SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY effort_m ORDER BY effort_s, started_at, id)
-                        AS rank FROM (\(efforts))) WHERE rank = 1 ORDER BY effort_m
+                        SELECT \(runColumns), w.effort_m, w.effort_s, w.effort_offset_s FROM (
+                            SELECT e.run_id, e.distance_m AS effort_m, e.elapsed_s AS effort_s,
+                                e.start_offset_s AS effort_offset_s,
+                                row_number() OVER (PARTITION BY e.distance_m ORDER BY e.elapsed_s, r.started_at, r.id)
+                                AS rank
+                            FROM best_effort e JOIN run r ON r.id = e.run_id WHERE r.sport = 'running'\(filters)
+                        ) w JOIN run r ON r.id = w.run_id WHERE w.rank = 1 ORDER BY w.effort_m
                         """
                 }
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
