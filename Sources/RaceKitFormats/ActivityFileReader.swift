@@ -20,7 +20,7 @@ public struct ReadResult: Sendable {
 
 /// Reads one activity document (plain or gzip) with the reader its content picks
 /// from an `ActivityReaders` list: a byte reader (FIT) by its name or its header
-/// after gzip, otherwise XML on libxml2's streaming `xmlTextReader`, whose root
+/// after gzip, otherwise XML on libxml2's SAX2 push parser (`XMLStream`), whose root
 /// element picks the XML reader (GPX, TCX). Memory stays bounded by the samples
 /// kept, never the file size, and no DOM is ever built.
 public enum ActivityFileReader {
@@ -45,9 +45,8 @@ public enum ActivityFileReader {
         case always
     }
 
-    /// Most comments and processing instructions one document may hold (libxml2's
-    /// reader keeps them in memory until their parent element ends; real files
-    /// have a few, 100,000 take about 17 MB).
+    /// Most comments and processing instructions one document may hold (real
+    /// files have a few; a file of nothing else is a comment bomb, refused as such).
     public static let maxComments = 100_000
 
     /// Most activities, courses, routes, laps, tracks and segments one document may
@@ -246,8 +245,8 @@ public enum ActivityFileReader {
             atCurrent = false
             switch XMLNodeType(rawValue: stream.nodeType) {
             case .comment, .processingInstruction:
-                // libxml2's reader keeps these nodes until their parent ends: a
-                // file of nothing but comments would fill memory (a comment bomb).
+                // Real files hold a few of these nodes: a file of nothing but
+                // comments is a comment bomb.
                 commentCount += 1
                 if commentCount > maxComments {
                     throw FormatError.tooLarge(

@@ -81,7 +81,9 @@ final class NodeBatch: @unchecked Sendable {
     static let attributeCapacity = 4096
     static let byteCapacity = 128 * 1024
 
-    let nodes = UnsafeMutablePointer<BufferedNode>.allocate(capacity: nodeCapacity)
+    /// Grows past `nodeCapacity` only when one parsed chunk holds more nodes.
+    private(set) var nodes = UnsafeMutablePointer<BufferedNode>.allocate(capacity: nodeCapacity)
+    private var nodeSpace = nodeCapacity
     private(set) var nodeCount = 0
     /// Grows past `attributeCapacity` only for an element with that many attributes.
     private(set) var attributes = UnsafeMutablePointer<BufferedAttribute>.allocate(capacity: attributeCapacity)
@@ -115,8 +117,25 @@ final class NodeBatch: @unchecked Sendable {
 
     @inline(__always)
     func append(_ node: BufferedNode) {
+        if nodeCount == nodeSpace { growNodes() }
         nodes[nodeCount] = node
         nodeCount += 1
+    }
+
+    private func growNodes() {
+        let bigger = UnsafeMutablePointer<BufferedNode>.allocate(capacity: nodeSpace * 2)
+        bigger.moveInitialize(from: nodes, count: nodeCount)
+        nodes.deallocate()
+        nodes = bigger
+        nodeSpace *= 2
+    }
+
+    /// Adds `value` to the last node, a text node whose bytes are the last in
+    /// the arena (the parser gives one text in several pieces).
+    @inline(__always)
+    func extendLastText(_ value: UnsafeRawBufferPointer) {
+        let (_, count) = store(value)
+        nodes[nodeCount - 1].valueCount += count
     }
 
     /// Adds an attribute of the node being captured.
@@ -297,16 +316,20 @@ final class ReadAheadStream: NodeStream {
         self.idle = idle
         let pipe = NodePipe()
         self.pipe = pipe
-        let job = ReadJob(live: live, pipe: pipe)
-        let thread = Thread { job.run() }
-        thread.name = "racekit-read-ahead"
-        thread.start()
-        // The first batch starts with the current node: make it current here too.
-        let first = pipe.receive(idle: idle)
+        // The nodes the stream parsed already, from the current one, come first.
+        let (first, at) = live.takeRemaining()
         batch = first
         arena = first
-        index = 0
-        current = first.nodes
+        index = max(0, at)
+        current = first.nodes + index
+        if first.end == nil {
+            let job = ReadJob(live: live, pipe: pipe)
+            let thread = Thread { job.run() }
+            thread.name = "racekit-read-ahead"
+            thread.start()
+        } else {
+            pipe.finish()
+        }
     }
 
     deinit { stop() }
@@ -379,63 +402,11 @@ private final class ReadJob: @unchecked Sendable {
 
     func run() {
         defer { pipe.finish() }
-        let vocabulary = live.vocabulary!
-        var parents: [Local] = []
-        parents.reserveCapacity(32)
-        var atCurrent = true
         while let batch = pipe.emptyBatch() {
-            while !batch.isFull {
-                if !atCurrent {
-                    do {
-                        guard try live.next() else { batch.end = .success(()); break }
-                    } catch let error as FormatError {
-                        batch.end = .failure(error)
-                        break
-                    } catch {
-                        batch.end = .failure(.malformedXML(file: live.path, line: nil, message: "\(error)"))
-                        break
-                    }
-                }
-                atCurrent = false
-                capture(into: batch, vocabulary, &parents)
-            }
+            live.fill(batch)
             let last = batch.end != nil
             pipe.send(batch)
             if last { return }
         }
-    }
-
-    @inline(__always)
-    private func capture(into batch: NodeBatch, _ vocabulary: Vocabulary, _ parents: inout [Local]) {
-        var n = BufferedNode()
-        n.type = live.nodeType
-        switch XMLNodeType(rawValue: n.type) {
-        case .element:
-            n.isEmpty = live.isEmptyElement
-            n.localName = live.localName
-            let local = vocabulary.local(n.localName)
-            if local.namespaceMatters(under: parents.last ?? .other) {
-                n.namespace = live.namespace
-                n.hasNamespace = true
-            }
-            if !n.isEmpty { parents.append(local) }
-            n.attributeStart = Int32(batch.attributeCount)
-            live.forEachAttribute { name, value in batch.appendAttribute(name: name, value: value) }
-            n.attributeCount = Int32(batch.attributeCount) - n.attributeStart
-        case .endElement:
-            // Only the end of a point can exceed the point limit, whose message
-            // gives the line.
-            switch parents.popLast() {
-            case .trkpt?, .rtept?, .trackpoint?: n.line = Int32(truncatingIfNeeded: live.rawLine)
-            default: break
-            }
-        case .text, .cdata, .significantWhitespace:
-            (n.valueStart, n.valueCount) = live.withValue { batch.store($0) }
-        case .documentType:
-            n.line = Int32(truncatingIfNeeded: live.rawLine)
-        default:
-            break
-        }
-        batch.append(n)
     }
 }

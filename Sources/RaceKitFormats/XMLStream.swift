@@ -15,32 +15,63 @@ enum LibXML {
     }()
 }
 
-/// The node types of libxml2's xmlTextReader that RaceKit handles.
+/// The node types RaceKit handles (libxml2's reader numbering, kept for the node loop).
 enum XMLNodeType: Int32 {
     case element = 1, text = 3, cdata = 4, entityReference = 5, processingInstruction = 7, comment = 8
     case documentType = 10
     case whitespace = 13, significantWhitespace = 14, endElement = 15
 }
 
-/// A thin, allocation-free wrapper over one `xmlTextReader`.
-///
-/// Element names come back as pointers into the reader's dictionary and are
-/// compared against interned pointers (`Vocabulary`), namespaces by their URI
-/// against the last one seen (`NamespaceCache`): no String per node.
+/// The nodes of one XML document, from libxml2's SAX2 push parser: no node
+/// objects and no tree. Each chunk of bytes the parser takes calls back once per
+/// start tag, end tag and piece of text, and the callbacks copy what the
+/// handlers may look at into a `NodeBatch` (the same buffers the read-ahead
+/// thread hands over): element names as pointers into the parser's dictionary
+/// (compared against interned pointers, `Vocabulary`), namespaces resolved by
+/// URI where they matter (`NamespaceCache`), attributes and text as bytes. No
+/// String per node. (libxml2's `xmlTextReader`, which `xmllint --stream` uses,
+/// builds and frees a node object per element on top of the same parser.)
 final class XMLStream: NodeStream {
-    /// Parse options: no network, CDATA as text, drop blank-only text nodes, keep
-    /// short text inside its node (one allocation less per value). Never
-    /// NOENT (entity substitution), DTDLOAD or HUGE.
-    static let options = Int32(
-        XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_COMPACT.rawValue
-    )
+    /// Parse options: no network, CDATA as text, blank-only text between
+    /// elements dropped. Never NOENT (entity substitution), DTDLOAD or HUGE.
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
+    /// Bytes handed to the parser at a time: a chunk's nodes fill a fraction of a batch.
+    static let chunkSize = 32 * 1024
+    /// Longest text node (libxml2's own limit without XML_PARSE_HUGE, which
+    /// its tree builder enforces and these callbacks take over).
+    static let maxTextBytes = 10_000_000
 
     let path: String
-    /// Set by the reader once the vocabulary exists.
-    var vocabulary: Vocabulary!
+    /// Set by the reader once the vocabulary exists, before the first node.
+    var vocabulary: Vocabulary! {
+        didSet { words = vocabulary.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `vocabulary` for the callbacks, without reference counting.
+    private var words: Unmanaged<Vocabulary>?
     private let input: InputSource
-    private let reader: xmlTextReaderPtr
+    private var context: xmlParserCtxtPtr?
     private var firstError: (line: Int, message: String)?
+    /// The error a failed batch ends with, as thrown (an archive's limits are not FormatErrors).
+    private var failure: (any Error)?
+    private let chunk = UnsafeMutablePointer<CChar>.allocate(capacity: XMLStream.chunkSize)
+    private var terminated = false
+    private let namespaces = NamespaceCache()
+    /// The local names of the open elements.
+    private var parents: [Local] = []
+    /// The batch the callbacks append to, while `filling` (`fill` holds it),
+    /// without reference counting.
+    private var target: Unmanaged<NodeBatch>
+    private var filling = false
+    /// The last node of `target` is text the parser may still be adding to.
+    private var textOpen = false
+    /// The text goes on from the last event (in this batch or the one before), and its length so far.
+    private var textContinues = false
+    private var textBytes = 0
+
+    /// Single-thread reading: this stream's own batch and its current node.
+    private var own = NodeBatch()
+    private var index = -1
+    private var current: UnsafeMutablePointer<BufferedNode>
 
     convenience init(path: String) throws {
         try self.init(input: InputSource(path: path))
@@ -50,30 +81,59 @@ final class XMLStream: NodeStream {
         _ = LibXML.ready
         self.path = input.path
         self.input = input
-        let context = Unmanaged.passUnretained(input).toOpaque()
-        guard
-            let r = xmlReaderForIO(
-                { ctx, buffer, len in
-                    guard let ctx, let buffer else { return -1 }
-                    return Unmanaged<InputSource>.fromOpaque(ctx).takeUnretainedValue().read(
-                        into: buffer, count: Int(len))
-                }, nil, context, path, nil, XMLStream.options)
-        else {
-            throw FormatError.cannotOpen(file: path, reason: "libxml2 could not create a reader")
+        current = own.nodes
+        target = Unmanaged.passUnretained(own)
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { ctx, localname, _, uri, _, _, count, _, attributes in
+            guard let ctx, let localname else { return }
+            XMLStream.with(ctx) { $0.startElement(localname, uri, Int(count), attributes) }
         }
-        reader = r
-        xmlTextReaderSetStructuredErrorHandler(
-            reader,
-            { ctx, error in
-                guard let ctx, let error else { return }
-                let stream = Unmanaged<XMLStream>.fromOpaque(ctx).takeUnretainedValue()
-                stream.record(error.pointee)
-            }, Unmanaged.passUnretained(self).toOpaque())
+        sax.endElementNs = { ctx, _, _, _ in
+            guard let ctx else { return }
+            XMLStream.with(ctx) { $0.endElement() }
+        }
+        sax.characters = { ctx, bytes, count in
+            guard let ctx, let bytes else { return }
+            XMLStream.with(ctx) { $0.characters(UnsafeRawBufferPointer(start: bytes, count: Int(count))) }
+        }
+        sax.comment = { ctx, _ in
+            guard let ctx else { return }
+            XMLStream.with(ctx) { $0.other(.comment) }
+        }
+        sax.processingInstruction = { ctx, _, _ in
+            guard let ctx else { return }
+            XMLStream.with(ctx) { $0.other(.processingInstruction) }
+        }
+        sax.internalSubset = { ctx, _, _, _ in
+            guard let ctx else { return }
+            XMLStream.with(ctx) { $0.other(.documentType) }
+        }
+        sax.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            XMLStream.with(ctx) { $0.record(error.pointee) }
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard let ctxt = xmlCreatePushParserCtxt(&sax, me, nil, 0, path) else {
+            chunk.deallocate()
+            throw FormatError.cannotOpen(file: path, reason: "libxml2 could not create a parser")
+        }
+        xmlCtxtUseOptions(ctxt, XMLStream.options)
+        context = ctxt
     }
 
     deinit {
-        xmlFreeTextReader(reader)
+        if let context { xmlFreeParserCtxt(context) }
+        chunk.deallocate()
         input.close()
+    }
+
+    /// The stream a callback's context points to, without reference counting
+    /// (the stream outlives its parser: a retain and a release per node were a
+    /// quarter of an import's time).
+    @inline(__always)
+    private static func with(_ ctx: UnsafeMutableRawPointer, _ body: (XMLStream) -> Void) {
+        Unmanaged<XMLStream>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
     }
 
     /// Line of a DOCTYPE declaration seen before parsing, if any.
@@ -105,25 +165,179 @@ final class XMLStream: NodeStream {
     /// Decompressed bytes read so far.
     var bytesRead: Int { input.totalBytes }
 
+    /// An interned copy of `name` in the parser's dictionary (where the
+    /// callbacks' names come from).
+    func intern(_ name: String) -> UnsafeRawPointer {
+        UnsafeRawPointer(xmlDictLookup(context!.pointee.dict, name, -1)!)
+    }
+
+    // MARK: Parsing into batches
+
+    /// Parses chunks into `batch` until it is full, the document ends (`end`
+    /// set to success) or fails (`end` set to the error; `failure` holds it as
+    /// thrown). Nodes before an error are delivered before it.
+    func fill(_ batch: NodeBatch) {
+        target = Unmanaged.passUnretained(batch)
+        filling = true
+        textOpen = false
+        defer { filling = false }
+        while !batch.isFull, batch.end == nil {
+            guard let context, !terminated else {
+                batch.end = .success(())
+                return
+            }
+            let n = input.read(into: chunk, count: XMLStream.chunkSize)
+            guard n >= 0 else { return fail(batch, readFailure()) }
+            terminated = n == 0
+            let code = xmlParseChunk(context, chunk, n, terminated ? 1 : 0)
+            if let failure { return fail(batch, failure) }
+            if code != 0 || (terminated && firstError != nil) {
+                return fail(batch, input.streamError ?? currentError())
+            }
+        }
+    }
+
+    private func fail(_ batch: NodeBatch, _ error: any Error) {
+        failure = error
+        terminated = true
+        batch.end = .failure(
+            error as? FormatError ?? .malformedXML(file: path, line: nil, message: "\(error)"))
+    }
+
+    private func readFailure() -> any Error {
+        input.streamError ?? currentError()
+    }
+
+    private var lineNow: Int32 {
+        Int32(truncatingIfNeeded: context.map { xmlSAX2GetLineNumber($0) } ?? 0)
+    }
+
+    private func startElement(
+        _ localname: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ count: Int,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard filling else { return }
+        target._withUnsafeGuaranteedRef { startElement(into: $0, localname, uri, count, attributes) }
+    }
+
+    private func startElement(
+        into batch: NodeBatch, _ localname: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ count: Int,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        textOpen = false
+        textContinues = false
+        var n = BufferedNode()
+        n.type = XMLNodeType.element.rawValue
+        n.localName = UnsafeRawPointer(localname)
+        n.line = lineNow
+        let local = words?._withUnsafeGuaranteedRef { $0.local(n.localName) } ?? .other
+        if parents.isEmpty || local.namespaceMatters(under: parents.last!) {
+            n.namespace = uri.map { namespaces.namespace(of: UnsafeRawPointer($0)) } ?? .none
+            n.hasNamespace = true
+        }
+        parents.append(local)
+        n.attributeStart = Int32(batch.attributeCount)
+        if let attributes {
+            for k in 0..<count {
+                guard let name = attributes[5 * k] else { continue }
+                let start = attributes[5 * k + 3], end = attributes[5 * k + 4]
+                let value =
+                    start.flatMap { s in end.map { UnsafeRawBufferPointer(start: s, count: $0 - s) } }
+                    ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                if value.contains(UInt8(ascii: "&")) {
+                    // Without entity substitution the parser writes an `&` of the
+                    // value back as `&#38;` (the tree builder would decode it).
+                    Self.unescapingAmpersands(value) { batch.appendAttribute(name: UnsafeRawPointer(name), value: $0) }
+                } else {
+                    batch.appendAttribute(name: UnsafeRawPointer(name), value: value)
+                }
+            }
+        }
+        n.attributeCount = Int32(batch.attributeCount) - n.attributeStart
+        batch.append(n)
+    }
+
+    /// `value` with each `&#38;` as `&`.
+    static func unescapingAmpersands(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let escape = Array("&#38;".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(value.count)
+        var k = 0
+        while k < value.count {
+            if value[k] == escape[0], k + escape.count <= value.count,
+                (0..<escape.count).allSatisfy({ value[k + $0] == escape[$0] })
+            {
+                out.append(UInt8(ascii: "&"))
+                k += escape.count
+            } else {
+                out.append(value[k])
+                k += 1
+            }
+        }
+        out.withUnsafeBytes(body)
+    }
+
+    private func endElement() {
+        guard filling else { return }
+        target._withUnsafeGuaranteedRef { endElement(into: $0) }
+    }
+
+    private func endElement(into batch: NodeBatch) {
+        textOpen = false
+        textContinues = false
+        _ = parents.popLast()
+        var n = BufferedNode()
+        n.type = XMLNodeType.endElement.rawValue
+        n.line = lineNow
+        batch.append(n)
+    }
+
+    private func characters(_ bytes: UnsafeRawBufferPointer) {
+        guard filling else { return }
+        target._withUnsafeGuaranteedRef { characters(into: $0, bytes) }
+    }
+
+    private func characters(into batch: NodeBatch, _ bytes: UnsafeRawBufferPointer) {
+        // One text node goes on over batches (the handler appends the pieces):
+        // its length counts from the event before it.
+        textBytes = textContinues ? textBytes + bytes.count : bytes.count
+        textContinues = true
+        if textOpen {
+            batch.extendLastText(bytes)
+        } else {
+            var n = BufferedNode()
+            n.type = XMLNodeType.text.rawValue
+            (n.valueStart, n.valueCount) = batch.store(bytes)
+            batch.append(n)
+            textOpen = true
+        }
+        if textBytes > XMLStream.maxTextBytes {
+            failure = FormatError.malformedXML(
+                file: path, line: adjustedLine(Int(lineNow)), message: "xmlSAX2Characters: huge text node")
+            if let context { xmlStopParser(context) }
+        }
+    }
+
+    /// A comment, processing instruction or DOCTYPE: counted or refused by the node loop.
+    private func other(_ type: XMLNodeType) {
+        guard filling else { return }
+        target._withUnsafeGuaranteedRef { other(into: $0, type) }
+    }
+
+    private func other(into batch: NodeBatch, _ type: XMLNodeType) {
+        textOpen = false
+        textContinues = false
+        var n = BufferedNode()
+        n.type = type.rawValue
+        n.line = lineNow
+        batch.append(n)
+    }
+
     private func record(_ error: xmlError) {
         guard firstError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         firstError = (Int(error.line), message)
-    }
-
-    /// An interned copy of `name` in this reader's dictionary.
-    func intern(_ name: String) -> UnsafeRawPointer {
-        UnsafeRawPointer(xmlTextReaderConstString(reader, name)!)
-    }
-
-    /// Advances to the next node; false at the end of the document.
-    func next() throws -> Bool {
-        let result = xmlTextReaderRead(reader)
-        if result == 1 { return true }
-        if result == 0, firstError == nil, input.readError == nil { return false }
-        if let error = input.streamError { throw error }
-        throw currentError()
     }
 
     private func currentError() -> FormatError {
@@ -136,89 +350,75 @@ final class XMLStream: NodeStream {
             let line = firstError.line > 0 ? firstError.line + input.strippedNewlines : nil
             return .malformedXML(file: path, line: line, message: firstError.message)
         }
-        return .malformedXML(file: path, line: currentLine, message: "the XML could not be parsed")
+        return .malformedXML(file: path, line: adjustedLine(Int(lineNow)), message: "the XML could not be parsed")
     }
 
-    var nodeType: Int32 { xmlTextReaderNodeType(reader) }
-    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
-    var localName: UnsafeRawPointer? { xmlTextReaderConstLocalName(reader).map { UnsafeRawPointer($0) } }
-    /// The current element's namespace, read from the node itself: the reader's
-    /// own accessor interns the URI in its dictionary (hashing ~50 bytes) on every
-    /// call, where one comparison with the last URI seen usually settles it.
-    var namespace: Namespace {
-        guard let node = xmlTextReaderCurrentNode(reader), let ns = node.pointee.ns,
-            let href = ns.pointee.href
-        else { return .none }
-        return namespaces.namespace(of: UnsafeRawPointer(href))
+    // MARK: Single-thread reading (NodeStream)
+
+    /// Advances to the next node; false at the end of the document.
+    func next() throws -> Bool {
+        while true {
+            if index + 1 < own.nodeCount {
+                index += 1
+                current = own.nodes + index
+                return true
+            }
+            if let end = own.end {
+                if case .failure(let error) = end { throw failure ?? error }
+                return false
+            }
+            own.reset()
+            index = -1
+            fill(own)
+        }
     }
-    private let namespaces = NamespaceCache()
+
+    /// Hands the rest of the nodes over (the current one first): the batch and
+    /// the current node's index in it. This stream's own reading stops there;
+    /// `fill` goes on into other batches (`ReadAheadStream`).
+    func takeRemaining() -> (NodeBatch, Int) {
+        let rest = (own, index)
+        own = NodeBatch()
+        index = -1
+        current = own.nodes
+        return rest
+    }
+
+    var nodeType: Int32 { current.pointee.type }
+    var isEmptyElement: Bool { current.pointee.isEmpty }
+    var localName: UnsafeRawPointer? { current.pointee.localName }
+    /// The current element's namespace (resolved for the root and wherever
+    /// `Local.namespaceMatters(under:)` holds).
+    var namespace: Namespace {
+        assert(current.pointee.hasNamespace, "namespace asked of an element whose namespace was not resolved")
+        return current.pointee.namespace
+    }
     var currentLine: Int? { adjustedLine(rawLine) }
-    /// The parser's line, before adding the lines dropped from the start.
-    var rawLine: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    /// The parser's line at the current node, before adding the lines dropped from the start.
+    var rawLine: Int { Int(current.pointee.line) }
     /// A parser line as a line of the file.
     func adjustedLine(_ raw: Int) -> Int? { raw > 0 ? raw + input.strippedNewlines : nil }
 
     /// The local name of the current node as a String (for messages).
     var localNameString: String {
-        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? "?"
+        current.pointee.localName.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "?"
     }
 
     /// The current text node's bytes, without copying.
     @inline(__always)
     func withValue<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        guard let value = xmlTextReaderConstValue(reader) else {
-            return body(UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-        return body(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+        body(own.value(current.pointee.valueStart, current.pointee.valueCount))
     }
 
-    /// Calls `body` with each attribute's interned local name and value bytes.
-    /// Reads the element's attribute list in place (each value one text node, as
-    /// the parser leaves it unless the value holds an entity reference); otherwise
-    /// walks the attributes with the reader, as before. Namespace declarations are
-    /// not attributes and are left out either way.
+    /// Calls `body` with each attribute's interned local name and value bytes
+    /// (namespace declarations are not attributes).
     func forEachAttribute(_ body: (UnsafeRawPointer, UnsafeRawBufferPointer) -> Void) {
-        guard let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ELEMENT_NODE else { return }
-        var simple = true
-        var attribute = node.pointee.properties
-        while let a = attribute {
-            if a.pointee.name == nil
-                || (a.pointee.children != nil
-                    && (a.pointee.children.pointee.next != nil
-                        || a.pointee.children.pointee.type != XML_TEXT_NODE))
-            {
-                simple = false
-                break
-            }
-            attribute = a.pointee.next
+        let n = current.pointee
+        for k in Int(n.attributeStart)..<Int(n.attributeStart + n.attributeCount) {
+            let a = own.attributes[k]
+            body(a.name, own.value(a.valueStart, a.valueCount))
         }
-        if simple {
-            attribute = node.pointee.properties
-            while let a = attribute {
-                if let text = a.pointee.children?.pointee.content {
-                    body(UnsafeRawPointer(a.pointee.name), UnsafeRawBufferPointer(start: text, count: strlen(text)))
-                } else {
-                    body(UnsafeRawPointer(a.pointee.name), UnsafeRawBufferPointer(start: nil, count: 0))
-                }
-                attribute = a.pointee.next
-            }
-            return
-        }
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
-        var more = xmlTextReaderMoveToFirstAttribute(reader)
-        while more == 1 {
-            if xmlTextReaderIsNamespaceDecl(reader) != 1, let name = xmlTextReaderConstLocalName(reader) {
-                withValue { body(UnsafeRawPointer(name), $0) }
-            }
-            more = xmlTextReaderMoveToNextAttribute(reader)
-        }
-        xmlTextReaderMoveToElement(reader)
     }
-}
-
-@inline(__always)
-private func strlen(_ p: UnsafePointer<xmlChar>) -> Int {
-    Glibc.strlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))
 }
 
 /// Namespace URIs (NUL-terminated bytes) to `Namespace`, remembering the last

@@ -37,6 +37,48 @@ import Testing
         #expect(failure(try write(fine, "fine.gpx")) == nil)
     }
 
+    /// The SAX callbacks take over libxml2's 10 MB limit on one text node: a
+    /// 12 MB name is refused, on one thread and read ahead.
+    @Test func aHugeTextNodeIsRefused() throws {
+        let text =
+            "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><trk><name>"
+            + String(repeating: "x", count: 12_000_000) + "</name><trkseg></trkseg></trk></gpx>"
+        let path = try write(text, "huge.gpx")
+        for mode in [ActivityFileReader.ReadAhead.never, .always] {
+            do {
+                _ = try ActivityFileReader.read(path: path, readAhead: mode)
+                Issue.record("a 12 MB text node was read")
+            } catch let error as FormatError {
+                #expect(error.message.contains("huge text node"), "\(error.message)")
+                #expect(error.line == 1)
+            }
+        }
+    }
+
+    /// A value the parser hands over in pieces (its text straddles the boundary
+    /// of two chunks, or an entity splits it) is one value to the handler.
+    @Test func aValueSplitAcrossChunksIsReadWhole() throws {
+        let head = "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\"><trk><trkseg>"
+        let padding = "<!--" + String(repeating: " ", count: XMLStream.chunkSize - head.utf8.count - 4 - 7 - 60) + "-->"
+        let first = "<trkpt lat=\"48.5\" lon=\"11.5\"><ele>5&#48;0</ele><time>2026-03-01T07:00:00Z</time></trkpt>"
+        let text =
+            head + padding + first
+            + "<trkpt lat=\"48.6\" lon=\"11.6\"><ele>500</ele><time>2026-03-01T07:00:10Z</time></trkpt>"
+            + "</trkseg></trk></gpx>"
+        let boundary = XMLStream.chunkSize - (head + padding).utf8.count
+        #expect((30..<70).contains(boundary), "the first point's values straddle the first chunk's end")
+        let path = try write(text, "split.gpx")
+        for mode in [ActivityFileReader.ReadAhead.never, .always] {
+            guard case .document(let d) = try ActivityFileReader.read(path: path, readAhead: mode).outcome,
+                let a = d.activities.first
+            else {
+                Issue.record("no activity"); return
+            }
+            #expect(Array(a.samples.time) == [1_772_348_400, 1_772_348_410])
+            #expect(Array(a.samples.elevation) == [500, 500])
+        }
+    }
+
     @Test func truncatedFileFailsWithItsLine() throws {
         let path = try write(String(minimalGPX.prefix(200)), "truncated.gpx")
         let error = try #require(failure(path))
