@@ -36,7 +36,7 @@ final class XMLStream: NodeStream {
     /// elements dropped. Never NOENT (entity substitution), DTDLOAD or HUGE.
     static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
     /// Bytes handed to the parser at a time: a chunk's nodes fill a fraction of a batch.
-    static let chunkSize = 32 * 1024
+    static let chunkSize = 128 * 1024
     /// Longest text node (libxml2's own limit without XML_PARSE_HUGE, which
     /// its tree builder enforces and these callbacks take over).
     static let maxTextBytes = 10_000_000
@@ -56,8 +56,11 @@ final class XMLStream: NodeStream {
     private let chunk = UnsafeMutablePointer<CChar>.allocate(capacity: XMLStream.chunkSize)
     private var terminated = false
     private let namespaces = NamespaceCache()
-    /// The local names of the open elements.
-    private var parents: [Local] = []
+    /// The local names of the open elements (libxml2 refuses nesting deeper than
+    /// 256 without XML_PARSE_HUGE; deeper ones share the last slot).
+    private let parents = UnsafeMutablePointer<Local>.allocate(capacity: XMLStream.maxDepth)
+    private var depth = 0
+    static let maxDepth = 1024
     /// The batch the callbacks append to, while `filling` (`fill` holds it),
     /// without reference counting.
     private var target: Unmanaged<NodeBatch>
@@ -115,7 +118,7 @@ final class XMLStream: NodeStream {
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard let ctxt = xmlCreatePushParserCtxt(&sax, me, nil, 0, path) else {
-            chunk.deallocate()
+            // Fully initialised: deinit frees the buffers.
             throw FormatError.cannotOpen(file: path, reason: "libxml2 could not create a parser")
         }
         xmlCtxtUseOptions(ctxt, XMLStream.options)
@@ -125,6 +128,7 @@ final class XMLStream: NodeStream {
     deinit {
         if let context { xmlFreeParserCtxt(context) }
         chunk.deallocate()
+        parents.deallocate()
         input.close()
     }
 
@@ -209,7 +213,8 @@ final class XMLStream: NodeStream {
     }
 
     private var lineNow: Int32 {
-        Int32(truncatingIfNeeded: context.map { xmlSAX2GetLineNumber($0) } ?? 0)
+        guard let input = context?.pointee.input else { return 0 }
+        return Int32(truncatingIfNeeded: input.pointee.line)
     }
 
     private func startElement(
@@ -231,11 +236,12 @@ final class XMLStream: NodeStream {
         n.localName = UnsafeRawPointer(localname)
         n.line = lineNow
         let local = words?._withUnsafeGuaranteedRef { $0.local(n.localName) } ?? .other
-        if parents.isEmpty || local.namespaceMatters(under: parents.last!) {
+        if depth == 0 || local.namespaceMatters(under: parents[min(depth, XMLStream.maxDepth) - 1]) {
             n.namespace = uri.map { namespaces.namespace(of: UnsafeRawPointer($0)) } ?? .none
             n.hasNamespace = true
         }
-        parents.append(local)
+        parents[min(depth, XMLStream.maxDepth - 1)] = local
+        depth += 1
         n.attributeStart = Int32(batch.attributeCount)
         if let attributes {
             for k in 0..<count {
@@ -285,7 +291,7 @@ final class XMLStream: NodeStream {
     private func endElement(into batch: NodeBatch) {
         textOpen = false
         textContinues = false
-        _ = parents.popLast()
+        depth = max(0, depth - 1)
         var n = BufferedNode()
         n.type = XMLNodeType.endElement.rawValue
         n.line = lineNow
