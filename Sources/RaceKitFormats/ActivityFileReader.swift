@@ -218,7 +218,7 @@ public enum ActivityFileReader {
                 try feed(stream, handler, vocabulary, pointLimit)
             }
         } catch FormatError.malformedXML(let file, let line, let message)
-            where stream.reachedEnd && handler.openElements > 0
+            where stream.failedAtEndOfInput && handler.openElements > 0
         {
             // libxml2's reader reports a cut-off file as "Extra content at the end of
             // the document"; say what happened instead.

@@ -155,6 +155,11 @@ final class XMLStream: NodeStream {
     var isBlank: Bool { input.isBlank }
     /// True once the whole input was read.
     var reachedEnd: Bool { input.reachedEnd && input.readError == nil }
+    /// True when the parser's first error came once it was told the input had
+    /// ended (a cut-off file), not from bytes it had in hand: a small file is
+    /// read whole before the parser meets an error in its middle.
+    var failedAtEndOfInput: Bool { firstErrorAtEnd && reachedEnd }
+    private var firstErrorAtEnd = false
 
     /// True when the input is gzip data.
     var isGzip: Bool { input.isGzip }
@@ -344,6 +349,7 @@ final class XMLStream: NodeStream {
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         firstError = (Int(error.line), message)
+        firstErrorAtEnd = terminated
     }
 
     private func currentError() -> FormatError {

@@ -79,6 +79,23 @@ import Testing
         }
     }
 
+    /// An error in the middle of a small file (read whole before the parser
+    /// meets it) is that error, not "the file ends inside an open element".
+    @Test func anErrorInTheMiddleIsNotCalledATruncation() throws {
+        for (name, bad) in [("entity.gpx", "<ele>&foo;</ele>"), ("nul.gpx", "<ele>5\u{0}</ele>")] {
+            let point = "<trkpt lat=\"1\" lon=\"1\">\(bad)</trkpt>"
+            let text = minimalGPX.replacingOccurrences(of: "</trkseg>", with: point + "</trkseg>")
+            for mode in [ActivityFileReader.ReadAhead.never, .always] {
+                do {
+                    _ = try ActivityFileReader.read(path: try write(text, name), readAhead: mode)
+                    Issue.record("\(name) was read")
+                } catch let error as FormatError {
+                    #expect(!error.message.contains("truncated"), "\(name): \(error.message)")
+                }
+            }
+        }
+    }
+
     @Test func truncatedFileFailsWithItsLine() throws {
         let path = try write(String(minimalGPX.prefix(200)), "truncated.gpx")
         let error = try #require(failure(path))
