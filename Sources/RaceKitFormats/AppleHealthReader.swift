@@ -128,7 +128,7 @@ final class HealthSAXParser {
         guard let ctxt = xmlCreatePushParserCtxt(&sax, me, nil, 0, name) else {
             throw FormatError.cannotOpen(file: name, reason: "libxml2 could not create a parser")
         }
-        defer { xmlFreeParserCtxt(ctxt) }
+        defer { LibXML.free(ctxt) }
         context = ctxt
         xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue))
         for (text, value) in HealthName.spellings {

@@ -15,6 +15,20 @@ enum LibXML {
     }()
 }
 
+extension LibXML {
+    /// Frees a SAX parser context and the document libxml2 makes behind the
+    /// callbacks' back: an entity declaration in SAX mode goes into a made-up
+    /// document with a made-up DTD ("for expat compatibility"), which
+    /// `xmlFreeParserCtxt` leaves (LeakSanitizer found it on a refused DOCTYPE).
+    static func free(_ context: xmlParserCtxtPtr) {
+        if let doc = context.pointee.myDoc {
+            xmlFreeDoc(doc)
+            context.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(context)
+    }
+}
+
 /// The node types RaceKit handles (libxml2's reader numbering, kept for the node loop).
 enum XMLNodeType: Int32 {
     case element = 1, text = 3, cdata = 4, entityReference = 5, processingInstruction = 7, comment = 8
@@ -126,7 +140,7 @@ final class XMLStream: NodeStream {
     }
 
     deinit {
-        if let context { xmlFreeParserCtxt(context) }
+        if let context { LibXML.free(context) }
         chunk.deallocate()
         parents.deallocate()
         input.close()
@@ -342,6 +356,12 @@ final class XMLStream: NodeStream {
         n.type = type.rawValue
         n.line = lineNow
         batch.append(n)
+        if type == .documentType {
+            // Refused: the parser stops before it reads a declaration of the
+            // subset (an entity bomb past the first 64 KB is never parsed).
+            failure = FormatError.doctypeRefused(file: path, line: adjustedLine(Int(n.line)))
+            if let context { xmlStopParser(context) }
+        }
     }
 
     private func record(_ error: xmlError) {
