@@ -256,7 +256,6 @@ public enum ActivityFileReader {
                     )
                 }
             case .element:
-                let empty = stream.isEmptyElement
                 handler.start(vocabulary.local(stream.localName), stream)
                 if handler.partCount > maxParts {
                     throw FormatError.tooLarge(
@@ -265,7 +264,6 @@ public enum ActivityFileReader {
                             "more than \(maxParts) activities, laps, tracks, segments and routes\(atLine(stream.currentLine)): a real file holds a few hundred at most"
                     )
                 }
-                if empty { handler.end() }
             case .endElement:
                 handler.end()
                 if handler.pointCount > limit {
@@ -275,7 +273,7 @@ public enum ActivityFileReader {
                             "more than \(limit) points\(atLine(stream.currentLine)); RaceKit keeps a run's points in memory, so split the file or raise RACEKIT_MAX_POINTS"
                     )
                 }
-            case .text, .cdata, .significantWhitespace:
+            case .text:
                 if handler.wantsText { stream.withValue { handler.text($0) } }
             case .documentType:
                 throw FormatError.doctypeRefused(file: stream.path, line: stream.currentLine)

@@ -10,7 +10,6 @@ protocol NodeStream: AnyObject {
     /// Advances to the next node; false at the end of the document.
     func next() throws -> Bool
     var nodeType: Int32 { get }
-    var isEmptyElement: Bool { get }
     /// The current element's interned local name.
     var localName: UnsafeRawPointer? { get }
     /// The current element's namespace. Only asked for elements for which
@@ -49,7 +48,6 @@ extension Local {
 /// One node read ahead: what the handlers can ask of it.
 struct BufferedNode {
     var type: Int32 = 0
-    var isEmpty = false
     /// Resolved where `Local.namespaceMatters(under:)` holds (see `NodeStream.namespace`).
     var hasNamespace = false
     var namespace = Namespace.other
@@ -365,7 +363,6 @@ final class ReadAheadStream: NodeStream {
     private unowned(unsafe) var arena: NodeBatch
 
     var nodeType: Int32 { current.pointee.type }
-    var isEmptyElement: Bool { current.pointee.isEmpty }
     var localName: UnsafeRawPointer? { current.pointee.localName }
     var namespace: Namespace {
         assert(current.pointee.hasNamespace, "namespace asked of an element the read-ahead thread did not resolve")

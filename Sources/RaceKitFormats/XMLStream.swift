@@ -29,11 +29,10 @@ extension LibXML {
     }
 }
 
-/// The node types RaceKit handles (libxml2's reader numbering, kept for the node loop).
+/// The nodes the SAX callbacks deliver (an empty element comes as a start and
+/// an end; CDATA as text), numbered as libxml2's reader numbers them.
 enum XMLNodeType: Int32 {
-    case element = 1, text = 3, cdata = 4, entityReference = 5, processingInstruction = 7, comment = 8
-    case documentType = 10
-    case whitespace = 13, significantWhitespace = 14, endElement = 15
+    case element = 1, text = 3, processingInstruction = 7, comment = 8, documentType = 10, endElement = 15
 }
 
 /// The nodes of one XML document, from libxml2's SAX2 push parser: no node
@@ -417,7 +416,6 @@ final class XMLStream: NodeStream {
     }
 
     var nodeType: Int32 { current.pointee.type }
-    var isEmptyElement: Bool { current.pointee.isEmpty }
     var localName: UnsafeRawPointer? { current.pointee.localName }
     /// The current element's namespace (resolved for the root and wherever
     /// `Local.namespaceMatters(under:)` holds).

@@ -427,19 +427,21 @@ extension PGStore {
     }
 
     public func fastestEfforts(athleteID: String, before: Double) throws -> [Double: Double] {
-        try read { c in
-            let r = try c.query(
-                """
-                SELECT e.distance_m, min(e.elapsed_s) FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: true))
-                WHERE r.athlete_id = $1 AND r.sport = 'running' AND r.started_at < $2 GROUP BY e.distance_m
-                """, [.text(athleteID), .double(before)])
-            var out: [Double: Double] = [:]
-            for i in 0..<r.count {
-                guard let d = r.double(i, 0), let t = r.double(i, 1) else { continue }
-                out[d] = min(out[d] ?? t, t)
-            }
-            return out
+        try read { c in try Self.fastestEfforts(c, athleteID: athleteID, before: before) }
+    }
+
+    static func fastestEfforts(_ c: PGConnection, athleteID: String, before: Double) throws -> [Double: Double] {
+        let r = try c.query(
+            """
+            SELECT e.distance_m, min(e.elapsed_s) FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: true))
+            WHERE r.athlete_id = $1 AND r.sport = 'running' AND r.started_at < $2 GROUP BY e.distance_m
+            """, [.text(athleteID), .double(before)])
+        var out: [Double: Double] = [:]
+        for i in 0..<r.count {
+            guard let d = r.double(i, 0), let t = r.double(i, 1) else { continue }
+            out[d] = min(out[d] ?? t, t)
         }
+        return out
     }
 
     /// The rows of `table` (a run's zones or best efforts, as `alias`) joined to
@@ -459,16 +461,8 @@ extension PGStore {
         try read { c in
             let high = try c.query(
                 "SELECT max(max_hr) FROM run WHERE athlete_id = $1 AND sport = 'running'", [.text(athleteID)])
-            let e = try c.query(
-                """
-                SELECT e.distance_m, min(e.elapsed_s) FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: true))
-                WHERE r.athlete_id = $1 AND r.sport = 'running' GROUP BY e.distance_m ORDER BY e.distance_m
-                """, [.text(athleteID)])
-            let efforts = (0..<e.count).compactMap { i -> (meters: Double, seconds: Double)? in
-                guard let d = e.double(i, 0), let t = e.double(i, 1) else { return nil }
-                return (d, t)
-            }
-            return Physiology.History(highestHeartRate: high.double(0, 0), bestEfforts: efforts)
+            let efforts = try Self.fastestEfforts(c, athleteID: athleteID, before: .infinity)
+            return Physiology.History(highestHeartRate: high.double(0, 0), bestEfforts: efforts.byDistance)
         }
     }
 

@@ -33,24 +33,17 @@ extension SQLiteStore {
 
     /// What the athlete's running history says (for estimates).
     public func history(athleteID: String) throws -> Physiology.History {
-        try wrap {
+        let high: Double? = try wrap {
             try writer.read { db in
-                let row = try Row.fetchOne(
+                try Row.fetchOne(
                     db,
                     sql: """
                         SELECT max(max_hr) AS high FROM run WHERE athlete_id = ? AND sport = 'running'
-                        """, arguments: [athleteID])
-                let efforts = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT e.distance_m AS d, min(e.elapsed_s) AS t FROM best_effort e JOIN run r ON r.id = e.run_id
-                        WHERE r.athlete_id = ? AND r.sport = 'running' GROUP BY e.distance_m ORDER BY e.distance_m
-                        """, arguments: [athleteID])
-                return Physiology.History(
-                    highestHeartRate: row?["high"],
-                    bestEfforts: efforts.map { (meters: $0["d"], seconds: $0["t"]) })
+                        """, arguments: [athleteID])?["high"]
             }
         }
+        return Physiology.History(
+            highestHeartRate: high, bestEfforts: try fastestEfforts(athleteID: athleteID, before: .infinity).byDistance)
     }
 
     /// Replaces an athlete's profile.

@@ -64,7 +64,8 @@ public protocol RunRepository: Sendable {
     func bestEffortsByRun(athleteID: String, since: Double?) throws -> [String: [BestEffort]]
     /// The fastest effort per distance (metres to seconds) over an athlete's
     /// running runs started before `before` (epoch seconds): one row a distance,
-    /// however long the history (the weekly report's earlier records).
+    /// however long the history (the weekly report's earlier records; the
+    /// estimates' history with `before` infinite).
     func fastestEfforts(athleteID: String, before: Double) throws -> [Double: Double]
     /// The fastest effort per standard distance (or the `limit` fastest over
     /// `distance`), over running runs (of `athleteID` and started at `since` or
@@ -225,5 +226,12 @@ extension Store {
     /// race link, no athlete but the default one.
     public func isEmpty() throws -> Bool {
         try runCount() == 0 && allRaceLinks().isEmpty && athletes().allSatisfy { $0.id == Athlete.defaultID }
+    }
+}
+
+extension Dictionary where Key == Double, Value == Double {
+    /// Fastest efforts (`fastestEfforts`) as (metres, seconds), shortest distance first.
+    public var byDistance: [(meters: Double, seconds: Double)] {
+        sorted { $0.key < $1.key }.map { (meters: $0.key, seconds: $0.value) }
     }
 }
