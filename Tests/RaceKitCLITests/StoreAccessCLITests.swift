@@ -32,7 +32,7 @@ import Glibc
     /// Root ignores file modes, so the read-only cases run the binary as
     /// `nobody`; that needs root, setpriv, and a binary `nobody` can run.
     static let canRunAsNobody: Bool = {
-        guard getuid() == 0, let setpriv else { return false }
+        guard getuid() == 0, let setpriv, everyFolderSearchable(above: CLI.binary) else { return false }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: setpriv)
         p.arguments = asNobody + [CLI.binary.path, "--version"]
@@ -42,6 +42,19 @@ import Glibc
         p.waitUntilExit()
         return p.terminationStatus == 0
     }()
+
+    /// Whether every folder above `url` lets others in: a clone in a `mktemp -d`
+    /// folder (mode 700) runs `--version` as nobody, but the build's resource
+    /// bundles there are out of reach and a review traps reading them.
+    static func everyFolderSearchable(above url: URL) -> Bool {
+        var folder = url.resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" {
+            var info = stat()
+            guard stat(folder.path, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+            folder = folder.deletingLastPathComponent()
+        }
+        return true
+    }
 
     static func runAsNobody(_ cli: CLI, _ args: [String]) throws -> CLI.Result {
         let p = cli.process(args)
