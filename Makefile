@@ -14,7 +14,7 @@ SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev lib
 # Programs `script render` runs (speech engine, Opus encoder): command -> Debian package.
 # Installed with the others when apt-get may run; otherwise only a note: the build
 # does not need them, and their tests are skipped (with that reason) without them.
-SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools
+SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools opusdec:opus-tools ffmpeg:ffmpeg
 
 .PHONY: all deps pg-deps bench-deps bench-ab bench-pg build release install uninstall check-install man completions test format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
 
@@ -211,8 +211,14 @@ demo: build
 	echo "$$ racekit --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race   # the sample race run"; \
 	$(BIN) --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race
 	@echo
-	@echo "$$ racekit script render $(DEMO_DIR)/hilly-half.script.json   # spoken audio (espeak-ng, Opus)"
+	@echo "$$ racekit script render $(DEMO_DIR)/hilly-half.script.json   # every message playable offline (espeak-ng, Opus)"
 	@$(BIN) script render $(DEMO_DIR)/hilly-half.script.json
+	@echo
+	@race=$$($(BIN) --store $(DEMO_STORE) runs list --limit 1 --format csv | tail -n 1 | cut -d, -f1); \
+	echo "$$ racekit --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race --format json --audio $(DEMO_DIR)/hilly-half-as-heard.opus > /dev/null"; \
+	$(BIN) --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race --format json --audio $(DEMO_DIR)/hilly-half-as-heard.opus > /dev/null
+	@echo "Listen to the race as heard: $(DEMO_DIR)/hilly-half-as-heard.opus (any browser or media player;"
+	@echo "ffplay -nodisp -autoexit FILE); its cue sheet: $(DEMO_DIR)/hilly-half-as-heard.cues.txt"
 	@echo
 	@echo "Open Reports/index.md (the example committed in the repository is this output)"
 	@echo "and $(DEMO_DIR)/plans/ (pace bands, and the hilly half's course as TCX and GPX for a watch)."

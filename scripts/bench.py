@@ -12,8 +12,10 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
   5. race plan: a marathon over a 1 Hz course file of 40,000 points; a 200-message
      script simulated over a 5-hour 1 Hz run; race review of that marathon
      against a 4-hour 1 Hz run (42.4 km), script replay included
-  6. audio: `script render` of the Berlin marathon script (espeak-ng + opusenc),
-     cold into a fresh folder, then warm (every file reused)
+  6. audio: `script render` of the Berlin marathon script in each personality
+     (espeak-ng + opusenc), cold into a fresh folder (target < 60 s, 16 MB), then
+     warm (every file reused, target < 1 s); `script simulate --audio` of the
+     marathon (target < 10 s)
   7. archive: a zip of about 500 MB of activity files (a third of them .gpx.gz, as
      in Strava's export), imported from the zip (entries never written to disk)
      and from the same files unpacked
@@ -179,7 +181,7 @@ def race():
     subprocess.run([GEN, "bench-simulate"], check=True)
 
 def audio():
-    print("\n== script audio (espeak-ng + opusenc, 2 workers)")
+    print("\n== script audio (espeak-ng + opusenc, 2 workers): every message playable offline")
     if not all(shutil.which(t) for t in ("espeak-ng", "opusenc")):
         print("skipped: espeak-ng and opusenc are needed (make deps)")
         return
@@ -189,29 +191,43 @@ def audio():
         return
     import json
     work = os.path.join(WORK, "audio")
-    script = os.path.join(work, "berlin-marathon-2026.script.json")
-    out = os.path.join(work, "berlin-marathon-2026-audio")
     os.makedirs(work, exist_ok=True)
-    shutil.rmtree(out, ignore_errors=True)
-    subprocess.run([RACEKIT, "race", "script", "Races/berlin-marathon-2026.yaml", "--output", script, "--force"],
-                   check=True, stdout=subprocess.DEVNULL)
-    render = [RACEKIT, "script", "render", script, "--out", out]
-    cold = timed(render)   # one run: a second would reuse every file
-    with open(os.path.join(out, "manifest.json")) as f:
-        manifest = json.load(f)
-    files = sorted({e["file"] for e in manifest["files"]})
-    mb = size_mb(out) - os.path.getsize(os.path.join(out, "manifest.json")) / 1048576
-    seconds = manifest["totalSeconds"]
-    warm = medians([timed(render) for _ in range(RUNS)])
-    with open(script) as f:
-        messages = len(json.load(f)["messages"])
-    print(f"script: {messages} messages, {len(files)} audio files, {len(manifest['live'])} texts left for live speech")
-    print(f"cold render                     {cold[0]:6.2f} s wall  {cold[2]:6.2f} s CPU  "
-          f"({cold[0] / max(1, len(files)) * 1000:.0f} ms per file)")
-    print(f"warm render (all reused)        {warm[0] * 1000:6.1f} ms  median of {RUNS}")
-    print(f"audio: {mb:.2f} MB for {seconds:.0f} s of speech: {mb * 1024 / max(1, len(files)):.1f} KB per file, "
-          f"{mb * 1024 / max(1, seconds):.2f} KB/s; 200 ten-second messages: {mb / max(1, seconds) * 2000:.1f} MB "
-          f"(budget 16 MB)")
+    setup = "Races/berlin-marathon-2026.yaml"
+    for personality in ("calm_coach", "drill_sergeant", "roast_coach"):
+        script = os.path.join(work, f"berlin-{personality}.script.json")
+        out = os.path.join(work, f"berlin-{personality}-audio")
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([RACEKIT, "race", "script", setup, "--personality", personality, "--output", script, "--force"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        render = [RACEKIT, "script", "render", script, "--out", out]
+        cold = timed(render)   # one run: a second would reuse every file
+        with open(os.path.join(out, "manifest.json")) as f:
+            manifest = json.load(f)
+        with open(script) as f:
+            messages = len(json.load(f)["messages"])
+        texts = len(manifest.get("messages", []))
+        mb = size_mb(out) - os.path.getsize(os.path.join(out, "manifest.json")) / 1048576
+        lufs = [f["loudnessLUFS"] for f in manifest["files"] if f.get("loudnessLUFS") is not None]
+        print(f"\n{personality}: {messages} messages, {texts} texts (variants included), all playable offline: "
+              f"{len(manifest['files'])} files, {mb:.2f} MB for {manifest['totalSeconds']:.0f} s of audio (budget 16 MB)")
+        print(f"cold render                     {cold[0]:6.2f} s wall  {cold[2]:6.2f} s CPU  (target < 60 s; "
+              f"{cold[0] / max(1, len(manifest['files'])) * 1000:.0f} ms per file)")
+        if lufs:
+            print(f"loudness of the clips           {min(lufs):6.2f} to {max(lufs):.2f} LUFS  "
+                  f"(spread {max(lufs) - min(lufs):.2f} LU; target within 2 LU)")
+        if personality != "calm_coach":
+            continue
+        warm = medians([timed(render) for _ in range(RUNS)])
+        print(f"warm render (all reused)        {warm[0] * 1000:6.1f} ms  median of {RUNS}  (target < 1 s)")
+        heard = os.path.join(work, "berlin-as-heard.opus")
+        simulate = [RACEKIT, "script", "simulate", script, "--race", setup, "--format", "json", "--audio", heard]
+        subprocess.run(simulate, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # clips in place
+        replay = medians([timed(simulate) for _ in range(RUNS)])
+        print(f"simulate --audio (as heard)     {replay[0] * 1000:6.1f} ms  median of {RUNS}  (target < 10 s; "
+              f"{os.path.getsize(heard) / 1048576:.2f} MB)")
+        real = medians([timed(simulate + ["--real-time"]) for _ in range(RUNS)])
+        print(f"simulate --audio --real-time    {real[0] * 1000:6.1f} ms  median of {RUNS}  "
+              f"({os.path.getsize(heard) / 1048576:.2f} MB for the whole race)")
 
 def archive():
     """The same files from a zip and unpacked: the zip must cost at most 1.3x."""

@@ -19,6 +19,18 @@ public enum AudioFormats {
             return frame > 0 ? Double(dataBytes) / Double(frame) : 0
         }
 
+        /// Where the `data` chunk's samples start; nil when the file has none.
+        public static func dataOffset(_ b: [UInt8]) -> Int? {
+            guard b.count >= 12 else { return nil }
+            var i = 12
+            while i + 8 <= b.count {
+                let size = Int(b[i + 4]) | Int(b[i + 5]) << 8 | Int(b[i + 6]) << 16 | Int(b[i + 7]) << 24
+                if b[i..<i + 4].elementsEqual("data".utf8) { return i + 8 }
+                i += 8 + size + (size & 1)
+            }
+            return nil
+        }
+
         /// Parses the chunks in order; nil when it is not PCM WAVE with both chunks.
         public init?(_ data: Data) {
             let b = [UInt8](data)

@@ -2,88 +2,128 @@ import Foundation
 import RaceKitCore
 import RaceKitScript
 
-/// `manifest.json` in a script's audio folder: every pre-rendered file with its
-/// text and duration, and the texts that need live speech with their placeholders.
+/// `manifest.json` in a script's audio folder (docs/audio.md,
+/// docs/contracts/schemas/audio-manifest.schema.json): for every message text
+/// and variant, the ordered parts a companion plays; the vocabulary of clips
+/// the slots are said with; every file with what it says, its duration, size
+/// and loudness.
 public struct AudioManifest: Encodable, Sendable {
+    /// The manifest's format: 2 (parts and vocabulary; 1 listed texts left for live speech).
+    public var version = 2
     /// The script, relative to the manifest.
     public var script: String
     /// The espeak-ng voice.
     public var voice: String
     /// The engine's version line (`espeak-ng --version` without its data path).
     public var engine: String
+    /// `opus` or `m4a`.
+    public var format: String
     /// The encoder and its settings.
     public var encoder: String
-    /// Bytes of all the files (each counted once).
+    /// The unit paces are said in: `kilometre` or `mile`.
+    public var unit: String
+    /// The loudness every clip was brought to, and the peak ceiling.
+    public var loudness: Loudness
+    /// Bytes of all the files.
     public var totalBytes: Int
-    /// Seconds of speech in all the files (each counted once).
+    /// Seconds of audio in all the files.
     public var totalSeconds: Double
-    /// One entry per pre-rendered text, in message order; texts said by several
-    /// messages share a file.
+    /// Every text of the script, in message order (text, then variants).
+    public var messages: [Message]
+    /// Each word slots are said with, and its file.
+    public var vocabulary: [String: String]
+    /// Every file, by name.
     public var files: [File]
-    /// Texts with run-time placeholders: the app speaks them live.
-    public var live: [Live]
 
-    /// A pre-rendered text.
-    public struct File: Encodable, Sendable {
+    public struct Loudness: Encodable, Sendable {
+        public var targetLUFS: Double
+        public var ceilingDBFS: Double
+    }
+
+    /// One text and its parts.
+    public struct Message: Encodable, Sendable {
         public var messageId: String
         /// Index into the message's `variants`; null for its main text.
         @Null public var variant: Int?
         public var text: String
-        /// The audio file, relative to the manifest.
-        public var file: String
-        /// Seconds of speech (from the engine's WAV: data bytes / (rate × channels × bytes per sample)).
-        public var durationSeconds: Double
-        /// Size of the Ogg Opus file in bytes.
-        public var bytes: Int
+        public var parts: [Part]
+
+        /// The one file of a text that is a single fixed part.
+        var singleFile: String? {
+            parts.count == 1 ? parts[0].file : nil
+        }
     }
 
-    /// A text that needs live speech, and why.
-    public struct Live: Encodable, Sendable {
-        public var messageId: String
-        /// Index into the message's `variants`; null for its main text.
-        @Null public var variant: Int?
-        /// The run-time placeholders in the text, in order.
-        public var placeholders: [String]
+    /// A part: a fixed fragment (`text`, and `file` to play, or `clips` of
+    /// the vocabulary for a pause, or neither for spaces), or a slot (`slot`,
+    /// the run-time value, and `speak`, how it is said).
+    public struct Part: Encodable, Sendable {
+        public var text: String?
+        public var file: String?
+        public var clips: [String]?
+        public var slot: String?
+        public var speak: String?
+    }
+
+    /// A file: what the engine read, how long it plays, its size and loudness.
+    public struct File: Encodable, Sendable {
+        public var file: String
+        /// What the engine read (empty for the pause, which is silence).
+        public var spoken: String
+        /// Seconds of audio, the silences around the speech included.
+        public var durationSeconds: Double
+        public var bytes: Int
+        /// Integrated loudness of the speech (ITU-R BS.1770), before encoding; null for silence.
+        @Null public var loudnessLUFS: Double?
     }
 
     init(
-        script: RaceScript, scriptPath: String, voice: String, engine: String, items: [ScriptAudio.Item],
-        durations: [String: Double], sizes: [String: Int]
+        script: RaceScript, scriptPath: String, voice: String, engine: String, format: AudioFormat,
+        texts: [ScriptAudio.Text], key: ScriptAudio.FileKey, files: [File]
     ) {
         self.script = scriptPath
         self.voice = voice
         self.engine = engine
-        self.encoder = ScriptAudio.encoderSettings
-        var files: [File] = []
-        var live: [Live] = []
-        for item in items {
-            let id = script.messages[item.message].id
-            if let f = item.file {
-                files.append(
-                    File(
-                        messageId: id, variant: item.variant, text: item.text, file: f,
-                        durationSeconds: TextFormat.rounded(durations[f] ?? 0, 3), bytes: sizes[f] ?? 0))
-            } else {
-                live.append(Live(messageId: id, variant: item.variant, placeholders: item.placeholders))
-            }
+        self.format = format.rawValue
+        self.encoder = format.encoderSettings
+        self.unit = script.plan.unit == 1000 ? "kilometre" : "mile"
+        loudness = Loudness(targetLUFS: PCMAudio.targetLUFS, ceilingDBFS: PCMAudio.ceilingDBFS)
+        messages = texts.map { t in
+            Message(
+                messageId: t.messageID, variant: t.variant, text: t.text,
+                parts: t.parts.map { part in
+                    switch part {
+                    case .slot(let name, let kind): return Part(slot: name, speak: kind.rawValue)
+                    case .fixed(let f) where f.spoken.isEmpty:
+                        return Part(text: f.text, clips: f.isPause ? [SpokenWords.pause] : nil)
+                    case .fixed(let f):
+                        let clip = ScriptAudio.Clip(
+                            spoken: f.spoken, lead: f.leadMilliseconds, trail: f.trailMilliseconds)
+                        return Part(text: f.text, file: key.fileName(clip))
+                    }
+                })
         }
+        vocabulary = Dictionary(
+            uniqueKeysWithValues: ScriptAudio.vocabularyClips(unitMeters: script.plan.unit).map {
+                ($0.word!, key.fileName($0))
+            })
         self.files = files
-        self.live = live
-        let unique = Set(files.map(\.file))
-        totalBytes = unique.reduce(0) { $0 + (sizes[$1] ?? 0) }
+        totalBytes = files.reduce(0) { $0 + $1.bytes }
         // The sum of the durations as listed (rounded), so that a render reusing
         // them from this manifest writes the same total.
-        totalSeconds = TextFormat.rounded(unique.reduce(0) { $0 + TextFormat.rounded(durations[$1] ?? 0, 3) }, 3)
+        totalSeconds = TextFormat.rounded(files.reduce(0) { $0 + $1.durationSeconds }, 3)
     }
 
-    /// The durations an earlier render recorded, by file name: a reused file keeps
-    /// the duration measured from its WAV. Empty when there is no readable manifest
-    /// (try?: the durations are then read from the Opus files, nothing is lost).
-    static func previousDurations(in dir: String) -> [String: Double] {
+    /// What an earlier render measured, by file name: a reused file keeps the
+    /// duration and loudness measured when it was made. Empty when there is no
+    /// readable manifest (try?: the durations are then read from the Opus
+    /// files and the loudness is unknown; no audio is lost).
+    static func previousFiles(in dir: String) -> [String: RenderedClip] {
         struct Previous: Decodable {
             struct File: Decodable {
                 var file: String
                 var durationSeconds: Double
+                var loudnessLUFS: Double?
             }
             var files: [File]
         }
@@ -91,6 +131,10 @@ public struct AudioManifest: Encodable, Sendable {
         guard let data = InputFile.read(path),
             let previous = try? JSONDecoder().decode(Previous.self, from: data)
         else { return [:] }
-        return Dictionary(previous.files.map { ($0.file, $0.durationSeconds) }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(
+            previous.files.filter { $0.durationSeconds.isFinite && $0.durationSeconds >= 0 }.map {
+                ($0.file, RenderedClip(seconds: $0.durationSeconds, loudness: $0.loudnessLUFS))
+            },
+            uniquingKeysWith: { a, _ in a })
     }
 }

@@ -3,37 +3,45 @@ import RaceKitCore
 import RaceKitFormats
 import RaceKitScript
 
-/// `script render`: every message text that is complete at generation (no
-/// run-time placeholder) spoken by an offline engine (espeak-ng), compressed to
-/// Ogg Opus, and its path written into the script; `manifest.json` beside the files.
+/// `script render`: every message and variant of a script playable with no
+/// speech synthesizer. The fixed fragments of each text are spoken once by an
+/// offline engine (espeak-ng); the run-time values are said by joining clips of
+/// a vocabulary rendered once per voice (`SpokenWords`); every clip is trimmed,
+/// brought to one loudness (`PCMAudio`) and compressed (Ogg Opus, or AAC in
+/// M4A). `manifest.json` says, for every text, the ordered parts a companion
+/// plays (docs/audio.md); texts that are one fixed file also get their path in
+/// the script.
 ///
-/// Files are content-addressed: the SHA-256 of the text, the voice, the engine's
-/// version and the encoder settings names the file (16 hex digits + `.opus`), so
-/// an unchanged text is never spoken again, and a changed one gets a new file
-/// while the old one, referenced by no message any more, is removed.
+/// Files are content-addressed: the SHA-256 of what is spoken, the silence
+/// around it, the voice, the engine's version, the processing and the encoder
+/// settings names the file (16 hex digits + extension), so an unchanged clip is
+/// never spoken again, and one no text needs any more is removed.
 public enum ScriptAudio {
     /// What to render and where.
     public struct Options: Sendable {
-        /// The script (JSON); rewritten with each message's audio paths.
+        /// The script (JSON); rewritten with the audio paths of single-file texts.
         public var scriptPath: String
-        /// The audio folder; nil: `STEM-audio` beside the script (`audioStem`).
+        /// The audio folder; nil: `STEM-audio` beside the script (`STEM-audio-m4a` for M4A).
         public var outputDirectory: String?
         /// An espeak-ng voice: a language of `espeak-ng --voices` (`en-us`), optionally `+variant`.
         public var voice: String
+        /// The container and codec of the files.
+        public var format: AudioFormat
         /// Engine and encoder processes at a time (1 or 2).
         public var workers: Int
-        /// The programs; nil: `espeak-ng` and `opusenc` found on PATH.
+        /// The programs; nil: found on PATH (`SpeechTools.find`).
         public var tools: SpeechTools?
         /// Called after each file is spoken and encoded: done, total (from the worker threads).
         public var progress: (@Sendable (Int, Int) -> Void)?
 
         public init(
-            scriptPath: String, outputDirectory: String? = nil, voice: String = "en-us", workers: Int = 2,
-            tools: SpeechTools? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+            scriptPath: String, outputDirectory: String? = nil, voice: String = "en-us", format: AudioFormat = .opus,
+            workers: Int = 2, tools: SpeechTools? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
         ) {
             self.scriptPath = scriptPath
             self.outputDirectory = outputDirectory
             self.voice = voice
+            self.format = format
             self.workers = workers
             self.tools = tools
             self.progress = progress
@@ -41,47 +49,51 @@ public enum ScriptAudio {
     }
 
     /// What a render did.
-    public struct Outcome: Sendable, Equatable {
+    public struct Outcome: Sendable {
         /// Files spoken and encoded by this run.
         public var rendered: Int
-        /// Files already there from an earlier run (same text, voice, engine and encoder).
+        /// Files already there from an earlier run (same clip, voice, engine and encoder).
         public var reused: Int
-        /// Texts (messages and variants) left for live speech: they have run-time placeholders.
-        public var live: Int
-        /// Unreferenced `.opus` files of earlier runs removed from the folder.
+        /// Unreferenced audio files of earlier runs removed from the folder.
         public var removed: Int
+        /// Message texts and variants, every one playable from the files.
+        public var texts: Int
         /// The audio folder.
         public var directory: String
         /// `manifest.json` in the audio folder.
         public var manifestPath: String
         /// Size of every referenced audio file, in bytes.
         public var bytes: Int
-        /// Speech in every referenced audio file, in seconds.
+        /// Audio in every referenced file, in seconds.
         public var seconds: Double
         /// Whether the script file was rewritten (false when its paths were already these).
         public var scriptChanged: Bool
+        /// What was written to `manifest.json`.
+        public var manifest: AudioManifest
+
+        /// The line `script render` prints.
+        public var summary: String {
+            let megabytes = TextFormat.fixed(Double(bytes) / 1_048_576, 2)
+            return
+                "rendered \(rendered), reused \(reused) → \(directory) (\(megabytes) MB, \(TextFormat.fixed(seconds, 1)) s of audio; all \(texts) texts playable offline)"
+        }
     }
 
-    /// Opus in Ogg, tuned for speech. 24 kbit/s rather than 16: at 16 Opus codes
-    /// wideband (8 kHz of audio), at 24 super-wideband, which keeps all of
-    /// espeak-ng's 11 kHz (22,050 Hz samples); measured 3.1 KB per second of
-    /// speech, about 6 MB for 200 ten-second messages (budget 16 MB).
-    public static let encoderArguments = ["--speech", "--bitrate", "24"]
-    /// Part of every file's key: a change of encoder settings renders again.
-    public static var encoderSettings: String { (["opusenc"] + encoderArguments).joined(separator: " ") }
     /// The manifest's file name in the audio folder.
     public static let manifestName = "manifest.json"
+    /// The comma clip's silence (between two words, each of which keeps its own `wordGap`).
+    public static let pauseMilliseconds = AudioFragment.commaPause - 2 * AudioFragment.wordGap
 
-    /// One text to speak: a message's text (variant nil) or one of its variants.
-    struct Item {
-        var message: Int
-        var variant: Int?
-        var text: String
-        /// The text as the engine reads it (`SpokenText`).
+    /// One file to make: a fragment or a vocabulary word (its speech and the
+    /// silence around it), or the pause clip (no speech).
+    struct Clip: Hashable, Sendable {
         var spoken: String
-        var placeholders: [String]
-        /// The audio file's name when the text is complete.
-        var file: String?
+        var lead: Int
+        var trail: Int
+        /// The vocabulary word it says, for messages about it.
+        var word: String?
+        /// The first message (and variant) whose text has it, for messages about it.
+        var usedBy: String?
     }
 
     /// The default audio folder's stem: the script file's name without `.json`
@@ -95,115 +107,170 @@ public enum ScriptAudio {
         return name
     }
 
+    /// The audio folder a render writes to.
+    public static func directory(_ o: Options) -> String {
+        o.outputDirectory
+            ?? ((o.scriptPath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("\(audioStem(o.scriptPath))-audio\(o.format == .opus ? "" : "-m4a")")
+    }
+
     /// Renders the script's audio, reusing files already there, and rewrites the
     /// script's audio paths and the manifest. A failing tool fails the run after
-    /// every file was tried (`AudioError.failed`, one line per text); what was
+    /// every file was tried (`AudioError.failed`, one line per clip); what was
     /// rendered is kept for the next run, and the script is left unchanged.
     public static func render(_ o: Options) throws -> Outcome {
         var script = try RaceScript.load(path: o.scriptPath)
-        let tools = try o.tools ?? SpeechTools.find()
+        let tools = try o.tools ?? SpeechTools.find(format: o.format)
         let engine = try tools.engineVersion()
         try tools.checkVoice(o.voice)
-        let scriptFolder = folder(of: o.scriptPath)
-        let dir =
-            o.outputDirectory
-            ?? ((o.scriptPath as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("\(audioStem(o.scriptPath))-audio")
+        let dir = directory(o)
         try AtomicFile.createDirectory(dir)
 
-        let items = Self.items(script, voice: o.voice, engine: engine)
-        var first: [String: Item] = [:]   // file -> the first text that needs it
-        for item in items { if let f = item.file, first[f] == nil { first[f] = item } }
-        let missing = first.keys.sorted().filter { !existsNonEmpty((dir as NSString).appendingPathComponent($0)) }
-        let jobs = missing.map {
-            RenderJob(file: $0, item: first[$0]!, messageID: script.messages[first[$0]!.message].id)
+        let texts = Self.texts(script)
+        let key = FileKey(voice: o.voice, engine: engine, format: o.format)
+        var clips: [String: Clip] = [:]   // file -> clip
+        for clip in fragmentClips(texts) + vocabularyClips(unitMeters: script.plan.unit) {
+            let file = key.fileName(clip)
+            if clips[file] == nil { clips[file] = clip }
         }
+        let byFile = clips
+        let missing = clips.keys.sorted().filter { !existsNonEmpty((dir as NSString).appendingPathComponent($0)) }
         let results = SpeechTools.parallel(
-            jobs, workers: min(2, max(1, o.workers)), progress: o.progress
-        ) { job in
-            try tools.render(job.item.spoken, voice: o.voice, to: (dir as NSString).appendingPathComponent(job.file))
+            missing, workers: min(2, max(1, o.workers)), progress: o.progress
+        ) { file in
+            try tools.render(
+                byFile[file]!, voice: o.voice, format: o.format, to: (dir as NSString).appendingPathComponent(file))
         }
-        var durations: [String: Double] = [:]
+        var measured: [String: RenderedClip] = [:]
         var failures: [ToolFailure] = []
-        for (job, result) in zip(jobs, results) {
+        for (file, result) in zip(missing, results) {
             switch result {
-            case .success(let seconds): durations[job.file] = seconds
+            case .success(let r): measured[file] = r
             case .failure(var failure):
-                failure.messageID = job.messageID
-                failure.variant = job.item.variant
+                failure.messageID = clips[file]!.usedBy ?? "vocabulary \"\(clips[file]!.word ?? "")\""
                 failures.append(failure)
             }
         }
         guard failures.isEmpty else { throw AudioError.failed(failures) }
 
-        let previous = AudioManifest.previousDurations(in: dir)
-        var sizes: [String: Int] = [:]
-        for file in first.keys {
-            let path = (dir as NSString).appendingPathComponent(file)
-            let bytes = [UInt8](InputFile.read(path) ?? Data())
-            sizes[file] = bytes.count
-            if durations[file] == nil { durations[file] = previous[file] ?? AudioFormats.oggOpusSeconds(bytes) ?? 0 }
+        let previous = AudioManifest.previousFiles(in: dir)
+        var files: [AudioManifest.File] = []
+        for file in clips.keys.sorted() {
+            let bytes = [UInt8](InputFile.read((dir as NSString).appendingPathComponent(file)) ?? Data())
+            let r =
+                measured[file] ?? previous[file]
+                ?? RenderedClip(seconds: AudioFormats.oggOpusSeconds(bytes) ?? 0, loudness: nil)
+            files.append(
+                AudioManifest.File(
+                    file: file, spoken: clips[file]!.spoken, durationSeconds: TextFormat.rounded(r.seconds, 3),
+                    bytes: bytes.count, loudnessLUFS: r.loudness.map { TextFormat.rounded($0, 2) }))
         }
 
-        // The script's paths, relative to its folder.
-        let relative = relativePath(from: scriptFolder, to: dir)
-        let byMessage = Dictionary(grouping: items, by: \.message)
-        for i in script.messages.indices {
-            let mine = byMessage[i] ?? []
-            let main = mine.first { $0.variant == nil }
-            script.messages[i].prerenderedAudioPath = main?.file.map { relative + "/" + $0 }
-            script.messages[i].variantAudioPaths =
-                script.messages[i].variants == nil
-                ? nil : mine.filter { $0.variant != nil }.map { $0.file.map { relative + "/" + $0 } ?? "" }
-        }
         let manifest = AudioManifest(
             script: script, scriptPath: relativePath(from: dir, to: o.scriptPath), voice: o.voice, engine: engine,
-            items: items, durations: durations, sizes: sizes)
+            format: o.format, texts: texts, key: key, files: files)
+        let changed = try rewritePaths(&script, o.scriptPath, dir: dir, manifest: manifest)
         let manifestPath = (dir as NSString).appendingPathComponent(manifestName)
         try AtomicFile.write(try JSONOutput.string(manifest) + "\n", to: manifestPath)
-        let text = Array(try script.json()) + Array("\n".utf8)
-        let changed = InputFile.read(o.scriptPath).map { [UInt8]($0) } != text
-        if changed { try AtomicFile.write(text, to: o.scriptPath) }
-        let removed = try removeStale(in: dir, keeping: Set(first.keys))
+        let removed = try removeStale(in: dir, keeping: Set(clips.keys))
         return Outcome(
-            rendered: jobs.count, reused: first.count - jobs.count, live: manifest.live.count, removed: removed,
+            rendered: missing.count, reused: clips.count - missing.count, removed: removed, texts: texts.count,
             directory: dir, manifestPath: manifestPath, bytes: manifest.totalBytes, seconds: manifest.totalSeconds,
-            scriptChanged: changed)
+            scriptChanged: changed, manifest: manifest)
+    }
+
+    /// Writes each single-file text's path (relative to the script's folder)
+    /// into the script: `prerenderedAudioPath`, `variantAudioPaths` (`""` for a
+    /// variant of several parts: the manifest has them). True when the script changed.
+    static func rewritePaths(
+        _ script: inout RaceScript, _ scriptPath: String, dir: String, manifest: AudioManifest
+    ) throws -> Bool {
+        let relative = relativePath(from: folder(of: scriptPath), to: dir)
+        let single = Dictionary(
+            manifest.messages.map { ("\($0.messageId)#\($0.variant ?? -1)", $0.singleFile) },
+            uniquingKeysWith: { a, _ in a })
+        func path(_ id: String, _ variant: Int?) -> String? {
+            (single["\(id)#\(variant ?? -1)"] ?? nil).map { relative + "/" + $0 }
+        }
+        for i in script.messages.indices {
+            let m = script.messages[i]
+            script.messages[i].prerenderedAudioPath = path(m.id, nil)
+            script.messages[i].variantAudioPaths = m.variants.map { v in v.indices.map { path(m.id, $0) ?? "" } }
+        }
+        let text = Array(try script.json()) + Array("\n".utf8)
+        guard InputFile.read(scriptPath).map({ [UInt8]($0) }) != text else { return false }
+        try AtomicFile.write(text, to: scriptPath)
+        return true
+    }
+
+    /// One text of the script: a message's text (variant nil) or one of its variants.
+    struct Text: Sendable {
+        var message: Int
+        var messageID: String
+        var variant: Int?
+        var text: String
+        var parts: [AudioPart]
     }
 
     /// Every text of the script, in message order (the text, then its variants).
-    static func items(_ script: RaceScript, voice: String, engine: String) -> [Item] {
-        var out: [Item] = []
-        for (i, m) in script.messages.enumerated() {
-            let texts = [(nil, m.text)] + (m.variants ?? []).enumerated().map { (Optional($0.offset), $0.element) }
-            for (variant, text) in texts {
-                let names = RaceScript.placeholderNames(in: text)
-                let spoken = SpokenText.normalize(text)
-                let file = names.isEmpty ? fileName(text: spoken, voice: voice, engine: engine) : nil
-                out.append(
-                    Item(message: i, variant: variant, text: text, spoken: spoken, placeholders: names, file: file))
+    static func texts(_ script: RaceScript) -> [Text] {
+        script.messages.enumerated().flatMap { (i, m) in
+            ([(nil, m.text)] + (m.variants ?? []).enumerated().map { (Optional($0.offset), $0.element) }).map {
+                Text(message: i, messageID: m.id, variant: $0.0, text: $0.1, parts: AudioPart.parts(of: $0.1))
             }
         }
-        return out
     }
 
-    /// The file of a spoken text: the first 16 hex digits of the SHA-256 of the
-    /// text, voice, engine version, encoder settings and `SpokenText`'s rules
-    /// (each length-prefixed, so no two different inputs run together), then `.opus`.
-    public static func fileName(text: String, voice: String, engine: String) -> String {
-        let parts = ["racekit-audio-1", engine, encoderSettings, "spoken-\(SpokenText.version)", voice, text]
-        let material = parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
-        return String(ContentDigest.hex(of: material).prefix(16)) + ".opus"
+    static func fragmentClips(_ texts: [Text]) -> [Clip] {
+        texts.flatMap { t in
+            t.parts.compactMap {
+                guard case .fixed(let f) = $0, !f.spoken.isEmpty else { return nil }
+                return Clip(
+                    spoken: f.spoken, lead: f.leadMilliseconds, trail: f.trailMilliseconds,
+                    usedBy: t.messageID + (t.variant.map { " (variant \($0))" } ?? ""))
+            }
+        }
     }
 
-    /// True for names `script render` gives its files (16 lowercase hex digits + `.opus`).
+    /// The vocabulary's clips: each word between two word gaps; the pause is silence.
+    static func vocabularyClips(unitMeters: Double) -> [Clip] {
+        SpokenWords.vocabulary(unitMeters: unitMeters).map { word in
+            word == SpokenWords.pause
+                ? Clip(spoken: "", lead: pauseMilliseconds, trail: 0, word: word)
+                : Clip(spoken: word, lead: AudioFragment.wordGap, trail: AudioFragment.wordGap, word: word)
+        }
+    }
+
+    /// What names a file: everything that changes its bytes.
+    struct FileKey: Sendable {
+        var voice: String
+        var engine: String
+        var format: AudioFormat
+
+        /// The first 16 hex digits of the SHA-256 of the engine version, the
+        /// encoder settings, the text and processing rules' versions, the voice,
+        /// the silences and the spoken text (each length-prefixed, so no two
+        /// different inputs run together), then the format's extension.
+        func fileName(_ clip: Clip) -> String {
+            let parts = [
+                "racekit-audio-2", engine, format.encoderSettings, "spoken-\(SpokenText.version)",
+                "pcm-\(PCMAudio.version)", voice, "\(clip.lead)", "\(clip.trail)", clip.spoken
+            ]
+            let material = parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
+            return String(ContentDigest.hex(of: material).prefix(16)) + "." + format.fileExtension
+        }
+    }
+
+    /// True for names `script render` gives its files (16 lowercase hex digits + `.opus` or `.m4a`).
     public static func isAudioFileName(_ name: String) -> Bool {
-        guard name.hasSuffix(".opus") else { return false }
-        let stem = name.dropLast(5)
+        guard let ext = AudioFormat.allCases.first(where: { name.hasSuffix("." + $0.fileExtension) }) else {
+            return false
+        }
+        let stem = name.dropLast(ext.fileExtension.count + 1)
         return stem.count == 16 && stem.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
-    /// Removes the folder's audio files no message refers to; other files are left alone.
+    /// Removes the folder's audio files no text refers to; other files are left alone.
     static func removeStale(in dir: String, keeping: Set<String>) throws -> Int {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: dir) } catch {
@@ -241,11 +308,37 @@ public enum ScriptAudio {
     }
 }
 
-/// One file to speak and encode.
-struct RenderJob: Sendable {
-    var file: String
-    var item: ScriptAudio.Item
-    var messageID: String
+/// The containers `script render` writes.
+public enum AudioFormat: String, Sendable, CaseIterable, Codable {
+    /// Ogg Opus (opusenc), the default: 24 kbit/s keeps espeak-ng's whole 11 kHz band.
+    case opus
+    /// AAC in MPEG-4 (ffmpeg), for players without Opus.
+    case m4a
+
+    public var fileExtension: String { rawValue }
+
+    /// The encoder's arguments after its input.
+    var encoderArguments: [String] {
+        switch self {
+        case .opus: return ["--speech", "--bitrate", "24"]
+        case .m4a:
+            return [
+                "-c:a", "aac", "-b:a", "40k", "-threads", "1", "-map_metadata", "-1", "-fflags", "+bitexact",
+                "-flags:a", "+bitexact"
+            ]
+        }
+    }
+
+    /// Part of every file's key: a change of encoder settings renders again.
+    public var encoderSettings: String {
+        ([self == .opus ? "opusenc" : "ffmpeg"] + encoderArguments).joined(separator: " ")
+    }
 }
 
-extension ScriptAudio.Item: Sendable {}
+/// What rendering one clip measured.
+struct RenderedClip: Sendable {
+    /// Seconds of audio, silences included.
+    var seconds: Double
+    /// Integrated loudness of the speech (nil for the pause).
+    var loudness: Double?
+}

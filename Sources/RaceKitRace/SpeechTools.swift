@@ -1,28 +1,78 @@
 import Foundation
 import RaceKitCore
 
-/// The programs `script render` runs: the espeak-ng speech engine and opusenc
-/// (opus-tools), both from Debian (`make deps` installs them).
+/// The programs `script render` runs: the espeak-ng speech engine, opusenc
+/// (opus-tools) and, for M4A, ffmpeg; all from Debian (`make deps` installs them).
 public struct SpeechTools: Sendable, Equatable {
     /// Path of `espeak-ng`.
     public var espeak: String
     /// Path of `opusenc`.
     public var opusenc: String
+    /// Path of `ffmpeg` (M4A only).
+    public var ffmpeg: String?
+    /// Path of `opusdec` (opus-tools; a WAV of the race as heard only).
+    public var opusdec: String?
 
-    public init(espeak: String, opusenc: String) {
+    public init(espeak: String, opusenc: String, ffmpeg: String? = nil, opusdec: String? = nil) {
         self.espeak = espeak
         self.opusenc = opusenc
+        self.ffmpeg = ffmpeg
+        self.opusdec = opusdec
     }
 
-    /// Both programs from PATH; a missing one is `AudioError.toolMissing`.
-    public static func find(path: String? = ProcessInfo.processInfo.environment["PATH"]) throws -> SpeechTools {
+    /// The programs from PATH; a missing one is `AudioError.toolMissing`
+    /// (ffmpeg only when `format` needs it).
+    public static func find(
+        format: AudioFormat = .opus, path: String? = ProcessInfo.processInfo.environment["PATH"]
+    ) throws -> SpeechTools {
         guard let espeak = which("espeak-ng", path: path) else {
             throw AudioError.toolMissing(tool: "espeak-ng", package: "espeak-ng")
         }
         guard let opusenc = which("opusenc", path: path) else {
             throw AudioError.toolMissing(tool: "opusenc", package: "opus-tools")
         }
-        return SpeechTools(espeak: espeak, opusenc: opusenc)
+        let ffmpeg = which("ffmpeg", path: path)
+        if format == .m4a, ffmpeg == nil { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
+        return SpeechTools(espeak: espeak, opusenc: opusenc, ffmpeg: ffmpeg)
+    }
+
+    /// `opusdec` from PATH (opus-tools, like opusenc).
+    public static func opusdec(path: String? = ProcessInfo.processInfo.environment["PATH"]) throws -> String {
+        guard let found = which("opusdec", path: path) else {
+            throw AudioError.toolMissing(tool: "opusdec", package: "opus-tools")
+        }
+        return found
+    }
+
+    /// The containers an Ogg Opus stream is converted to.
+    public enum Conversion: Sendable { case m4a, wav }
+
+    /// Writes an Ogg Opus stream as M4A (ffmpeg, AAC) or WAV (opusdec) at
+    /// `path`, through a temporary file beside it, atomically.
+    public func convert(_ opus: [UInt8], to path: String, _ to: Conversion) throws {
+        let temp = ((path as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid())")
+        let (input, output) = (temp + ".opus", temp + ".out")
+        defer { for f in [input, output] { unlink(f) } }
+        try AtomicFile.write(opus, to: input)
+        let run: (status: Int32, output: Data)
+        switch to {
+        case .m4a:
+            guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
+            run = try Self.run(
+                ffmpeg,
+                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input]
+                    + AudioFormat.m4a.encoderArguments + ["-f", "mp4", output], capture: .stderr,
+                timeout: Self.timeoutSeconds * 10)
+        case .wav:
+            guard let opusdec else { throw AudioError.toolMissing(tool: "opusdec", package: "opus-tools") }
+            run = try Self.run(
+                opusdec, ["--quiet", input, output], capture: .stderr, timeout: Self.timeoutSeconds * 10)
+        }
+        guard run.status == 0, let bytes = InputFile.read(output) else {
+            throw ToolFailure(tool: to == .m4a ? "ffmpeg" : "opusdec", status: run.status, run.output)
+        }
+        try AtomicFile.write([UInt8](bytes), to: path)
     }
 
     /// True when both programs are on PATH.
@@ -80,33 +130,61 @@ public struct SpeechTools: Sendable, Equatable {
         throw AudioError.unknownVoice(voice: voice, english: english)
     }
 
-    /// Speaks `text` to a temporary WAV beside `path`, encodes it to Ogg Opus and
-    /// writes `path` atomically; returns the seconds of speech (from the WAV).
+    /// Speaks a clip to a temporary WAV beside `path` (or makes its silence),
+    /// trims, normalises and pads it (`PCMAudio`), encodes it and writes `path`
+    /// atomically; returns its seconds and the loudness of its speech.
     /// The text goes through a file (`-f`), never an argument: a text starting
     /// with `-` would be an option, and a pipe to a child that exits early
     /// would raise SIGPIPE here.
-    func render(_ text: String, voice: String, to path: String) throws -> Double {
+    func render(_ clip: ScriptAudio.Clip, voice: String, format: AudioFormat, to path: String) throws -> RenderedClip {
         let temp = ((path as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid())")
-        let (textFile, wav, opus) = (temp + ".txt", temp + ".wav", temp + ".tmp.opus")
-        defer { for f in [textFile, wav, opus] { unlink(f) } }
-        try AtomicFile.write(text, to: textFile)
-        let speak = try Self.run(espeak, ["-b", "1", "-v", voice, "-w", wav, "-f", textFile], capture: .stderr)
-        guard speak.status == 0 else { throw ToolFailure(tool: "espeak-ng", status: speak.status, speak.output) }
-        guard let info = AudioFormats.WAV(InputFile.read(wav) ?? Data()), info.dataBytes > 0
-        else {
-            throw ToolFailure(tool: "espeak-ng", status: 0, Data("wrote no readable WAV with speech".utf8))
+        let (textFile, raw, wav, encoded) = (temp + ".txt", temp + ".raw.wav", temp + ".wav", temp + ".tmp")
+        defer { for f in [textFile, raw, wav, encoded] { unlink(f) } }
+        var pcm: PCMAudio
+        var loudness: Double?
+        if clip.spoken.isEmpty {
+            pcm = PCMAudio.silence(rate: 22_050, milliseconds: 0)
+        } else {
+            try AtomicFile.write(clip.spoken, to: textFile)
+            let speak = try Self.run(espeak, ["-b", "1", "-v", voice, "-w", raw, "-f", textFile], capture: .stderr)
+            guard speak.status == 0 else { throw ToolFailure(tool: "espeak-ng", status: speak.status, speak.output) }
+            guard let spoken = PCMAudio(wav: InputFile.read(raw) ?? Data()), !spoken.samples.isEmpty else {
+                throw ToolFailure(tool: "espeak-ng", status: 0, Data("wrote no readable 16-bit WAV".utf8))
+            }
+            pcm = spoken.trimmed().normalized()
+            loudness = pcm.loudness.isFinite ? pcm.loudness : nil
         }
-        // A stream serial from the file's name: the same text encodes to the same bytes.
-        let serial = String(
-            UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
-        let encode = try Self.run(
-            opusenc, ["--quiet"] + ScriptAudio.encoderArguments + ["--serial", serial, wav, opus], capture: .stderr)
-        guard encode.status == 0, let bytes = InputFile.read(opus) else {
-            throw ToolFailure(tool: "opusenc", status: encode.status, encode.output)
+        pcm = pcm.padded(lead: clip.lead, trail: clip.trail)
+        try AtomicFile.write(pcm.wav(), to: wav)
+        try encode(wav, to: encoded, format: format, serialFrom: path)
+        guard let bytes = InputFile.read(encoded) else {
+            throw ToolFailure(tool: format == .opus ? "opusenc" : "ffmpeg", status: 0, Data("wrote no file".utf8))
         }
         try AtomicFile.write([UInt8](bytes), to: path)
-        return info.seconds
+        return RenderedClip(seconds: pcm.seconds, loudness: loudness)
+    }
+
+    /// Encodes a WAV to `format`; the same input always gives the same bytes
+    /// (opusenc: a stream serial from the file's name; ffmpeg: bit-exact, one thread).
+    func encode(_ wav: String, to output: String, format: AudioFormat, serialFrom path: String) throws {
+        let result: (status: Int32, output: Data)
+        switch format {
+        case .opus:
+            let serial = String(
+                UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
+            result = try Self.run(
+                opusenc, ["--quiet"] + format.encoderArguments + ["--serial", serial, wav, output], capture: .stderr)
+        case .m4a:
+            guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
+            result = try Self.run(
+                ffmpeg,
+                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", wav] + format.encoderArguments
+                    + ["-f", "mp4", output], capture: .stderr)
+        }
+        guard result.status == 0 else {
+            throw ToolFailure(tool: format == .opus ? "opusenc" : "ffmpeg", status: result.status, result.output)
+        }
     }
 
     enum Stream { case stdout, stderr }
@@ -171,12 +249,12 @@ public struct SpeechTools: Sendable, Equatable {
     }
 
     /// Runs `body` over `jobs` on `workers` threads; results in the jobs' order.
-    static func parallel<Job: Sendable>(
+    static func parallel<Job: Sendable, Value: Sendable>(
         _ jobs: [Job], workers: Int, progress: (@Sendable (Int, Int) -> Void)?,
-        _ body: @Sendable (Job) throws -> Double
-    ) -> [Result<Double, ToolFailure>] {
+        _ body: @Sendable (Job) throws -> Value
+    ) -> [Result<Value, ToolFailure>] {
         let state = Locked(
-            (next: 0, done: 0, results: [Result<Double, ToolFailure>?](repeating: nil, count: jobs.count)))
+            (next: 0, done: 0, results: [Result<Value, ToolFailure>?](repeating: nil, count: jobs.count)))
         DispatchQueue.concurrentPerform(iterations: min(workers, jobs.count)) { _ in
             while true {
                 let i = state.withLock { s -> Int? in
@@ -184,7 +262,7 @@ public struct SpeechTools: Sendable, Equatable {
                     return s.next < jobs.count ? s.next : nil
                 }
                 guard let i else { return }
-                let result: Result<Double, ToolFailure>
+                let result: Result<Value, ToolFailure>
                 do { result = .success(try body(jobs[i])) } catch let f as ToolFailure { result = .failure(f) } catch {
                     result = .failure(ToolFailure(tool: "render", status: -1, Data("\(error)".utf8)))
                 }

@@ -1,24 +1,38 @@
 import Foundation
 
-/// A message text as the speech engine should read it. espeak-ng reads a clock
-/// time `3:15:00` as "three fifteen zero zero" and `km` as "K M": clock times
-/// become hours and minutes, and units after a number their words. A pace or
-/// split `4:58` stays: "four fifty-eight" is how a runner says it.
+/// A fixed text as the speech engine should read it. espeak-ng reads a clock
+/// time `3:15:00` as "three fifteen zero zero", a pace `4:05` as "four zero
+/// five" and `km` as "K M": times become the words a slot would say for them
+/// (`SpokenWords`: "three hours, fifteen", "four oh five"; a time before
+/// "ahead"/"behind" is a gap, "four minutes forty-five ahead"), and units after
+/// a number their words ("25 kilometres", "2 seconds").
 public enum SpokenText {
     /// Bumped when the rules change: part of every audio file's key.
-    public static let version = 1
+    public static let version = 2
 
-    public static func normalize(_ text: String) -> String {
-        var out = text.replacing(#/\b(\d{1,2}):([0-5]\d):([0-5]\d)\b/#) { m in
-            let (h, min, s) = (Int(m.1)!, Int(m.2)!, Int(m.3)!)
-            var parts = h > 0 ? ["\(h) \(h == 1 ? "hour" : "hours")"] : []
-            if min > 0 { parts.append("\(min) \(min == 1 ? "minute" : "minutes")") }
-            if s > 0 || parts.isEmpty { parts.append("\(s) \(s == 1 ? "second" : "seconds")") }
-            return parts.joined(separator: " ")
+    static let unitWords = [
+        "km": "kilometre", "mi": "mile", "ml": "millilitre", "mg": "milligram", "g": "gram", "s": "second"
+    ]
+
+    /// `text` with its times and units in words. `afterNumber`: the text
+    /// follows a spoken number (a slot), so a unit at its very start is said
+    /// as a word too ("{distance_km} km": " kilometres").
+    public static func normalize(_ text: String, afterNumber: Bool = false) -> String {
+        // (^|[^\d:.]): no lookbehind in Swift's regexes; the character before is kept.
+        var out = text.replacing(#/(^|[^\d:.])(\d{1,3}):([0-5]\d):([0-5]\d)(?![\d:])/#) { m in
+            m.1 + SpokenWords.text(SpokenWords.clock(Int(m.2)!, Int(m.3)!, Int(m.4)!))
         }
-        let words = ["km": "kilometre", "mi": "mile", "ml": "millilitre", "mg": "milligram", "g": "gram"]
-        out = out.replacing(#/\b(\d+(?:\.\d+)?) ?(km|mi|ml|mg|g)\b/#) { m in
-            "\(m.1) \(words[String(m.2)]!)\(m.1 == "1" ? "" : "s")"
+        out = out.replacing(#/(^|[^\d:.])(\d{1,3}):([0-5]\d)(?![\d:]) (ahead|behind)\b/#) { m in
+            m.1 + SpokenWords.text(SpokenWords.duration(0, Int(m.2)!, Int(m.3)!)) + " \(m.4)"
+        }
+        out = out.replacing(#/(^|[^\d:.])(\d{1,3}):([0-5]\d)(?![\d:])/#) { m in
+            m.1 + SpokenWords.text(SpokenWords.minutesSeconds(Int(m.2)!, Int(m.3)!))
+        }
+        out = out.replacing(#/\b(\d+(?:\.\d+)?) ?(km|mi|ml|mg|g|s)\b/#) { m in
+            "\(m.1) \(unitWords[String(m.2)]!)\(m.1 == "1" ? "" : "s")"
+        }
+        if afterNumber, let m = out.prefixMatch(of: #/(\s*)(km|mi|ml|mg|g|s)\b/#) {
+            out = "\(m.1)\(unitWords[String(m.2)]!)s" + out[m.range.upperBound...]
         }
         return out
     }

@@ -10,6 +10,10 @@ public struct PlayedMessage: Sendable, Equatable {
     public var priority: Int
     /// With run-time placeholders filled.
     public var text: String
+    /// Which of the message's variants was said (nil: its main text).
+    public var variant: Int? = nil
+    /// The run-time placeholders' values as filled into `text`, by name.
+    public var values: [String: String] = [:]
 }
 
 /// Why a message never played (docs/contracts/json.md, `notPlayed.reason`).
@@ -288,15 +292,17 @@ public final class TriggerEngine {
     func play(_ due: Due, _ m: Metrics, _ t: Double) -> PlayedMessage {
         let message = script.messages[due.index]
         let all = texts(due.index)
-        let text = all[min(states[due.index].plays, all.count - 1)]
+        let which = min(states[due.index].plays, all.count - 1)
+        let text = all[which]
         states[due.index].played = true
         states[due.index].plays += 1
         states[due.index].lastPlayed = t
         windowEnd = t + settings.windowSeconds
+        let filled = Placeholders.filled(text, metrics: atAnchor[due.index] ?? m, plan: script.plan)
         let played = PlayedMessage(
             elapsedSeconds: Int(t.rounded()), distanceMeters: m.distance, messageId: message.id,
             triggerType: message.trigger.type, branchKey: message.branchKey, priority: message.priority,
-            text: Placeholders.fill(text, metrics: atAnchor[due.index] ?? m, plan: script.plan))
+            text: filled.text, variant: which == 0 ? nil : which - 1, values: filled.values)
         result.played.append(played)
         return played
     }
@@ -323,16 +329,34 @@ public final class TriggerEngine {
 /// plan", "1:10 behind plan", "on plan"), {distance_km}, {elapsed}, {hr}.
 public enum Placeholders {
     public static func fill(_ text: String, metrics m: Metrics, plan: ScriptPlan) -> String {
-        guard text.contains("{") else { return text }
+        filled(text, metrics: m, plan: plan).text
+    }
+
+    /// The text filled, and each run-time placeholder's value by name.
+    public static func filled(
+        _ text: String, metrics m: Metrics, plan: ScriptPlan
+    ) -> (text: String, values: [String: String]) {
+        guard text.contains("{") else { return (text, [:]) }
         var out = ""
+        var values: [String: String] = [:]
         var name: String?
         for c in text {
-            if c == "{" { name = ""; continue }
-            if c == "}", let n = name { out += value(n, m, plan); name = nil; continue }
+            if c == "{" {
+                if let open = name { out += "{" + open }   // "{{x}": the first brace is text
+                name = ""
+                continue
+            }
+            if c == "}", let n = name {
+                let v = value(n, m, plan)
+                if RaceScript.placeholders.contains(n) { values[n] = v }
+                out += v
+                name = nil
+                continue
+            }
             if name != nil { name!.append(c) } else { out.append(c) }
         }
         if let n = name { out += "{" + n }
-        return out
+        return (out, values)
     }
 
     /// A gap to the plan as said aloud: under 3 s is "on plan".

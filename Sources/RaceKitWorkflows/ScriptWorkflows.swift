@@ -186,3 +186,84 @@ public struct ScriptSimulation {
         return out + "\n\n" + ScriptReplay.Report(result).summaryLine
     }
 }
+
+/// `script simulate --audio FILE`: the race as heard, and its cue sheet.
+extension ScriptSimulation {
+    /// What was written.
+    public struct HeardFiles: Sendable {
+        public var audioPath: String
+        public var cuesPath: String
+        public var lines: Int
+        public var seconds: Double
+        /// The render that made (or reused) the clips.
+        public var render: ScriptAudio.Outcome
+
+        /// The line `script simulate --audio` prints (to stderr: stdout is the simulation).
+        public var summary: String {
+            "the race as heard: \(lines) lines, \(TextFormat.duration(seconds)) of audio → \(audioPath) (cue sheet \(cuesPath); clips rendered \(render.rendered), reused \(render.reused))"
+        }
+    }
+
+    /// The containers the race as heard can be written in, by the file's extension.
+    public enum HeardFormat: String, Sendable {
+        case opus, ogg, m4a, wav
+
+        public init?(path: String) {
+            self.init(rawValue: (path as NSString).pathExtension.lowercased())
+        }
+
+        /// The container of `path`, or a usage error naming the ones there are.
+        public static func of(_ path: String) throws -> HeardFormat {
+            guard let format = HeardFormat(path: path) else {
+                throw Failure(.usage, "--audio \(path): give a file ending in .opus, .ogg, .m4a or .wav")
+            }
+            return format
+        }
+    }
+
+    /// Renders (or reuses) the script's clips in its default audio folder, joins
+    /// every played line (`HeardRace`), writes the audio to `path` (Ogg Opus;
+    /// M4A through ffmpeg, WAV through opusdec, by extension) and the cue sheet
+    /// beside it (`STEM.cues.txt`).
+    public func writeAudio(
+        scriptPath: String, to path: String, voice: String, realTime: Bool,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> HeardFiles {
+        let format = try HeardFormat.of(path)
+        var tools = try SpeechTools.find(format: format == .m4a ? .m4a : .opus)
+        if format == .wav {
+            tools.opusdec = try SpeechTools.opusdec()
+        }
+        let render = try ScriptAudio.render(
+            ScriptAudio.Options(scriptPath: scriptPath, voice: voice, tools: tools, progress: progress))
+        let heard = try HeardRace.build(played: result.played, render: render, realTime: realTime)
+        switch format {
+        case .opus, .ogg: try AtomicFile.write(heard.bytes, to: path)
+        case .m4a, .wav: try tools.convert(heard.bytes, to: path, format == .m4a ? .m4a : .wav)
+        }
+        let stem = (path as NSString).deletingPathExtension
+        let cuesPath = stem + ".cues.txt"
+        try AtomicFile.write(cueSheet(heard, audioPath: path), to: cuesPath)
+        return HeardFiles(
+            audioPath: path, cuesPath: cuesPath, lines: heard.cues.count, seconds: heard.seconds, render: render)
+    }
+
+    /// The cue sheet: where each line starts in the audio, when and where in
+    /// the race it played, the message and the text as said.
+    func cueSheet(_ heard: HeardRace.Audio, audioPath: String) -> String {
+        func audioTime(_ s: Double) -> String {
+            let tenths = Int((s * 10).rounded())
+            return TextFormat.duration(Double(tenths / 10)) + ".\(tenths % 10)"
+        }
+        let rows = heard.cues.map { c in
+            [
+                audioTime(c.audioSeconds), TextFormat.duration(Double(c.elapsedSeconds)),
+                TextFormat.fixed(c.distanceMeters / 1000, 2), ScriptLoading.shortID(c.messageId, script), c.text
+            ]
+        }
+        return "The race as heard: \(script.race) (\(script.personality)) against \(against)\n"
+            + "\((audioPath as NSString).lastPathComponent), \(audioTime(heard.seconds)) of audio, \(heard.cues.count) lines\n\n"
+            + Format.table(header: ["audio", "race", "km", "message", "text"], rows: rows, rightAligned: [0, 1, 2])
+            + "\n"
+    }
+}

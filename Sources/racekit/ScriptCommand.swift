@@ -94,8 +94,11 @@ extension RaceKitCommand.ScriptGroup {
         static let configuration = CommandConfiguration(
             commandName: "simulate",
             abstract: "Replay a stored run (or a run exactly on plan) through the script at 1 Hz.",
-            discussion:
-                "Prints every message that would have played and, for each that never did, why: window, lower_priority, cooldown, branch_not_taken, never_triggered or stale."
+            discussion: """
+                Prints every message that would have played and, for each that never did, why: window, \
+                lower_priority, cooldown, branch_not_taken, never_triggered or stale. --audio FILE writes the race \
+                as heard (every line said by the rendered clips, 1.5 s apart) and FILE's stem + .cues.txt.
+                """
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
@@ -107,14 +110,20 @@ extension RaceKitCommand.ScriptGroup {
         @Option(help: "table, md or json.") var format: ShowFormatWithJSON = .table
         @Flag(help: "With --race: simulate even when the script was made from another version of the setup.")
         var allowStale = false
+        @Option(help: ArgumentHelp("Write the race as heard: .opus, .ogg, .m4a or .wav.", valueName: "file"))
+        var audio: String?
+        @Flag(help: "With --audio: each line at its time in the race, the silences kept.") var realTime = false
+        @Option(help: "With --audio: the espeak-ng voice of the clips (as script render).") var voice = "en-us"
 
         enum ShowFormatWithJSON: String, ExpressibleByArgument, CaseIterable { case table, md, json }
 
         func validate() throws {
             guard (runID == nil) != (race == nil) else { throw ValidationError("give --run ID or --race FILE") }
+            if audio == nil, realTime { throw ValidationError("--real-time goes with --audio") }
         }
 
         func run() throws {
+            if let audio { _ = try ScriptSimulation.HeardFormat.of(audio) }   // before the simulation prints
             let simulation = try ScriptSimulation(
                 file: file, source: runID.map { .run($0) } ?? .race(race!, allowStale: allowStale),
                 openStore: storeOptions.read, note: { Console.error($0) })
@@ -123,6 +132,12 @@ extension RaceKitCommand.ScriptGroup {
             case .md: Console.out(simulation.markdown())
             case .table: Console.out(simulation.text())
             }
+            guard let audio else { return }
+            let heard = try simulation.writeAudio(
+                scriptPath: file, to: audio, voice: voice, realTime: realTime,
+                progress: Console.stderrIsTerminal ? RaceKitCommand.ScriptGroup.Render.drawProgress : nil)
+            if Console.stderrIsTerminal { Console.clearProgress() }
+            Console.error(heard.summary)
         }
     }
 }

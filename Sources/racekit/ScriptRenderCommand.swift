@@ -7,42 +7,34 @@ extension RaceKitCommand.ScriptGroup {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "render",
-            abstract: "Pre-render a script's spoken messages to audio files (espeak-ng, Ogg Opus).",
+            abstract:
+                "Render a script to audio a companion plays with no speech synthesizer (espeak-ng; Ogg Opus or M4A).",
             discussion: """
-                Every message text without run-time placeholders is spoken by espeak-ng and compressed to Ogg Opus \
-                (24 kbit/s) in the audio folder (default: half-audio beside half.script.json); its path, relative to the \
-                script, is written into the script as prerenderedAudioPath (variantAudioPaths for variants), and \
-                manifest.json lists every file with its text and duration, and the texts left for live speech. \
-                Files are named by a hash of text, voice, engine version and encoder settings: an unchanged text \
-                is reused, not spoken again; audio files no message refers to any more are removed.
-
-                  racekit script render Races/berlin-marathon-2026.script.json
-                  racekit script render half.json --out audio/half --voice en-gb
+                Fixed fragments are spoken by espeak-ng once; run-time values ({split_time}, {gap}...) by joining \
+                clips of a vocabulary rendered once per voice, every clip at -20 LUFS. The audio folder's \
+                manifest.json lists each text's parts (docs/audio.md); unchanged clips are reused. Example:
+                  racekit script render half.json --out audio/half --voice en-gb --format m4a
                 """
         )
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON); rewritten with the audio paths.") var file: String
-        @Option(
-            help: ArgumentHelp(
-                "The audio folder (default: beside the script, half.script.json: half-audio).", valueName: "dir"))
+        @Option(help: ArgumentHelp("The audio folder (default: half-audio beside half.script.json).", valueName: "dir"))
         var out: String?
         @Option(help: "An espeak-ng voice: en-us, en-gb, ... (espeak-ng --voices), optionally +VARIANT.")
         var voice = "en-us"
+        @Option(help: "opus (Ogg Opus, default) or m4a (AAC, through ffmpeg).") var format: AudioFormat = .opus
 
-        @Sendable static func drawProgress(_ done: Int, _ total: Int) {
-            Console.progress("rendering \(done)/\(total)")
-        }
+        static let drawProgress: @Sendable (Int, Int) -> Void = { Console.progress("rendering \($0)/\($1)") }
 
         func run() throws {
-            let terminal = Console.stderrIsTerminal
-            let progress: (@Sendable (Int, Int) -> Void)? = terminal ? Self.drawProgress : nil
-            let options = ScriptAudio.Options(scriptPath: file, outputDirectory: out, voice: voice, progress: progress)
-            let outcome = try ScriptAudio.render(options)
-            if terminal { Console.clearProgress() }
-            let megabytes = TextFormat.fixed(Double(outcome.bytes) / 1_048_576, 2)
-            Console.out(
-                "rendered \(outcome.rendered), reused \(outcome.reused), live \(outcome.live) → \(outcome.directory) (\(megabytes) MB, \(TextFormat.fixed(outcome.seconds, 1)) s of speech)"
-            )
+            let outcome = try ScriptAudio.render(
+                ScriptAudio.Options(
+                    scriptPath: file, outputDirectory: out, voice: voice, format: format,
+                    progress: Console.stderrIsTerminal ? Self.drawProgress : nil))
+            if Console.stderrIsTerminal { Console.clearProgress() }
+            Console.out(outcome.summary)
         }
     }
 }
+
+extension AudioFormat: ExpressibleByArgument {}

@@ -2,9 +2,15 @@ import Foundation
 import Testing
 
 /// True when espeak-ng and opusenc are on PATH (what `script render` runs).
-let speechToolsInstalled: Bool = ["espeak-ng", "opusenc"].allSatisfy { tool in
-    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+let speechToolsInstalled = toolsInstalled(["espeak-ng", "opusenc"])
+/// And ffmpeg, for M4A.
+let m4aToolsInstalled = toolsInstalled(["espeak-ng", "opusenc", "ffmpeg"])
+
+func toolsInstalled(_ tools: [String]) -> Bool {
+    tools.allSatisfy { tool in
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
 }
 
 @Suite struct ScriptRenderCLITests {
@@ -19,16 +25,19 @@ let speechToolsInstalled: Bool = ["espeak-ng", "opusenc"].allSatisfy { tool in
         let first = try cli.run(["script", "render", "Races/ten.script.json"])
         #expect(first.status == 0, "\(first.stderr)")
         let pattern =
-            #/^rendered (\d+), reused 0, live (\d+) → Races/ten-audio \((\d+\.\d\d) MB, (\d+\.\d) s of speech\)\n$/#
+            #/^rendered (\d+), reused 0 → Races/ten-audio \((\d+\.\d\d) MB, (\d+\.\d) s of audio; all (\d+) texts playable offline\)\n$/#
         let m = try #require(first.stdout.wholeMatch(of: pattern), "\(first.stdout)")
         let rendered = try #require(Int(m.1))
-        #expect(rendered > 5 && Int(m.2)! > 0 && Double(m.4)! > 5)
+        #expect(rendered > 100 && Double(m.3)! > 30 && Int(m.4)! > 10)
         let script = try String(contentsOfFile: cli.workdir.path + "/Races/ten.script.json", encoding: .utf8)
         #expect(script.contains("\"prerenderedAudioPath\" : \"ten-audio/"))
         #expect(FileManager.default.fileExists(atPath: cli.workdir.path + "/Races/ten-audio/manifest.json"))
 
         let again = try cli.run(["script", "render", "Races/ten.script.json"])
-        #expect(again.status == 0 && again.stdout.hasPrefix("rendered 0, reused \(rendered), live \(m.2) → "))
+        #expect(again.status == 0 && again.stdout.hasPrefix("rendered 0, reused \(rendered) → "))
+        let manifest = try String(contentsOfFile: cli.workdir.path + "/Races/ten-audio/manifest.json", encoding: .utf8)
+        let problems = try Repository.validate(manifest, against: "audio-manifest.schema.json")
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
         #expect(try String(contentsOfFile: cli.workdir.path + "/Races/ten.script.json", encoding: .utf8) == script)
         // The script stays valid with its audio paths.
         #expect(try cli.run(["script", "validate", "Races/ten.script.json"]).status == 0)
@@ -59,5 +68,120 @@ let speechToolsInstalled: Bool = ["espeak-ng", "opusenc"].allSatisfy { tool in
         let r = try cli.run(["script", "render", "Races/ten.script.json"], env: ["PATH": "/nonexistent"])
         #expect(
             r.status == 74 && r.stderr.contains("espeak-ng is not installed (make deps installs it)"), "\(r.stderr)")
+    }
+
+    /// Seconds of an Ogg Opus file: its last page's granule less the pre-skip.
+    static func oggSeconds(_ path: String) throws -> Double {
+        let b = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+        #expect(b.starts(with: Array("OggS".utf8)))
+        var i = b.count - 27
+        while i > 0, !(b[i..<i + 4].elementsEqual("OggS".utf8)) { i -= 1 }
+        let granule = (0..<8).reduce(0) { $0 | Int(b[i + 6 + $1]) << (8 * $1) }
+        let preSkip = Int(b[38]) | Int(b[39]) << 8
+        return Double(granule - preSkip) / 48_000
+    }
+
+    @Test(.enabled(if: speechToolsInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func theRaceAsHeardHasEveryPlayedLineInOrderWithACueSheet() throws {
+        let cli = try CLI()
+        try cli.write("Races/ten.yaml", Self.setup)
+        _ = try cli.run(["race", "script", "Races/ten.yaml"])
+        let r = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--format", "json", "--audio",
+            "heard.opus"
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let played = try #require(json["played"] as? [[String: Any]])
+        #expect(played.count > 5)
+        #expect(r.stderr.contains("the race as heard: \(played.count) lines, "), "\(r.stderr)")
+        #expect(r.stderr.contains("→ heard.opus (cue sheet heard.cues.txt; clips rendered "))
+        let cues = try String(contentsOfFile: cli.workdir.path + "/heard.cues.txt", encoding: .utf8)
+        let rows = cues.split(separator: "\n").dropFirst(4)   // title, file, header, rule
+        #expect(rows.count == played.count, "\(cues)")
+        var lastAudio = -1.0
+        for (row, p) in zip(rows, played) {
+            let text = try #require(p["text"] as? String)
+            #expect(row.hasSuffix(text), "\(row)")
+            // The audio offsets grow line by line.
+            let audio = try #require(row.split(separator: " ").first)
+            let fields = audio.split(separator: ":").map { Double($0)! }
+            let seconds = fields.reduce(0) { $0 * 60 + $1 }
+            #expect(seconds > lastAudio)
+            lastAudio = seconds
+        }
+        // Shortened silences: the lines, 1.5 s between them, half a second at each end.
+        let short = try Self.oggSeconds(cli.workdir.path + "/heard.opus")
+        #expect(short > Double(played.count - 1) * 1.5 + 1 + Double(played.count) && short < 300, "\(short)")
+        let real = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "real.opus",
+            "--real-time"
+        ])
+        #expect(real.status == 0, "\(real.stderr)")
+        let lastElapsed = try #require((played.last?["elapsedSeconds"] as? NSNumber)?.doubleValue)
+        let long = try Self.oggSeconds(cli.workdir.path + "/real.opus")
+        #expect(
+            long > lastElapsed && long < lastElapsed + 60, "\(long) for a race whose last line is at \(lastElapsed)")
+        // The clips were rendered once: the second run reused them all.
+        #expect(real.stderr.contains("clips rendered 0, reused "), "\(real.stderr)")
+    }
+
+    @Test func theRaceAsHeardNeedsAKnownContainer() throws {
+        let cli = try CLI()
+        try cli.write("Races/ten.yaml", Self.setup)
+        _ = try cli.run(["race", "script", "Races/ten.yaml"])
+        let r = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.mp3"
+        ])
+        #expect(r.status == 64 && r.stderr.contains("give a file ending in .opus, .ogg, .m4a or .wav"), "\(r.stderr)")
+        let alone = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--real-time"
+        ])
+        #expect(alone.status == 64 && alone.stderr.contains("--real-time goes with --audio"))
+    }
+
+    @Test(.enabled(if: m4aToolsInstalled, "espeak-ng, opusenc and ffmpeg are needed (make deps)"))
+    func m4aRendersAndTheRaceAsHeardConverts() throws {
+        let cli = try CLI()
+        try cli.write("Races/ten.yaml", Self.setup)
+        _ = try cli.run(["race", "script", "Races/ten.yaml"])
+        let r = try cli.run(["script", "render", "Races/ten.script.json", "--format", "m4a"])
+        #expect(r.status == 0 && r.stdout.contains("→ Races/ten-audio-m4a ("), "\(r.stderr)")
+        let folder = cli.workdir.path + "/Races/ten-audio-m4a"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".m4a") }
+        #expect(files.count > 100)
+        let first = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/" + files[0])))
+        #expect(first.count > 100 && first[4..<8].elementsEqual("ftyp".utf8), "MPEG-4 starts with its ftyp box")
+        let manifest = try String(contentsOfFile: folder + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"format\" : \"m4a\""))
+        #expect(try Repository.validate(manifest, against: "audio-manifest.schema.json").isEmpty)
+        let heard = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.m4a"
+        ])
+        #expect(heard.status == 0, "\(heard.stderr)")
+        let m4a = [UInt8](try #require(FileManager.default.contents(atPath: cli.workdir.path + "/heard.m4a")))
+        #expect(m4a.count > 10_000 && m4a[4..<8].elementsEqual("ftyp".utf8))
+        let noFFmpeg = try cli.run(
+            ["script", "render", "Races/ten.script.json", "--format", "m4a"],
+            env: ["PATH": try Self.pathWithout("ffmpeg")])
+        #expect(
+            noFFmpeg.status == 74 && noFFmpeg.stderr.contains("ffmpeg is not installed (make deps installs it)"),
+            "\(noFFmpeg.stderr)")
+    }
+
+    /// A PATH of folders holding links to espeak-ng and opusenc only (not `tool`).
+    static func pathWithout(_ tool: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("racekit-path-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for name in ["espeak-ng", "opusenc", "opusdec"] where name != tool {
+            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+                try FileManager.default.createSymbolicLink(
+                    atPath: "\(dir)/\(name)", withDestinationPath: "\(folder)/\(name)")
+                break
+            }
+        }
+        return dir
     }
 }

@@ -49,55 +49,82 @@ let speechInstalled = SpeechTools.installed
     }
 
     @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
-    func rendersCompleteTextsToOggOpusAndListsTheRestAsLive() throws {
+    func everyTextIsPlayableFromFilesAndTheVocabulary() throws {
         let path = try Self.scriptFile()
         let outcome = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
         #expect(outcome.directory == Self.folder(path) + "/five-audio")
         let script = try RaceScript.load(path: path)
         let texts = Self.texts(script)
-        let complete = texts.filter { Self.isComplete($0.text) }, live = texts.filter { !Self.isComplete($0.text) }
-        #expect(!complete.isEmpty && !live.isEmpty, "the 5k script needs both kinds")
-        #expect(outcome.rendered == Set(complete.map { SpokenText.normalize($0.text) }).count && outcome.reused == 0)
-        #expect(outcome.live == live.count)
-        for m in script.messages {
-            let said = [m.text] + (m.variants ?? [])
-            let paths = [m.prerenderedAudioPath] + (m.variantAudioPaths ?? []).map { $0.isEmpty ? nil : $0 }
-            #expect(paths.count == said.count, "\(m.id): one path per text")
-            for (text, rel) in zip(said, paths) {
-                guard Self.isComplete(text) else {
-                    #expect(rel == nil, "\(m.id): '\(text)' has placeholders but audio")
-                    continue
-                }
-                let rel = try #require(rel, "\(m.id): '\(text)' has no audio")
-                #expect(
-                    rel.hasPrefix("five-audio/")
-                        && ScriptAudio.isAudioFileName((rel as NSString).lastPathComponent))
-                let bytes = [UInt8](try #require(FileManager.default.contents(atPath: Self.folder(path) + "/" + rel)))
-                #expect(bytes.starts(with: Array("OggS".utf8)), "\(rel) is not Ogg")
-                let seconds = try #require(AudioFormats.oggOpusSeconds(bytes))
-                #expect(seconds > 0.3 && seconds < 30, "\(m.id): \(seconds) s")
-            }
-        }
-
+        #expect(texts.contains { !Self.isComplete($0.text) }, "the 5k script needs texts with slots")
+        #expect(outcome.texts == texts.count && outcome.reused == 0)
         let json = try Self.manifest(outcome)
         let files = try #require(json["files"] as? [[String: Any]])
-        #expect(files.count == complete.count)
-        #expect(files.filter { $0["variant"] is NSNull }.count == complete.filter { $0.variant == nil }.count)
+        let vocabulary = try #require(json["vocabulary"] as? [String: String])
+        let names = Set(files.compactMap { $0["file"] as? String })
+        #expect(outcome.rendered == names.count && names.count == files.count)
+        #expect(Set(vocabulary.keys) == Set(SpokenWords.vocabulary(unitMeters: 1000)))
+        #expect(Set(vocabulary.values).isSubset(of: names))
+        let messages = try #require(json["messages"] as? [[String: Any]])
+        #expect(messages.count == texts.count)
+        for (m, t) in zip(messages, texts) {
+            #expect(m["messageId"] as? String == t.id && m["text"] as? String == t.text)
+            let parts = try #require(m["parts"] as? [[String: Any]])
+            // Every fixed part's file is there; every slot is one the engine fills.
+            var joined = ""
+            for part in parts {
+                if let file = part["file"] as? String { #expect(names.contains(file), "\(t.id): \(file)") }
+                if let slot = part["slot"] as? String {
+                    #expect(SpokenWords.kind(of: slot)?.rawValue == part["speak"] as? String)
+                    joined += "{\(slot)}"
+                } else {
+                    joined += try #require(part["text"] as? String)
+                }
+            }
+            #expect(joined == t.text, "\(t.id)")
+        }
+        // Single-file texts have their path in the script; the rest are parts.
+        for m in script.messages {
+            let single = Self.isComplete(m.text)
+            #expect((m.prerenderedAudioPath != nil) == single, "\(m.id)")
+            if let rel = m.prerenderedAudioPath {
+                #expect(
+                    rel.hasPrefix("five-audio/") && ScriptAudio.isAudioFileName((rel as NSString).lastPathComponent))
+            }
+        }
         for f in files {
             let d = try #require((f["durationSeconds"] as? NSNumber)?.doubleValue)
-            #expect(d > 0.3 && d < 30, "\(f)")
-            #expect(((f["bytes"] as? NSNumber)?.intValue ?? 0) > 100)
-            // The WAV's duration and the Opus stream's agree.
+            let spoken = try #require(f["spoken"] as? String)
+            #expect(spoken.isEmpty ? abs(d - 0.12) < 0.01 : d > 0.2 && d < 30, "\(f)")
             let opus = [UInt8](FileManager.default.contents(atPath: outcome.directory + "/\(f["file"]!)") ?? Data())
-            #expect(abs((AudioFormats.oggOpusSeconds(opus) ?? 0) - d) < 0.05, "\(f)")
+            #expect(opus.starts(with: Array("OggS".utf8)) && opus.count == (f["bytes"] as? NSNumber)?.intValue)
+            // The WAV's duration and the Opus stream's agree.
+            #expect(abs((AudioFormats.oggOpusSeconds(opus) ?? 0) - d) < 0.03, "\(f)")
         }
-        let listed = try #require(json["live"] as? [[String: Any]])
-        #expect(Set(listed.compactMap { $0["messageId"] as? String }) == Set(live.map(\.id)))
-        #expect(listed.allSatisfy { !(($0["placeholders"] as? [String]) ?? []).isEmpty })
+        // One voice: every clip with speech within 2 LU (measured before encoding).
+        let loudness = files.compactMap { ($0["loudnessLUFS"] as? NSNumber)?.doubleValue }
+        #expect(loudness.count == files.count - 1, "all but the pause are measured")
+        #expect((loudness.max() ?? 0) - (loudness.min() ?? -99) <= 2, "\(loudness.min() ?? 0)...\(loudness.max() ?? 0)")
+        #expect(loudness.allSatisfy { abs($0 - PCMAudio.targetLUFS) <= 1.5 })
         #expect(json["script"] as? String == "../five.script.json" && json["voice"] as? String == "en-us")
+        #expect(json["unit"] as? String == "kilometre" && json["format"] as? String == "opus")
         #expect(
             abs(((json["totalSeconds"] as? NSNumber)?.doubleValue ?? 0) - outcome.seconds) < 0.01 && outcome.seconds > 5
         )
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func aRenderFromNothingIsByteIdentical() throws {
+        let path = try Self.scriptFile()
+        let a = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path, outputDirectory: Self.folder(path) + "/a"))
+        let b = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path, outputDirectory: Self.folder(path) + "/b"))
+        #expect(a.rendered == b.rendered && b.reused == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: a.directory).sorted()
+        #expect(names == (try FileManager.default.contentsOfDirectory(atPath: b.directory).sorted()))
+        for name in names where name != ScriptAudio.manifestName {
+            #expect(
+                FileManager.default.contents(atPath: a.directory + "/" + name)
+                    == FileManager.default.contents(atPath: b.directory + "/" + name), "\(name)")
+        }
     }
 
     @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
@@ -144,7 +171,7 @@ let speechInstalled = SpeechTools.installed
     }
 
     @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
-    func variantsGetParallelPathsAndLiveOnesAreListed() throws {
+    func variantsGetParallelPathsAndPartsInTheManifest() throws {
         var id = ""
         let path = try Self.scriptFile { s in
             let i = s.messages.firstIndex { $0.id.hasSuffix(".start") }!
@@ -157,15 +184,13 @@ let speechInstalled = SpeechTools.installed
         let paths = try #require(m.variantAudioPaths)
         #expect(paths.count == 2 && paths[0].hasPrefix("sub/audio/") && paths[1].isEmpty)
         #expect(FileManager.default.fileExists(atPath: Self.folder(path) + "/" + paths[0]))
-        let json = try Self.manifest(outcome)
-        let live = try #require(json["live"] as? [[String: Any]])
-        #expect(
-            live.contains {
-                $0["messageId"] as? String == id && ($0["variant"] as? NSNumber)?.intValue == 1
-                    && $0["placeholders"] as? [String] == ["elapsed"]
-            })
-        let files = try #require(json["files"] as? [[String: Any]])
-        #expect(files.contains { $0["messageId"] as? String == id && ($0["variant"] as? NSNumber)?.intValue == 0 })
+        let messages = try #require(try Self.manifest(outcome)["messages"] as? [[String: Any]])
+        let variant = try #require(
+            messages.first { $0["messageId"] as? String == id && ($0["variant"] as? NSNumber)?.intValue == 1 })
+        let parts = try #require(variant["parts"] as? [[String: Any]])
+        #expect(parts.count == 3 && parts[0]["text"] as? String == "Clock at " && parts[0]["file"] != nil)
+        #expect(parts[1]["slot"] as? String == "elapsed" && parts[1]["speak"] as? String == "clock")
+        #expect(parts[2]["text"] as? String == ", settle in." && parts[2]["file"] != nil)
     }
 
     @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
@@ -202,8 +227,11 @@ let speechInstalled = SpeechTools.installed
         }
         guard case .failed(let failures) = error else { Issue.record("\(error)"); return }
         #expect(error.exitClass == .ioError && !failures.isEmpty)
-        #expect(failures.allSatisfy { ($0.messageID ?? "").hasPrefix("audio-five.") && $0.status == 3 })
+        // Every clip fails: the speech in the engine, the pause (no speech) in the encoder (/bin/false).
+        #expect(failures.filter { $0.tool == "espeak-ng" }.allSatisfy { $0.status == 3 })
+        #expect(failures.filter { $0.tool != "espeak-ng" }.map(\.tool) == ["opusenc"])
         #expect(error.description.contains("\(id): espeak-ng failed (exit 3): synthesis exploded"))
+        #expect(error.description.contains("vocabulary \"twenty-six\": espeak-ng failed (exit 3)"))
         #expect(FileManager.default.contents(atPath: path) == before, "the script must be left alone")
     }
 
@@ -235,21 +263,40 @@ let speechInstalled = SpeechTools.installed
     @Test func readsClockTimesAndUnitsAsWords() {
         #expect(
             SpokenText.normalize("Towards 3:15:00, plan at 1:05:03.")
-                == "Towards 3 hours 15 minutes, plan at 1 hour 5 minutes 3 seconds.")
+                == "Towards three hours, fifteen, plan at one hour, five oh three.")
         #expect(
-            SpokenText.normalize("Gel at 25 km with 500 ml, 25g carbs, 75 mg caffeine; 1 mi to go.")
-                == "Gel at 25 kilometres with 500 millilitres, 25 grams carbs, 75 milligrams caffeine; 1 mile to go.")
-        // A pace or a split stays as a runner says it; a word is not a unit.
-        #expect(SpokenText.normalize("Pace 4:58 at 25 k, 5 gels") == "Pace 4:58 at 25 k, 5 gels")
+            SpokenText.normalize("Gel at 25 km with 500 ml, 25g carbs, 75 mg caffeine; 1 mi to go, within 2 s.")
+                == "Gel at 25 kilometres with 500 millilitres, 25 grams carbs, 75 milligrams caffeine; 1 mile to go, within 2 seconds."
+        )
+        // A pace or a split as a runner says it; a gap with its units; a word is not a unit.
+        #expect(SpokenText.normalize("Pace 4:05 at 25 k, 5 gels") == "Pace four oh five at 25 k, 5 gels")
+        #expect(SpokenText.normalize("You are 4:45 ahead of plan") == "You are four minutes forty-five ahead of plan")
+        #expect(SpokenText.normalize("1:30 behind, split 10:00") == "one minute thirty behind, split ten minutes")
+        // A unit right after a slot's number is a word too; otherwise it stays.
+        #expect(SpokenText.normalize(" km to go", afterNumber: true) == " kilometres to go")
+        #expect(SpokenText.normalize(" km to go") == " km to go")
     }
 
-    @Test func namesFilesByTextVoiceAndEngine() {
-        let a = ScriptAudio.fileName(text: "Gel now.", voice: "en-us", engine: "e 1")
-        #expect(ScriptAudio.isAudioFileName(a) && a.count == 21)
-        #expect(a == ScriptAudio.fileName(text: "Gel now.", voice: "en-us", engine: "e 1"))
-        #expect(a != ScriptAudio.fileName(text: "Gel now!", voice: "en-us", engine: "e 1"))
-        #expect(a != ScriptAudio.fileName(text: "Gel now.", voice: "en-gb", engine: "e 1"))
-        #expect(a != ScriptAudio.fileName(text: "Gel now.", voice: "en-us", engine: "e 2"))
+    @Test func namesFilesByWhatTheySayAndEverythingThatChangesTheirBytes() {
+        let key = ScriptAudio.FileKey(voice: "en-us", engine: "e 1", format: .opus)
+        let clip = ScriptAudio.Clip(spoken: "Gel now.", lead: 40, trail: 40)
+        let a = key.fileName(clip)
+        #expect(ScriptAudio.isAudioFileName(a) && a.count == 21 && a.hasSuffix(".opus"))
+        #expect(a == key.fileName(clip))
+        var other = clip
+        other.spoken = "Gel now!"
+        #expect(a != key.fileName(other))
+        other = clip
+        other.trail = 200
+        #expect(a != key.fileName(other))
+        for changed in [
+            ScriptAudio.FileKey(voice: "en-gb", engine: "e 1", format: .opus),
+            ScriptAudio.FileKey(voice: "en-us", engine: "e 2", format: .opus)
+        ] {
+            #expect(a != changed.fileName(clip))
+        }
+        let m4a = ScriptAudio.FileKey(voice: "en-us", engine: "e 1", format: .m4a).fileName(clip)
+        #expect(m4a.hasSuffix(".m4a") && ScriptAudio.isAudioFileName(m4a))
         #expect(!ScriptAudio.isAudioFileName("manifest.json") && !ScriptAudio.isAudioFileName("0123456789ABCDEF.opus"))
         #expect(ScriptAudio.relativePath(from: "/a/b", to: "/a/b/c-audio") == "c-audio")
         #expect(ScriptAudio.relativePath(from: "/a/b", to: "/a/x/y") == "../x/y")
