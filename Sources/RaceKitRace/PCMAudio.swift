@@ -15,11 +15,10 @@ public struct PCMAudio: Sendable, Equatable {
     }
 
     /// Bumped when the processing below changes: part of every audio file's key.
-    public static let version = 1
+    public static let version = 2
     /// The loudness every clip is brought to (LUFS).
     public static let targetLUFS = -20.0
-    /// The highest sample after the gain (dBFS): a clip whose peak would pass
-    /// it gets less gain.
+    /// The highest sample after the gain (dBFS): peaks above it are limited.
     public static let ceilingDBFS = -1.0
     /// A sample under this is silence when trimming (about -46 dBFS).
     static let silenceThreshold = 160
@@ -93,14 +92,49 @@ public struct PCMAudio: Sendable, Equatable {
             rate: rate, samples: samples.map { Int16(max(-32768, min(32767, (Double($0) * g).rounded()))) })
     }
 
-    /// The clip at `targetLUFS`, unless its peak would pass `ceilingDBFS`
-    /// (then as loud as the ceiling lets it be). Silence is returned as it is.
+    /// The clip at `targetLUFS`, its peaks held under `ceilingDBFS` by a
+    /// limiter (`limited`) rather than by less gain: a word with one loud
+    /// plosive is as loud as the rest. The limiter takes a little loudness
+    /// off: up to six passes, until within 0.05 LU. Silence is
+    /// returned as it is.
     public func normalized() -> PCMAudio {
-        let now = loudness
-        guard now.isFinite else { return self }
-        let peak = samples.map { abs(Int($0)) }.max() ?? 0
-        let headroom = 20 * log10(32767 * pow(10, Self.ceilingDBFS / 20) / Double(max(1, peak)))
-        return gained(min(Self.targetLUFS - now, headroom))
+        guard loudness.isFinite else { return self }
+        var out = self
+        var gain = 0.0
+        for _ in 0..<6 {
+            let off = Self.targetLUFS - out.loudness
+            guard abs(off) > 0.05 else { break }
+            gain += off
+            out = limited(gain)
+        }
+        return out
+    }
+
+    /// The samples times 10^(dB/20), each under the ceiling: where a sample
+    /// would pass it, the gain dips smoothly around it (reaching the dip 2 ms
+    /// ahead, recovering over about 20 ms on each side), so no sample is
+    /// clipped and nothing clicks.
+    func limited(_ dB: Double) -> PCMAudio {
+        let g = pow(10, dB / 20)
+        let ceiling = 32767 * pow(10, Self.ceilingDBFS / 20)
+        let y = samples.map { Double($0) * g }
+        var need = y.map { abs($0) > ceiling ? ceiling / abs($0) : 1 }
+        guard need.contains(where: { $0 < 1 }) else {
+            return PCMAudio(rate: rate, samples: y.map { Int16(max(-32768, min(32767, $0.rounded()))) })
+        }
+        // Hold each dip over the 2 ms before and after it, then ease back to 1.
+        let hold = max(1, rate * 2 / 1000)
+        var held = need
+        for i in need.indices where need[i] < 1 {
+            for k in max(0, i - hold)...min(need.count - 1, i + hold) { held[k] = min(held[k], need[i]) }
+        }
+        let ease = 1 - exp(-1 / (Double(rate) * 0.02))
+        need = held
+        for i in need.indices.dropFirst() { need[i] = min(held[i], need[i - 1] + (1 - need[i - 1]) * ease) }
+        for i in need.indices.reversed().dropFirst() { need[i] = min(need[i], need[i + 1] + (1 - need[i + 1]) * ease) }
+        return PCMAudio(
+            rate: rate,
+            samples: zip(y, need).map { Int16(max(-32768, min(32767, ($0 * $1).rounded()))) })
     }
 
     /// With `lead` and `trail` milliseconds of silence around it.

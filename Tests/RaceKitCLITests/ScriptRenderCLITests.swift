@@ -110,6 +110,14 @@ func toolsInstalled(_ tools: [String]) -> Bool {
             #expect(seconds > lastAudio)
             lastAudio = seconds
         }
+        // The same race is heard byte for byte the same.
+        let again = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "again.opus"
+        ])
+        #expect(again.status == 0)
+        #expect(
+            FileManager.default.contents(atPath: cli.workdir.path + "/again.opus")
+                == FileManager.default.contents(atPath: cli.workdir.path + "/heard.opus"))
         // Shortened silences: the lines, 1.5 s between them, half a second at each end.
         let short = try Self.oggSeconds(cli.workdir.path + "/heard.opus")
         #expect(short > Double(played.count - 1) * 1.5 + 1 + Double(played.count) && short < 300, "\(short)")
