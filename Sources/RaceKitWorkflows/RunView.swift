@@ -65,7 +65,7 @@ public struct RunView: Sendable {
 
 /// A run in `runs list --format json` and `runs show --format json` (docs/contracts/json.md,
 /// "Runs"): every key always present, unknown as null.
-public struct RunJSON: FlatSortedEncodable, Sendable {
+public struct RunJSON: FlatFieldsWritable, Sendable {
     var id, athlete: String
     var sport: Sport
     var sportInferred: Bool
@@ -100,5 +100,38 @@ public struct RunJSON: FlatSortedEncodable, Sendable {
             label, load, loadSource
         case maxHeartRate, mode, movingSeconds, name, notes, perceivedEffort, runType, sourceFile, sourceFormat
         case sport, sportInferred, startedAt
+    }
+
+    /// The same fields as `encode(to:)`, in the same sorted order, without an
+    /// encoder (a test checks the two agree).
+    public func writeFields(_ f: inout FlatFields) {
+        f.field("ascentMeters", _ascentMeters)
+        f.field("athlete", athlete)
+        f.field("avgCadence", _avgCadence)
+        f.field("avgHeartRate", _avgHeartRate)
+        f.field("avgPaceSecondsPerKm", _avgPaceSecondsPerKm)
+        f.field("creator", _creator)
+        f.field("descentMeters", _descentMeters)
+        f.field("distanceMeters", _distanceMeters)
+        f.field("elapsedSeconds", _elapsedSeconds)
+        f.field("endedAt", endedAt)
+        f.field("gradeAdjustedPaceSecondsPerKm", _gradeAdjustedPaceSecondsPerKm)
+        f.field("heartRateCoveragePercent", _heartRateCoveragePercent)
+        f.field("id", id)
+        f.field("label", _label)
+        f.field("load", _load)
+        f.field("loadSource", _loadSource)
+        f.field("maxHeartRate", _maxHeartRate)
+        f.field("mode", mode)
+        f.field("movingSeconds", _movingSeconds)
+        f.field("name", _name)
+        f.field("notes", _notes)
+        f.field("perceivedEffort", _perceivedEffort)
+        f.field("runType", runType)
+        f.field("sourceFile", sourceFile)
+        f.field("sourceFormat", sourceFormat)
+        f.field("sport", sport)
+        f.field("sportInferred", sportInferred)
+        f.field("startedAt", startedAt)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
-import RaceKitCore
 import RaceKitStore
 import RaceKitTestSupport
 import Testing
 
+@testable import RaceKitCore
 @testable import RaceKitWorkflows
 
 /// Six activities on six days: two runs of the same length (a tie), one without
@@ -157,5 +157,27 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
         #expect(text.contains("Splits (km)"))
         let json = try detail.json(splits: splits, unit: .mi)
         #expect(json.splitUnit == "mi" && json.splits.count == 3 && json.races.isEmpty)
+    }
+}
+
+/// `runs list --format json` writes each run's fields directly
+/// (`RunJSON.writeFields`); its `Encodable` conformance is the reference.
+@Suite struct RunJSONWriterTests {
+    @Test func theDirectWriterGivesTheEncodersText() throws {
+        let (_, records) = try sixRuns()
+        var full = try #require(records.first)
+        full.label = "Race \"A\"\n"
+        full.notes = "tab\there, slash / and é"
+        full.perceivedEffort = 7
+        full.name = nil
+        var odd = full
+        odd.distanceMeters = 0
+        odd.movingSeconds = nil
+        let runs = (records + [full, odd]).map { RunView($0).json }
+        let direct = try JSONOutput.line(runs)
+        var reference = try RaceKitCore.JSONTextEncoder().encodeBytes(runs)
+        reference.append(UInt8(ascii: "\n"))
+        #expect(String(decoding: direct, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
+        #expect(try JSONOutput.line([RunJSON]()) == Array("[]\n".utf8))
     }
 }

@@ -48,6 +48,16 @@ public enum JSONOutput {
         return bytes
     }
 
+    /// `line` of an array of flat objects, written in one pass into one
+    /// buffer; the same bytes (the general path when a value is not flat after all).
+    public static func line<T: FlatSortedEncodable>(_ values: [T]) throws -> [UInt8] {
+        do { return try flatArrayLine(values) } catch is NotFlat {
+            var bytes = try JSONTextEncoder().encodeBytes(values)
+            bytes.append(UInt8(ascii: "\n"))
+            return bytes
+        }
+    }
+
     /// Compact, key-sorted: for digests and stored values.
     public static func canonical<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
