@@ -115,14 +115,15 @@ public struct AudioManifest: Encodable, Sendable {
     }
 
     /// What an earlier render measured, by file name: a reused file keeps the
-    /// duration and loudness measured when it was made. Empty when there is no
+    /// duration and loudness measured when it was made; its size must not have changed. Empty when there is no
     /// readable manifest (try?: the durations are then read from the Opus
     /// files and the loudness is unknown; no audio is lost).
-    static func previousFiles(in dir: String) -> [String: RenderedClip] {
+    static func previousFiles(in dir: String) -> [String: (clip: RenderedClip, bytes: Int)] {
         struct Previous: Decodable {
             struct File: Decodable {
                 var file: String
                 var durationSeconds: Double
+                var bytes: Int
                 var loudnessLUFS: Double?
             }
             var files: [File]
@@ -133,7 +134,7 @@ public struct AudioManifest: Encodable, Sendable {
         else { return [:] }
         return Dictionary(
             previous.files.filter { $0.durationSeconds.isFinite && $0.durationSeconds >= 0 }.map {
-                ($0.file, RenderedClip(seconds: $0.durationSeconds, loudness: $0.loudnessLUFS))
+                ($0.file, (RenderedClip(seconds: $0.durationSeconds, loudness: $0.loudnessLUFS), $0.bytes))
             },
             uniquingKeysWith: { a, _ in a })
     }

@@ -24,6 +24,7 @@ public enum OggOpus {
     public static func read(_ b: [UInt8]) throws -> Stream {
         var packets: [[UInt8]] = []
         var current: [UInt8] = []
+        var lastFlags: UInt8 = 0
         var i = 0
         while i < b.count {
             guard i + 27 <= b.count, b[i..<i + 4].elementsEqual("OggS".utf8) else {
@@ -32,12 +33,17 @@ public enum OggOpus {
             let segments = Int(b[i + 26])
             let tableEnd = i + 27 + segments
             guard tableEnd <= b.count else { throw ReadError.notOggOpus("the page at byte \(i) is cut short") }
+            let end = tableEnd + b[i + 27..<tableEnd].reduce(0) { $0 + Int($1) }
+            guard end <= b.count else { throw ReadError.notOggOpus("the page at byte \(i) is cut short") }
+            var page = Array(b[i..<end])
+            let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(page[22 + $1]) << (8 * UInt32($1)) }
+            for k in 22..<26 { page[k] = 0 }
+            guard crc32(page) == stored else {
+                throw ReadError.notOggOpus("the page at byte \(i) is damaged (checksum)")
+            }
             var body = tableEnd
             for s in 0..<segments {
                 let length = Int(b[i + 27 + s])
-                guard body + length <= b.count else {
-                    throw ReadError.notOggOpus("the page at byte \(i) is cut short")
-                }
                 current += b[body..<body + length]
                 body += length
                 if length < 255 {
@@ -45,8 +51,10 @@ public enum OggOpus {
                     current = []
                 }
             }
-            i = body
+            lastFlags = b[i + 5]
+            i = end
         }
+        guard lastFlags & 4 != 0 else { throw ReadError.notOggOpus("the stream has no last page (cut short)") }
         guard packets.count >= 2, packets[0].starts(with: "OpusHead".utf8), packets[0].count >= 19,
             packets[1].starts(with: "OpusTags".utf8)
         else { throw ReadError.notOggOpus("no OpusHead and OpusTags") }

@@ -33,6 +33,8 @@ public enum ScriptAudio {
         public var tools: SpeechTools?
         /// Called after each file is spoken and encoded: done, total (from the worker threads).
         public var progress: (@Sendable (Int, Int) -> Void)?
+        /// The caller holds the folder's lock (`lock(_:)`) and keeps it past the render.
+        public var lockHeld = false
 
         public init(
             scriptPath: String, outputDirectory: String? = nil, voice: String = "en-us", format: AudioFormat = .opus,
@@ -124,7 +126,8 @@ public enum ScriptAudio {
         let engine = try tools.engineVersion()
         try tools.checkVoice(o.voice)
         let dir = directory(o)
-        try AtomicFile.createDirectory(dir)
+        let lock = o.lockHeld ? nil : try Self.lock(dir)
+        defer { withExtendedLifetime(lock) {} }
 
         let texts = Self.texts(script)
         let key = FileKey(voice: o.voice, engine: engine, format: o.format)
@@ -134,7 +137,10 @@ public enum ScriptAudio {
             if clips[file] == nil { clips[file] = clip }
         }
         let byFile = clips
-        let missing = clips.keys.sorted().filter { !existsNonEmpty((dir as NSString).appendingPathComponent($0)) }
+        let previous = AudioManifest.previousFiles(in: dir)
+        let missing = clips.keys.sorted().filter {
+            !isIntact((dir as NSString).appendingPathComponent($0), format: o.format, bytes: previous[$0]?.bytes)
+        }
         let results = SpeechTools.parallel(
             missing, workers: min(2, max(1, o.workers)), progress: o.progress
         ) { file in
@@ -153,12 +159,11 @@ public enum ScriptAudio {
         }
         guard failures.isEmpty else { throw AudioError.failed(failures) }
 
-        let previous = AudioManifest.previousFiles(in: dir)
         var files: [AudioManifest.File] = []
         for file in clips.keys.sorted() {
             let bytes = [UInt8](InputFile.read((dir as NSString).appendingPathComponent(file)) ?? Data())
             let r =
-                measured[file] ?? previous[file]
+                measured[file] ?? previous[file]?.clip
                 ?? RenderedClip(seconds: AudioFormats.oggOpusSeconds(bytes) ?? 0, loudness: nil)
             files.append(
                 AudioManifest.File(
@@ -287,14 +292,31 @@ public enum ScriptAudio {
         return removed
     }
 
-    static func folder(of path: String) -> String {
+    public static func folder(of path: String) -> String {
         let dir = (path as NSString).deletingLastPathComponent
         return dir.isEmpty ? "." : dir
     }
 
-    static func existsNonEmpty(_ path: String) -> Bool {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber).map { $0.intValue > 0 }
-            ?? false   // try?: a file that cannot be examined is rendered again
+    /// Creates the audio folder and takes its lock: two renders (or a render
+    /// and the race as heard) into one folder never remove each other's files.
+    /// Waits up to ten minutes, then `OutputError.busy`; an unwritable folder
+    /// is one error, before any clip is tried.
+    public static func lock(_ dir: String) throws -> OutputLock {
+        try AtomicFile.createDirectory(dir)
+        return try OutputLock(directory: dir, name: ".racekit-audio.lock", waitSeconds: 600)
+    }
+
+    /// Whether a file already in the folder can be reused: as many bytes as
+    /// the last manifest says, and for Ogg Opus every page's checksum right and
+    /// its last page there (a damaged or cut file is rendered again).
+    static func isIntact(_ path: String, format: AudioFormat, bytes expected: Int?) -> Bool {
+        guard let data = InputFile.read(path), !data.isEmpty, expected.map({ $0 == data.count }) ?? true else {
+            return false
+        }
+        switch format {
+        case .opus: return (try? OggOpus.read([UInt8](data)))?.packets.isEmpty == false   // try?: damaged is not intact
+        case .m4a: return data.count > 8 && data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8)
+        }
     }
 
     /// `target` as seen from the folder `from` ("audio", "../audio", "x/../y" never).

@@ -50,9 +50,8 @@ public struct SpeechTools: Sendable, Equatable {
     /// Writes an Ogg Opus stream as M4A (ffmpeg, AAC) or WAV (opusdec) at
     /// `path`, through a temporary file beside it, atomically.
     public func convert(_ opus: [UInt8], to path: String, _ to: Conversion) throws {
-        let temp = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid())")
-        let (input, output) = (temp + ".opus", temp + ".out")
+        let input = Self.temporary(beside: path, "opus")
+        let output = Self.temporary(beside: path, to == .m4a ? "m4a" : "wav")
         defer { for f in [input, output] { unlink(f) } }
         try AtomicFile.write(opus, to: input)
         let run: (status: Int32, output: Data)
@@ -61,13 +60,14 @@ public struct SpeechTools: Sendable, Equatable {
             guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
             run = try Self.run(
                 ffmpeg,
-                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", input]
-                    + AudioFormat.m4a.encoderArguments + ["-f", "mp4", output], capture: .stderr,
+                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(input)]
+                    + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(output)], capture: .stderr,
                 timeout: Self.timeoutSeconds * 10)
         case .wav:
             guard let opusdec else { throw AudioError.toolMissing(tool: "opusdec", package: "opus-tools") }
             run = try Self.run(
-                opusdec, ["--quiet", input, output], capture: .stderr, timeout: Self.timeoutSeconds * 10)
+                opusdec, ["--quiet", Self.arg(input), Self.arg(output)], capture: .stderr,
+                timeout: Self.timeoutSeconds * 10)
         }
         guard run.status == 0, let bytes = InputFile.read(output) else {
             throw ToolFailure(tool: to == .m4a ? "ffmpeg" : "opusdec", status: run.status, run.output)
@@ -137,9 +137,10 @@ public struct SpeechTools: Sendable, Equatable {
     /// with `-` would be an option, and a pipe to a child that exits early
     /// would raise SIGPIPE here.
     func render(_ clip: ScriptAudio.Clip, voice: String, format: AudioFormat, to path: String) throws -> RenderedClip {
-        let temp = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid())")
-        let (textFile, raw, wav, encoded) = (temp + ".txt", temp + ".raw.wav", temp + ".wav", temp + ".tmp")
+        let (textFile, raw, wav, encoded) = (
+            Self.temporary(beside: path, "txt"), Self.temporary(beside: path, "raw.wav"),
+            Self.temporary(beside: path, "wav"), Self.temporary(beside: path, format.fileExtension)
+        )
         defer { for f in [textFile, raw, wav, encoded] { unlink(f) } }
         var pcm: PCMAudio
         var loudness: Double?
@@ -147,7 +148,8 @@ public struct SpeechTools: Sendable, Equatable {
             pcm = PCMAudio.silence(rate: 22_050, milliseconds: 0)
         } else {
             try AtomicFile.write(clip.spoken, to: textFile)
-            let speak = try Self.run(espeak, ["-b", "1", "-v", voice, "-w", raw, "-f", textFile], capture: .stderr)
+            let speak = try Self.run(
+                espeak, ["-b", "1", "-v", voice, "-w", Self.arg(raw), "-f", Self.arg(textFile)], capture: .stderr)
             guard speak.status == 0 else { throw ToolFailure(tool: "espeak-ng", status: speak.status, speak.output) }
             guard let spoken = PCMAudio(wav: InputFile.read(raw) ?? Data()), !spoken.samples.isEmpty else {
                 throw ToolFailure(tool: "espeak-ng", status: 0, Data("wrote no readable 16-bit WAV".utf8))
@@ -174,17 +176,29 @@ public struct SpeechTools: Sendable, Equatable {
             let serial = String(
                 UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
             result = try Self.run(
-                opusenc, ["--quiet"] + format.encoderArguments + ["--serial", serial, wav, output], capture: .stderr)
+                opusenc, ["--quiet"] + format.encoderArguments + ["--serial", serial, Self.arg(wav), Self.arg(output)],
+                capture: .stderr)
         case .m4a:
             guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
             result = try Self.run(
                 ffmpeg,
-                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", wav] + format.encoderArguments
-                    + ["-f", "mp4", output], capture: .stderr)
+                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(wav)]
+                    + format.encoderArguments + ["-f", "mp4", Self.arg(output)], capture: .stderr)
         }
         guard result.status == 0 else {
             throw ToolFailure(tool: format == .opus ? "opusenc" : "ffmpeg", status: result.status, result.output)
         }
+    }
+
+    /// A path as a program's argument: never read as an option (`-aud/x.wav`: `./-aud/x.wav`).
+    static func arg(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
+
+    /// A temporary file's path in `path`'s folder: short, hidden, unique to this
+    /// process and call, ending in `ext` (opusdec writes a WAV header only to a `.wav`).
+    static func temporary(beside path: String, _ ext: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return ((dir.isEmpty ? "." : dir) as NSString)
+            .appendingPathComponent(".racekit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(ext)")
     }
 
     enum Stream { case stdout, stderr }

@@ -323,7 +323,7 @@ public final class TriggerEngine {
 }
 
 /// Run-time placeholders: {current_pace} {avg_pace} {target_pace} (m:ss per
-/// km), {split_time} (the last whole split's time), {split_pace} (its pace
+/// the script's unit: km, or mile), {split_time} (the last whole split's time), {split_pace} (its pace
 /// per unit) and {split_plan} (the plan's time for it), {plan_time} (the plan's clock here), {projected_finish} (the plan's
 /// finish shifted by the gap and its trend, h:mm:ss), {gap} ("25 s ahead of
 /// plan", "1:10 behind plan", "on plan"), {distance_km}, {elapsed}, {hr}.
@@ -369,7 +369,12 @@ public enum Placeholders {
     }
 
     static func value(_ name: String, _ m: Metrics, _ plan: ScriptPlan) -> String {
-        func pace(_ p: Double) -> String { p.isFinite && p > 0 ? TextFormat.pace(p) : "unknown" }
+        // A pace per the script's unit (per km, or per mile for a script in miles):
+        // the metrics are per km.
+        func pace(_ perKm: Double) -> String {
+            let p = perKm * plan.unit / 1000
+            return p.isFinite && p > 0 ? TextFormat.pace(p) : "unknown"
+        }
         func clock(_ s: Double) -> String { s.isFinite && s >= 0 ? TextFormat.duration(s) : "unknown" }
         switch name {
         case "current_pace": return pace(m.currentPace)

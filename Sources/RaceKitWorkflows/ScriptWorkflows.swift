@@ -229,23 +229,51 @@ extension ScriptSimulation {
         scriptPath: String, to path: String, voice: String, realTime: Bool,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> HeardFiles {
+        let tools = try Self.checkAudio(scriptPath: scriptPath, to: path, voice: voice)
         let format = try HeardFormat.of(path)
-        var tools = try SpeechTools.find(format: format == .m4a ? .m4a : .opus)
-        if format == .wav {
-            tools.opusdec = try SpeechTools.opusdec()
-        }
-        let render = try ScriptAudio.render(
-            ScriptAudio.Options(scriptPath: scriptPath, voice: voice, tools: tools, progress: progress))
+        var options = ScriptAudio.Options(scriptPath: scriptPath, voice: voice, tools: tools, progress: progress)
+        options.lockHeld = true
+        // The folder stays locked until the clips are joined: no other render removes one meanwhile.
+        let lock = try ScriptAudio.lock(ScriptAudio.directory(options))
+        let render = try ScriptAudio.render(options)
         let heard = try HeardRace.build(played: result.played, render: render, realTime: realTime)
+        withExtendedLifetime(lock) {}
         switch format {
         case .opus, .ogg: try AtomicFile.write(heard.bytes, to: path)
         case .m4a, .wav: try tools.convert(heard.bytes, to: path, format == .m4a ? .m4a : .wav)
         }
-        let stem = (path as NSString).deletingPathExtension
-        let cuesPath = stem + ".cues.txt"
-        try AtomicFile.write(cueSheet(heard, audioPath: path), to: cuesPath)
+        let cuesPath = (path as NSString).deletingPathExtension + ".cues.txt"
+        do { try AtomicFile.write(cueSheet(heard, audioPath: path), to: cuesPath) } catch {
+            unlink(path)   // no audio without its cue sheet
+            throw error
+        }
         return HeardFiles(
             audioPath: path, cuesPath: cuesPath, lines: heard.cues.count, seconds: heard.seconds, render: render)
+    }
+
+    /// What `writeAudio` needs, checked before a simulation prints anything: a
+    /// known container (64), a folder to write in (73), the programs (74) and
+    /// the voice (64), and a file that is not one of the script's own clips (64).
+    /// Returns the programs.
+    @discardableResult
+    public static func checkAudio(scriptPath: String, to path: String, voice: String) throws -> SpeechTools {
+        let format = try HeardFormat.of(path)
+        let folder = ScriptAudio.folder(of: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+            access(folder, W_OK) == 0
+        else {
+            throw OutputError.cannotCreate(path: path, reason: "\(folder) is not a folder this user can write in")
+        }
+        let audioFolder = ScriptAudio.directory(ScriptAudio.Options(scriptPath: scriptPath))
+        if URL(fileURLWithPath: folder).standardizedFileURL == URL(fileURLWithPath: audioFolder).standardizedFileURL {
+            throw Failure(
+                .usage, "--audio \(path): that is the script's audio folder; write the race as heard elsewhere")
+        }
+        var tools = try SpeechTools.find(format: format == .m4a ? .m4a : .opus)
+        if format == .wav { tools.opusdec = try SpeechTools.opusdec() }
+        try tools.checkVoice(voice)
+        return tools
     }
 
     /// The cue sheet: where each line starts in the audio, when and where in

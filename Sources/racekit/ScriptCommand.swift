@@ -123,7 +123,7 @@ extension RaceKitCommand.ScriptGroup {
         }
 
         func run() throws {
-            if let audio { _ = try ScriptSimulation.HeardFormat.of(audio) }   // before the simulation prints
+            if let audio { try ScriptSimulation.checkAudio(scriptPath: file, to: audio, voice: voice) }
             let simulation = try ScriptSimulation(
                 file: file, source: runID.map { .run($0) } ?? .race(race!, allowStale: allowStale),
                 openStore: storeOptions.read, note: { Console.error($0) })

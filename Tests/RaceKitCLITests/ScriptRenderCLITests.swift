@@ -132,9 +132,20 @@ func toolsInstalled(_ tools: [String]) -> Bool {
             long > lastElapsed && long < lastElapsed + 60, "\(long) for a race whose last line is at \(lastElapsed)")
         // The clips were rendered once: the second run reused them all.
         #expect(real.stderr.contains("clips rendered 0, reused "), "\(real.stderr)")
+        // A WAV is a WAV (opusdec writes its header only to a name ending in .wav).
+        let wav = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.wav"
+        ])
+        #expect(wav.status == 0, "\(wav.stderr)")
+        let riff = [UInt8](try #require(FileManager.default.contents(atPath: cli.workdir.path + "/heard.wav")))
+        #expect(riff.starts(with: Array("RIFF".utf8)) && riff[8..<12].elementsEqual("WAVE".utf8))
+        // As long as the Opus file: 16-bit mono samples at the header's rate.
+        let rate = Double((24..<28).reduce(0) { $0 | Int(riff[$1]) << (8 * ($1 - 24)) })
+        #expect(abs(Double(riff.count - 44) / (rate * 2) - short) < 0.1, "\(riff.count) bytes at \(rate) Hz")
     }
 
-    @Test func theRaceAsHeardNeedsAKnownContainer() throws {
+    @Test(.enabled(if: speechToolsInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func theRaceAsHeardNeedsAKnownContainerAndAPlaceToGo() throws {
         let cli = try CLI()
         try cli.write("Races/ten.yaml", Self.setup)
         _ = try cli.run(["race", "script", "Races/ten.yaml"])
@@ -142,6 +153,18 @@ func toolsInstalled(_ tools: [String]) -> Bool {
             "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.mp3"
         ])
         #expect(r.status == 64 && r.stderr.contains("give a file ending in .opus, .ogg, .m4a or .wav"), "\(r.stderr)")
+        // Checked before the simulation prints: a folder to write in, the voice, not the clips' own folder.
+        try FileManager.default.createDirectory(
+            atPath: cli.workdir.path + "/Races/ten-audio", withIntermediateDirectories: true)
+        for (audio, extra, status, said) in [
+            ("nowhere/heard.opus", [String](), Int32(73), "nowhere is not a folder this user can write in"),
+            ("heard.opus", ["--voice", "en-klingon"], 64, "unknown voice 'en-klingon'"),
+            ("Races/ten-audio/0123456789abcdef.opus", [], 64, "that is the script's audio folder")
+        ] {
+            let r = try cli.run(
+                ["script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", audio] + extra)
+            #expect(r.status == status && r.stdout.isEmpty && r.stderr.contains(said), "\(audio): \(r.stderr)")
+        }
         let alone = try cli.run([
             "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--real-time"
         ])

@@ -140,6 +140,63 @@ let speechInstalled = SpeechTools.installed
         #expect(FileManager.default.contents(atPath: first.manifestPath) == manifest)
     }
 
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func aDamagedOrReplacedClipIsRenderedAgain() throws {
+        let path = try Self.scriptFile()
+        let first = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        let names = try FileManager.default.contentsOfDirectory(atPath: first.directory)
+            .filter(ScriptAudio.isAudioFileName).sorted()
+        let (flipped, cut, swapped) = (names[0], names[1], names[2])
+        var originals: [String: Data] = [:]
+        for name in [flipped, cut, swapped] {
+            originals[name] = try #require(FileManager.default.contents(atPath: first.directory + "/" + name))
+        }
+        var bytes = [UInt8](originals[flipped]!)
+        for i in (bytes.count / 2)..<(bytes.count / 2 + 20) { bytes[i] ^= 0x5A }
+        try AtomicFile.write(bytes, to: first.directory + "/" + flipped)
+        // Cut at a page boundary: every page left is whole, the last is missing.
+        let whole = [UInt8](originals[cut]!)
+        let lastPage = try #require((1..<whole.count - 4).last { whole[$0..<$0 + 4].elementsEqual("OggS".utf8) })
+        try AtomicFile.write(Array(whole[..<lastPage]), to: first.directory + "/" + cut)
+        // Another valid clip in its place.
+        let other = try #require(FileManager.default.contents(atPath: first.directory + "/" + names[3]))
+        try AtomicFile.write([UInt8](other), to: first.directory + "/" + swapped)
+        let second = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        #expect(second.rendered == 3 && second.reused == first.rendered - 3)
+        for name in [flipped, cut, swapped] {
+            #expect(FileManager.default.contents(atPath: first.directory + "/" + name) == originals[name], "\(name)")
+        }
+    }
+
+    @Test(.enabled(if: speechInstalled, "espeak-ng and opusenc are needed (make deps)"))
+    func aRenderWaitsForTheFoldersLock() throws {
+        let path = try Self.scriptFile()
+        let first = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        var lock: OutputLock? = try ScriptAudio.lock(first.directory)
+        let done = Locked<Date?>(nil)
+        let thread = Thread {
+            _ = try? ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+            done.withLock { $0 = Date() }
+        }
+        thread.start()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(done.withLock { $0 } == nil, "the render went on while another held the folder")
+        let released = Date()
+        lock = nil
+        _ = lock
+        let deadline = Date().addingTimeInterval(60)
+        while done.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect((done.withLock { $0 } ?? .distantPast) >= released)
+    }
+
+    @Test func toolArgumentsAreNeverOptionsAndTemporaryNamesStayShort() {
+        #expect(SpeechTools.arg("-aud/x.wav") == "./-aud/x.wav" && SpeechTools.arg("/a/-b.wav") == "/a/-b.wav")
+        let long = "/tmp/" + String(repeating: "a", count: 250) + ".opus"
+        let temp = SpeechTools.temporary(beside: long, "wav")
+        #expect(temp.hasPrefix("/tmp/.racekit-") && temp.hasSuffix(".wav") && temp.count < 60)
+        #expect(SpeechTools.temporary(beside: long, "wav") != temp)
+    }
+
     /// The real tools, except that speaking fails: a render that reuses every file passes.
     static func noSpeech() throws -> SpeechTools {
         let real = try SpeechTools.find()
@@ -272,6 +329,11 @@ let speechInstalled = SpeechTools.installed
         #expect(SpokenText.normalize("Pace 4:05 at 25 k, 5 gels") == "Pace four oh five at 25 k, 5 gels")
         #expect(SpokenText.normalize("You are 4:45 ahead of plan") == "You are four minutes forty-five ahead of plan")
         #expect(SpokenText.normalize("1:30 behind, split 10:00") == "one minute thirty behind, split ten minutes")
+        // A minus sign is said; phoneme brackets are not read as phonemes.
+        #expect(
+            SpokenText.normalize("Gap -0:45, was -1:00 behind")
+                == "Gap minus forty-five seconds, was minus one minute behind")
+        #expect(SpokenText.normalize("say [[h@'loU]]") == "say [ [h@'loU] ]")
         // A unit right after a slot's number is a word too; otherwise it stays.
         #expect(SpokenText.normalize(" km to go", afterNumber: true) == " kilometres to go")
         #expect(SpokenText.normalize(" km to go") == " km to go")

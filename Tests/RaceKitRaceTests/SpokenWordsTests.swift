@@ -63,6 +63,20 @@ import Testing
         }
     }
 
+    /// A script in miles says its paces per mile, as its words do.
+    @Test func pacesAreFilledPerTheScriptsUnit() {
+        var m = Metrics()
+        (m.currentPace, m.avgPace, m.targetPace, m.splitSeconds) = (300, 270, 280, 482)
+        let mile = ScriptPlan(
+            distanceMeters: 42_195, targetSeconds: 12_600, stepMeters: 100, clockSeconds: [0, 30],
+            unitMeters: Units.metersPerMile)
+        let km = ScriptPlan(distanceMeters: 42_195, targetSeconds: 12_600, stepMeters: 100, clockSeconds: [0, 30])
+        let text = "{current_pace} {avg_pace} {target_pace} {split_pace}"
+        #expect(Placeholders.fill(text, metrics: m, plan: mile) == "8:03 7:15 7:31 8:02")
+        m.splitSeconds = 300
+        #expect(Placeholders.fill(text, metrics: m, plan: km) == "5:00 4:30 4:40 5:00")
+    }
+
     @Test func numbersDecimalsAndUnknownValues() {
         #expect(said(.decimal, "12.3") == "twelve point three")
         #expect(said(.decimal, "0.0") == "zero point zero")

@@ -80,8 +80,11 @@ public enum AtomicFile {
 
     public static func write(_ bytes: [UInt8], to path: String) throws {
         let dir = (path as NSString).deletingLastPathComponent
-        let temp = ((dir.isEmpty ? "." : dir) as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).tmp")
+        // At most 200 bytes of the name, so the temporary name of a file whose
+        // own name is near the 255-byte limit is still a name.
+        var stem = (path as NSString).lastPathComponent
+        while stem.utf8.count > 200 { stem.removeLast() }
+        let temp = ((dir.isEmpty ? "." : dir) as NSString).appendingPathComponent(".\(stem).\(getpid()).tmp")
         let fd = open(temp, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         var failure: String?
