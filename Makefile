@@ -264,7 +264,7 @@ fuzz: deps
 	bash scripts/fuzz.sh .build-fuzz/release/racekit-fuzz $(FUZZ_SECONDS)
 
 test-asan: deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 test-tsan: deps
 	scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan

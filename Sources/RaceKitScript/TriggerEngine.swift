@@ -70,6 +70,14 @@ public final class TriggerEngine {
     let anchored: [(index: Int, meters: Double)]
     var nextAnchor = 0
     var atAnchor: [Int: Metrics] = [:]
+    /// One-time marks by distance and by clock, sorted, each with its message;
+    /// `nextMark` the first of each not yet reached. A mark is looked at only
+    /// in the second it is reached; every other message (conditions, repeating
+    /// distances, halfway, near the finish) every second (`everySecond`).
+    let distanceMarks: [(at: Double, index: Int)]
+    let timeMarks: [(at: Double, index: Int)]
+    let everySecond: [Int]
+    var nextMark = (distance: 0, time: 0)
 
     struct State {
         var played = false
@@ -114,6 +122,20 @@ public final class TriggerEngine {
         priorities = script.messages.map(\.priority)
         anchored = script.messages.indices.compactMap { i in script.messages[i].anchorMeters.map { (i, $0) } }
             .sorted { ($0.meters, $0.index) < ($1.meters, $1.index) }
+        var marks: (distance: [(at: Double, index: Int)], time: [(at: Double, index: Int)]) = ([], [])
+        var every: [Int] = []
+        for (i, t) in triggers.enumerated() {
+            switch (t.type, t.atMeters, t.atSeconds) {
+            // A mark that is not a number is never crossed (as `crossed` says).
+            case (.distance, let at?, _): if at.isFinite { marks.distance.append((at, i)) }
+            case (.time, _, let at?): if at.isFinite { marks.time.append((at, i)) }
+            case (.time, _, nil): break   // never fires
+            default: every.append(i)
+            }
+        }
+        distanceMarks = marks.distance.sorted { ($0.at, $0.index) < ($1.at, $1.index) }
+        timeMarks = marks.time.sorted { ($0.at, $0.index) < ($1.at, $1.index) }
+        everySecond = every
         states = script.messages.map { m in
             var s = State()
             s.nextEvery = m.trigger.everyMeters ?? 0
@@ -149,7 +171,7 @@ public final class TriggerEngine {
     public func step(_ m: Metrics) -> PlayedMessage? {
         let t = m.duration
         passAnchors(m)
-        for i in script.messages.indices where canPlay(i) {
+        for i in candidates(m, t) where canPlay(i) {
             guard fires(i, m, t) else { continue }
             if let branch = branchOf[i], !branch.holds(atAnchor[i] ?? m) {
                 states[i].lastReason = .branch_not_taken
@@ -162,6 +184,23 @@ public final class TriggerEngine {
         dropStale(t)
         guard !queue.isEmpty, let due = choose(t) else { return nil }
         return play(due, m, t)
+    }
+
+    /// The messages whose trigger may fire this second, in message order:
+    /// every second's, and the one-time marks first reached now (a mark is
+    /// crossed in the first second the run is at or past it).
+    func candidates(_ m: Metrics, _ t: Double) -> [Int] {
+        var out = everySecond
+        while nextMark.distance < distanceMarks.count, distanceMarks[nextMark.distance].at <= m.distance {
+            out.append(distanceMarks[nextMark.distance].index)
+            nextMark.distance += 1
+        }
+        while nextMark.time < timeMarks.count, timeMarks[nextMark.time].at <= t {
+            out.append(timeMarks[nextMark.time].index)
+            nextMark.time += 1
+        }
+        if out.count > everySecond.count { out.sort() }
+        return out
     }
 
     /// Keeps the run at every anchor passed this second: this second's metrics
@@ -219,7 +258,6 @@ public final class TriggerEngine {
     /// out of its cooldown. It re-arms when its `rearmExpression` holds (the
     /// hysteresis), or without one as soon as the condition stops holding.
     func conditionFires(_ i: Int, _ m: Metrics, _ t: Double) -> Bool {
-        let trigger = triggers[i]
         guard t >= settings.warmupSeconds, let e = conditions[i] else {
             states[i].holdSince = nil
             return false
@@ -238,8 +276,10 @@ public final class TriggerEngine {
         }
         let since = states[i].holdSince ?? t
         states[i].holdSince = since
-        guard states[i].armed, t - since >= (trigger.holdSeconds ?? settings.conditionHoldSeconds) else { return false }
-        let cooldown = trigger.cooldownSeconds ?? settings.conditionCooldownSeconds
+        guard states[i].armed, t - since >= (triggers[i].holdSeconds ?? settings.conditionHoldSeconds) else {
+            return false
+        }
+        let cooldown = triggers[i].cooldownSeconds ?? settings.conditionCooldownSeconds
         if let last = states[i].lastPlayed, t - last < cooldown {
             states[i].lastReason = .cooldown
             return false
