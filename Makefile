@@ -264,10 +264,10 @@ fuzz: deps
 	bash scripts/fuzz.sh .build-fuzz/release/racekit-fuzz $(FUZZ_SECONDS)
 
 test-asan: deps
-	ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 test-tsan: deps
-	scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	RACEKIT_SANITIZER=thread scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 limits: deps bench-deps
 	$(RELEASE_BUILD)
