@@ -138,8 +138,12 @@ public enum ScriptAudio {
         }
         let byFile = clips
         let previous = AudioManifest.previousFiles(in: dir)
+        var sizes: [String: Int] = [:]   // the reused files' sizes, from the one read that checked them
         let missing = clips.keys.sorted().filter {
-            !isIntact((dir as NSString).appendingPathComponent($0), format: o.format, bytes: previous[$0]?.bytes)
+            let size = intactSize(
+                (dir as NSString).appendingPathComponent($0), format: o.format, bytes: previous[$0]?.bytes)
+            if let size { sizes[$0] = size }
+            return size == nil
         }
         let results = SpeechTools.parallel(
             missing, workers: min(2, max(1, o.workers)), progress: o.progress
@@ -161,14 +165,19 @@ public enum ScriptAudio {
 
         var files: [AudioManifest.File] = []
         for file in clips.keys.sorted() {
-            let bytes = [UInt8](InputFile.read((dir as NSString).appendingPathComponent(file)) ?? Data())
+            let path = (dir as NSString).appendingPathComponent(file)
+            // Read again only what this run wrote, or a reused file no manifest measured.
+            let bytes =
+                sizes[file] == nil || (measured[file] == nil && previous[file] == nil)
+                ? [UInt8](InputFile.read(path) ?? Data()) : nil
             let r =
                 measured[file] ?? previous[file]?.clip
-                ?? RenderedClip(seconds: AudioFormats.oggOpusSeconds(bytes) ?? 0, loudness: nil)
+                ?? RenderedClip(seconds: AudioFormats.oggOpusSeconds(bytes ?? []) ?? 0, loudness: nil)
             files.append(
                 AudioManifest.File(
                     file: file, spoken: clips[file]!.spoken, durationSeconds: TextFormat.rounded(r.seconds, 3),
-                    bytes: bytes.count, loudnessLUFS: r.loudness.map { TextFormat.rounded($0, 2) }))
+                    bytes: bytes?.count ?? sizes[file] ?? 0, loudnessLUFS: r.loudness.map { TextFormat.rounded($0, 2) }
+                ))
         }
 
         let manifest = AudioManifest(
@@ -306,17 +315,20 @@ public enum ScriptAudio {
         return try OutputLock(directory: dir, name: ".racekit-audio.lock", waitSeconds: 600)
     }
 
-    /// Whether a file already in the folder can be reused: as many bytes as
-    /// the last manifest says, and for Ogg Opus every page's checksum right and
-    /// its last page there (a damaged or cut file is rendered again).
-    static func isIntact(_ path: String, format: AudioFormat, bytes expected: Int?) -> Bool {
+    /// The size of a file already in the folder when it can be reused (nil:
+    /// render it again): as many bytes as the last manifest says, and for Ogg
+    /// Opus every page's checksum right and its last page there.
+    static func intactSize(_ path: String, format: AudioFormat, bytes expected: Int?) -> Int? {
         guard let data = InputFile.read(path), !data.isEmpty, expected.map({ $0 == data.count }) ?? true else {
-            return false
+            return nil
         }
+        let intact: Bool
         switch format {
-        case .opus: return (try? OggOpus.read([UInt8](data)))?.packets.isEmpty == false   // try?: damaged is not intact
-        case .m4a: return data.count > 8 && data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8)
+        // try?: a damaged file is not intact.
+        case .opus: intact = (try? OggOpus.read([UInt8](data)))?.packets.isEmpty == false
+        case .m4a: intact = data.count > 8 && data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8)
         }
+        return intact ? data.count : nil
     }
 
     /// `target` as seen from the folder `from` ("audio", "../audio", "x/../y" never).
