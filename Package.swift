@@ -134,7 +134,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "RaceKitImportTests",
-            dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore"]
+            dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"]
         ),
         .testTarget(
             name: "RaceKitReportsTests",

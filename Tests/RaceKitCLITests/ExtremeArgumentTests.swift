@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 /// Issue 13.4, "never crash on any argument": every numeric command-line argument
@@ -155,7 +156,7 @@ import Testing
         Key("pacing", "effort: 1.0", "effort: @V@", in: custom)
     ]
 
-    @Test(arguments: lines)
+    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason)), arguments: lines)
     func everyNumericArgumentIsRefusedOrAcceptedWithoutCrashing(_ line: Line) throws {
         let cli = try CLI()
         var runID = "0"
@@ -174,7 +175,7 @@ import Testing
         }
     }
 
-    @Test(arguments: keys)
+    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason)), arguments: keys)
     func everyNumericSetupKeyIsRefusedOrPlannedWithoutCrashing(_ key: Key) throws {
         let cli = try CLI()
         for value in Self.values {

@@ -1,0 +1,16 @@
+import Foundation
+
+/// The sanitizer the tests run under: `make test-asan` and `make test-tsan` set
+/// RACEKIT_SANITIZER to "address" or "thread"; nil under `make test`.
+public enum Sanitizer {
+    public static let name = ProcessInfo.processInfo.environment["RACEKIT_SANITIZER"]
+
+    /// False under ThreadSanitizer. A test of heavy single-threaded work (a sweep of
+    /// hundreds of process launches, a decompression bomb, a long loop) gives TSan no
+    /// threads to watch and costs minutes of CI there (TSan slows it about tenfold);
+    /// it runs in `make test` and under AddressSanitizer, and is skipped under TSan
+    /// with `singleThreadedReason`.
+    public static let threadsToWatch = name != "thread"
+    public static let singleThreadedReason =
+        "single-threaded work: skipped under ThreadSanitizer (RACEKIT_SANITIZER=thread); make test and make test-asan run it"
+}
