@@ -161,7 +161,8 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
 /// reader and the workout builder either refuse the export with an error or
 /// give workouts the repair step accepts; never a crash or a hang.
 @Suite struct AppleHealthMutationTests {
-    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason))) func mutatedExportsNeverCrash() throws {
+    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason)))
+    func mutatedExportsNeverCrash() throws {
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: fixture("apple-health/export.xml"))))
         var rng = SplitMix64(seed: 0x4ea1_7401)
         var refused = 0, read = 0

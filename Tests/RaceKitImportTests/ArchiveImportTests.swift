@@ -251,7 +251,8 @@ private func expectKeptExactly(_ results: [FileResult], _ store: RunStore) throw
         #expect(copyResult.runIds.allSatisfy(ids.contains))
     }
 
-    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason))) func aGzipEntryCountsAgainstTheLimitsToo() throws {
+    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason)))
+    func aGzipEntryCountsAgainstTheLimitsToo() throws {
         // 20 MB of one empty element repeated in a GPX, gzipped to about 20 KB, stored
         // (not deflated) in the zip: the zip layer's ratio is 1, the gzip layer's about 1,000.
         var big = Array("<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\">".utf8)
