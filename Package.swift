@@ -119,7 +119,7 @@ let package = Package(
         // Golden files and seeded randomness, shared by the test targets.
         .target(name: "RaceKitTestSupport", path: "Tests/RaceKitTestSupport"),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore", "RaceKitTestSupport"]),
-        .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore"]),
+        .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore", "RaceKitTestSupport"]),
         .testTarget(
             name: "RaceKitPostgresTests", dependencies: ["RaceKitPostgres", "RaceKitCore", "RaceKitTestSupport"]),
         .testTarget(
@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceKitRaceTests",
-            dependencies: ["RaceKitRace", "RaceKitScript", "RaceKitFormats", "RaceKitCore"],
+            dependencies: ["RaceKitRace", "RaceKitScript", "RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

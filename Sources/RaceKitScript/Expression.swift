@@ -113,6 +113,7 @@ public struct Expression: Sendable, Equatable, CustomStringConvertible {
 
     public let source: String
     let root: Node
+    private(set) var program = Program()
     /// The variables it reads.
     public let variables: Set<Variable>
 
@@ -132,6 +133,7 @@ public struct Expression: Sendable, Equatable, CustomStringConvertible {
         }
         self.source = source
         root = node
+        program.compile(node, condition: true)
         var used = Set<Variable>()
         Self.collect(node, into: &used)
         variables = used
@@ -150,63 +152,103 @@ public struct Expression: Sendable, Equatable, CustomStringConvertible {
     public static func == (a: Expression, b: Expression) -> Bool { a.root == b.root }
 
     /// True only when the condition holds for certain.
-    public func holds(_ m: Metrics) -> Bool { Self.truth(root, m) == .yes }
+    public func holds(_ m: Metrics) -> Bool { program.holds(m) }
 
-    enum Truth { case yes, no, unknown }
-
-    static func truth(_ n: Node, _ m: Metrics) -> Truth {
-        switch n {
-        case .compare(let op, let a, let b):
-            let x = number(a, m), y = number(b, m)
-            guard x.isFinite, y.isFinite else { return .unknown }
-            let r: Bool
-            switch op {
-            case "<": r = x < y
-            case "<=": r = x <= y
-            case ">": r = x > y
-            case ">=": r = x >= y
-            case "==": r = abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
-            default: r = abs(x - y) > 1e-9 * max(1, abs(x), abs(y))
-            }
-            return r ? .yes : .no
-        case .not(let a):
-            switch truth(a, m) {
-            case .yes: return .no;
-            case .no: return .yes;
-            case .unknown: return .unknown
-            }
-        case .and(let a, let b):
-            let x = truth(a, m)
-            if x == .no { return .no }
-            let y = truth(b, m)
-            if y == .no { return .no }
-            return x == .yes && y == .yes ? .yes : .unknown
-        case .or(let a, let b):
-            let x = truth(a, m)
-            if x == .yes { return .yes }
-            let y = truth(b, m)
-            if y == .yes { return .yes }
-            return x == .no && y == .no ? .no : .unknown
-        default:
-            return .unknown
+    /// The expression as a postfix program over a stack of numbers, compiled once:
+    /// a trigger engine evaluates its conditions every second of a race, and a walk
+    /// over the tree of indirect nodes cost a retain and a release per node.
+    /// A truth is a number too: 1 yes, 0 no, NaN unknown.
+    struct Program: Sendable {
+        enum Op: Sendable {
+            case number(Double), variable(Variable), negate, not
+            case add, subtract, multiply, divide
+            case less, lessOrEqual, greater, greaterOrEqual, equal, notEqual
+            case and, or
         }
-    }
+        var ops: [Op] = []
 
-    /// NaN for unknown and for a division by zero.
-    static func number(_ n: Node, _ m: Metrics) -> Double {
-        switch n {
-        case .number(let v): return v
-        case .variable(let v): return v.value(m)
-        case .negate(let a): return -number(a, m)
-        case .arithmetic(let op, let a, let b):
-            let x = number(a, m), y = number(b, m)
-            switch op {
-            case "+": return x + y
-            case "-": return x - y
-            case "*": return x * y
-            default: return y == 0 ? .nan : x / y
+        /// `node` in postfix order; a node of the other type than its place wants
+        /// (the parser never makes one) is unknown there.
+        mutating func compile(_ node: Node, condition: Bool) {
+            switch node {
+            case .number, .variable, .negate, .arithmetic:
+                guard !condition else { return ops.append(.number(.nan)) }
+            case .compare, .not, .and, .or:
+                guard condition else { return ops.append(.number(.nan)) }
             }
-        default: return .nan
+            switch node {
+            case .number(let v): ops.append(.number(v))
+            case .variable(let v): ops.append(.variable(v))
+            case .negate(let a):
+                compile(a, condition: false); ops.append(.negate)
+            case .not(let a):
+                compile(a, condition: true); ops.append(.not)
+            case .arithmetic(let op, let a, let b):
+                compile(a, condition: false); compile(b, condition: false)
+                ops.append(op == "+" ? .add : op == "-" ? .subtract : op == "*" ? .multiply : .divide)
+            case .compare(let op, let a, let b):
+                compile(a, condition: false); compile(b, condition: false)
+                let code: [String: Op] = [
+                    "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual, "==": .equal
+                ]
+                ops.append(code[op] ?? .notEqual)
+            case .and(let a, let b):
+                compile(a, condition: true); compile(b, condition: true); ops.append(.and)
+            case .or(let a, let b):
+                compile(a, condition: true); compile(b, condition: true); ops.append(.or)
+            }
+        }
+
+        func holds(_ m: Metrics) -> Bool { truth(m) == 1 }
+
+        /// The condition's truth under `m`: 1, 0, or NaN when unknown (a comparison
+        /// with an unknown value or a division by zero: NaN for a number).
+        func truth(_ m: Metrics) -> Double {
+            ops.withUnsafeBufferPointer { code in
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, code.count)) { stack in
+                    var top = 0
+                    for op in code {
+                        switch op {
+                        case .number(let v):
+                            stack[top] = v; top += 1
+                        case .variable(let v):
+                            stack[top] = v.value(m); top += 1
+                        case .negate:
+                            stack[top - 1] = -stack[top - 1]
+                        case .not:
+                            let x = stack[top - 1]
+                            stack[top - 1] = x == 1 ? 0 : x == 0 ? 1 : .nan
+                        default:
+                            top -= 1
+                            stack[top - 1] = Self.apply(op, stack[top - 1], stack[top])
+                        }
+                    }
+                    return stack[0]
+                }
+            }
+        }
+
+        @inline(__always) static func apply(_ op: Op, _ x: Double, _ y: Double) -> Double {
+            switch op {
+            case .add: return x + y
+            case .subtract: return x - y
+            case .multiply: return x * y
+            case .divide: return y == 0 ? .nan : x / y
+            // AND is no when either is, yes when both are; OR the other way round.
+            case .and: return x == 0 || y == 0 ? 0 : x == 1 && y == 1 ? 1 : .nan
+            case .or: return x == 1 || y == 1 ? 1 : x == 0 && y == 0 ? 0 : .nan
+            default:
+                guard x.isFinite, y.isFinite else { return .nan }
+                let close = abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
+                switch op {
+                case .less: return x < y ? 1 : 0
+                case .lessOrEqual: return x <= y ? 1 : 0
+                case .greater: return x > y ? 1 : 0
+                case .greaterOrEqual: return x >= y ? 1 : 0
+                case .equal: return close ? 1 : 0
+                default: return close ? 0 : 1
+                }
+            }
         }
     }
 }

@@ -55,8 +55,8 @@ public final class TriggerEngine {
     public let script: RaceScript
     let settings: EngineSettings
     let branchExpressions: [String: Expression]
-    let conditions: [Expression?]
-    let rearms: [Expression?]
+    let conditions: [Expression.Program?]
+    let rearms: [Expression.Program?]
     /// Per message, read every second: kept apart from the messages so the
     /// loop copies no message (their strings would be retained and released).
     let triggers: [Trigger]
@@ -112,9 +112,9 @@ public final class TriggerEngine {
             guard m.trigger.type == .condition || m.trigger.type == .fatigue_zone, let e = m.trigger.expression else {
                 return nil
             }
-            return try Expression(e)
+            return try Expression(e).program
         }
-        rearms = try script.messages.map { m in try m.trigger.rearmExpression.map { try Expression($0) } }
+        rearms = try script.messages.map { m in try m.trigger.rearmExpression.map { try Expression($0).program } }
         triggers = script.messages.map(\.trigger)
         playOnce = script.messages.map(\.playOnce)
         textCount = script.messages.map { $0.variants.map { $0.count + 1 } ?? 0 }
@@ -258,14 +258,15 @@ public final class TriggerEngine {
     /// out of its cooldown. It re-arms when its `rearmExpression` holds (the
     /// hysteresis), or without one as soon as the condition stops holding.
     func conditionFires(_ i: Int, _ m: Metrics, _ t: Double) -> Bool {
-        guard t >= settings.warmupSeconds, let e = conditions[i] else {
+        // Evaluated in place (`conditions[i]?`): a copy of the program would cost a
+        // retain and a release, every condition every second.
+        guard t >= settings.warmupSeconds, let holds = conditions[i]?.holds(m) else {
             states[i].holdSince = nil
             return false
         }
-        let holds = e.holds(m)
         if !states[i].armed {
-            if let rearm = rearms[i] {
-                if rearm.holds(m) { states[i].armed = true }
+            if let rearmHolds = rearms[i]?.holds(m) {
+                if rearmHolds { states[i].armed = true }
             } else if !holds {
                 states[i].armed = true
             }

@@ -34,11 +34,29 @@ public enum Format {
         pace(secondsPerKm.map { $0 * unit.meters / 1000 })
     }
 
-    /// A local date and time in a time zone, e.g. `2026-11-15 08:06`.
+    /// A local date and time in a time zone, e.g. `2026-11-15 08:06 (Sun)`.
     public static func localTime(_ seconds: Double, timeZone: String) -> String {
+        let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+        // Years 1-9999 by arithmetic (a DateFormatter costs a millisecond to make);
+        // the formatter only for the rest.
+        if seconds.isFinite, abs(seconds) < 2.5e11 {
+            let local = Int(seconds.rounded(.down)) + zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+            let days = Int((Double(local) / 86_400).rounded(.down)), rest = local - days * 86_400
+            let (y, m, d) = TimestampParser.civilFromDays(days)
+            if (1...9999).contains(y) {
+                let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+                func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+                let year = String(repeating: "0", count: 4 - String(y).count) + String(y)
+                return "\(year)-\(two(m))-\(two(d)) \(two(rest / 3600)):\(two(rest / 60 % 60)) (\(weekday))"
+            }
+        }
+        return localTimeFormatted(seconds, timeZone: zone)
+    }
+
+    static func localTimeFormatted(_ seconds: Double, timeZone: TimeZone) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")
+        f.timeZone = timeZone
         f.dateFormat = "yyyy-MM-dd HH:mm (EEE)"
         return f.string(from: Date(timeIntervalSince1970: seconds))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitScript
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -340,6 +341,31 @@ extension RaceDayTruthTests {
         #expect(SpokenSentences.isFactOnly(SpokenSentences.form("Kilometre 17 in 4:31")))
         #expect(!SpokenSentences.isFactOnly(SpokenSentences.form("Gel 2: 25 grams of sticky joy")))
         #expect(!SpokenSentences.isFactOnly(SpokenSentences.form("Kilometre 3 in 4:20, smooth as you like")))
+    }
+
+    /// The byte paths for ASCII texts (`SpokenSentences.ascii`) answer as the
+    /// `Character` paths do: on every text of every shipped personality and on
+    /// random ASCII made of the characters that matter (marks, digits, braces,
+    /// spaces, tabs, capitals).
+    @Test func theASCIIPathsSplitAndCompareAsTheCharacterPaths() throws {
+        var texts = try Personality.shipped.flatMap { try Personality.named($0).templates.values.flatMap { $0 } }
+        var rng = SplitMix64(seed: 23)
+        let alphabet = Array("aZ .;!?,:{}07\t-'")
+        for _ in 0..<3000 {
+            texts.append(String((0..<Int(rng.next() % 40)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }))
+        }
+        for text in texts {
+            let split = SpokenSentences.split(text)
+            #expect(split == SpokenSentences.splitCharacters(text), "\(text)")
+            for sentence in split + [text] {
+                let key = SpokenSentences.key(sentence)
+                #expect(key == SpokenSentences.keyCharacters(sentence), "\(sentence)")
+                #expect(SpokenSentences.form(key: key) == SpokenSentences.formCharacters(key: key), "\(key)")
+            }
+        }
+        // Not ASCII: the Character paths ("Ça va. Élan 3½!").
+        #expect(SpokenSentences.split("Ça va. Élan 3½!") == ["Ça va.", "Élan 3½!"])
+        #expect(SpokenSentences.form("Élan 3½ km") == "élan # km")
     }
 
     /// Two texts that differ only in their numbers: the second is said as the frame.
