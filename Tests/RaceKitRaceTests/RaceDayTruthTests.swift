@@ -352,7 +352,8 @@ extension RaceDayTruthTests {
         var rng = SplitMix64(seed: 23)
         let alphabet = Array("aZ .;!?,:{}07\t-'")
         for _ in 0..<3000 {
-            texts.append(String((0..<Int(rng.next() % 40)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }))
+            texts.append(
+                String((0..<Int(rng.next() % 40)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }))
         }
         for text in texts {
             let split = SpokenSentences.split(text)

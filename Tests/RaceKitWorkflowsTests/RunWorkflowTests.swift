@@ -189,17 +189,22 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
 @Suite struct LocalTimeTests {
     @Test func arithmeticAnswersAsTheDateFormatter() {
         var rng = SplitMix64(seed: 1_115)
-        let zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Adelaide",
-                     "Pacific/Chatham", "America/St_Johns", "Nope/Unknown"]
-        var instants: [Double] = [0, -1, 86_399.5, -2_208_988_800, 7_258_118_400, 1_774_745_999, 1_774_746_000,
-                                  1_774_749_600, 1_792_890_000, 253_402_300_799, 253_402_300_800, 1e12, -1e12]
+        let zones = [
+            "UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Adelaide",
+            "Pacific/Chatham", "America/St_Johns", "Nope/Unknown"
+        ]
+        var instants: [Double] = [
+            0, -1, 86_399.5, -2_208_988_800, 7_258_118_400, 1_774_745_999, 1_774_746_000,
+            1_774_749_600, 1_792_890_000, 253_402_300_799, 253_402_300_800, 1e12, -1e12
+        ]
         for _ in 0..<800 {
             instants.append(-2_208_988_800 + Double(rng.next() % 9_466_848_000) + Double(rng.next() % 1000) / 1000)
         }
         for zone in zones {
             let tz = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
             for t in instants {
-                #expect(Format.localTime(t, timeZone: zone) == Format.localTimeFormatted(t, timeZone: tz), "\(zone) \(t)")
+                #expect(
+                    Format.localTime(t, timeZone: zone) == Format.localTimeFormatted(t, timeZone: tz), "\(zone) \(t)")
             }
         }
         #expect(Format.localTime(1_774_746_000, timeZone: "Europe/Berlin") == "2026-03-29 03:00 (Sun)")
