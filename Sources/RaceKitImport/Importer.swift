@@ -175,7 +175,8 @@ public struct Importer: Sendable {
         var recomputeError: RecomputeError?
         if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
             do {
-                let outcome = try Recompute(store: store).run(athleteID: options.athleteID, force: false)
+                let outcome = try Recompute(store: store).run(
+                    athleteID: options.athleteID, force: false, jobs: options.jobs)
                 if !outcome.failed.isEmpty { recomputeError = RecomputeError(failures: outcome.failed) }
             } catch {
                 recomputeError = RecomputeError(failures: ["\(error)"])

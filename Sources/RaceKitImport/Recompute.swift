@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import Synchronization
 
 /// Analyses stored runs again: those analysed by an older analysis version (in
 /// full), those analysed with other physiology than the athlete's current one
@@ -31,37 +32,83 @@ public struct Recompute: Sendable {
         try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology))
     }
 
-    /// Recomputes one athlete's stale runs.
-    public func run(athleteID: String, force: Bool) throws -> Outcome {
+    /// Runs read and analysed again between two writes to the store.
+    static let chunk = 256
+
+    /// Recomputes one athlete's stale runs: read and analysed `jobs` at a time
+    /// (after an import of many files nearly every run is stale: its history
+    /// grew), and the new zones and load of each chunk of runs stored in one
+    /// transaction. A run that fails is named in `failed`; the others go on.
+    public func run(
+        athleteID: String, force: Bool, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> Outcome {
         let physiology = try store.physiology(athleteID: athleteID)
         let stale = try store.staleRuns(
             athleteID: athleteID, currentProfile: physiology.profileKey, force: force)
         var outcome = Outcome()
-        for record in stale {
-            outcome.checked += 1
-            do {
-                if force || record.analysisVersion != RunAnalyzer.version {
-                    var activity = try store.activity(of: record)
-                    let sportChanged = TrackRepair.recheck(&activity)
-                    try store.saveAnalysis(
-                        runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology),
-                        sport: sportChanged ? activity.sport : nil)
-                } else {
-                    // Only the physiology changed: redo zones and load, keep the rest.
-                    let samples = try store.samples(of: record)
-                    var summary = RunSummary.stored(record)
-                    summary.pointCount = samples.count
-                    let (model, zones, load) = RunAnalyzer.zonesAndLoad(
-                        samples, summary: summary, physiology: physiology)
-                    try store.savePhysiologyResults(
-                        runID: record.id, model: model, zones: zones, load: load, physiology: physiology)
+        outcome.checked = stale.count
+        for start in stride(from: 0, to: stale.count, by: Self.chunk) {
+            let records = Array(stale[start..<min(stale.count, start + Self.chunk)])
+            let updates = Self.parallel(records, jobs: jobs) { record in
+                Result { try self.update(record, physiology: physiology, force: force) }
+            }
+            var results: [PhysiologyResults] = []
+            for (record, update) in zip(records, updates) {
+                do {
+                    switch try update.get() {
+                    case .analysis(let analysis, let sport):
+                        try store.saveAnalysis(runID: record.id, analysis, sport: sport)
+                        outcome.updated += 1
+                    case .physiology(let r):
+                        results.append(r)
+                    }
+                } catch {
+                    outcome.failed.append("\(record.id): \(error)")
                 }
-                outcome.updated += 1
+            }
+            do {
+                try store.savePhysiologyResults(results)
+                outcome.updated += results.count
             } catch {
-                outcome.failed.append("\(record.id): \(error)")
+                outcome.failed += results.map { "\($0.runID): \(error)" }
             }
         }
         return outcome
+    }
+
+    enum Update: Sendable {
+        /// Analysed again in full (and its sport, when inferred anew).
+        case analysis(RunAnalysis, sport: Sport?)
+        /// Only the physiology changed: zones and load anew, the rest kept.
+        case physiology(PhysiologyResults)
+    }
+
+    func update(_ record: RunRecord, physiology: Physiology, force: Bool) throws -> Update {
+        if force || record.analysisVersion != RunAnalyzer.version {
+            var activity = try store.activity(of: record)
+            let sportChanged = TrackRepair.recheck(&activity)
+            return .analysis(
+                RunAnalyzer.analyse(activity, physiology: physiology), sport: sportChanged ? activity.sport : nil)
+        }
+        let samples = try store.samples(of: record)
+        var summary = RunSummary.stored(record)
+        summary.pointCount = samples.count
+        let (model, zones, load) = RunAnalyzer.zonesAndLoad(samples, summary: summary, physiology: physiology)
+        return .physiology(
+            PhysiologyResults(runID: record.id, model: model, zones: zones, load: load, physiology: physiology))
+    }
+
+    /// `body` of every record, `jobs` at a time, in the records' order.
+    static func parallel<T: Sendable>(_ records: [RunRecord], jobs: Int, _ body: @Sendable (RunRecord) -> T) -> [T] {
+        let results = Locked<[T?]>(Array(repeating: nil, count: records.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, records.count))) { _ in
+            while case let i = next.wrappingAdd(1, ordering: .relaxed).oldValue, i < records.count {
+                let result = body(records[i])
+                results.withLock { $0[i] = result }
+            }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 }
 

@@ -655,20 +655,21 @@ extension PGStore {
         }
     }
 
-    public func savePhysiologyResults(
-        runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?, physiology: Physiology
-    ) throws {
+    public func savePhysiologyResults(_ results: [PhysiologyResults]) throws {
         try write { c in
-            try c.query(
-                """
-                UPDATE run SET load = $1, load_source = $2, load_estimated = $3, zone_model = $4, analysis_profile = $5
-                WHERE id = $6
-                """,
-                [
-                    .from(load?.value), .from(load?.source.rawValue), .from(load.map { StoredJSON.text($0.estimated) }),
-                    .from(model?.rawValue), .text(physiology.profileKey), .text(runID)
-                ])
-            try Self.writeZones(c, runID: runID, zones)
+            for r in results {
+                try c.query(
+                    """
+                    UPDATE run SET load = $1, load_source = $2, load_estimated = $3, zone_model = $4, analysis_profile = $5
+                    WHERE id = $6
+                    """,
+                    [
+                        .from(r.load?.value), .from(r.load?.source.rawValue),
+                        .from(r.load.map { StoredJSON.text($0.estimated) }),
+                        .from(r.model?.rawValue), .text(r.physiology.profileKey), .text(r.runID)
+                    ])
+                try Self.writeZones(c, runID: r.runID, r.zones)
+            }
         }
     }
 

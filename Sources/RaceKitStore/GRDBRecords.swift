@@ -149,6 +149,28 @@ struct BestEffortRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
+// Written column by column, not through Encodable: an import writes several of
+// each per run, and GRDB's Encoder path cost more than the insert itself.
+extension ZoneRecord {
+    func encode(to container: inout PersistenceContainer) {
+        container[CodingKeys.runID.rawValue] = runID
+        container[CodingKeys.zone.rawValue] = zone
+        container[CodingKeys.name.rawValue] = name
+        container[CodingKeys.lowBpm.rawValue] = lowBpm
+        container[CodingKeys.highBpm.rawValue] = highBpm
+        container[CodingKeys.seconds.rawValue] = seconds
+    }
+}
+
+extension BestEffortRecord {
+    func encode(to container: inout PersistenceContainer) {
+        container[CodingKeys.runID.rawValue] = runID
+        container[CodingKeys.distanceMeters.rawValue] = distanceMeters
+        container[CodingKeys.elapsedSeconds.rawValue] = elapsedSeconds
+        container[CodingKeys.startOffsetSeconds.rawValue] = startOffsetSeconds
+    }
+}
+
 extension ZoneRecord {
     enum Columns {
         static let runID = Column(CodingKeys.runID)

@@ -4,14 +4,20 @@ import RaceKitCore
 
 extension SQLiteStore {
     /// Replaces a run's zones and best efforts.
-    static func writeDetails(_ db: Database, runID: String, analysis: RunAnalysis) throws {
-        try writeDetails(db, runID: runID, zones: analysis.zones ?? [], bestEfforts: analysis.bestEfforts)
+    static func writeDetails(_ db: Database, runID: String, analysis: RunAnalysis, fresh: Bool = false) throws {
+        try writeDetails(
+            db, runID: runID, zones: analysis.zones ?? [], bestEfforts: analysis.bestEfforts, fresh: fresh)
     }
 
-    /// Replaces a run's zones and best efforts with these.
-    static func writeDetails(_ db: Database, runID: String, zones: [ZoneTime], bestEfforts: [BestEffort]) throws {
-        try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
-        try BestEffortRecord.filter(BestEffortRecord.Columns.runID == runID).deleteAll(db)
+    /// Replaces a run's zones and best efforts with these (`fresh`: a run just
+    /// inserted, with none to delete).
+    static func writeDetails(
+        _ db: Database, runID: String, zones: [ZoneTime], bestEfforts: [BestEffort], fresh: Bool = false
+    ) throws {
+        if !fresh {
+            try cached(db, "DELETE FROM run_zone WHERE run_id = ?").execute(arguments: [runID])
+            try cached(db, "DELETE FROM best_effort WHERE run_id = ?").execute(arguments: [runID])
+        }
         for z in zones {
             try ZoneRecord(
                 runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
@@ -192,27 +198,28 @@ extension SQLiteStore {
 
     /// Stores new zones and load for a run whose physiology changed (the rest of
     /// its analysis stands).
-    public func savePhysiologyResults(
-        runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?,
-        physiology: Physiology
-    ) throws {
+    public func savePhysiologyResults(_ results: [PhysiologyResults]) throws {
         try wrap {
             try write { db in
-                try db.execute(
-                    sql: """
+                for r in results {
+                    try Self.cached(
+                        db,
+                        """
                         UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ?
                         WHERE id = ?
-                        """,
-                    arguments: [
-                        load?.value, load?.source.rawValue, load.map { Self.json($0.estimated) },
-                        model?.rawValue, physiology.profileKey, runID
-                    ])
-                try ZoneRecord.filter(ZoneRecord.Columns.runID == runID).deleteAll(db)
-                for z in zones ?? [] {
-                    try ZoneRecord(
-                        runID: runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
-                        seconds: z.seconds
-                    ).insert(db)
+                        """
+                    ).execute(
+                        arguments: [
+                            r.load?.value, r.load?.source.rawValue, r.load.map { Self.json($0.estimated) },
+                            r.model?.rawValue, r.physiology.profileKey, r.runID
+                        ])
+                    try Self.cached(db, "DELETE FROM run_zone WHERE run_id = ?").execute(arguments: [r.runID])
+                    for z in r.zones ?? [] {
+                        try ZoneRecord(
+                            runID: r.runID, zone: z.zone, name: z.name, lowBpm: z.lowBpm, highBpm: z.highBpm,
+                            seconds: z.seconds
+                        ).insert(db)
+                    }
                 }
             }
         }

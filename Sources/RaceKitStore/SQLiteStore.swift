@@ -47,6 +47,13 @@ public final class SQLiteStore: Store {
         try Migrations.migrator.migrate(writer)
     }
 
+    /// A statement prepared once per connection (GRDB's cache): an import runs
+    /// the same few statements for every file, and preparing one (parsing, and
+    /// GRDB's authorizer called for every column it reads) cost more than running it.
+    static func cached(_ db: Database, _ sql: String) throws -> Statement {
+        try db.cachedStatement(sql: sql)
+    }
+
     static func describe(_ error: any Error) -> String {
         if let db = error as? DatabaseError { return db.message ?? "\(db.resultCode)" }
         return "\(error)"
@@ -95,48 +102,82 @@ public final class SQLiteStore: Store {
     )
         throws -> [InsertOutcome]
     {
+        let file = FileInsert(
+            runs: runs, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
+            allowDuplicates: allowDuplicates)
+        return try wrap { try write { db in try insert(db, file, importedAt: importedAt) } }
+    }
+
+    /// Several files in one transaction, each in a savepoint (rolled back alone
+    /// when its file fails): an import of many small files spent more in one
+    /// transaction per file than in the writes themselves.
+    public func insert(files: [FileInsert], importedAt: Double) throws -> [Result<[InsertOutcome], any Error>] {
         try wrap {
             try write { db in
-                guard try Athlete.exists(db, key: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
-                var outcomes: [InsertOutcome] = []
-                for run in runs {
-                    let keys = DuplicateKeys(run, sha256: sha256)
-                    let candidates = try duplicateCandidates(db, keys, athleteID: athleteID)
-                    switch DuplicatePolicy.decide(keys, candidates: candidates, allowDuplicates: allowDuplicates) {
-                    case .duplicate(let id, let sameBytes):
-                        outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes))
-                    case .replace(let stored):
-                        try upgrade(
-                            db, stored, with: run, sourceFile: sourceFile, format: format, sha256: sha256,
-                            importedAt: importedAt)
-                        outcomes.append(.upgraded(runID: stored.id))
-                    case .insert:
-                        let record = RunRecord(
-                            run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
-                            importedAt: importedAt)
-                        try record.insert(db)
-                        try Self.insertSamples(
-                            db, runID: record.id, blob: run.encodedSamples,
-                            segments: Self.json(run.activity.segmentStarts))
-                        try Self.writeDetails(db, runID: record.id, analysis: run.analysis)
-                        outcomes.append(.inserted(runID: record.id))
+                files.map { file in
+                    Result {
+                        try wrap {
+                            var outcomes: [InsertOutcome] = []
+                            try db.inSavepoint {
+                                outcomes = try insert(db, file, importedAt: importedAt)
+                                return .commit
+                            }
+                            return outcomes
+                        }
                     }
                 }
-                return outcomes
             }
         }
+    }
+
+    private func insert(_ db: Database, _ file: FileInsert, importedAt: Double) throws -> [InsertOutcome] {
+        let athleteID = file.athleteID, sha256 = file.sha256
+        guard
+            try Bool.fetchOne(
+                Self.cached(db, "SELECT EXISTS (SELECT 1 FROM athlete WHERE id = ?)"), arguments: [athleteID]) == true
+        else {
+            throw StoreError.unknownAthlete(athleteID)
+        }
+        var outcomes: [InsertOutcome] = []
+        for run in file.runs {
+            let keys = DuplicateKeys(run, sha256: sha256)
+            let candidates = try duplicateCandidates(db, keys, athleteID: athleteID)
+            switch DuplicatePolicy.decide(keys, candidates: candidates, allowDuplicates: file.allowDuplicates) {
+            case .duplicate(let id, let sameBytes):
+                outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes))
+            case .replace(let stored):
+                try upgrade(
+                    db, stored, with: run, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
+                    importedAt: importedAt)
+                outcomes.append(.upgraded(runID: stored.id))
+            case .insert:
+                let record = RunRecord(
+                    run, athleteID: athleteID, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
+                    importedAt: importedAt)
+                try record.insert(db)
+                try Self.insertSamples(
+                    db, runID: record.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
+                try Self.writeDetails(db, runID: record.id, analysis: run.analysis, fresh: true)
+                outcomes.append(.inserted(runID: record.id))
+            }
+        }
+        return outcomes
     }
 
     /// Writes a run's packed samples with the bytes bound in place
     /// (SQLITE_STATIC: `blob` outlives the statement), so SQLite copies them once,
     /// into the record; GRDB's `Data` binding would copy them twice more.
     static func insertSamples(_ db: Database, runID: String, blob: [UInt8], segments: String) throws {
-        var statement: OpaquePointer?
-        var code = sqlite3_prepare_v2(
-            db.sqliteConnection, "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)",
-            -1, &statement, nil)
-        defer { sqlite3_finalize(statement) }
+        // GRDB's cached statement, bound and stepped here; left reset and unbound
+        // (`blob` is not kept past this call).
+        let statement = try cached(db, "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)")
+            .sqliteStatement
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var code = SQLITE_OK
         if code == SQLITE_OK { code = sqlite3_bind_text(statement, 1, runID, -1, transient) }
         if code == SQLITE_OK { code = sqlite3_bind_text(statement, 2, segments, -1, transient) }
         if code == SQLITE_OK {
@@ -175,16 +216,18 @@ public final class SQLiteStore: Store {
     private func duplicateCandidates(_ db: Database, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
         let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
         let sameBytes = try RunRecord.fetchAll(
-            db,
-            sql: """
+            Self.cached(
+                db,
+                """
                 SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
-                """, arguments: [athleteID, keys.sha256, keys.activityIndex])
+                """), arguments: [athleteID, keys.sha256, keys.activityIndex])
         let nearby = try RunRecord.fetchAll(
-            db,
-            sql: """
+            Self.cached(
+                db,
+                """
                 SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
                 ORDER BY abs(started_at - ?)
-                """, arguments: [athleteID, window.earliest, window.latest, keys.startedAt])
+                """), arguments: [athleteID, window.earliest, window.latest, keys.startedAt])
         return sameBytes + nearby
     }
 

@@ -33,6 +33,12 @@ public protocol RunRepository: Sendable {
         _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
         sha256: String, allowDuplicates: Bool, importedAt: Double
     ) throws -> [InsertOutcome]
+    /// Stores several files' activities in one transaction, each file in its own
+    /// savepoint: a file that fails stores nothing of itself and the others go
+    /// on (its result is the error). Throws when the transaction itself fails
+    /// (then nothing of any file is stored). A store without savepoints gives
+    /// each file its own transaction (the default).
+    func insert(files: [FileInsert], importedAt: Double) throws -> [Result<[InsertOutcome], any Error>]
 
     /// Stored runs in the filter's order (oldest first by default), filtered, sorted
     /// and limited by the store.
@@ -75,11 +81,9 @@ public protocol RunRepository: Sendable {
 
     /// Stores a new analysis of an existing run (and its sport, when inferred anew).
     func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport?) throws
-    /// Stores new zones and load for a run whose physiology changed (the rest of
-    /// its analysis stands).
-    func savePhysiologyResults(
-        runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?, physiology: Physiology
-    ) throws
+    /// Stores new zones and load for runs whose physiology changed (the rest of
+    /// their analyses stands), all in one transaction.
+    func savePhysiologyResults(_ results: [PhysiologyResults]) throws
     /// Applies an edit and returns the updated run; `StoreError.unknownRun` when there is none.
     func edit(runID: String, _ edit: RunEdit) throws -> RunRecord
     /// Deletes a run with its samples, zones and best efforts (its race links
@@ -87,7 +91,49 @@ public protocol RunRepository: Sendable {
     func delete(runID: String) throws
 }
 
+/// One file's activities to store (`RunRepository.insert(files:importedAt:)`).
+public struct FileInsert: Sendable {
+    public var runs: [NewRun]
+    public var athleteID: String
+    public var sourceFile: String
+    public var format: SourceFormat
+    public var sha256: String
+    public var allowDuplicates: Bool
+
+    public init(
+        runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat, sha256: String,
+        allowDuplicates: Bool
+    ) {
+        self.runs = runs; self.athleteID = athleteID; self.sourceFile = sourceFile; self.format = format
+        self.sha256 = sha256; self.allowDuplicates = allowDuplicates
+    }
+}
+
+/// A run's zones and load under a new physiology (`Recompute`).
+public struct PhysiologyResults: Sendable {
+    public var runID: String
+    public var model: ZoneModel?
+    public var zones: [ZoneTime]?
+    public var load: TrainingLoad?
+    public var physiology: Physiology
+
+    public init(runID: String, model: ZoneModel?, zones: [ZoneTime]?, load: TrainingLoad?, physiology: Physiology) {
+        self.runID = runID; self.model = model; self.zones = zones; self.load = load; self.physiology = physiology
+    }
+}
+
 extension RunRepository {
+    /// Each file in its own transaction.
+    public func insert(files: [FileInsert], importedAt: Double) throws -> [Result<[InsertOutcome], any Error>] {
+        files.map { f in
+            Result {
+                try insert(
+                    f.runs, athleteID: f.athleteID, sourceFile: f.sourceFile, format: f.format, sha256: f.sha256,
+                    allowDuplicates: f.allowDuplicates, importedAt: importedAt)
+            }
+        }
+    }
+
     /// `insert` at the current time.
     public func insert(
         _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
