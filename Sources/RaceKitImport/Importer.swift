@@ -150,10 +150,11 @@ public struct Importer: Sendable {
                             feed.record(result, archive: tracker)
                         },
                         importLarge: { stream, entry, metadata in
-                            importEntry(
-                                name: entry.displayName, sourceFile: entry.fileName, stream: stream,
-                                declaredSize: Int(clamping: entry.declaredSize ?? 0), metadata: metadata,
-                                archive: tracker, context: feed.context)
+                            Self.complete(
+                                importEntry(
+                                    name: entry.displayName, sourceFile: entry.fileName, stream: stream,
+                                    declaredSize: Int(clamping: entry.declaredSize ?? 0), metadata: metadata,
+                                    archive: tracker, context: feed.context))
                         })
                     walk.refusedExport = { refusedExport.store(true, ordering: .relaxed) }
                     walk.run(path: path)
@@ -239,6 +240,7 @@ public struct Importer: Sendable {
             let readAhead: ActivityFileReader.ReadAhead =
                 ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
             let slots = ResultSlots(progress: progress)
+            let batcher = InsertBatcher()
             let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
             let group = DispatchGroup()
             // Workers on GCD's global queue (it adds a thread when one blocks): the
@@ -249,22 +251,26 @@ public struct Importer: Sendable {
                 DispatchQueue.global().async(group: group) {
                     while let (index, item) = queue.pop() {
                         if unusable.isSet { continue }   // drain: the producer may wait for room
-                        let result: FileResult
+                        let prepared: Prepared
                         switch item {
                         case .file(let path):
-                            result = importer.importFile(path, context: context, readAhead: readAhead)
+                            prepared = importer.importFile(path, context: context, readAhead: readAhead)
                         case .entry(let entry):
-                            result = importer.importEntry(entry, context: context)
+                            prepared = importer.importEntry(entry, context: context)
                         case .workout(let workout):
-                            result = importer.importWorkout(workout, context: context)
+                            prepared = .done(importer.importWorkout(workout, context: context))
                         }
-                        slots.fill(index, result)
+                        // The runs go to the batcher, which tells the result once they are stored.
+                        if let result = Importer.submit(prepared, to: batcher, deliver: { slots.fill(index, $0) }) {
+                            slots.fill(index, result)
+                        }
                     }
                 }
             }
             produce(Feed(queue: queue, slots: slots, unusable: unusable, context: context))
             queue.close()
             group.wait()
+            batcher.flush()
             return slots.results()
         }
     }
@@ -274,24 +280,23 @@ public struct Importer: Sendable {
     /// store. Each run's estimates include the run itself, so an import that sets
     /// no new record leaves nothing to recompute.
     public func importFile(_ path: String) -> FileResult {
-        importFile(path, context: context, readAhead: .largeFiles)
+        Self.complete(importFile(path, context: context, readAhead: .largeFiles))
     }
 
     func importFile(
         _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
-    ) -> FileResult {
+    ) -> Prepared {
         guarded(path) {
             var read = try ActivityFileReader.read(path: path, readAhead: readAhead, readers: options.readers)
             let (metadata, problem) = stravaFolders.metadata(for: path)
-            var result = try store(
+            let prepared = try store(
                 &read, file: path, sourceFile: (path as NSString).lastPathComponent, metadata: metadata,
                 context: context)
-            if let problem { result.reason = result.reason.map { "\($0); \(problem)" } ?? problem }
-            return result
+            return problem.map { prepared.noting($0) } ?? prepared
         }
     }
 
-    func importEntry(_ entry: EntryItem, context: () throws -> Context) -> FileResult {
+    func importEntry(_ entry: EntryItem, context: () throws -> Context) -> Prepared {
         // Read whole before any limit was crossed: imported even when the archive
         // was refused meanwhile (what the walk read is within the limits).
         return importEntry(
@@ -305,7 +310,7 @@ public struct Importer: Sendable {
     func importEntry(
         name: String, sourceFile: String, stream: ByteStream, declaredSize: Int, metadata: ActivityMetadata?,
         archive: ArchiveTracker, context: () throws -> Context
-    ) -> FileResult {
+    ) -> Prepared {
         guarded(name) {
             do {
                 var read = try ActivityFileReader.read(
@@ -320,32 +325,91 @@ public struct Importer: Sendable {
     }
 
     /// Runs `body`, turning what it throws into a `failed` result for `file`.
-    private func guarded(_ file: String, _ body: () throws -> FileResult) -> FileResult {
+    private func guarded(_ file: String, _ body: () throws -> Prepared) -> Prepared {
         do {
             return try body()
-        } catch let error as any RaceKitError {
-            return FileResult(file: file, status: .failed, reason: error.description)
         } catch {
-            return FileResult(file: file, status: .failed, reason: "\(file): \(error)")
+            return .done(Self.failed(file, error))
         }
     }
 
-    /// Repairs, analyses and stores what reading `file` gave, in one transaction.
+    /// A `failed` result for `file` that `error` explains.
+    static func failed(_ file: String, _ error: any Error) -> FileResult {
+        if let error = error as? any RaceKitError {
+            return FileResult(file: file, status: .failed, reason: error.description)
+        }
+        return FileResult(file: file, status: .failed, reason: "\(file): \(error)")
+    }
+
+    /// A file read, repaired and analysed: its result, or its runs to store and
+    /// how what the store did becomes its result.
+    enum Prepared: Sendable {
+        case done(FileResult)
+        case insert(
+            FileInsert, store: any RunRepository, result: @Sendable (Result<[InsertOutcome], any Error>) -> FileResult)
+
+        /// `note` added to the result's reason (a stored file's, not one that failed to store).
+        func noting(_ note: String) -> Prepared {
+            @Sendable func add(_ r: FileResult) -> FileResult {
+                var r = r
+                r.reason = r.reason.map { "\($0); \(note)" } ?? note
+                return r
+            }
+            switch self {
+            case .done(let r): return .done(add(r))
+            case .insert(let file, let store, let result):
+                return .insert(file, store: store) { outcome in
+                    if case .success = outcome { return add(result(outcome)) }
+                    return result(outcome)
+                }
+            }
+        }
+    }
+
+    /// The result, the runs stored now in their own transaction.
+    static func complete(_ prepared: Prepared) -> FileResult {
+        switch prepared {
+        case .done(let r): return r
+        case .insert(let f, let store, let result):
+            return result(
+                Result {
+                    try store.insert(
+                        f.runs, athleteID: f.athleteID, sourceFile: f.sourceFile, format: f.format, sha256: f.sha256,
+                        allowDuplicates: f.allowDuplicates)
+                })
+        }
+    }
+
+    /// The result, or nil when the runs went to `batcher`, which gives `deliver`
+    /// the result once they are stored.
+    static func submit(
+        _ prepared: Prepared, to batcher: InsertBatcher, deliver: @escaping @Sendable (FileResult) -> Void
+    ) -> FileResult? {
+        switch prepared {
+        case .done(let r): return r
+        case .insert(let f, let store, let result):
+            batcher.submit(.init(insert: f, store: store) { deliver(result($0)) })
+            return nil
+        }
+    }
+
+    /// Repairs and analyses what reading `file` gave: its runs to store in one
+    /// transaction (or why there are none).
     private func store(
         _ read: inout ReadResult, file path: String, sourceFile: String, metadata: ActivityMetadata?,
         context loadContext: () throws -> Context
-    ) throws -> FileResult {
+    ) throws -> Prepared {
         // Move the document out of the result: a second reference would make
         // the repair step copy every sample array instead of compacting in place.
         var outcome = ReadOutcome.empty
         swap(&outcome, &read.outcome)
         guard case .document(var document) = outcome else {
-            return FileResult(file: path, status: .skipped, reason: "empty file: nothing in it")
+            return .done(FileResult(file: path, status: .skipped, reason: "empty file: nothing in it"))
         }
         // Release the enum's reference (`consume` here trips a compiler bug).
         outcome = .empty
         if document.activities.isEmpty {
-            return FileResult(file: path, status: .skipped, reason: whyNoActivity(document))
+            return .done(FileResult(file: path, status: .skipped, reason: whyNoActivity(document)))
         }
         let context = try loadContext()
         let (profile, history) = (context.profile, context.history)
@@ -400,13 +464,17 @@ public struct Importer: Sendable {
             notes.append(count > 1 ? "\(Self.activityList(skipped[reason]!)): \(reason)" : reason)
         }
         if newRuns.isEmpty {
-            return FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; "))
+            return .done(FileResult(file: path, status: .skipped, reason: notes.joined(separator: "; ")))
         }
-        let outcomes = try context.store.insert(
-            newRuns, athleteID: options.athleteID, sourceFile: sourceFile,
-            format: document.format, sha256: read.sha256,
-            allowDuplicates: options.allowDuplicates)
-        return Self.result(path, outcomes, notes: notes)
+        let file = FileInsert(
+            runs: newRuns, athleteID: options.athleteID, sourceFile: sourceFile, format: document.format,
+            sha256: read.sha256, allowDuplicates: options.allowDuplicates)
+        return .insert(file, store: context.store) { [notes] outcome in
+            switch outcome {
+            case .success(let outcomes): return Self.result(path, outcomes, notes: notes)
+            case .failure(let error): return Self.failed(path, error)
+            }
+        }
     }
 
     /// "activity 3", "activities 1, 4, 9", or "20000 activities (1, 2, 3, ...)": a

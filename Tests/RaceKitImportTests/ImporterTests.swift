@@ -175,3 +175,57 @@ func makeExport() throws -> URL {
         #expect(Set(try store.runs().map(\.sport)) == [.running, .cycling])
     }
 }
+
+/// The workers hand their files to the store in batches (`InsertBatcher`):
+/// every file still gets its own result, in order, once it is stored; a copy
+/// imported beside its original is a duplicate of it; a broken file fails alone.
+@Suite struct BatchedImportTests {
+    static func folder() throws -> (URL, [String]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var names: [String] = []
+        for i in 0..<60 {
+            let points = (0..<40).map { k in
+                "<trkpt lat=\"48.\(1000 + k)\" lon=\"11.5\"><time>2026-01-\(String(format: "%02d", i % 28 + 1))T\(String(format: "%02d", i / 28 + 6)):\(String(format: "%02d", k)):00Z</time></trkpt>"
+            }
+            let text =
+                "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><type>running</type><trkseg>"
+                + points.joined() + "</trkseg></trk></gpx>"
+            let name = String(format: "run-%02d.gpx", i)
+            try text.write(to: dir.appendingPathComponent(name), atomically: false, encoding: .utf8)
+            names.append(name)
+        }
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("run-07.gpx"), to: dir.appendingPathComponent("run-07-copy.gpx"))
+        try "<gpx><trk>".write(to: dir.appendingPathComponent("run-30-broken.gpx"), atomically: false, encoding: .utf8)
+        return (dir, InputCollector.collect([dir.path]).files)
+    }
+
+    @Test func everyFileIsToldInOrderOnceStoredWithBothWorkers() throws {
+        let (dir, files) = try Self.folder()
+        var statuses: [[FileStatus]] = []
+        for jobs in [1, 2] {
+            let store = try RunStore(path: dir.appendingPathComponent("s\(jobs).sqlite").path)
+            var options = ImportOptions()
+            options.jobs = jobs
+            let told = Locked(0)
+            let results = try Importer(store: store, options: options).run(files: files) { _ in
+                told.withLock { $0 += 1 }
+            }
+            #expect(results.map(\.file) == files)
+            #expect(told.withLock { $0 } == files.count)
+            let stored = Set(try store.runs().map(\.id))
+            let imported = results.filter { $0.status == .imported }
+            #expect(imported.count == 60 && stored.count == 60)
+            #expect(Set(imported.flatMap(\.runIds)) == stored)
+            let copy = try #require(results.first { $0.file.hasSuffix("run-07-copy.gpx") })
+            let original = try #require(results.first { $0.file.hasSuffix("run-07.gpx") })
+            #expect(Set([copy.status, original.status]) == [.imported, .duplicate])
+            #expect(copy.runIds == original.runIds)
+            #expect(results.first { $0.file.hasSuffix("broken.gpx") }?.status == .failed)
+            statuses.append(results.map(\.status))
+        }
+        #expect(statuses[0].filter { $0 == .failed }.count == 1)
+        #expect(statuses[0].count == statuses[1].count)
+    }
+}

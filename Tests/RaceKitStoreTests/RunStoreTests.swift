@@ -259,3 +259,59 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(try store.run(id: id)?.distanceMeters == 10_000)
     }
 }
+
+/// Several files in one transaction (`insert(files:importedAt:)`, the import's
+/// group commit): a file that fails stores nothing of itself, the others are kept.
+@Suite struct FileBatchTests {
+    static func file(_ name: String, _ runs: [NewRun], athlete: String = "default") -> FileInsert {
+        FileInsert(runs: runs, athleteID: athlete, sourceFile: name, format: .tcx, sha256: name, allowDuplicates: false)
+    }
+
+    @Test(arguments: Backend.all) func aFileForAnUnknownAthleteFailsAloneInItsBatch(_ backend: Backend) throws {
+        let store = try backend.make()
+        let results = try store.insert(
+            files: [
+                Self.file("a.tcx", [makeRun(start: 1_772_348_400, distance: 1000)]),
+                Self.file("b.tcx", [makeRun(start: 1_772_448_400, distance: 2000)], athlete: "nobody"),
+                Self.file("c.tcx", [makeRun(start: 1_772_548_400, distance: 3000)])
+            ], importedAt: 1_772_600_000)
+        #expect(results.count == 3)
+        #expect(throws: (any Error).self) { try results[1].get() }
+        if case .failure(let error) = results[1] { #expect("\(error)".contains("nobody")) }
+        let a = try results[0].get(), c = try results[2].get()
+        guard case .inserted(let idA) = a.first, case .inserted(let idC) = c.first else {
+            Issue.record("not inserted: \(a) \(c)")
+            return
+        }
+        #expect(try store.runs().map(\.id).sorted() == [idA, idC].sorted())
+        #expect(try store.runs().map(\.sourceFile).sorted() == ["a.tcx", "c.tcx"])
+    }
+
+    /// The second run of a file fails (a trigger refuses its zones): the file's
+    /// first run, already written in the same transaction, is rolled back with it.
+    @Test func aFileFailingHalfwayLeavesNothingOfItselfAndTheOthersStay() throws {
+        let store = try SQLiteStore()
+        try store.writer.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER refuse_b2 BEFORE INSERT ON best_effort
+                    WHEN (SELECT source_file FROM run WHERE id = NEW.run_id) = 'b.tcx'
+                      AND (SELECT count(*) FROM run WHERE source_file = 'b.tcx') = 2
+                    BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                    """)
+        }
+        let b = [makeRun(start: 1_772_448_400, distance: 2000), makeRun(start: 1_772_458_400, distance: 2000, index: 1)]
+        #expect(!b[1].analysis.bestEfforts.isEmpty, "the trigger needs a best effort to refuse")
+        let results = try store.insert(
+            files: [
+                Self.file("a.tcx", [makeRun(start: 1_772_348_400, distance: 1000)]),
+                Self.file("b.tcx", b),
+                Self.file("c.tcx", [makeRun(start: 1_772_548_400, distance: 3000)])
+            ], importedAt: 1_772_600_000)
+        #expect(throws: (any Error).self) { try results[1].get() }
+        #expect((try? results[0].get()) != nil && (try? results[2].get()) != nil)
+        #expect(try store.runs().map(\.sourceFile).sorted() == ["a.tcx", "c.tcx"])
+        let samples = try store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_samples") }
+        #expect(samples == 2)
+    }
+}
