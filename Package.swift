@@ -75,6 +75,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // glibc's <malloc.h> (mallopt), for the racekit binary's allocator settings.
+        .systemLibrary(name: "CMalloc"),
         .target(name: "RaceKitCore"),
         .target(
             name: "RaceKitFormats",
@@ -109,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "racekit",
             dependencies: [
-                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript", "RaceKitRace",
+                "CMalloc", "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript",
+                "RaceKitRace",
                 "RaceKitWorkflows", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),

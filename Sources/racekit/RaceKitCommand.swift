@@ -32,6 +32,7 @@ struct RaceKitCommand: ParsableCommand {
     /// runs list`) it is moved behind the subcommand path, where every store-using
     /// command declares it.
     static func main() {
+        Allocator.keepFreedMemory()
         var arguments = Array(CommandLine.arguments.dropFirst())
         var hoisted: [String] = []
         var i = 0
