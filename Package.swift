@@ -105,13 +105,14 @@ let package = Package(
         .target(
             name: "RaceKitWorkflows",
             dependencies: [
-                "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript", "RaceKitRace"
+                "CMalloc", "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript",
+                "RaceKitRace"
             ]
         ),
         .executableTarget(
             name: "racekit",
             dependencies: [
-                "CMalloc", "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript",
+                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript",
                 "RaceKitRace",
                 "RaceKitWorkflows", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]

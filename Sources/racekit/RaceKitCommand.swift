@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RaceKitCore
 import RaceKitFormats
+import RaceKitWorkflows
 
 @main
 struct RaceKitCommand: ParsableCommand {
@@ -28,9 +29,8 @@ struct RaceKitCommand: ParsableCommand {
         ]
     )
 
-    /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite
-    /// runs list`) it is moved behind the subcommand path, where every store-using
-    /// command declares it.
+    /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite runs list`) it is
+    /// moved behind the subcommand path, where every store-using command declares it.
     static func main() {
         Allocator.keepFreedMemory()
         var arguments = Array(CommandLine.arguments.dropFirst())

@@ -3,7 +3,7 @@ import CMalloc
 #endif
 
 /// glibc's allocator set for a command that reads file after file.
-enum Allocator {
+public enum Allocator {
     /// Blocks up to 64 MB come from the heap, and freed memory stays with the
     /// process until it exits, instead of going back to the kernel after every
     /// file to be faulted in again (zeroed) for the next: a folder of 1,000
@@ -11,7 +11,7 @@ enum Allocator {
     /// against 5.79, peak RSS 50 MB against 48; make bench, 2026-11-28). What a
     /// command holds at its peak is unchanged: only the return of freed pages
     /// waits for the exit.
-    static func keepFreedMemory() {
+    public static func keepFreedMemory() {
         #if canImport(Glibc)
         _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
         _ = mallopt(M_TRIM_THRESHOLD, 1 << 30)
