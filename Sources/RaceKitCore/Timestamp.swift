@@ -144,6 +144,25 @@ public enum TimestampParser {
         var rem = w % 86_400
         if rem < 0 { rem += 86_400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
+        if (0...9999).contains(y) {
+            // Bytes, not interpolated strings: every run of a JSON listing has two.
+            var b = [UInt8]()
+            b.reserveCapacity(24)
+            func digits(_ v: Int, _ n: Int) {
+                var div = 1
+                for _ in 1..<n { div *= 10 }
+                while div > 0 {
+                    b.append(UInt8(ascii: "0") + UInt8(v / div % 10))
+                    div /= 10
+                }
+            }
+            digits(y, 4); b.append(UInt8(ascii: "-")); digits(m, 2); b.append(UInt8(ascii: "-")); digits(d, 2)
+            b.append(UInt8(ascii: "T")); digits(rem / 3600, 2); b.append(UInt8(ascii: ":"))
+            digits(rem / 60 % 60, 2); b.append(UInt8(ascii: ":")); digits(rem % 60, 2)
+            if fractional, millis != 0 { b.append(UInt8(ascii: ".")); digits(millis, 3) }
+            b.append(UInt8(ascii: "Z"))
+            return String(decoding: b, as: UTF8.self)
+        }
         func pad(_ v: Int, _ n: Int) -> String {
             let s = String(abs(v))
             return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, n - s.count)) + s

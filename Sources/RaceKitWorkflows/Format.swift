@@ -65,16 +65,25 @@ public enum Format {
     /// in it (a name from a file) are shown escaped (`DisplayText.line`).
     public static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let rows = rows.map { $0.map(DisplayText.line) }
+        // Each cell's width counted once (counting Characters walks the text).
+        let counts = rows.map { $0.map(\.count) }
         var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                return rightAligned.contains(i) ? pad + cell : cell + pad
-            }.joined(separator: "  ").trimmingTrailingSpaces()
+        for row in counts { for (i, n) in row.enumerated() { widths[i] = max(widths[i], n) } }
+        var out = ""
+        func line(_ cells: [String], _ counts: [Int]) {
+            var text = ""
+            for (i, cell) in cells.enumerated() {
+                if i > 0 { text += "  " }
+                let pad = String(repeating: " ", count: widths[i] - counts[i])
+                if rightAligned.contains(i) { text += pad + cell } else { text += cell + pad }
+            }
+            if !out.isEmpty { out += "\n" }
+            out += text.trimmingTrailingSpaces()
         }
-        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
-            .joined(separator: "\n")
+        line(header, header.map(\.count))
+        line(widths.map { String(repeating: "-", count: $0) }, widths)
+        for (row, n) in zip(rows, counts) { line(row, n) }
+        return out
     }
 }
 

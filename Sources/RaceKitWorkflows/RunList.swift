@@ -61,7 +61,7 @@ public struct RunList {
             rows: runs.map { v in
                 let r = v.record
                 return [
-                    r.id, String(v.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "),
+                    r.id, String(v.startedAt.prefix(16).map { $0 == "T" ? " " : $0 }),
                     r.sport.rawValue,
                     Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
                     Format.duration(r.movingSeconds),
@@ -78,12 +78,16 @@ public struct RunList {
     /// Counts and distances per sport, runs first: "8 runs 120.3 km, 3 rides
     /// 95.1 km, 1 swim 2.0 km" (a ride's kilometres are not a runner's).
     public static func totals(_ runs: [RunRecord], unit: DistanceUnit) -> String {
-        Sport.allCases.compactMap { sport -> String? in
-            let these = runs.filter { $0.sport == sport }
-            guard !these.isEmpty else { return nil }
-            let meters = these.compactMap(\.distanceMeters).reduce(0, +)
+        // One pass (a filter per sport copied every record once per sport).
+        var sums: [Sport: (count: Int, meters: Double)] = [:]
+        for r in runs {
+            let sum = sums[r.sport] ?? (0, 0)
+            sums[r.sport] = (sum.count + 1, sum.meters + (r.distanceMeters ?? 0))
+        }
+        return Sport.allCases.compactMap { sport -> String? in
+            guard let sum = sums[sport] else { return nil }
             return
-                "\(SportDisplay(sport).count(these.count)) \(Format.distance(meters, unit, digits: 1)) \(unit.rawValue)"
+                "\(SportDisplay(sport).count(sum.count)) \(Format.distance(sum.meters, unit, digits: 1)) \(unit.rawValue)"
         }.joined(separator: ", ")
     }
 }

@@ -40,14 +40,13 @@ final class Slot {
     /// In the order encoded; sorted when written.
     var fields: [(key: String, slot: Slot)] = []
 
-    static let indents: [[UInt8]] = (0..<64).map { [UInt8](repeating: UInt8(ascii: " "), count: $0 * 2) }
     static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
     static let colon = Array(" : ".utf8), commaNewline = Array(",\n".utf8)
     static let openArray = Array("[\n".utf8), openObject = Array("{\n".utf8)
     static let emptyArray = Array("[]".utf8), emptyObject = Array("{}".utf8)
 
     static func pad(_ n: Int, _ out: inout [UInt8]) {
-        if n < indents.count { out.append(contentsOf: indents[n]) } else { for _ in 0..<n { out += [32, 32] } }
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(0, n)))
     }
 
     func write(to out: inout [UInt8], indent: Int) {
@@ -506,21 +505,38 @@ public struct FlatFields {
 
     /// `"key" : value`, after a comma when it is not the first.
     public mutating func field<V: FlatWritable>(_ key: StaticString, _ value: V) {
+        self.key(key)
+        try? value.writeFlat(to: &out)   // try?: scalars and Null of scalars do not throw
+    }
+
+    // Null of a scalar without the generic path: `Null<V>`'s conformance, called
+    // from another module, instantiated its metadata at every field of every run.
+    public mutating func field(_ key: StaticString, _ value: Null<Double>) { optional(key, value.wrappedValue) }
+    public mutating func field(_ key: StaticString, _ value: Null<Int>) { optional(key, value.wrappedValue) }
+    public mutating func field(_ key: StaticString, _ value: Null<String>) { optional(key, value.wrappedValue) }
+
+    mutating func optional<V: FlatWritable>(_ key: StaticString, _ value: V?) {
+        self.key(key)
+        if let value { try? value.writeFlat(to: &out) } else { out.append(contentsOf: Slot.nullBytes) }
+    }
+
+    /// `"key" : `, after a comma when it is not the first.
+    mutating func key(_ key: StaticString) {
         if let last = lastKey, !Self.precedes(last, key) { sorted = false }
         lastKey = key
-        if count > 0 { out.append(contentsOf: Slot.commaNewline) }
+        if count > 0 { out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: "\n")) }
         Slot.pad(indent + 1, &out)
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: Slot.colon)
-        try? value.writeFlat(to: &out)   // try?: scalars and Null of scalars do not throw
+        out.append(UInt8(ascii: " ")); out.append(UInt8(ascii: ":")); out.append(UInt8(ascii: " "))
         count += 1
     }
 
     static func precedes(_ a: StaticString, _ b: StaticString) -> Bool {
-        UnsafeBufferPointer(start: a.utf8Start, count: a.utf8CodeUnitCount)
-            .lexicographicallyPrecedes(UnsafeBufferPointer(start: b.utf8Start, count: b.utf8CodeUnitCount))
+        let n = min(a.utf8CodeUnitCount, b.utf8CodeUnitCount)
+        let c = memcmp(a.utf8Start, b.utf8Start, n)
+        return c < 0 || (c == 0 && a.utf8CodeUnitCount < b.utf8CodeUnitCount)
     }
 }
 
