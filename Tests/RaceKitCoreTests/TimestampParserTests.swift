@@ -1,3 +1,4 @@
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -89,5 +90,46 @@ import Testing
         #expect(a.allSatisfy { "0123456789ABCDEFGHJKMNPQRSTVWXYZ".contains($0) })
         #expect(a < b)
         #expect(ULID.make(at: 1_772_348_400) != a)
+    }
+}
+
+/// `TimestampParser.format` writes years 0-9999 as bytes: the same text as the
+/// padded strings it writes for every other year (the reference below), for
+/// random instants, whole and fractional, across the range and its edges.
+@Suite struct TimestampFormatTests {
+    static func reference(_ seconds: Double, fractional: Bool) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e13 else { return TextFormat.unknown }
+        let whole = Int((seconds).rounded(.down))
+        var millis = Int(((seconds - Double(whole)) * 1000).rounded())
+        var w = whole
+        if millis >= 1000 { w += 1; millis -= 1000 }
+        var days = w / 86_400
+        var rem = w % 86_400
+        if rem < 0 { rem += 86_400; days -= 1 }
+        let (y, m, d) = TimestampParser.civilFromDays(days)
+        func pad(_ v: Int, _ n: Int) -> String {
+            let s = String(abs(v))
+            return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, n - s.count)) + s
+        }
+        var out =
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))"
+        if fractional, millis != 0 { out += "." + pad(millis, 3) }
+        return out + "Z"
+    }
+
+    @Test func bytesAndPaddedStringsAgree() {
+        var rng = SplitMix64(seed: 86_400)
+        var instants: [Double] = [
+            0, -0.0005, 0.9996, -62_167_219_200, -62_167_219_200.5, 253_402_300_799.9996, 1e12, -1e12
+        ]
+        for _ in 0..<20_000 {
+            let t = Double(Int64(bitPattern: rng.next()) % 400_000_000_000) + Double(rng.next() % 1_000_000) / 1e6
+            instants.append(t)
+        }
+        for t in instants {
+            for fractional in [true, false] {
+                #expect(TimestampParser.format(t, fractional: fractional) == Self.reference(t, fractional: fractional))
+            }
+        }
     }
 }
