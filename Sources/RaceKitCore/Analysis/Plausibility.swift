@@ -101,13 +101,23 @@ public enum Plausibility {
         let valid = e.indices.filter { !e[$0].isNaN && $0 < axis.count && axis[$0].isFinite }
         guard valid.count >= 3 else { return [] }
         var out: [Int] = []
-        for (k, i) in valid.enumerated() {
-            var votes = 0, against = 0
-            for j in valid[max(0, k - 5)..<min(valid.count, k + 6)] where j != i {
-                votes += 1
-                if abs(e[i] - e[j]) > maxRate * max(floor, abs(axis[i] - axis[j])) { against += 1 }
+        // Over buffers: the loop runs ten times per point of a file of any size.
+        valid.withUnsafeBufferPointer { v in
+            e.withUnsafeBufferPointer { e in
+                axis.withUnsafeBufferPointer { axis in
+                    for k in 0..<v.count {
+                        let i = v[k], ei = e[i], ai = axis[i]
+                        var votes = 0, against = 0
+                        // The valid indices are distinct: the neighbours are the others.
+                        for m in max(0, k - 5)..<min(v.count, k + 6) where m != k {
+                            let j = v[m]
+                            votes += 1
+                            if abs(ei - e[j]) > maxRate * max(floor, abs(ai - axis[j])) { against += 1 }
+                        }
+                        if against * 2 > votes { out.append(i) }
+                    }
+                }
             }
-            if against * 2 > votes { out.append(i) }
         }
         return out
     }
