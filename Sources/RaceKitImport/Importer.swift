@@ -125,8 +125,9 @@ public struct Importer: Sendable {
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) throws -> Run {
         let hasArchive = files.contains { InputCollector.isArchive($0) || InputCollector.isHealthExport($0) }
-        let pipeline = Pipeline(
-            importer: self, workers: max(1, min(options.jobs, hasArchive ? options.jobs : files.count)))
+        // At most 256 workers, whatever a caller asks (the CLI refuses more).
+        let jobs = min(max(1, options.jobs), 256)
+        let pipeline = Pipeline(importer: self, workers: max(1, min(jobs, hasArchive ? jobs : files.count)))
         let refusedExport = Atomic<Bool>(false)
         let final = try pipeline.run(progress: progress) { feed in
             for path in files {
@@ -176,8 +177,7 @@ public struct Importer: Sendable {
         var recomputeError: RecomputeError?
         if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
             do {
-                let outcome = try Recompute(store: store).run(
-                    athleteID: options.athleteID, force: false, jobs: options.jobs)
+                let outcome = try Recompute(store: store).run(athleteID: options.athleteID, force: false, jobs: jobs)
                 if !outcome.failed.isEmpty { recomputeError = RecomputeError(failures: outcome.failed) }
             } catch {
                 recomputeError = RecomputeError(failures: ["\(error)"])
@@ -333,12 +333,15 @@ public struct Importer: Sendable {
         }
     }
 
-    /// A `failed` result for `file` that `error` explains.
+    /// A `failed` result for `file` that `error` explains, naming the file: a
+    /// reader's and an archive's errors name it already, the store's ("store
+    /// error: database or disk is full") and foreign ones get it in front.
     static func failed(_ file: String, _ error: any Error) -> FileResult {
-        if let error = error as? any RaceKitError {
+        if let error = error as? any RaceKitError, !(error is StoreError) {
             return FileResult(file: file, status: .failed, reason: error.description)
         }
-        return FileResult(file: file, status: .failed, reason: "\(file): \(error)")
+        let text = "\(error)"
+        return FileResult(file: file, status: .failed, reason: text.hasPrefix(file) ? text : "\(file): \(text)")
     }
 
     /// A file read, repaired and analysed: its result, or its runs to store and

@@ -68,13 +68,18 @@ final class InsertBatcher: Sendable {
         }
     }
 
-    private func write(_ batch: [Job]) {
-        let results: [Result<[InsertOutcome], any Error>]
+    func write(_ batch: [Job]) {
+        let store = batch[0].store
+        var results: [Result<[InsertOutcome], any Error>]
         do {
-            results = try batch[0].store.insert(
-                files: batch.map(\.insert), importedAt: Date().timeIntervalSince1970)
+            results = try store.insert(files: batch.map(\.insert), importedAt: Date().timeIntervalSince1970)
         } catch {
-            results = Array(repeating: .failure(error), count: batch.count)
+            // The transaction failed as a whole (nothing of it is stored): each
+            // file again in its own, so that a file fails for its own reason only.
+            results = batch.map { job in
+                Result { try store.insert(files: [job.insert], importedAt: Date().timeIntervalSince1970) }
+                    .flatMap { $0.first ?? .failure(error) }
+            }
         }
         for (job, result) in zip(batch, results) { job.finish(result) }
     }

@@ -70,7 +70,16 @@ public struct Recompute: Sendable {
                 try store.savePhysiologyResults(results)
                 outcome.updated += results.count
             } catch {
-                outcome.failed += results.map { "\($0.runID): \(error)" }
+                // One run failing (deleted meanwhile, say) fails the chunk's
+                // transaction: each run again on its own, so only it fails.
+                for r in results {
+                    do {
+                        try store.savePhysiologyResults([r])
+                        outcome.updated += 1
+                    } catch {
+                        outcome.failed.append("\(r.runID): \(error)")
+                    }
+                }
             }
         }
         return outcome
@@ -87,8 +96,10 @@ public struct Recompute: Sendable {
         if force || record.analysisVersion != RunAnalyzer.version {
             var activity = try store.activity(of: record)
             let sportChanged = TrackRepair.recheck(&activity)
-            return .analysis(
-                RunAnalyzer.analyse(activity, physiology: physiology), sport: sportChanged ? activity.sport : nil)
+            var analysis = RunAnalyzer.analyse(activity, physiology: physiology)
+            // A chunk of runs waits for the store: each keeps its figures, not its samples.
+            analysis.dropSeries()
+            return .analysis(analysis, sport: sportChanged ? activity.sport : nil)
         }
         let samples = try store.samples(of: record)
         var summary = RunSummary.stored(record)

@@ -68,10 +68,13 @@ public final class SQLiteStore: Store {
     }
 
     func wrap<T>(_ body: () throws -> T) throws -> T {
-        // RaceKit's own errors (another store's, in a copy) keep their message and exit class.
-        do { return try body() } catch let e as any RaceKitError { throw e } catch {
-            throw StoreError.database(Self.describe(error))
-        }
+        do { return try body() } catch { throw Self.converted(error) }
+    }
+
+    /// RaceKit's own errors (another store's, in a copy) keep their message and
+    /// exit class; the database's become `StoreError.database`.
+    static func converted(_ error: any Error) -> any Error {
+        error is any RaceKitError ? error : StoreError.database(describe(error))
     }
 
     // MARK: Athletes
@@ -114,16 +117,20 @@ public final class SQLiteStore: Store {
     public func insert(files: [FileInsert], importedAt: Double) throws -> [Result<[InsertOutcome], any Error>] {
         try wrap {
             try write { db in
-                files.map { file in
-                    Result {
-                        try wrap {
-                            var outcomes: [InsertOutcome] = []
-                            try db.inSavepoint {
-                                outcomes = try insert(db, file, importedAt: importedAt)
-                                return .commit
-                            }
-                            return outcomes
+                try files.map { file in
+                    do {
+                        var outcomes: [InsertOutcome] = []
+                        try db.inSavepoint {
+                            outcomes = try insert(db, file, importedAt: importedAt)
+                            return .commit
                         }
+                        return .success(outcomes)
+                    } catch {
+                        // Some errors (a full disk, I/O, RAISE(ROLLBACK)) roll the whole
+                        // transaction back, the files before this one too: the batch fails
+                        // as a whole, and the caller stores its files one by one.
+                        guard db.isInsideTransaction else { throw error }
+                        return .failure(Self.converted(error))
                     }
                 }
             }

@@ -37,13 +37,14 @@ public enum Format {
     /// A local date and time in a time zone, e.g. `2026-11-15 08:06 (Sun)`.
     public static func localTime(_ seconds: Double, timeZone: String) -> String {
         let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
-        // Years 1-9999 by arithmetic (a DateFormatter costs a millisecond to make);
-        // the formatter only for the rest.
+        // Gregorian years 1583-9999 by arithmetic (a DateFormatter costs a
+        // millisecond to make); the formatter for the rest (it keeps the Julian
+        // calendar before October 1582).
         if seconds.isFinite, abs(seconds) < 2.5e11 {
             let local = Int(seconds.rounded(.down)) + zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
             let days = Int((Double(local) / 86_400).rounded(.down)), rest = local - days * 86_400
             let (y, m, d) = TimestampParser.civilFromDays(days)
-            if (1...9999).contains(y) {
+            if (1583...9999).contains(y) {
                 let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
                 func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
                 let year = String(repeating: "0", count: 4 - String(y).count) + String(y)

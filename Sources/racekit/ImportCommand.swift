@@ -52,7 +52,7 @@ extension RaceKitCommand {
         @Option(help: "Athlete the runs belong to.")
         var athlete: String = Athlete.defaultID
 
-        @Option(help: "Files parsed at once (default: number of cores).")
+        @Option(help: "Files parsed at once, 1-256 (default: number of cores).")
         var jobs: Int?
 
         @Flag(help: "Print nothing on success (failures still go to stderr).")
@@ -67,7 +67,7 @@ extension RaceKitCommand {
         enum ImportFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
         func validate() throws {
-            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+            if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
             if paths.isEmpty { throw ValidationError("give at least one file or folder to import") }
         }
 

@@ -229,3 +229,56 @@ func makeExport() throws -> URL {
         #expect(statuses[0].count == statuses[1].count)
     }
 }
+
+/// A file whose error rolls the whole transaction back (a full disk, I/O, a
+/// trigger's RAISE(ROLLBACK)) must not fail the other files of its batch: the
+/// batch is stored again one file per transaction, and only that file fails,
+/// with its own reason.
+@Suite struct BatchFallbackTests {
+    @Test func aFileThatAbortsTheTransactionFailsAloneWithItsReason() throws {
+        let store = try RunStore()
+        try store.writer.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER abort_b BEFORE INSERT ON run WHEN NEW.source_file = 'b.tcx'
+                    BEGIN SELECT RAISE(ROLLBACK, 'refused by the test'); END
+                    """)
+        }
+        func run(_ day: Double) -> NewRun {
+            var raw = RawActivity()
+            raw.sport = "running"
+            for i in 0..<3 {
+                var p = SamplePoint()
+                p.time = 1_772_348_400 + day * 86_400 + Double(i) * 10
+                p.distance = Double(i) * 40
+                raw.samples.append(p)
+            }
+            raw.segmentStarts = [0]
+            guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { fatalError("repairs") }
+            return NewRun(activity: a, analysis: RunAnalyzer.analyse(a, physiology: Physiology()), activityIndex: 0)
+        }
+        let files = ["a.tcx", "b.tcx", "c.tcx"].enumerated().map { i, name in
+            FileInsert(
+                runs: [run(Double(i))], athleteID: "default", sourceFile: name, format: .tcx, sha256: name,
+                allowDuplicates: false)
+        }
+        // The store alone: the batch's transaction fails as a whole.
+        #expect(throws: (any Error).self) { try store.insert(files: files, importedAt: 1) }
+        #expect(try store.runCount() == 0)
+        // Through the batcher: only b fails, with the trigger's message.
+        let told = Locked<[String: Result<[InsertOutcome], any Error>]>([:])
+        InsertBatcher().write(
+            files.map { f in
+                InsertBatcher.Job(insert: f, store: store) { r in told.withLock { $0[f.sourceFile] = r } }
+            })
+        let results = told.withLock { $0 }
+        #expect(results.count == 3)
+        #expect((try? results["a.tcx"]?.get()) != nil && (try? results["c.tcx"]?.get()) != nil)
+        if case .failure(let error)? = results["b.tcx"] {
+            #expect("\(error)".contains("refused by the test"), "\(error)")
+        } else {
+            Issue.record("b.tcx was not refused")
+        }
+        #expect(try store.runs().map(\.sourceFile).sorted() == ["a.tcx", "c.tcx"])
+    }
+}

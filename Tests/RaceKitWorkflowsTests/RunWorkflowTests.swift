@@ -183,7 +183,8 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
 }
 
 /// `Format.localTime` by arithmetic against Foundation's DateFormatter (what it
-/// used before): the same text for random instants from 1900 to 2200 in zones
+/// used before): the same text for random instants from 1900 to 2200 and for
+/// years 1, 999 and around the Gregorian reform of 1582 (Julian before it) in zones
 /// with daylight saving, half-hour and negative offsets, at DST changes, and for
 /// instants past year 9999 (the formatter's answer).
 @Suite struct LocalTimeTests {
@@ -195,7 +196,8 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
         ]
         var instants: [Double] = [
             0, -1, 86_399.5, -2_208_988_800, 7_258_118_400, 1_774_745_999, 1_774_746_000,
-            1_774_749_600, 1_792_890_000, 253_402_300_799, 253_402_300_800, 1e12, -1e12
+            1_774_749_600, 1_792_890_000, 253_402_300_799, 253_402_300_800, 1e12, -1e12,
+            -62_135_596_800, -30_610_224_000, -12_219_292_800, -12_219_292_801, -12_212_553_600, -11_676_096_000
         ]
         for _ in 0..<800 {
             instants.append(-2_208_988_800 + Double(rng.next() % 9_466_848_000) + Double(rng.next() % 1000) / 1000)
