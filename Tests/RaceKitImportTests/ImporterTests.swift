@@ -226,7 +226,9 @@ func makeExport() throws -> URL {
             statuses.append(results.map(\.status))
         }
         #expect(statuses[0].filter { $0 == .failed }.count == 1)
-        #expect(statuses[0].count == statuses[1].count)
+        // One worker and two tell the same statuses (which of the copy and its
+        // original is the duplicate may differ, so compared as a multiset).
+        #expect(statuses[0].map(\.rawValue).sorted() == statuses[1].map(\.rawValue).sorted())
     }
 }
 
