@@ -57,11 +57,13 @@ public enum ActivityFileReader {
     /// Below this document size a second thread costs more than it saves.
     public static let readAheadMinimumBytes = 1 << 20
 
-    /// Whether a document of about `documentBytes` gets a reading thread under `mode`.
-    static func readsAhead(_ mode: ReadAhead, documentBytes: Int) -> Bool {
+    /// Whether a document of about `documentBytes` gets a reading thread under
+    /// `mode`. A document parsed whole (`XMLStream.parsesWhole`) is parsed
+    /// before its first node is handled, so only tests read it ahead.
+    static func readsAhead(_ mode: ReadAhead, documentBytes: Int, wholeDocument: Bool = false) -> Bool {
         switch mode {
         case .never: return false
-        case .largeFiles: return documentBytes >= readAheadMinimumBytes
+        case .largeFiles: return !wholeDocument && documentBytes >= readAheadMinimumBytes
         case .always: return true
         }
     }
@@ -74,15 +76,39 @@ public enum ActivityFileReader {
         try read(path: path, readAhead: readAhead, pointLimit: maxPoints, readers: readers)
     }
 
-    /// `read(path:readAhead:)` with another point limit (tests).
+    /// Which of libxml2's parsers reads a plain XML file.
+    enum Parsing: Sendable {
+        /// The pull parser for a small file, whole (`XMLStream.parsesWhole`); the push parser otherwise.
+        case bySize
+        /// Always the push parser, a chunk at a time (tests).
+        case pushOnly
+    }
+
+    /// `read(path:readAhead:)` with another point limit or parser (tests).
     static func read(
-        path: String, readAhead: ReadAhead, pointLimit: Int, readers: ActivityReaders = .standard
+        path: String, readAhead: ReadAhead, pointLimit: Int, readers: ActivityReaders = .standard,
+        parsing: Parsing = .bySize
     ) throws -> ReadResult {
         if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
         let limits = ReadLimits(points: pointLimit)
         if let (reader, bytes) = try sniff(path: path, readers) { return try reader.read(bytes, limits: limits) }
-        let stream = try XMLStream(path: path)
-        let ahead = readsAhead(readAhead, documentBytes: stream.expectedBytes)
+        do {
+            return try readXML(path: path, readAhead: readAhead, limits: limits, readers: readers, parsing: parsing)
+        } catch is XMLStream.TooDenseToParseWhole {
+            return try readXML(path: path, readAhead: readAhead, limits: limits, readers: readers, parsing: .pushOnly)
+        }
+    }
+
+    /// Reads the XML file at `path`. Parsed whole, a file denser in nodes than any
+    /// activity file throws `TooDenseToParseWhole` before its first node is
+    /// handled, to be read again with the push parser.
+    private static func readXML(
+        path: String, readAhead: ReadAhead, limits: ReadLimits, readers: ActivityReaders, parsing: Parsing
+    ) throws -> ReadResult {
+        let input = try InputSource(path: path)
+        let whole = parsing == .bySize && XMLStream.parsesWhole(input)
+        let ahead = readsAhead(readAhead, documentBytes: input.expectedBytes, wholeDocument: whole)
+        let stream = try XMLStream(input: input, wholeDocument: whole)
         // A plain file read ahead is hashed by the handler thread while it waits
         // for nodes (the reading thread is the one that sets the pace). Everything
         // else is hashed as the parser reads it, so the file is read once: on a

@@ -29,6 +29,8 @@ final class InputSource {
     /// A read error (e.g. corrupt gzip data), reported after the parse stops.
     private(set) var readError: String?
     private(set) var isGzip = false
+    /// True for a plain file (not gzip, not an archive entry).
+    private(set) var isFile = false
     /// True when the document holds nothing but blanks (or nothing at all).
     private(set) var isBlank = false
     /// Line of a `<!DOCTYPE` found in the first 64 KB, refused before parsing.
@@ -41,6 +43,8 @@ final class InputSource {
 
     /// Size of the file on disk in bytes.
     private(set) var fileSize = 0
+    /// The document's size: the file's, or eight times it for gzip.
+    var expectedBytes: Int { isGzip ? fileSize * 8 : fileSize }
 
     /// stdio buffer of a plain file (see `init`), freed after the file is closed.
     static let plainBufferSize = 64 * 1024
@@ -75,6 +79,7 @@ final class InputSource {
         } else {
             rewind(file)
             backend = .plain(file)
+            isFile = true
         }
         try readPrefix()
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RaceKitCore
 
 /// What the element handlers read of the current node: the live libxml2 reader
 /// (`XMLStream`), or the same nodes read ahead on another thread
@@ -98,6 +99,28 @@ final class NodeBatch: @unchecked Sendable {
         nodes.deallocate()
         attributes.deallocate()
         bytes.deallocate()
+    }
+
+    /// Batches a whole document was parsed into, kept for the next one: its
+    /// buffers grow to the document's nodes (a few MB), which allocated anew
+    /// for every file came from mmap and cost a tenth of a folder import in
+    /// page faults.
+    private static let spares = Locked<[NodeBatch]>([])
+    private static let maxSpares = 8
+    /// Largest batch kept (in buffer bytes): one grown by a pathological file is freed.
+    private static let maxSpareBytes = 16 << 20
+
+    /// A spare batch, or a new one.
+    static func lend() -> NodeBatch { spares.withLock { $0.popLast() } ?? NodeBatch() }
+
+    /// Keeps `batch` for `lend` (emptied), unless there are enough or it is too big.
+    static func giveBack(_ batch: NodeBatch) {
+        let size =
+            batch.nodeSpace * MemoryLayout<BufferedNode>.stride
+            + batch.attributeSpace * MemoryLayout<BufferedAttribute>.stride + batch.byteSpace
+        guard size <= maxSpareBytes else { return }
+        batch.reset()
+        spares.withLock { if $0.count < maxSpares { $0.append(batch) } }
     }
 
     /// Time to hand the batch over (the buffers still grow for one huge node).

@@ -68,6 +68,9 @@ final class XMLStream: NodeStream {
     private var failure: (any Error)?
     private let chunk = UnsafeMutablePointer<CChar>.allocate(capacity: XMLStream.chunkSize)
     private var terminated = false
+    private var parsed = false
+    /// Parsed whole by the pull parser on the first `fill` (see `init`).
+    private let wholeDocument: Bool
     private let namespaces = NamespaceCache()
     /// The local names of the open elements (libxml2 refuses nesting deeper than
     /// 256 without XML_PARSE_HUGE; deeper ones share the last slot).
@@ -83,9 +86,16 @@ final class XMLStream: NodeStream {
     /// The text goes on from the last event (in this batch or the one before), and its length so far.
     private var textContinues = false
     private var textBytes = 0
+    /// Blanks that began a text node, held back until the next event: dropped
+    /// when a tag follows (the indentation between elements, half the nodes of
+    /// a TCX file, which no handler reads), handed on as the text's start when
+    /// more text, a comment or a processing instruction follows.
+    private let blank = UnsafeMutableRawPointer.allocate(byteCount: XMLStream.blankCapacity, alignment: 1)
+    private var blankCount = 0
+    static let blankCapacity = 256
 
     /// Single-thread reading: this stream's own batch and its current node.
-    private var own = NodeBatch()
+    private var own: NodeBatch
     private var index = -1
     private var current: UnsafeMutablePointer<BufferedNode>
 
@@ -93,10 +103,42 @@ final class XMLStream: NodeStream {
         try self.init(input: InputSource(path: path))
     }
 
-    init(input: InputSource) throws {
+    /// Plain documents up to this size are parsed whole by libxml2's pull
+    /// parser (`wholeDocument`): its loop costs a tenth less than the push
+    /// parser's state machine, and the nodes of a 4 MB document fit in memory (a
+    /// real one takes 8 MB; at worst, 20 bytes of node per byte of `<a/>`, 80 MB).
+    static let wholeDocumentMaximumBytes = 4 << 20
+
+    /// True when `input` is parsed whole: a plain file of at most
+    /// `wholeDocumentMaximumBytes`. Decided by the document alone, so that a
+    /// file gets the same parser, and libxml2's same messages, however it is
+    /// imported (the two parsers word some errors differently: a cut file is
+    /// "Premature end of data in tag trkseg" to one, "Extra content at the end
+    /// of the document" to the other).
+    static func parsesWhole(_ input: InputSource) -> Bool {
+        !input.isGzip && input.isFile && input.fileSize <= wholeDocumentMaximumBytes
+    }
+
+    /// Thrown by a whole-document parse of a file with more nodes and
+    /// attributes than an eighth of its bytes (the densest activity files hold
+    /// one per 12 bytes; `<a/>` is two nodes in 4 bytes, 20 bytes of memory
+    /// per byte of file), before any node is handed out: the file is then read
+    /// with the push parser, whose memory does not grow with the file.
+    struct TooDenseToParseWhole: Error {}
+
+    /// Most nodes and attributes a whole-document parse of this file may make.
+    private let wholeBudget: Int
+
+    /// `wholeDocument`: the first `fill` parses the whole document with the pull
+    /// parser into one batch (which grows to hold it); otherwise chunks go to the
+    /// push parser a batch at a time.
+    init(input: InputSource, wholeDocument: Bool = false) throws {
         _ = LibXML.ready
         self.path = input.path
         self.input = input
+        self.wholeDocument = wholeDocument
+        wholeBudget = max(1 << 16, input.fileSize / 8)
+        own = wholeDocument ? NodeBatch.lend() : NodeBatch()
         current = own.nodes
         target = Unmanaged.passUnretained(own)
         var sax = xmlSAXHandler()
@@ -130,7 +172,16 @@ final class XMLStream: NodeStream {
             XMLStream.with(ctx) { $0.record(error.pointee) }
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard let ctxt = xmlCreatePushParserCtxt(&sax, me, nil, 0, path) else {
+        let created =
+            wholeDocument
+            ? xmlCreateIOParserCtxt(
+                &sax, me,
+                { ctx, buffer, count in
+                    guard let ctx, let buffer else { return -1 }
+                    return Unmanaged<XMLStream>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.pull(buffer, Int(count)) }
+                }, nil, me, XML_CHAR_ENCODING_NONE)
+            : xmlCreatePushParserCtxt(&sax, me, nil, 0, path)
+        guard let ctxt = created else {
             // Fully initialised: deinit frees the buffers.
             throw FormatError.cannotOpen(file: path, reason: "libxml2 could not create a parser")
         }
@@ -140,7 +191,9 @@ final class XMLStream: NodeStream {
 
     deinit {
         if let context { LibXML.free(context) }
+        if wholeDocument { NodeBatch.giveBack(own) }
         chunk.deallocate()
+        blank.deallocate()
         parents.deallocate()
         input.close()
     }
@@ -162,7 +215,7 @@ final class XMLStream: NodeStream {
     /// file (gzip: eight times the compressed size), at most 4 million.
     var expectedPoints: Int { max(64, min(4_000_000, expectedBytes / 200)) }
     /// The document's size: the file's, or eight times it for gzip.
-    var expectedBytes: Int { input.isGzip ? input.fileSize * 8 : input.fileSize }
+    var expectedBytes: Int { input.expectedBytes }
 
     /// True when the document is empty or blank.
     var isBlank: Bool { input.isBlank }
@@ -203,6 +256,7 @@ final class XMLStream: NodeStream {
         filling = true
         textOpen = false
         defer { filling = false }
+        if wholeDocument { return fillWhole(batch) }
         while !batch.isFull, batch.end == nil {
             guard let context, !terminated else {
                 batch.end = .success(())
@@ -219,6 +273,39 @@ final class XMLStream: NodeStream {
         }
     }
 
+    /// The whole document into `batch`, with the pull parser reading through `pull`.
+    private func fillWhole(_ batch: NodeBatch) {
+        guard let context, !parsed else {
+            batch.end = .success(())
+            return
+        }
+        parsed = true
+        let code = xmlParseDocument(context)
+        if let failure {
+            // Too dense: no node is handed out, the file is read again.
+            if failure is TooDenseToParseWhole { batch.reset() }
+            return fail(batch, failure)
+        }
+        if code != 0 || firstError != nil { return fail(batch, input.streamError ?? currentError()) }
+        terminated = true
+        batch.end = .success(())
+    }
+
+    /// The pull parser's read: up to `count` bytes; 0 at the end, -1 on error.
+    /// The end counts as met once a read finds it (an error after that is one at
+    /// the end of the input, as when the push parser is told the input ended).
+    /// A file that grows past twice `wholeDocumentMaximumBytes` while it is
+    /// read is refused (its nodes are all kept).
+    private func pull(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int32 {
+        guard input.totalBytes <= 2 * XMLStream.wholeDocumentMaximumBytes else {
+            failure = FormatError.cannotOpen(file: path, reason: "the file grew while it was read")
+            return -1
+        }
+        let n = input.read(into: buffer, count: count)
+        if n == 0 { terminated = true }
+        return n
+    }
+
     private func fail(_ batch: NodeBatch, _ error: any Error) {
         failure = error
         terminated = true
@@ -228,6 +315,14 @@ final class XMLStream: NodeStream {
 
     private func readFailure() -> any Error {
         input.streamError ?? currentError()
+    }
+
+    /// Bytes the parser holds and has not parsed yet.
+    private var bytesInHand: Int {
+        guard let input = context?.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else {
+            return 0
+        }
+        return end - cur
     }
 
     private var lineNow: Int32 {
@@ -249,6 +344,7 @@ final class XMLStream: NodeStream {
     ) {
         textOpen = false
         textContinues = false
+        blankCount = 0
         var n = BufferedNode()
         n.type = XMLNodeType.element.rawValue
         n.localName = UnsafeRawPointer(localname)
@@ -279,6 +375,17 @@ final class XMLStream: NodeStream {
         }
         n.attributeCount = Int32(batch.attributeCount) - n.attributeStart
         batch.append(n)
+        if wholeDocument { checkDensity(batch) }
+    }
+
+    /// Stops a whole-document parse that outgrows `wholeBudget` (each start
+    /// tag, comment and processing instruction checks: at most one text node
+    /// and one end tag come between two checks).
+    @inline(__always)
+    private func checkDensity(_ batch: NodeBatch) {
+        guard batch.nodeCount + batch.attributeCount > wholeBudget, failure == nil else { return }
+        failure = TooDenseToParseWhole()
+        if let context { xmlStopParser(context) }
     }
 
     /// `value` with each `&#38;` as `&`.
@@ -309,6 +416,7 @@ final class XMLStream: NodeStream {
     private func endElement(into batch: NodeBatch) {
         textOpen = false
         textContinues = false
+        blankCount = 0
         depth = max(0, depth - 1)
         var n = BufferedNode()
         n.type = XMLNodeType.endElement.rawValue
@@ -322,6 +430,14 @@ final class XMLStream: NodeStream {
     }
 
     private func characters(into batch: NodeBatch, _ bytes: UnsafeRawBufferPointer) {
+        if !textContinues, bytes.count <= XMLStream.blankCapacity, Self.isBlank(bytes) {
+            if let base = bytes.baseAddress { blank.copyMemory(from: base, byteCount: bytes.count) }
+            blankCount = bytes.count
+            textBytes = bytes.count
+            textContinues = true
+            return
+        }
+        if blankCount > 0 { releaseBlank(into: batch) }
         // One text node goes on over batches (the handler appends the pieces):
         // its length counts from the event before it.
         textBytes = textContinues ? textBytes + bytes.count : bytes.count
@@ -342,6 +458,24 @@ final class XMLStream: NodeStream {
         }
     }
 
+    /// True when `bytes` are XML blanks only (libxml2 gives line ends as LF).
+    @inline(__always)
+    private static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for b in bytes where b != 0x20 && b != 0x0A && b != 0x09 && b != 0x0D { return false }
+        return true
+    }
+
+    /// The held-back blanks as the start of a text node (in `batch`: the text
+    /// may have begun in the batch before).
+    private func releaseBlank(into batch: NodeBatch) {
+        var n = BufferedNode()
+        n.type = XMLNodeType.text.rawValue
+        (n.valueStart, n.valueCount) = batch.store(UnsafeRawBufferPointer(start: blank, count: blankCount))
+        batch.append(n)
+        textOpen = true
+        blankCount = 0
+    }
+
     /// A comment, processing instruction or DOCTYPE: counted or refused by the node loop.
     private func other(_ type: XMLNodeType) {
         guard filling else { return }
@@ -349,12 +483,14 @@ final class XMLStream: NodeStream {
     }
 
     private func other(into batch: NodeBatch, _ type: XMLNodeType) {
+        if blankCount > 0 { releaseBlank(into: batch) }
         textOpen = false
         textContinues = false
         var n = BufferedNode()
         n.type = type.rawValue
         n.line = lineNow
         batch.append(n)
+        if wholeDocument { checkDensity(batch) }
         if type == .documentType {
             // Refused: the parser stops before it reads a declaration of the
             // subset (an entity bomb past the first 64 KB is never parsed).
@@ -368,7 +504,13 @@ final class XMLStream: NodeStream {
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         firstError = (Int(error.line), message)
-        firstErrorAtEnd = terminated
+        // The pull parser knows the end from its first read there; what it had
+        // in hand by then is all parsed before this error only when the error is
+        // at the very end, and a complete end tag that does not match is no cut.
+        firstErrorAtEnd =
+            wholeDocument
+            ? terminated && bytesInHand == 0 && error.code != Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue)
+            : terminated
     }
 
     private func currentError() -> FormatError {

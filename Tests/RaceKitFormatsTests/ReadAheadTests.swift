@@ -5,14 +5,18 @@ import Testing
 @testable import RaceKitFormats
 
 /// Reading ahead on a second thread must change nothing but the speed: the same
-/// document, the same error (message and line), for every kind of input.
+/// document, the same error (message and line), for every kind of input. These
+/// tests read with the push parser (a small file would otherwise be parsed whole,
+/// into one batch); the pull parser is held to the push parser's documents here too.
 @Suite struct ReadAheadTests {
     /// What a read gave, as text (NaN-safe, every field of the document).
     static func outcome(
-        _ path: String, _ mode: ActivityFileReader.ReadAhead, pointLimit: Int = ActivityFileReader.maxPoints
+        _ path: String, _ mode: ActivityFileReader.ReadAhead, pointLimit: Int = ActivityFileReader.maxPoints,
+        parsing: ActivityFileReader.Parsing = .pushOnly
     ) -> String {
         do {
-            let r = try ActivityFileReader.read(path: path, readAhead: mode, pointLimit: pointLimit)
+            let r = try ActivityFileReader.read(
+                path: path, readAhead: mode, pointLimit: pointLimit, parsing: parsing)
             return "\(r.sha256) \(r.byteCount) \(r.outcome)"
         } catch {
             return "error: \(error)"
@@ -35,6 +39,87 @@ import Testing
         for path in paths {
             #expect(Self.outcome(path, .always) == Self.outcome(path, .never), "\(path)")
         }
+    }
+
+    /// A small file is parsed whole by libxml2's pull parser: every fixture it
+    /// reads gives the push parser's document, digest and size, byte for byte;
+    /// every fixture one refuses, the other refuses too, naming the same file.
+    /// (The two word some errors differently: a cut file ends with "Premature end
+    /// of data in tag" to one, "Extra content at the end of the document" to the other.)
+    @Test func thePullParserReadsEveryFixtureAsThePushParserDoes() throws {
+        var documents = 0, refusals = 0
+        for path in try Self.allFixtures() {
+            let push = Self.outcome(path, .never)
+            let pull = Self.outcome(path, .never, parsing: .bySize)
+            if push.hasPrefix("error: ") {
+                refusals += 1
+                #expect(pull.hasPrefix("error: ") && pull.contains(path), "\(path): \(pull.prefix(300))")
+            } else {
+                documents += 1
+                #expect(pull == push, "\(path)")
+            }
+        }
+        #expect(documents >= 20 && refusals >= 2, "\(documents) documents, \(refusals) refusals")
+    }
+
+    /// A file denser in nodes than any activity file (`<a/>` by the hundred
+    /// thousand: 20 bytes of node per byte) is not parsed whole: the whole parse
+    /// stops before its first node, and the file is read with the push parser,
+    /// to the same document.
+    @Test func aFileTooDenseIsReadWithThePushParser() throws {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent("dense.gpx").path
+        let point = #"<trk><trkseg><trkpt lat="48.1" lon="11.5"><time>2024-05-01T06:00:00Z</time></trkpt>"#
+        let text =
+            #"<?xml version="1.0"?><gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1" creator="t">"#
+            + point + String(repeating: "<a/>", count: 200_000) + "</trkseg></trk></gpx>"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let stream = try XMLStream(input: InputSource(path: path), wholeDocument: true)
+        #expect(throws: XMLStream.TooDenseToParseWhole.self) { _ = try stream.next() }
+        let pull = Self.outcome(path, .never, parsing: .bySize)
+        #expect(!pull.hasPrefix("error: ") && pull == Self.outcome(path, .never), "\(pull.prefix(300))")
+    }
+
+    /// Cut files and files broken in the middle: both parsers refuse each one, and
+    /// agree on whether the file ends inside an open element (the pull parser
+    /// knows the end from its first read there, the push parser when told).
+    @Test func bothParsersTellACutFileFromABrokenOne() throws {
+        let dir = try temporaryDirectory()
+        var cuts = 0
+        for name in ["garmin-forerunner.tcx", "strava-gpxtpx.gpx", "suunto-gpxdata.gpx"] {
+            let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let close = name.hasSuffix(".tcx") ? "</Trackpoint>" : "</trkpt>"
+            let text = String(decoding: bytes, as: UTF8.self)
+            var variants: [(String, [UInt8], Bool)] = (1..<24).map { k in
+                ("cut\(k)-\(name)", Array(bytes[..<(bytes.count * k / 24)]), true)
+            }
+            for wrong in ["</Trackpoinx>", "<a></b>", "<<", "&bogus;"] {
+                let broken = text.replacingOccurrences(of: close, with: close + wrong, options: [], range: nil)
+                variants.append(("broken-\(variants.count)-\(name)", Array(broken.utf8), false))
+            }
+            // The last end tag wrong: complete, so no cut.
+            let root = name.hasSuffix(".tcx") ? "</TrainingCenterDatabase>" : "</gpx>"
+            variants.append(
+                ("last-\(name)", Array(text.replacingOccurrences(of: root, with: root.dropLast() + "x>").utf8), false))
+            for (file, content, cut) in variants {
+                let path = dir.appendingPathComponent(file).path
+                try Data(content).write(to: URL(fileURLWithPath: path))
+                let push = Self.outcome(path, .never)
+                let pull = Self.outcome(path, .never, parsing: .bySize)
+                #expect(
+                    push.hasPrefix("error: ") && pull.hasPrefix("error: "),
+                    "\(file): \(push.prefix(200)) | \(pull.prefix(200))")
+                let ends = "the file ends inside an open element"
+                #expect(push.contains(ends) == pull.contains(ends), "\(file): \(push) | \(pull)")
+                if cut {
+                    cuts += push.contains(ends) ? 1 : 0
+                } else {
+                    #expect(!pull.contains(ends), "\(file): \(pull)")
+                }
+            }
+        }
+        #expect(cuts >= 50, "\(cuts) cut files said so")   // 56 of 69: a cut before the root's start tag opens nothing
     }
 
     /// The digest is SHA-256 of the document's bytes as they are on disk (before
