@@ -108,16 +108,21 @@ public enum ActivityFileReader {
         let input = try InputSource(path: path)
         let whole = parsing == .bySize && XMLStream.parsesWhole(input)
         let ahead = readsAhead(readAhead, documentBytes: input.expectedBytes, wholeDocument: whole)
-        let stream = try XMLStream(input: input, wholeDocument: whole)
+        // A plain file read ahead gets the pull parser on a thread of its own;
+        // gzip (and any file with `.pushOnly`) the push parser, read ahead by a
+        // `ReadAheadStream`.
+        let mode: XMLStream.Mode =
+            whole ? .whole : ahead && parsing == .bySize && input.isFile && !input.isGzip ? .ahead : .chunks
+        let stream = try XMLStream(input: input, mode: mode)
         // A plain file read ahead is hashed by the handler thread while it waits
         // for nodes (the reading thread is the one that sets the pace). Everything
         // else is hashed as the parser reads it, so the file is read once: on a
         // core of its own, a file under 1 MB hashes in well under a millisecond.
         let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path) : nil
         if idleDigest != nil { stream.stopHashing() }
-        let outcome = try read(
-            stream, readers, readAhead: ahead, limits: limits,
-            idle: idleDigest.map { d in { d.step() } } ?? { false })
+        let idle = idleDigest.map { d in { d.step() } } ?? { false }
+        stream.idle = idle
+        let outcome = try read(stream, readers, readAhead: ahead, limits: limits, idle: idle)
         let digest = try idleDigest?.value() ?? stream.finishDigest()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
@@ -236,7 +241,7 @@ public enum ActivityFileReader {
         readAhead: Bool, pointLimit: Int, idle: @escaping () -> Bool
     ) throws {
         do {
-            if readAhead {
+            if readAhead && !stream.readsAheadItself {
                 let ahead = ReadAheadStream(stream, idle: idle)
                 defer { ahead.stop() }   // before `stream` is looked at again
                 try feed(ahead, handler, vocabulary, pointLimit)

@@ -205,6 +205,64 @@ func straightRun(
         }
     }
 
+    /// The scan skips the exact start where an effort cannot beat the best: it
+    /// must give what the plain scan gives (every effort, to the bit), on series
+    /// with pauses, jumps, stretches left out and times that step back.
+    @Test func bestEffortsMatchThePlainScanToTheBit() {
+        var rng = SplitMix64(seed: 27)
+        for round in 0..<300 {
+            var s = SampleSeries()
+            var t = 1_700_000_000.0 + Double(round), d = 0.0
+            let n = Int.random(in: 2...2500, using: &rng)
+            for _ in 0..<n {
+                switch Int.random(in: 0..<40, using: &rng) {
+                case 0: t += Double.random(in: 30...600, using: &rng)   // a pause
+                case 1: t -= Double.random(in: 0...3, using: &rng)   // time steps back
+                case 2: d += Double.random(in: 50...400, using: &rng)   // a jump
+                default: t += Double.random(in: 0.5...2, using: &rng); d += Double.random(in: 0...6, using: &rng)
+                }
+                s.time.append(t)
+                s.distance.append(d)
+            }
+            let excluding = round % 3 == 0 ? (0..<n).map { _ in Int.random(in: 0..<50, using: &rng) == 0 } : []
+            let distances = [100, 400, 1000, 1609.344, 3000, 5000]
+            let expected = Self.plainBestEfforts(s, distances: distances, excluding: excluding)
+            let got = BestEfforts.compute(s, distances: distances, excluding: excluding)
+            #expect(got == expected, "round \(round), \(n) points")
+        }
+    }
+
+    /// The scan as it was before it skipped anything.
+    static func plainBestEfforts(_ s: SampleSeries, distances: [Double], excluding: [Bool]) -> [BestEffort] {
+        let n = s.count
+        guard n > 1, let total = s.distance.last, !total.isNaN else { return [] }
+        var excludedBefore = [Int](repeating: 0, count: n)
+        if excluding.count == n {
+            for k in 1..<n { excludedBefore[k] = excludedBefore[k - 1] + (excluding[k] ? 1 : 0) }
+        }
+        var out: [BestEffort] = []
+        for target in distances where target <= total + 1e-6 {
+            var best: BestEffort?
+            var i = 0
+            for j in 1..<n {
+                let startDistance = s.distance[j] - target
+                guard startDistance >= -1e-9 else { continue }
+                while i + 1 < j, s.distance[i + 1] <= startDistance { i += 1 }
+                let d0 = s.distance[i], d1 = s.distance[i + 1]
+                let t0 = s.time[i], t1 = s.time[i + 1]
+                let startTime = d1 > d0 ? t0 + (t1 - t0) * min(1, max(0, (startDistance - d0) / (d1 - d0))) : t0
+                if excludedBefore[j] != excludedBefore[i] { continue }
+                let elapsed = s.time[j] - startTime
+                if best == nil || elapsed < best!.elapsedSeconds - 1e-3 {
+                    best = BestEffort(
+                        distanceMeters: target, elapsedSeconds: elapsed, startOffsetSeconds: startTime - s.time[0])
+                }
+            }
+            if let best { out.append(best) }
+        }
+        return out
+    }
+
     @Test func bestEffortsOnlyForDistancesThatFit() {
         let efforts = BestEfforts.compute(straightRun(seconds: 2000, speed: 3.2).samples)
         #expect(efforts.map(\.distanceMeters) == [400, 1000, 1609.344, 5000])

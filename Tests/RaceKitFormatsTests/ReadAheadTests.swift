@@ -74,7 +74,7 @@ import Testing
             #"<?xml version="1.0"?><gpx xmlns="http://www.topografix.com/GPX/1/1" version="1.1" creator="t">"#
             + point + String(repeating: "<a/>", count: 200_000) + "</trkseg></trk></gpx>"
         try text.write(toFile: path, atomically: false, encoding: .utf8)
-        let stream = try XMLStream(input: InputSource(path: path), wholeDocument: true)
+        let stream = try XMLStream(input: InputSource(path: path), mode: .whole)
         #expect(throws: XMLStream.TooDenseToParseWhole.self) { _ = try stream.next() }
         let pull = Self.outcome(path, .never, parsing: .bySize)
         #expect(!pull.hasPrefix("error: ") && pull == Self.outcome(path, .never), "\(pull.prefix(300))")
@@ -225,6 +225,38 @@ import Testing
         #expect(expected.contains("more than 700 points"))
         for _ in 0..<40 {
             #expect(Self.outcome(path, .always, pointLimit: 700) == expected)
+        }
+    }
+
+    /// A plain file over `wholeDocumentMaximumBytes` read ahead gets libxml2's
+    /// pull parser on a thread of its own (`.ahead`): the same document, digest
+    /// and size as the push parser on one thread; a point limit met early stops
+    /// the thread (repeated, for TSan), with the same message and line; a cut
+    /// file is refused by both, both saying it ends inside an open element.
+    @Test func aLargeFileReadAheadByThePullParserReadsTheSame() throws {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent("large.gpx").path
+        let text = Self.bigGPX(points: 20_000)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(text.utf8.count > XMLStream.wholeDocumentMaximumBytes)
+        let stream = try XMLStream(input: InputSource(path: path), mode: .ahead)
+        #expect(stream.readsAheadItself)
+        let push = Self.outcome(path, .never)
+        #expect(!push.hasPrefix("error: "))
+        #expect(Self.outcome(path, .largeFiles, parsing: .bySize) == push)
+        #expect(Self.outcome(path, .always, parsing: .bySize) == push)
+        let limited = Self.outcome(path, .never, pointLimit: 700)
+        #expect(limited.contains("more than 700 points"))
+        for _ in 0..<20 {
+            #expect(Self.outcome(path, .largeFiles, pointLimit: 700, parsing: .bySize) == limited)
+        }
+        let ends = "the file ends inside an open element"
+        for cut in [text.utf8.count - 30, text.utf8.count * 2 / 3, text.utf8.count - 4_500_000] {
+            let cutPath = dir.appendingPathComponent("cut-\(cut).gpx").path
+            try Data(text.utf8.prefix(cut)).write(to: URL(fileURLWithPath: cutPath))
+            let pushed = Self.outcome(cutPath, .never)
+            let pulled = Self.outcome(cutPath, .largeFiles, parsing: .bySize)
+            #expect(pushed.contains(ends) && pulled.contains(ends), "\(cut): \(pushed) | \(pulled)")
         }
     }
 

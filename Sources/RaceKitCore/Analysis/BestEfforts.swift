@@ -42,35 +42,65 @@ public enum BestEfforts {
         let n = s.count
         guard n > 1, let total = s.distance.last, !total.isNaN else { return [] }
         // excludedBefore[k]: excluded steps among points 1...k (prefix count).
-        var excludedBefore = [Int](repeating: 0, count: n)
+        var excludedBefore = ContiguousArray<Int>(repeating: 0, count: n)
         if excluding.count == n {
             for k in 1..<n { excludedBefore[k] = excludedBefore[k - 1] + (excluding[k] ? 1 : 0) }
         }
         var out: [BestEffort] = []
-        for target in distances where target <= total + 1e-6 {
+        s.time.withUnsafeBufferPointer { time in
+            s.distance.withUnsafeBufferPointer { distance in
+                excludedBefore.withUnsafeBufferPointer { excluded in
+                    let scan = Scan(
+                        time: time.baseAddress!, distance: distance.baseAddress!,
+                        excludedBefore: excluded.baseAddress!, count: n)
+                    for target in distances where target <= total + 1e-6 {
+                        if let best = scan.best(target) { out.append(best) }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// One run's series, read in place by `best`.
+    private struct Scan {
+        let time: UnsafePointer<Double>
+        let distance: UnsafePointer<Double>
+        let excludedBefore: UnsafePointer<Int>
+        let count: Int
+
+        /// The fastest stretch of `target` metres, if any.
+        func best(_ target: Double) -> BestEffort? {
             var best: BestEffort?
+            // An effort must beat this to replace the best (infinite until one is found).
+            var toBeat = Double.infinity
             var i = 0
-            for j in 1..<n {
-                let startDistance = s.distance[j] - target
+            for j in 1..<count {
+                let startDistance = distance[j] - target
                 guard startDistance >= -1e-9 else { continue }
                 // Largest i with d[i] <= startDistance.
-                while i + 1 < j, s.distance[i + 1] <= startDistance { i += 1 }
-                let d0 = s.distance[i], d1 = s.distance[i + 1]
-                let t0 = s.time[i], t1 = s.time[i + 1]
+                while i + 1 < j, distance[i + 1] <= startDistance { i += 1 }
+                let t0 = time[i], t1 = time[i + 1]
+                // The effort starts between t0 and t1, so it lasts at least
+                // time[j] - max(t0, t1): when that cannot beat the best (with a
+                // microsecond to spare for rounding, four ulps of a time in
+                // seconds since 1970), the exact start is not worked out.
+                if time[j] - max(t0, t1) >= toBeat + 1e-6 { continue }
+                let d0 = distance[i], d1 = distance[i + 1]
                 let startTime = d1 > d0 ? t0 + (t1 - t0) * min(1, max(0, (startDistance - d0) / (d1 - d0))) : t0
                 // Steps i+1...j are inside the effort.
                 if excludedBefore[j] != excludedBefore[i] { continue }
-                let elapsed = s.time[j] - startTime
+                let elapsed = time[j] - startTime
                 // Faster by more than 1 ms (stored distances are Float32): among equal
                 // efforts the earliest stands, before and after a recompute.
-                if best == nil || elapsed < best!.elapsedSeconds - 1e-3 {
+                if best == nil || elapsed < toBeat {
                     best = BestEffort(
-                        distanceMeters: target, elapsedSeconds: elapsed, startOffsetSeconds: startTime - s.time[0])
+                        distanceMeters: target, elapsedSeconds: elapsed, startOffsetSeconds: startTime - time[0])
+                    toBeat = elapsed - 1e-3
                 }
             }
-            if let best { out.append(best) }
+            return best
         }
-        return out
     }
 
     /// No human runs faster than this (m/s) for this long (s): the 400 m world
