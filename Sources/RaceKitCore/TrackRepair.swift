@@ -304,8 +304,7 @@ public enum TrackRepair {
         }
         if picked.isEmpty { picked = values.filter(include) }
         guard !picked.isEmpty else { return nil }
-        picked.sort()
-        return picked[picked.count / 2]
+        return OrderStatistic.select(&picked, picked.count / 2)
     }
 
     static func segmentBounds(_ starts: [Int], count: Int) -> [Range<Int>] {

@@ -59,9 +59,8 @@ public enum SportInference {
             }
         }
         guard covered >= minimumMovingSeconds else { return nil }
-        speeds.sort()
-        let median = speeds[speeds.count / 2]
-        let p90 = speeds[min(speeds.count - 1, speeds.count * 9 / 10)]
+        let p90 = OrderStatistic.select(&speeds, min(speeds.count - 1, speeds.count * 9 / 10))
+        let median = OrderStatistic.select(&speeds, speeds.count / 2)
         if median > drivingMedian || p90 > drivingP90 { return .driving }
         if Double(fast) >= skiFastShare * Double(speeds.count), Double(fastDownhill) >= skiDownhillShare * Double(fast),
             descent(s.elevation) >= skiMinimumDescent
