@@ -456,13 +456,11 @@ public enum TrackRepair {
             s.longitude.withUnsafeBufferPointer { lon in
                 steps.withUnsafeMutableBufferPointer { out in
                     let p = StepBuffers(lat: lat.baseAddress!, lon: lon.baseAddress!, out: out.baseAddress!)
-                    if n < 20_000 {
-                        p.fill(1..<n)
-                    } else {
-                        let middle = n / 2
-                        DispatchQueue.concurrentPerform(iterations: 2) { half in
-                            p.fill(half == 0 ? 1..<middle : middle..<n)
-                        }
+                    let middle = n / 2
+                    SideBySide.run(threaded: n >= SideBySide.minimumPoints) {
+                        p.fill(1..<middle)
+                    } _: {
+                        p.fill(middle..<n)
                     }
                 }
             }

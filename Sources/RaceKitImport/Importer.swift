@@ -439,21 +439,34 @@ public struct Importer: Sendable {
                 // Analyse the samples as they will be stored, so that a later
                 // recompute from the store gives exactly the same numbers.
                 SampleCodec.quantize(&activity.samples)
-                // Analysis and blob encoding are independent: run them side by side.
+                // Analysis and blob encoding are independent: run them side by
+                // side. On a long run the best efforts (a third of its analysis)
+                // go with the encoding, on a thread of its own.
                 let ready = activity
-                let (analysed, blob) = Self.both(
-                    { () -> RunAnalysis in
-                        var analysis = RunAnalyzer.analyse(ready, physiology: profile)
-                        let running = ready.sport == .running   // the history counts running only
-                        let withRun =
-                            running
-                            ? history.adding(
-                                maxHeartRate: analysis.summary.maxHeartRate,
-                                bestEfforts: analysis.bestEfforts) : history
-                        let physiology = profile.completed(with: withRun)
-                        if physiology != profile { analysis.apply(physiology) }
-                        return analysis
-                    }, { SampleCodec.encode(ready.samples) })
+                var analysed: RunAnalysis
+                let blob: [UInt8]
+                if ready.samples.count >= SideBySide.minimumPoints {
+                    var analysis: RunAnalysis?
+                    let other = Locked<([BestEffort], [UInt8])?>(nil)
+                    SideBySide.run(threaded: true) {
+                        analysis = RunAnalyzer.analyse(ready, physiology: profile, bestEfforts: [])
+                    } _: {
+                        let efforts = RunAnalyzer.bestEfforts(of: ready), encoded = SampleCodec.encode(ready.samples)
+                        other.withLock { $0 = (efforts, encoded) }
+                    }
+                    analysed = analysis!
+                    (analysed.bestEfforts, blob) = other.withLock { $0! }
+                } else {
+                    (analysed, blob) = Self.both(
+                        { RunAnalyzer.analyse(ready, physiology: profile) }, { SampleCodec.encode(ready.samples) })
+                }
+                let running = ready.sport == .running   // the history counts running only
+                let withRun =
+                    running
+                    ? history.adding(maxHeartRate: analysed.summary.maxHeartRate, bestEfforts: analysed.bestEfforts)
+                    : history
+                let physiology = profile.completed(with: withRun)
+                if physiology != profile { analysed.apply(physiology) }
                 var run = NewRun(activity: activity, analysis: analysed, activityIndex: index, encodedSamples: blob)
                 run.label = metadata?.name
                 run.notes = metadata?.description ?? activity.notes

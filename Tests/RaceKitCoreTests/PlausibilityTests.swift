@@ -1,3 +1,4 @@
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -19,6 +20,46 @@ import Testing
             lat += (speedAt(i) ?? speed) / 111_195
         }
         return rawActivity(points, sport: sport)
+    }
+
+    /// A long track's steep outliers are voted in two halves side by side: the
+    /// same outliers, in the same order, as one vote over the whole track (a
+    /// test-local copy of the single-thread vote), around the split too.
+    @Test func steepOutliersOfALongTrackAreThoseOfOneVote() {
+        var rng = SplitMix64(seed: 0x57ee9)
+        for n in [19_999, 20_000, 60_001] {
+            var e = ContiguousArray<Double>(), axis = ContiguousArray<Double>()
+            var x = 0.0, h = 500.0
+            for k in 0..<n {
+                x += Double.random(in: 0...5, using: &rng)
+                h += Double.random(in: -0.5...0.5, using: &rng)
+                let junk = Int.random(in: 0..<25, using: &rng) == 0 || (k > n / 2 - 8 && k < n / 2 + 8 && k % 2 == 0)
+                e.append(Int.random(in: 0..<60, using: &rng) == 0 ? .nan : junk ? h + 300 : h)
+                axis.append(x)
+            }
+            let got = Plausibility.steepOutliers(e, along: axis, maxRate: 0.5, floor: 1)
+            let expected = Self.oneVote(e, along: axis, maxRate: 0.5, floor: 1)
+            #expect(got == expected, "\(n) points")
+            #expect(got.count > n / 40, "\(got.count) outliers of \(n)")
+        }
+    }
+
+    static func oneVote(
+        _ e: ContiguousArray<Double>, along axis: ContiguousArray<Double>, maxRate: Double, floor: Double
+    ) -> [Int] {
+        let valid = e.indices.filter { !e[$0].isNaN && $0 < axis.count && axis[$0].isFinite }
+        guard valid.count >= 3 else { return [] }
+        var out: [Int] = []
+        for k in valid.indices {
+            let i = valid[k]
+            var votes = 0, against = 0
+            for m in max(0, k - 5)..<min(valid.count, k + 6) where m != k {
+                votes += 1
+                if abs(e[i] - e[valid[m]]) > maxRate * max(floor, abs(axis[i] - axis[valid[m]])) { against += 1 }
+            }
+            if against * 2 > votes { out.append(i) }
+        }
+        return out
     }
 
     @Test func impossibleValuesAreDroppedAndCountedByChannel() throws {

@@ -100,26 +100,59 @@ public enum Plausibility {
     ) -> [Int] {
         let valid = e.indices.filter { !e[$0].isNaN && $0 < axis.count && axis[$0].isFinite }
         guard valid.count >= 3 else { return [] }
-        var out: [Int] = []
         // Over buffers: the loop runs ten times per point of a file of any size.
-        valid.withUnsafeBufferPointer { v in
+        // A long track's two halves are voted side by side (each point's vote
+        // reads its neighbours only, so the split changes nothing).
+        return valid.withUnsafeBufferPointer { v in
             e.withUnsafeBufferPointer { e in
                 axis.withUnsafeBufferPointer { axis in
-                    for k in 0..<v.count {
-                        let i = v[k], ei = e[i], ai = axis[i]
-                        var votes = 0, against = 0
-                        // The valid indices are distinct: the neighbours are the others.
-                        for m in max(0, k - 5)..<min(v.count, k + 6) where m != k {
-                            let j = v[m]
-                            votes += 1
-                            if abs(ei - e[j]) > maxRate * max(floor, abs(ai - axis[j])) { against += 1 }
-                        }
-                        if against * 2 > votes { out.append(i) }
+                    let votes = SteepVotes(
+                        valid: v.baseAddress!, count: v.count, e: e.baseAddress!, axis: axis.baseAddress!,
+                        maxRate: maxRate, floor: floor)
+                    let count = v.count
+                    if count < SideBySide.minimumPoints { return votes.outliers(0..<count) }
+                    let middle = count / 2
+                    var first: [Int] = []
+                    let second = Locked<[Int]>([])
+                    SideBySide.run(threaded: true) {
+                        first = votes.outliers(0..<middle)
+                    } _: {
+                        let found = votes.outliers(middle..<count)
+                        second.withLock { $0 = found }
                     }
+                    return first + second.withLock { $0 }
                 }
             }
         }
-        return out
+    }
+
+    /// The series `steepOutliers` votes over, as plain pointers (read only, from
+    /// either half's thread).
+    private struct SteepVotes: @unchecked Sendable {
+        // @unchecked: pointers into arrays that outlive the vote, only read.
+        let valid: UnsafePointer<Int>
+        let count: Int
+        let e: UnsafePointer<Double>
+        let axis: UnsafePointer<Double>
+        let maxRate: Double
+        let floor: Double
+
+        /// The outliers among valid values `range` (indices into `valid`), in order.
+        func outliers(_ range: Range<Int>) -> [Int] {
+            var out: [Int] = []
+            for k in range {
+                let i = valid[k], ei = e[i], ai = axis[i]
+                var votes = 0, against = 0
+                // The valid indices are distinct: the neighbours are the others.
+                for m in max(0, k - 5)..<min(count, k + 6) where m != k {
+                    let j = valid[m]
+                    votes += 1
+                    if abs(ei - e[j]) > maxRate * max(floor, abs(ai - axis[j])) { against += 1 }
+                }
+                if against * 2 > votes { out.append(i) }
+            }
+            return out
+        }
     }
 
     /// Cadence outside the sport's range (after the unit is settled) becomes missing.

@@ -91,9 +91,23 @@ public enum RunAnalyzer {
         return BestEfforts.compute(s, excluding: onFoot ? BestEfforts.inhumanSteps(s) : [])
     }
 
-    public static func analyse(_ activity: Activity, physiology: Physiology) -> RunAnalysis {
+    /// The best efforts `analyse` finds in `activity` (none without a distance
+    /// stream), for a caller that works them out beside the rest of the analysis.
+    public static func bestEfforts(of activity: Activity) -> [BestEffort] {
+        hasDistance(activity) ? bestEfforts(activity.samples, sport: activity.sport) : []
+    }
+
+    static func hasDistance(_ activity: Activity) -> Bool {
+        activity.distanceSource == .device || activity.distanceSource == .gps
+    }
+
+    /// Every analysis of `activity`. `bestEfforts`: `bestEfforts(of: activity)`
+    /// when the caller has it already, worked out here otherwise.
+    public static func analyse(
+        _ activity: Activity, physiology: Physiology, bestEfforts efforts: [BestEffort]? = nil
+    ) -> RunAnalysis {
         let s = activity.samples
-        let hasDistance = activity.distanceSource == .device || activity.distanceSource == .gps
+        let hasDistance = hasDistance(activity)
         let limits = SportLimits.of(activity.sport, declared: activity.sportDeclared)
         let moving = MovingTime.movingSteps(
             s, segmentStarts: activity.segmentStarts, hasDistance: hasDistance,
@@ -113,7 +127,7 @@ public enum RunAnalyzer {
         let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
         return RunAnalysis(
             summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
-            zones: zones, bestEfforts: hasDistance ? bestEfforts(s, sport: activity.sport) : [], load: load,
+            zones: zones, bestEfforts: efforts ?? bestEfforts(of: activity), load: load,
             physiology: physiology, gradeProfile: grades, samples: s)
     }
 }
