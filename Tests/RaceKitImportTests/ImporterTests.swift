@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RaceKitCore
+@testable import RaceKitFormats
 @testable import RaceKitImport
 @testable import RaceKitStore
 
@@ -125,6 +126,46 @@ func makeExport() throws -> URL {
 
     /// TCX `<Notes>` were not imported; they are the run's notes (Strava's
     /// description wins when an export's index gives one).
+    /// A run past `SideBySide.minimumPoints` has its best efforts worked out on
+    /// a thread of their own, beside the rest of its analysis: what is stored is
+    /// what one analysis on one thread gives.
+    @Test func aLongRunAnalysedSideBySideIsStoredAsOneAnalysisGivesIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-long-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let points = SideBySide.minimumPoints + 5000
+        var text = """
+            <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><type>running</type><trkseg>
+
+            """
+        var lat = 48.0
+        for i in 0..<points {
+            lat += (2.6 + 0.8 * sin(Double(i) / 700)) / 111_195
+            let time = Date(timeIntervalSince1970: 1_772_348_400 + Double(i)).formatted(.iso8601)
+            text += "<trkpt lat=\"\(lat)\" lon=\"11.5\"><ele>\(500 + i % 7)</ele><time>\(time)</time></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        let path = dir.appendingPathComponent("long.gpx").path
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let store = try RunStore()
+        #expect(try Importer(store: store, options: ImportOptions()).run(files: [path]).map(\.status) == [.imported])
+        let run = try #require(try store.runs().first)
+        let stored = try store.bestEfforts(runID: run.id)
+        // The importer's steps, on one thread.
+        guard case .document(let document) = try ActivityFileReader.read(path: path).outcome,
+            case .activity(var activity) = TrackRepair.repair(document.activities[0], format: document.format)
+        else {
+            Issue.record("no activity")
+            return
+        }
+        SampleCodec.quantize(&activity.samples)
+        #expect(activity.samples.count == points)
+        let one = RunAnalyzer.analyse(activity, physiology: Physiology())
+        #expect(stored == one.bestEfforts)
+        #expect(stored.count >= 5, "\(stored)")
+        #expect(run.distanceMeters == one.summary.distanceMeters && run.movingSeconds == one.summary.movingSeconds)
+    }
+
     @Test func tcxNotesBecomeTheRunsNotes() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-notes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
