@@ -79,19 +79,43 @@ final class NodeBatch: @unchecked Sendable {
     static let nodeCapacity = 4096
     static let attributeCapacity = 4096
     static let byteCapacity = 128 * 1024
+    /// A batch handed between two threads is four times as big: a hand-over
+    /// costs a lock and at times a wake-up, and a 55 MB file read ahead took
+    /// 2.5% less time with 16,384 nodes a batch (4 times fewer took 15% more,
+    /// 4 times more 3% more: the batches no longer fit the cores' caches). A
+    /// batch of one thread stays small: allocated for every file, the big one
+    /// cost a folder of gzip files 4%.
+    static let handOverScale = 4
 
-    /// Grows past `nodeCapacity` only when one parsed chunk holds more nodes.
-    private(set) var nodes = UnsafeMutablePointer<BufferedNode>.allocate(capacity: nodeCapacity)
-    private var nodeSpace = nodeCapacity
+    /// Capacities (`isFull` from these on).
+    private let nodeLimit: Int, attributeLimit: Int, byteLimit: Int
+
+    /// Grows past `nodeLimit` only when one parsed chunk holds more nodes.
+    private(set) var nodes: UnsafeMutablePointer<BufferedNode>
+    private var nodeSpace: Int
     private(set) var nodeCount = 0
-    /// Grows past `attributeCapacity` only for an element with that many attributes.
-    private(set) var attributes = UnsafeMutablePointer<BufferedAttribute>.allocate(capacity: attributeCapacity)
-    private var attributeSpace = attributeCapacity
+    /// Grows past `attributeLimit` only for an element with that many attributes.
+    private(set) var attributes: UnsafeMutablePointer<BufferedAttribute>
+    private var attributeSpace: Int
     private(set) var attributeCount = 0
-    /// Text and attribute values; grows past `byteCapacity` only for one long value.
-    private(set) var bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
-    private var byteSpace = byteCapacity
+    /// Text and attribute values; grows past `byteLimit` only for one long value.
+    private(set) var bytes: UnsafeMutableRawPointer
+    private var byteSpace: Int
     private(set) var byteCount = 0
+
+    /// `handedOver`: a batch of `NodePipe`, `handOverScale` times as big.
+    init(handedOver: Bool = false) {
+        let scale = handedOver ? Self.handOverScale : 1
+        nodeLimit = Self.nodeCapacity * scale
+        attributeLimit = Self.attributeCapacity * scale
+        byteLimit = Self.byteCapacity * scale
+        nodes = .allocate(capacity: nodeLimit)
+        nodeSpace = nodeLimit
+        attributes = .allocate(capacity: attributeLimit)
+        attributeSpace = attributeLimit
+        bytes = .allocate(byteCount: byteLimit, alignment: 8)
+        byteSpace = byteLimit
+    }
     /// Set on the last batch: the end of the document, or the error that stopped it.
     var end: Result<Void, FormatError>?
 
@@ -125,8 +149,7 @@ final class NodeBatch: @unchecked Sendable {
 
     /// Time to hand the batch over (the buffers still grow for one huge node).
     var isFull: Bool {
-        nodeCount >= Self.nodeCapacity || attributeCount > Self.attributeCapacity * 7 / 8
-            || byteCount >= Self.byteCapacity
+        nodeCount >= nodeLimit || attributeCount > attributeLimit * 7 / 8 || byteCount >= byteLimit
     }
 
     func reset() {
@@ -256,7 +279,7 @@ final class NodePipe: @unchecked Sendable {
             if cancelled { return nil }
             if let b = spare.popLast() { b.reset(); return b }
             created += 1
-            return NodeBatch()
+            return NodeBatch(handedOver: true)
         }
     }
 
