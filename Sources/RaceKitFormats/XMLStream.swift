@@ -185,7 +185,7 @@ final class XMLStream: NodeStream {
         self.mode = mode
         pipe = mode == .ahead ? NodePipe() : nil
         wholeBudget = max(1 << 16, input.fileSize / 8)
-        cursor = Cursor(mode == .whole ? NodeBatch.lend() : NodeBatch())
+        cursor = Cursor(mode == .whole ? NodeBatch.lend(documentBytes: input.fileSize) : NodeBatch())
         target = Unmanaged.passUnretained(cursor.own)
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
