@@ -77,11 +77,17 @@ public enum ActivityFileReader {
     }
 
     /// Which of libxml2's parsers reads a plain XML file.
-    enum Parsing: Sendable {
+    public enum Parsing: Sendable {
         /// The pull parser for a small file, whole (`XMLStream.parsesWhole`); the push parser otherwise.
         case bySize
         /// Always the push parser, a chunk at a time (tests).
         case pushOnly
+    }
+
+    /// `read(path:readAhead:)` with the parser `parsing` picks (the fuzz target's
+    /// differential: the pull parser must read what the push parser reads).
+    public static func read(path: String, readAhead: ReadAhead, parsing: Parsing) throws -> ReadResult {
+        try read(path: path, readAhead: readAhead, pointLimit: maxPoints, parsing: parsing)
     }
 
     /// `read(path:readAhead:)` with another point limit or parser (tests).

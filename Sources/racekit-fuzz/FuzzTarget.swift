@@ -145,9 +145,11 @@ enum FuzzTarget {
     }
 
     /// A read as text: the digest and document, or the error.
-    static func describeRead(_ mode: ActivityFileReader.ReadAhead) -> String {
+    static func describeRead(
+        _ mode: ActivityFileReader.ReadAhead, _ parsing: ActivityFileReader.Parsing = .pushOnly
+    ) -> String {
         do {
-            let r = try ActivityFileReader.read(path: path, readAhead: mode)
+            let r = try ActivityFileReader.read(path: path, readAhead: mode, parsing: parsing)
             return "\(r.sha256) \(r.byteCount) \(r.outcome)"
         } catch {
             return "error: \(error)"
@@ -160,6 +162,13 @@ enum FuzzTarget {
         let plain = describeRead(.never), ahead = describeRead(.always)
         guard plain == ahead else {
             fatalError("read-ahead differs from a plain read:\n\(plain.prefix(400))\n\(ahead.prefix(400))")
+        }
+        // And the pull parser (a small file is parsed whole) must read the push
+        // parser's document, or refuse what it refuses (the two word some errors
+        // differently).
+        let whole = describeRead(.never, .bySize)
+        guard plain.hasPrefix("error: ") ? whole.hasPrefix("error: ") : whole == plain else {
+            fatalError("the pull parser differs from the push parser:\n\(plain.prefix(400))\n\(whole.prefix(400))")
         }
         guard let result = try? ActivityFileReader.read(path: path), case .document(let document) = result.outcome
         else { return }
