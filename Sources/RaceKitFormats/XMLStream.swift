@@ -87,6 +87,9 @@ final class XMLStream: NodeStream {
     private let parents = UnsafeMutablePointer<Local>.allocate(capacity: XMLStream.maxDepth)
     private var depth = 0
     static let maxDepth = 1024
+    /// Elements nested deeper than this are refused (libxml2's limit without
+    /// XML_PARSE_HUGE), whichever parser reads the document.
+    static let maxNesting = 256
     /// The batch the callbacks append to, while `filling` (`fill` holds it),
     /// without reference counting.
     private var target: Unmanaged<NodeBatch>
@@ -448,6 +451,15 @@ final class XMLStream: NodeStream {
         textOpen = false
         textContinues = false
         blankCount = 0
+        if depth >= XMLStream.maxNesting {
+            // The pull parser refuses this element itself, before this callback;
+            // the push parser of libxml2 2.9 does not: refused the same way here.
+            failure = FormatError.malformedXML(
+                file: path, line: adjustedLine(Int(lineNow)),
+                message: "Excessive depth in document: \(XMLStream.maxNesting) use XML_PARSE_HUGE option")
+            if let context { xmlStopParser(context) }
+            return
+        }
         var n = BufferedNode()
         n.type = XMLNodeType.element.rawValue
         n.localName = UnsafeRawPointer(localname)
@@ -618,6 +630,11 @@ final class XMLStream: NodeStream {
             pulls
             ? terminated && bytesInHand == 0 && error.code != Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue)
             : terminated
+        // The pull parser would go on past its first error to the end of the
+        // file (a 63 MB file broken at line 103 was read to the end, and refused
+        // for a text node of 10 MB that the broken tag made): stop it here, as
+        // the push parser stops at the end of the chunk.
+        if pulls, let context { xmlStopParser(context) }
     }
 
     private func currentError() -> FormatError {

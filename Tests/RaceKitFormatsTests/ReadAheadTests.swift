@@ -260,6 +260,38 @@ import Testing
         }
     }
 
+    /// An error early in a large file: the pull parser stops at it, as the push
+    /// parser does, with the same message and line (it went on to the end of
+    /// the file, and a 63 MB file broken at line 103 was refused at line 416,770
+    /// for a text node of 10 MB that the broken tag made). Nesting deeper than
+    /// 256 levels is refused by every parser, with the same message and line
+    /// (libxml2's push parser did not check it).
+    @Test func bothParsersStopAtTheFirstErrorAndRefuseDeepNesting() throws {
+        let dir = try temporaryDirectory()
+        let full = Self.bigGPX(points: 40_000)
+        let lines = full.split(separator: "\n", omittingEmptySubsequences: false)
+        let breakAt = 103
+        let deep = String(repeating: "<x>", count: 300) + String(repeating: "</x>", count: 300)
+        for (name, insert) in [("mismatch", "<foo></bar>"), ("value", "<trkpt lat=>"), ("deep", deep)] {
+            for large in [true, false] {
+                let kept = large ? lines : Array(lines.prefix(3000)) + [" </trkseg></trk>", "</gpx>"]
+                let text = (kept[..<breakAt] + [Substring(insert)] + kept[breakAt...]).joined(separator: "\n")
+                #expect((text.utf8.count > XMLStream.wholeDocumentMaximumBytes) == large)
+                let path = dir.appendingPathComponent("\(name)-\(large).gpx").path
+                try text.write(toFile: path, atomically: false, encoding: .utf8)
+                let push = Self.outcome(path, .never)
+                let pull = Self.outcome(path, large ? .largeFiles : .never, parsing: .bySize)
+                #expect(push.hasPrefix("error: ") && push.contains(".gpx:\(breakAt + 1):"), "\(name): \(push)")
+                #expect(pull == push, "\(name) \(large)")
+                // The pull parser read little past the error (libxml2 reads ahead a
+                // few kilobytes; a handed-over batch is a few hundred).
+                let stream = try XMLStream(input: InputSource(path: path), mode: large ? .ahead : .whole)
+                #expect(throws: (any Error).self) { while try stream.next() {} }
+                #expect(stream.bytesRead < 1 << 20, "\(name) \(large): \(stream.bytesRead) bytes read")
+            }
+        }
+    }
+
     /// An element with more attributes than a batch holds (libxml2 sets no limit)
     /// keeps every one of them, in every point.
     @Test func elementsWithThousandsOfAttributesReadTheSame() throws {
