@@ -11,18 +11,25 @@ public final class PGConnection {
     private let conn: OpaquePointer
     /// The server as messages name it: the URL without its password.
     public let location: String
+    /// The connection string's passwords, as written and decoded: removed from
+    /// every message libpq or the server gives.
+    private let secrets: [String]
 
     /// Connects to `conninfo`: a `postgresql://` URL or `key=value` pairs, with the
     /// `PG*` environment variables and `~/.pgpass` for what it leaves out, as every
     /// PostgreSQL client does. A refused, overloaded or starting server is tried
     /// again `attempts` times (0.3 s, then 0.6 s...) before the error (exit 75).
     public init(_ conninfo: String, attempts: Int = 3) throws(PGError) {
-        let location = PGLocation.redacted(conninfo)
-        self.location = location
+        var location = PGLocation.redacted(conninfo)
         let pq = try LibPQ.load(location)
         self.pq = pq
-        if let problem = PGLocation.problem(conninfo, pq) {
-            throw PGError(location: location, message: problem, sqlState: nil, exitClass: .usage)
+        let inspected = PGLocation.inspect(conninfo, pq)
+        secrets = inspected.secrets
+        // A secret may also stand where it is no password (a value repeated).
+        location = PGLocation.scrubbed(location, secrets)
+        self.location = location
+        if let problem = inspected.problem {
+            throw PGError(location: location, message: problem.reason, sqlState: nil, exitClass: .usage)
         }
         var attempt = 0
         while true {
@@ -40,7 +47,7 @@ public final class PGConnection {
                 pq.setNoticeProcessor!(conn, { _, _ in }, nil)
                 return
             }
-            let message = PGError.clean(cText(pq.errorMessage!(c)))
+            let message = PGLocation.scrubbed(PGError.clean(cText(pq.errorMessage!(c))), secrets)
             let needsPassword = pq.connectionNeedsPassword!(c) != 0
             pq.finish!(c)
             let exitClass = PGError.connectClass(message, needsPassword: needsPassword)
@@ -108,12 +115,12 @@ public final class PGConnection {
             var message = primary ?? PGError.clean(cText(pq.errorMessage!(conn)))
             if let detail { message += " (\(detail))" }
             throw PGError(
-                location: location, message: message, sqlState: state, exitClass: PGError.statementClass(state))
+                location: location, message: PGLocation.scrubbed(message, secrets), sqlState: state, exitClass: PGError.statementClass(state))
         }
     }
 
     private func lost() -> PGError {
-        let message = PGError.clean(cText(pq.errorMessage!(conn)))
+        let message = PGLocation.scrubbed(PGError.clean(cText(pq.errorMessage!(conn))), secrets)
         return PGError(
             location: location,
             message: "lost the connection to the server: " + (message.isEmpty ? "no reply" : message),
@@ -351,16 +358,39 @@ public enum PGLocation {
     /// The location with any password replaced by `***` (`StoreLocation.redacted`).
     public static func redacted(_ s: String) -> String { StoreLocation.redacted(s) }
 
-    /// Why libpq cannot parse the connection string, or nil when it can.
-    static func problem(_ conninfo: String, _ pq: RKLibPQ) -> String? {
+    /// The passwords of the connection string (to keep out of every message),
+    /// or why it is not one libpq can use. A URL is read by `ConnectionURL`
+    /// first, so that libpq never sees (and never quotes back) a password it
+    /// would misread; libpq then parses it, and its message too is scrubbed.
+    static func inspect(_ conninfo: String, _ pq: RKLibPQ) -> (secrets: [String], problem: URLProblem?) {
+        var secrets: [String] = []
+        if conninfo.contains("://") {
+            switch ConnectionURL.parse(conninfo) {
+            case .failure(let problem): return (ConnectionURL.possibleSecrets(conninfo), problem)
+            case .success(let url): secrets = url.secrets
+            }
+        }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = pq.conninfoParse!(conninfo, &error) else {
             defer { error.map { pq.freemem!($0) } }
             let text = error.map { PGError.clean(String(cString: $0)) } ?? "out of memory"
             // libpq may quote the string it could not parse: never show a password.
-            return "not a valid PostgreSQL connection string: " + redacted(text)
+            let problem = URLProblem("not a valid PostgreSQL connection string: " + scrubbed(redacted(text), secrets))
+            return (secrets, problem)
         }
-        pq.conninfoFree!(options)
-        return nil
+        defer { pq.conninfoFree!(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val {
+                secrets.append(String(cString: value))
+            }
+            option += 1
+        }
+        return (secrets.filter { !$0.isEmpty }, nil)
+    }
+
+    /// `message` with every one of `secrets` replaced by `***`.
+    static func scrubbed(_ message: String, _ secrets: [String]) -> String {
+        ConnectionURL.scrubbed(message, secrets)
     }
 }

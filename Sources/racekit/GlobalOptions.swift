@@ -24,7 +24,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store as messages name it (a server's URL without its password).
-    var name: String { (try? location().description) ?? path }
+    var name: String { (try? location().description) ?? StoreLocation.redacted(path) }
 
     /// Where the store is (`path` read as a `StoreLocation`); every command
     /// opens its store through it.

@@ -45,6 +45,25 @@ enum TestServer {
         }
     }
 
+    /// What libpq says of a connection string passes through the scrubber: a
+    /// message quoting a value that is also the password shows `***`.
+    @Test func libpqsMessagesAreScrubbedOfThePassword() {
+        for conninfo in ["postgresql://rk:s3cretX@127.0.0.1/db?port=s3cretX", "host=127.0.0.1 password=s3cretX port=s3cretX"] {
+            #expect {
+                _ = try PGConnection(conninfo, attempts: 1)
+            } throws: { error in
+                let text = "\(error)"
+                return (error as? PGError)?.exitClass == .usage && !text.contains("s3cret") && text.contains("port")
+            }
+        }
+        // A password libpq would misread is refused before libpq sees it.
+        #expect {
+            _ = try PGConnection("postgresql://rk:s3/cretX@127.0.0.1:1/db", attempts: 1)
+        } throws: { error in
+            (error as? PGError)?.exitClass == .usage && !"\(error)".contains("cret") && "\(error)".contains("%2F")
+        }
+    }
+
     @Test func aServerNobodyListensOnIsTemporaryAfterRetries() throws {
         // A port nothing listens on: bind one, note it, close it.
         let port = try freePort()

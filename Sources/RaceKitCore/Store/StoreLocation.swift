@@ -13,42 +13,53 @@ public enum StoreLocation: Sendable, Equatable {
     static let postgresSchemes = ["postgresql", "postgres"]
 
     /// The location `text` names: a `postgresql://` (or `postgres://`) URL is a
-    /// PostgreSQL store, anything else the path of a SQLite file.
+    /// PostgreSQL store, anything else the path of a SQLite file. Text that
+    /// looks like a URL but is not a valid PostgreSQL one (another or mistyped
+    /// scheme, white space around it, a password with an unencoded `/`, a bad
+    /// `%` escape or port) is refused (64) before anything is created, and the
+    /// message never shows its password: a typo must not become a SQLite file
+    /// and a folder tree named after the password.
     public init(_ text: String) throws {
-        if let colon = text.range(of: "://") {
-            let scheme = text[..<colon.lowerBound].lowercased()
-            if Self.postgresSchemes.contains(scheme) {
-                // libpq knows the schemes in lower case only.
-                self = .postgres(url: scheme + text[colon.lowerBound...])
-                return
-            }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.looksLikeURL(trimmed) else {
+            self = .sqlite(path: text)
+            return
         }
-        self = .sqlite(path: text)
+        func refuse(_ why: String) -> Failure {
+            Failure(
+                .usage,
+                "--store \(ConnectionURL.redacted(trimmed)): not a PostgreSQL URL: \(why)"
+                    + " (a PostgreSQL store is postgresql://user:password@host:port/database; a SQLite store is a file path)")
+        }
+        if trimmed != text { throw refuse("it has white space before or after it") }
+        let scheme = text.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }).lowercased()
+        guard Self.postgresSchemes.contains(scheme) else {
+            throw refuse("its scheme '\(scheme.prefix(24))' is not postgresql or postgres")
+        }
+        guard text.dropFirst(scheme.count).hasPrefix("://") else { throw refuse("'\(scheme)' is not followed by '://'") }
+        // libpq knows the schemes in lower case only.
+        let url = scheme + text.dropFirst(scheme.count)
+        if case .failure(let problem) = ConnectionURL.parse(url) { throw refuse(problem.reason) }
+        self = .postgres(url: url)
     }
 
-    /// `s` with any password replaced by `***` (URL user info,
-    /// `password=` in the query or in key=value form).
-    public static func redacted(_ s: String) -> String {
-        var out = s
-        // postgresql://user:secret@host -> postgresql://user:***@host
-        if let scheme = out.range(of: "://") {
-            let rest = out[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"),
-                let colon = rest[..<at].firstIndex(of: ":")
-            {
-                out.replaceSubrange(out.index(after: colon)..<at, with: "***")
-            }
-        }
-        // password=secret in a query string or key=value pairs.
-        var result = ""
-        var i = out.startIndex
-        while let r = out[i...].range(of: "password=", options: .caseInsensitive) {
-            result += out[i..<r.upperBound] + "***"
-            i = out[r.upperBound...].firstIndex(where: { $0 == "&" || $0 == " " }) ?? out.endIndex
-        }
-        return result + out[i...]
+    /// Whether `text` is meant as a URL: it holds `://`, or starts with a
+    /// scheme and `:/`, or with something like `postgres` and holds `:` or `@`
+    /// (`postgresql:rk@db`, `postgresql//rk:secret@db`).
+    static func looksLikeURL(_ text: String) -> Bool {
+        if text.contains("://") { return true }
+        let scheme = text.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+        guard let first = scheme.first, first.isLetter, scheme.count >= 2 else { return false }
+        let after = text.dropFirst(scheme.count)
+        if after.hasPrefix(":/") { return true }
+        let lower = scheme.lowercased()
+        let postgresLike = lower.hasPrefix("postgr") || lower.hasPrefix("postgre") || lower == "pg" || lower == "psql"
+        return postgresLike && (after.hasPrefix(":") || after.contains("@"))
     }
+
+    /// `s` with any password replaced by `***` (URL user info, `password=` in
+    /// the query or in key=value form): `ConnectionURL.redacted`.
+    public static func redacted(_ s: String) -> String { ConnectionURL.redacted(s) }
 }
 
 extension StoreLocation: CustomStringConvertible {
