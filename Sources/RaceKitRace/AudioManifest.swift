@@ -129,7 +129,7 @@ public struct AudioManifest: Encodable, Sendable {
             var files: [File]
         }
         let path = (dir as NSString).appendingPathComponent(ScriptAudio.manifestName)
-        guard let data = InputFile.read(path),
+        guard let data = InputFile.readRegular(path),
             let previous = try? JSONDecoder().decode(Previous.self, from: data)
         else { return [:] }
         return Dictionary(

@@ -169,7 +169,7 @@ public enum ScriptAudio {
             // Read again only what this run wrote, or a reused file no manifest measured.
             let bytes =
                 sizes[file] == nil || (measured[file] == nil && previous[file] == nil)
-                ? [UInt8](InputFile.read(path) ?? Data()) : nil
+                ? [UInt8](InputFile.readRegular(path) ?? Data()) : nil
             let r =
                 measured[file] ?? previous[file]?.clip
                 ?? RenderedClip(seconds: AudioFormats.oggOpusSeconds(bytes ?? []) ?? 0, loudness: nil)
@@ -284,11 +284,16 @@ public enum ScriptAudio {
         return stem.count == 16 && stem.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
-    /// Removes the folder's audio files no text refers to; other files are left alone.
+    /// Removes the folder's audio files no text refers to, and the temporary
+    /// files of renders that were killed (`.racekit-PID-...` of a process that
+    /// is gone); other files are left alone.
     static func removeStale(in dir: String, keeping: Set<String>) throws -> Int {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: dir) } catch {
             throw OutputError.cannotWrite(path: dir, reason: (error as NSError).localizedDescription)
+        }
+        for name in names where isOrphanedTemporary(name) {
+            unlink((dir as NSString).appendingPathComponent(name))
         }
         var removed = 0
         for name in names.sorted() where isAudioFileName(name) && !keeping.contains(name) {
@@ -299,6 +304,16 @@ public enum ScriptAudio {
             removed += 1
         }
         return removed
+    }
+
+    /// A temporary file `.racekit-PID-N.EXT` whose process no longer runs.
+    static func isOrphanedTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix(".racekit-") else { return false }
+        let digits = name.dropFirst(".racekit-".count).prefix(while: \.isNumber)
+        guard let pid = pid_t(digits), pid > 0, pid != getpid(),
+            name.dropFirst(".racekit-".count + digits.count).hasPrefix("-")
+        else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     public static func folder(of path: String) -> String {
@@ -319,7 +334,7 @@ public enum ScriptAudio {
     /// render it again): as many bytes as the last manifest says, and for Ogg
     /// Opus every page's checksum right and its last page there.
     static func intactSize(_ path: String, format: AudioFormat, bytes expected: Int?) -> Int? {
-        guard let data = InputFile.read(path), !data.isEmpty, expected.map({ $0 == data.count }) ?? true else {
+        guard let data = InputFile.readRegular(path), !data.isEmpty, expected.map({ $0 == data.count }) ?? true else {
             return nil
         }
         let intact: Bool

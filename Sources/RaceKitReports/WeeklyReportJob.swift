@@ -99,7 +99,7 @@ public struct WeeklyReportJob: Sendable {
             roster.append((athlete, weeks))
             guard mine else { continue }
             let dir = (options.outputDirectory as NSString).appendingPathComponent(athlete.id)
-            try AtomicFile.createDirectory(dir)
+            try AtomicFile.createSubdirectory(dir)
             if options.csv {
                 let path = (dir as NSString).appendingPathComponent("weekly.csv")
                 try AtomicFile.write(WeeklyCSV.render(weeks), to: path)

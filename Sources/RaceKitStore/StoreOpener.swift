@@ -36,20 +36,47 @@ struct StoreFile {
 /// The `.open-lock` file beside the store: writers hold it exclusively while
 /// the store is created, switched to WAL and migrated (SQLite does not wait on
 /// its busy handler for those steps); readers hold it shared while they look at
-/// the schema, and never create it.
+/// the schema, and never create it. It is never opened through a symbolic link,
+/// and the writer removes it when it lets go, so nothing is left beside the
+/// store: whoever then gets the lock of a removed file opens the path again.
 final class OpenLock {
     private var fd: Int32 = -1
+    private let path: String
+    private let exclusive: Bool
 
-    init(_ file: StoreFile, exclusive: Bool) {
-        fd =
-            exclusive
-            ? open(file.lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-            : open(file.lockPath, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { flock(fd, exclusive ? LOCK_EX : LOCK_SH) }
+    init(_ file: StoreFile, exclusive: Bool) throws {
+        path = file.lockPath
+        self.exclusive = exclusive
+        for _ in 0..<100 {
+            let f =
+                exclusive
+                ? open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o644)
+                : open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            // A link in the lock's place is refused (it would create the lock where
+            // it points, and lock nothing here); no lock file (a reader, nothing
+            // being migrated) or one that cannot be opened: go on without it.
+            if f < 0, errno == ELOOP {
+                throw StoreError.cannotOpen(
+                    path: file.path, reason: "its lock file \(path) is a symbolic link (remove it; RaceKit creates its own)")
+            }
+            guard f >= 0 else { return }
+            flock(f, exclusive ? LOCK_EX : LOCK_SH)
+            // The file locked must still be the one at the path: a writer that held
+            // it may have removed it meanwhile.
+            var held = stat()
+            var now = stat()
+            if fstat(f, &held) == 0, lstat(path, &now) == 0, held.st_dev == now.st_dev, held.st_ino == now.st_ino {
+                fd = f
+                return
+            }
+            flock(f, LOCK_UN)
+            close(f)
+        }
     }
 
     func release() {
         guard fd >= 0 else { return }
+        if exclusive { unlink(path) }
         flock(fd, LOCK_UN)
         close(fd)
         fd = -1
@@ -81,7 +108,7 @@ enum StoreOpener {
     /// Opens for reading; a store from an older RaceKit is migrated first when
     /// the user can write it.
     static func openForReading(_ file: StoreFile) throws -> any DatabaseWriter {
-        let lock = OpenLock(file, exclusive: false)
+        let lock = try OpenLock(file, exclusive: false)
         defer { lock.release() }
         let queue = try readQueue(file, writable: file.whyNotWritable == nil)
         switch try queue.read(Migrations.state) {
@@ -127,7 +154,7 @@ enum StoreOpener {
     static func openForWriting(_ file: StoreFile, create: Bool) throws -> (writer: any DatabaseWriter, created: Bool) {
         if create { try createFolder(file) }
         if let why = file.whyNotWritable { throw StoreError.readOnly(path: file.path, reason: why) }
-        let lock = OpenLock(file, exclusive: true)
+        let lock = try OpenLock(file, exclusive: true)
         defer { lock.release() }
         let created = !file.exists
         var config = Configuration()

@@ -265,8 +265,12 @@ extension ScriptSimulation {
         else {
             throw OutputError.cannotCreate(path: path, reason: "\(folder) is not a folder this user can write in")
         }
+        // The same folder by any name (a symbolic link to it, `..` paths): its
+        // device and inode, not its spelling.
         let audioFolder = ScriptAudio.directory(ScriptAudio.Options(scriptPath: scriptPath))
-        if URL(fileURLWithPath: folder).standardizedFileURL == URL(fileURLWithPath: audioFolder).standardizedFileURL {
+        var a = stat()
+        var b = stat()
+        if stat(folder, &a) == 0, stat(audioFolder, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
             throw Failure(
                 .usage, "--audio \(path): that is the script's audio folder; write the race as heard elsewhere")
         }

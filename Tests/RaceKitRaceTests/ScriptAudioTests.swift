@@ -384,3 +384,32 @@ let repeatedRendersReason: Comment =
         #expect(chatty.output.count == SpeechTools.maxOutputBytes)
     }
 }
+
+/// What a render finds in its folder that it did not write as a regular file
+/// is replaced, never read: a FIFO would block the render (holding the folder's
+/// lock) forever, a link would read what is elsewhere.
+@Suite struct AudioFolderSafetyTests {
+    @Test func aFIFOInAClipsOrTheManifestsPlaceIsNotRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-audio-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = (dir as NSString).appendingPathComponent("0123456789abcdef.opus")
+        #expect(mkfifo(clip, 0o644) == 0)
+        #expect(mkfifo((dir as NSString).appendingPathComponent(ScriptAudio.manifestName), 0o644) == 0)
+        let started = Date()
+        #expect(ScriptAudio.intactSize(clip, format: .opus, bytes: nil) == nil)
+        #expect(AudioManifest.previousFiles(in: dir).isEmpty)
+        #expect(Date().timeIntervalSince(started) < 5)
+        // removeStale takes the FIFO away like any clip no text needs.
+        #expect(try ScriptAudio.removeStale(in: dir, keeping: []) == 1)
+    }
+
+    @Test func aKilledRendersTemporaryFilesAreRemovedAndALiveOnesKept() throws {
+        // Above Linux's largest pid (2^22): no such process.
+        #expect(ScriptAudio.isOrphanedTemporary(".racekit-4194305-77.raw.wav"))
+        #expect(!ScriptAudio.isOrphanedTemporary(".racekit-\(getpid())-77.raw.wav"))
+        #expect(!ScriptAudio.isOrphanedTemporary(".racekit-1-77.wav"))   // init is alive
+        #expect(!ScriptAudio.isOrphanedTemporary(".racekit-audio.lock"))
+        #expect(!ScriptAudio.isOrphanedTemporary(".racekit-4194305.wav"))
+    }
+}

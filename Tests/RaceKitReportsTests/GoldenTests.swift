@@ -174,6 +174,23 @@ let goldenFolder = Golden.folder(besides: #filePath)
         withExtendedLifetime(held) {}
     }
 
+    /// An athlete's folder that is a symbolic link (`Reports/anna -> /elsewhere`)
+    /// is refused: nothing is written where it points.
+    @Test func anAthletesFolderThatIsALinkIsRefused() throws {
+        let store = try storeWithRuns()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try AtomicFile.createDirectory(dir.appendingPathComponent("elsewhere").path)
+        try AtomicFile.createDirectory(dir.appendingPathComponent("out").path)
+        symlink(dir.appendingPathComponent("elsewhere").path, dir.appendingPathComponent("out/anna").path)
+        #expect {
+            try WeeklyReportJob(store: store, options: options(dir.appendingPathComponent("out"))).run()
+        } throws: { error in
+            ExitClass(of: error) == .cannotCreate && "\(error)".contains("symbolic link")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("elsewhere").path) == [])
+    }
+
     @Test func stampAddsTheTimeOnlyWhenAsked() throws {
         let store = try storeWithRuns()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")

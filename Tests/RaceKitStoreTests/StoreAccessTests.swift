@@ -53,12 +53,30 @@ import Testing
         }
     }
 
+    /// The open lock is never created through a link (to a missing path, or
+    /// someone else's file), and a writer removes it when it lets go.
+    @Test func theOpenLockFollowsNoLinkAndIsNotLeftBehind() throws {
+        let folder = try Folder()
+        let path = folder.path("s.sqlite")
+        symlink(folder.path("elsewhere"), path + ".open-lock")
+        #expect {
+            _ = try RunStore(path: path, access: .create)
+        } throws: { error in
+            ExitClass(of: error) == .ioError && "\(error)".contains("is a symbolic link")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("elsewhere")))
+        unlink(path + ".open-lock")
+        _ = try RunStore(path: path, access: .create)
+        _ = try RunStore(path: path, access: .write)
+        #expect(folder.entries == ["s.sqlite"])
+    }
+
     @Test func readingLeavesNothingBehindAndCannotWrite() throws {
         let folder = try Folder()
         let path = folder.path("s.sqlite")
         try Self.makeStore(path)
         let before = folder.entries
-        #expect(before == ["s.sqlite", "s.sqlite.open-lock"])
+        #expect(before == ["s.sqlite"])
         do {
             let store = try RunStore(path: path, access: .read)
             #expect(try store.runCount() == 1)

@@ -169,3 +169,22 @@ func raceFixture() throws -> (dir: URL, setup: String, store: RunStore, race: Ru
         #expect(p.origin == form.origin)
     }
 }
+
+/// `--audio` into the script's own audio folder is refused by any name the
+/// folder has: through a symbolic link, or a path with `..`.
+@Suite struct HeardAudioPathTests {
+    @Test func theAudioFolderByAnotherNameIsStillTheAudioFolder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-heard-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/five-audio", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        symlink(dir + "/five-audio", dir + "/alias")
+        try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
+        for audio in ["alias/x.opus", "five-audio/x.opus", "other/../five-audio/x.opus"] {
+            #expect {
+                try ScriptSimulation.checkAudio(scriptPath: dir + "/five.script.json", to: dir + "/" + audio, voice: "en")
+            } throws: { error in
+                ExitClass(of: error) == .usage && "\(error)".contains("that is the script's audio folder")
+            }
+        }
+    }
+}

@@ -47,8 +47,15 @@ public final class OutputLock {
         directory: String, name: String = ".racekit-report.lock", shared: Bool = false, waitSeconds: Double
     ) throws {
         path = (directory as NSString).appendingPathComponent(name)
-        fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        // Never through a symbolic link: a link in the lock's place (to a missing
+        // path, or another user's file) would have the lock file created there.
+        fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: AtomicFile.openFailure(errno)) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw OutputError.cannotWrite(path: path, reason: "it is not a regular file (\(AtomicFile.kind(st.st_mode)))")
+        }
         let deadline = Date().addingTimeInterval(waitSeconds)
         while flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
@@ -68,10 +75,66 @@ public final class OutputLock {
 /// Writes files atomically: a temporary file in the same folder, flushed to
 /// disk, then renamed over the target, so a reader never sees half a file.
 public enum AtomicFile {
+    /// Creates the folder `path` (and its parents) when missing. A folder the
+    /// user names may be a symbolic link to a folder; a link to nothing, or a
+    /// file or device in its place, is refused saying so.
     public static func createDirectory(_ path: String) throws {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR else {
+                throw OutputError.cannotCreate(path: path, reason: "it exists and is not a folder (\(kind(st.st_mode)))")
+            }
+            return
+        }
+        if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw OutputError.cannotCreate(
+                path: path, reason: "it is a symbolic link to \(target), which does not exist or cannot be reached")
+        }
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
             throw OutputError.cannotCreate(path: path, reason: (error as NSError).localizedDescription)
         }
+    }
+
+    /// Creates `path`, a folder RaceKit names inside an output folder (an
+    /// athlete's report folder), when missing: unlike a folder the user names,
+    /// it must be a real folder, never a symbolic link that would send the
+    /// files elsewhere.
+    public static func createSubdirectory(_ path: String) throws {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR else {
+                throw OutputError.cannotCreate(
+                    path: path,
+                    reason: "it exists and is not a folder (\(kind(st.st_mode))): RaceKit writes only into real folders there")
+            }
+            return
+        }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw OutputError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            throw OutputError.cannotCreate(path: path, reason: "it was replaced by something that is not a folder")
+        }
+    }
+
+    /// What a file's mode says it is, for a message.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a file"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a named pipe"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a folder"
+        }
+    }
+
+    /// `strerror` of a failed `open`, with ELOOP (O_NOFOLLOW met a link) said plainly.
+    public static func openFailure(_ code: Int32) -> String {
+        code == ELOOP
+            ? "it is a symbolic link, and RaceKit does not write through one" : String(cString: strerror(code))
     }
 
     public static func write(_ text: String, to path: String) throws {
@@ -85,8 +148,13 @@ public enum AtomicFile {
         var stem = (path as NSString).lastPathComponent
         while stem.utf8.count > 200 { stem.removeLast() }
         let temp = ((dir.isEmpty ? "." : dir) as NSString).appendingPathComponent(".\(stem).\(getpid()).tmp")
-        let fd = open(temp, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        // A new file of our own: never through a link (or onto a FIFO) left in the
+        // temporary name's place; one left by a killed run is removed first.
+        var fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        if fd < 0, errno == EEXIST, unlink(temp) == 0 {
+            fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        }
+        guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: openFailure(errno)) }
         var failure: String?
         var offset = 0
         while offset < bytes.count, failure == nil {
@@ -111,6 +179,24 @@ public enum InputFile {
     public static func read(_ path: String) -> Data? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
+        do { return try handle.readToEnd() ?? Data() } catch { return nil }
+    }
+
+    /// The bytes of `path` when it is a regular file reached without a symbolic
+    /// link, nil otherwise: for files RaceKit wrote itself into a folder it owns
+    /// (the audio folder's clips and manifest), where a FIFO would block the
+    /// read forever and a link would read what is elsewhere. Such a file is
+    /// then written anew (renamed over), never read.
+    public static func readRegular(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return nil
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do { return try handle.readToEnd() ?? Data() } catch { return nil }
     }
 }
