@@ -97,7 +97,11 @@ public enum ActivityFileReader {
     ) throws -> ReadResult {
         if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
         let limits = ReadLimits(points: pointLimit)
-        if let (reader, bytes) = try sniff(path: path, readers) { return try reader.read(bytes, limits: limits) }
+        if let (reader, bytes) = try sniff(path: path, readers) {
+            let result = try reader.read(bytes, limits: limits)
+            try (bytes as? FileByteStream)?.checkUnchanged()
+            return result
+        }
         do {
             return try readXML(path: path, readAhead: readAhead, limits: limits, readers: readers, parsing: parsing)
         } catch is XMLStream.TooDenseToParseWhole {
@@ -124,12 +128,14 @@ public enum ActivityFileReader {
         // for nodes (the reading thread is the one that sets the pace). Everything
         // else is hashed as the parser reads it, so the file is read once: on a
         // core of its own, a file under 1 MB hashes in well under a millisecond.
-        let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path) : nil
+        let idleDigest = !stream.isGzip && ahead ? IncrementalDigest(path: path, fd: stream.fileDescriptor) : nil
         if idleDigest != nil { stream.stopHashing() }
         let idle = idleDigest.map { d in { d.step() } } ?? { false }
         stream.idle = idle
         let outcome = try read(stream, readers, readAhead: ahead, limits: limits, idle: idle)
         let digest = try idleDigest?.value() ?? stream.finishDigest()
+        // What was parsed and what was hashed are the file as it was opened.
+        try stream.checkUnchanged()
         return ReadResult(outcome: outcome, sha256: digest, byteCount: stream.bytesRead)
     }
 

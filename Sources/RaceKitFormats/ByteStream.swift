@@ -28,9 +28,14 @@ public final class FileByteStream: ByteStream {
     public init(path: String) throws {
         name = path
         if let refusal = RegularFile.refusal(path) { throw FormatError.cannotOpen(file: path, reason: refusal) }
-        guard let gz = gzopen(path, "rb") else {
-            throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno)))
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FormatError.cannotOpen(file: path, reason: String(cString: strerror(errno))) }
+        guard let gz = gzdopen(fd, "rb") else {
+            Glibc.close(fd)
+            throw FormatError.cannotOpen(file: path, reason: "cannot open gzip stream")
         }
+        self.fd = fd
+        identity = FileIdentity(fd: fd)
         gzbuffer(gz, 128 * 1024)
         file = gz
         // gzdirect answers only once the first bytes were looked at.
@@ -41,6 +46,16 @@ public final class FileByteStream: ByteStream {
     }
 
     deinit { if let file { gzclose(file) } }
+
+    private let fd: Int32
+    private let identity: FileIdentity?
+
+    /// Throws `FormatError.changedWhileRead` when the file was written since it
+    /// was opened (see `FileIdentity`).
+    public func checkUnchanged() throws {
+        guard file != nil, let identity else { return }
+        try identity.check(fd: fd, file: name)
+    }
 
     /// A cut-off gzip stream (Z_BUF_ERROR) met by a read that still returned
     /// bytes: those bytes are handed over first, the error on the next read.

@@ -4,6 +4,7 @@ import RaceKitCore
 public enum FormatError: RaceKitError, Equatable {
     public var exitClass: ExitClass {
         if case .cannotOpen = self { return .noInput }
+        if case .changedWhileRead = self { return .busy }
         return .dataError
     }
 
@@ -13,11 +14,13 @@ public enum FormatError: RaceKitError, Equatable {
     case notAnActivityFile(file: String, root: String)
     case doctypeRefused(file: String, line: Int?)
     case tooLarge(file: String, limit: String)
+    /// The file was written while it was read (`FileIdentity`): nothing of it is stored.
+    case changedWhileRead(file: String)
 
     public var file: String {
         switch self {
         case .cannotOpen(let f, _), .corruptGzip(let f, _), .malformedXML(let f, _, _),
-            .notAnActivityFile(let f, _), .doctypeRefused(let f, _), .tooLarge(let f, _):
+            .notAnActivityFile(let f, _), .doctypeRefused(let f, _), .tooLarge(let f, _), .changedWhileRead(let f):
             return f
         }
     }
@@ -45,6 +48,8 @@ public enum FormatError: RaceKitError, Equatable {
             return
                 "document type declarations (DTD) are refused: activity files never need one, and they are how entity-expansion and external-entity attacks work"
         case .tooLarge(_, let limit): return "too large: \(limit)"
+        case .changedWhileRead:
+            return "the file changed while it was read (is something still writing it?): nothing of it was stored; import it again once it is settled"
         }
     }
 

@@ -9,19 +9,23 @@ import Glibc
 /// so the two parsing threads keep both cores and nothing else competes.
 final class IncrementalDigest {
     private let path: String
-    private var file: UnsafeMutablePointer<FILE>?
+    private var fd: Int32
+    private var offset: off_t = 0
     private var hasher = ContentDigest()
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var failure: FormatError?
     private var isDone = false
 
-    init(path: String) {
+    /// Hashes the file open as `fd` (the parser's own, duplicated: the very file
+    /// the parser reads, never the path opened again), by `pread` at its own
+    /// offset.
+    init(path: String, fd: Int32) {
         self.path = path
-        file = fopen(path, "rb")
-        if file == nil { fail() }
+        self.fd = dup(fd)
+        if self.fd < 0 { fail() }
     }
 
-    deinit { if let file { fclose(file) } }
+    deinit { if fd >= 0 { close(fd) } }
 
     private func fail() {
         failure = .cannotOpen(file: path, reason: String(cString: strerror(errno)))
@@ -31,12 +35,16 @@ final class IncrementalDigest {
     /// Hashes the next piece (256 KB); false once the whole file is hashed.
     @discardableResult
     func step() -> Bool {
-        guard !isDone, let file else { return false }
-        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, file) }
-        if n > 0 { buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
-        if n < buffer.count {
-            if ferror(file) != 0 { fail() } else { isDone = true }
+        guard !isDone, fd >= 0 else { return false }
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, offset) }
+        if n < 0 {
+            if errno == EINTR { return true }
+            fail()
+            return false
         }
+        if n > 0 { buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
+        offset += off_t(n)
+        if n == 0 { isDone = true }
         return !isDone
     }
 

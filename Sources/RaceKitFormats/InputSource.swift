@@ -64,13 +64,20 @@ final class InputSource {
         // given the buffer.
         stdioBuffer = .allocate(capacity: Self.plainBufferSize)
         setvbuf(file, stdioBuffer, _IOFBF, Self.plainBufferSize)
+        fd = fileno(file)
+        identity = FileIdentity(fd: fd)
         var magic = [UInt8](repeating: 0, count: 2)
         let n = fread(&magic, 1, 2, file)
         if n == 2, magic[0] == 0x1f, magic[1] == 0x8b {
+            // zlib reads the very file opened here (its descriptor, not the path again).
+            let gzfd = dup(fd)
             fclose(file)
             stdioBuffer?.deallocate()
             stdioBuffer = nil
-            guard let gz = gzopen(path, "rb") else {
+            fd = gzfd
+            guard gzfd >= 0, lseek(gzfd, 0, SEEK_SET) == 0, let gz = gzdopen(gzfd, "rb") else {
+                if gzfd >= 0 { Glibc.close(gzfd) }
+                fd = -1
                 throw FormatError.cannotOpen(file: path, reason: "cannot open gzip stream")
             }
             gzbuffer(gz, 128 * 1024)
@@ -98,7 +105,20 @@ final class InputSource {
         stdioBuffer?.deallocate()
     }
 
+    /// The descriptor of a file on disk (plain or gzip), -1 for an archive entry.
+    private(set) var fd: Int32 = -1
+    /// What the file on disk was when it was opened.
+    private var identity: FileIdentity?
+
+    /// Throws `FormatError.changedWhileRead` when the file on disk was written
+    /// since it was opened (call once everything was read and hashed).
+    func checkUnchanged() throws {
+        guard fd >= 0, let identity else { return }
+        try identity.check(fd: fd, file: path)
+    }
+
     func close() {
+        fd = -1
         switch backend {
         case .plain(let f): fclose(f)
         case .gzip(let gz): gzclose(gz)

@@ -284,6 +284,10 @@ final class XMLStream: NodeStream {
     /// SHA-256 (hex) of the whole document, hashed as it was read; reads what the
     /// parser left.
     func finishDigest() throws -> String { try input.finishDigest() }
+    /// The descriptor of the file on disk, -1 for an archive entry.
+    var fileDescriptor: Int32 { input.fd }
+    /// See `InputSource.checkUnchanged`.
+    func checkUnchanged() throws { try input.checkUnchanged() }
 
     /// Leaves the hashing to someone else (see `InputSource.stopHashing`).
     func stopHashing() { input.stopHashing() }
