@@ -175,13 +175,16 @@ public struct Importer: Sendable {
         }
         let store = try pending.get()
         var recomputeError: RecomputeError?
-        if final.contains(where: { $0.status == .imported || $0.status == .upgraded }) {
-            do {
-                let outcome = try Recompute(store: store).run(athleteID: options.athleteID, force: false, jobs: jobs)
-                if !outcome.failed.isEmpty { recomputeError = RecomputeError(failures: outcome.failed) }
-            } catch {
-                recomputeError = RecomputeError(failures: ["\(error)"])
-            }
+        // Always, not only when this import stored something: an import killed
+        // after its last file was stored but before this step left runs analysed
+        // on a provisional profile (zones and loads of a history that has since
+        // grown), and the next import, even of nothing new, finishes it. With
+        // nothing stale this is two queries.
+        do {
+            let outcome = try Recompute(store: store).run(athleteID: options.athleteID, force: false, jobs: jobs)
+            if !outcome.failed.isEmpty { recomputeError = RecomputeError(failures: outcome.failed) }
+        } catch {
+            recomputeError = RecomputeError(failures: ["\(error)"])
         }
         return Run(
             results: final, recomputeError: recomputeError, refusedExport: refusedExport.load(ordering: .relaxed))

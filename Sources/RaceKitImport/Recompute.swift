@@ -23,6 +23,27 @@ public struct Recompute: Sendable {
         }
     }
 
+    /// What is left to recompute for one athlete: runs of this analysis version
+    /// whose zones and load are of another profile than the athlete's current
+    /// one (an import stopped before its recompute, or a physiology change not
+    /// yet applied), and runs analysed by an older RaceKit.
+    public struct Pending: Sendable, Equatable {
+        public var athleteID: String
+        public var provisional = 0
+        public var olderVersion = 0
+    }
+
+    /// `Pending` for every athlete that has any, by athlete id.
+    public func pending() throws -> [Pending] {
+        try store.athletes().compactMap { athlete in
+            let physiology = try store.physiology(athleteID: athlete.id)
+            let stale = try store.staleRuns(athleteID: athlete.id, currentProfile: physiology.profileKey, force: false)
+            guard !stale.isEmpty else { return nil }
+            let current = stale.filter { $0.analysisVersion == RunAnalyzer.version }.count
+            return Pending(athleteID: athlete.id, provisional: current, olderVersion: stale.count - current)
+        }
+    }
+
     /// Analyses one run again in full (after its sport was changed by hand).
     public func reanalyse(runID: String) throws {
         guard let record = try store.run(id: runID) else { throw StoreError.unknownRun(runID) }

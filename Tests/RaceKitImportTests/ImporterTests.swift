@@ -325,3 +325,64 @@ func makeExport() throws -> URL {
         #expect(try store.runs().map(\.sourceFile).sorted() == ["a.tcx", "c.tcx"])
     }
 }
+
+/// An import killed after its last file was stored but before the recompute
+/// leaves zones and loads of a provisional profile; `pending` says so, and the
+/// next import, even of nothing new, finishes it: every run then has the load of
+/// a clean import.
+@Suite struct InterruptedRecomputeTests {
+    static func files(_ dir: URL) throws -> [String] {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // Maximum heart rate rising run by run: each run raises the estimate the
+        // earlier runs' zones and loads were computed with.
+        return try (0..<6).map { i in
+            let path = dir.appendingPathComponent("r\(i).gpx").path
+            let gpx = trackGPXFile(day: 10 + i, heartRate: 150 + 6 * i)
+            try gpx.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+    }
+
+    static func trackGPXFile(day: Int, heartRate: Int) -> String {
+        var points = ""
+        for s in stride(from: 0, through: 1800, by: 10) {
+            let lat = 48.1 + Double(s) * 3 / 111_195
+            let t = String(format: "2026-03-%02dT07:%02d:%02dZ", day, s / 60, s % 60)
+            points +=
+                "<trkpt lat=\"\(lat)\" lon=\"11.5\"><time>\(t)</time><extensions><g:TrackPointExtension><g:hr>\(heartRate + s / 300)</g:hr></g:TrackPointExtension></extensions></trkpt>\n"
+        }
+        return """
+            <?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"
+              xmlns:g="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><type>running</type><trkseg>
+            \(points)</trkseg></trk></gpx>
+            """
+    }
+
+    static func loads(_ store: RunStore) throws -> [String: Double?] {
+        Dictionary(
+            uniqueKeysWithValues: try store.runs(matching: RunStore.RunFilter()).map { ("\($0.startedAt)", $0.load) })
+    }
+
+    @Test func theNextImportFinishesARecomputeAKillLeftUndone() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-recompute-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = try Self.files(dir)
+        let clean = try RunStore()
+        _ = try Importer(store: clean, options: ImportOptions()).run(files: files)
+        #expect(try Recompute(store: clean).pending().isEmpty)
+
+        // File by file with no recompute after: what a kill at that moment leaves.
+        let killed = try RunStore()
+        let importer = Importer(store: killed, options: ImportOptions())
+        for f in files { #expect(importer.importFile(f).status == .imported) }
+        let pending = try Recompute(store: killed).pending()
+        #expect(pending.count == 1 && pending[0].provisional >= 3 && pending[0].olderVersion == 0, "\(pending)")
+        #expect(try Self.loads(killed) != Self.loads(clean))
+
+        // The rerun stores nothing new, and repairs every load.
+        let rerun = try Importer(store: killed, options: ImportOptions()).run(files: files)
+        #expect(rerun.allSatisfy { $0.status == .duplicate })
+        #expect(try Recompute(store: killed).pending().isEmpty)
+        #expect(try Self.loads(killed) == Self.loads(clean))
+    }
+}
