@@ -130,21 +130,74 @@ final class InputSource {
     /// True once the end of the file was reached.
     private(set) var reachedEnd = false
 
+    /// Reads the next bytes for the parser: hashed (all of them), then as the
+    /// guards let through (`guarded`). After a NUL byte the parser's document
+    /// has ended; the rest of the file is still read for the digest.
     private func rawRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        if endedAtNUL { return 0 }
+        let n = hashedRead(buffer, count)
+        guard n > 0 else { return n }
+        return guarded(buffer, n)
+    }
+
+    /// Reads the next bytes from the file, hashing them (the digest is of every
+    /// byte of the file, whatever the parser was given).
+    private func hashedRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         let n = backendRead(buffer, count)
         if n == 0 { reachedEnd = true }
         if n > 0 {
             if hashing { hasher.update(UnsafeRawBufferPointer(start: buffer, count: n)) }
             totalBytes += n
-            if countMarkup(UnsafeRawBufferPointer(start: buffer, count: n)) > ActivityFileReader.maxComments {
-                streamError = FormatError.tooLarge(
-                    file: path,
-                    limit:
-                        "more than \(ActivityFileReader.maxComments) comments or processing instructions: activity files hold a handful, so this is refused as a comment bomb"
-                )
-                readError = "comment bomb"
-                return -1
-            }
+        }
+        return n
+    }
+
+    /// True once a NUL byte was met: libxml2's pull parser takes one for the end
+    /// of its input, its push parser for an error, so a file would import plain
+    /// and fail gzipped. Here a NUL ends the document for every parser (padding
+    /// after the root, as a device's pre-allocated file has, is then ignored; a
+    /// NUL inside the root ends it inside an open element).
+    private(set) var endedAtNUL = false
+    /// The document's offset of that NUL byte.
+    private(set) var nulOffset: Int?
+    /// True for a document in UTF-16 (told by its first bytes): its NULs are
+    /// half its characters, and libxml2 decodes it itself.
+    private(set) var isWide = false
+    private var probe = StartTagProbe()
+
+    /// The `n` bytes just read, past the guards: cut at a NUL; a comment bomb or
+    /// a start tag past `StartTagProbe.maximumBytes` is an error (-1).
+    private func guarded(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        var n = count
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: n)
+        if totalBytes == n, n >= 2 {
+            let (a, b) = (bytes[0], bytes[1])
+            isWide = (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF) || (a == 0x3C && b == 0) || (a == 0 && b == 0x3C)
+        }
+        guard !isWide else { return n }
+        if let zero = memchr(buffer, 0, n) {
+            n = buffer.distance(to: zero)
+            nulOffset = totalBytes - count + n
+            endedAtNUL = true
+        }
+        let kept = UnsafeRawBufferPointer(start: buffer, count: n)
+        if countMarkup(kept) > ActivityFileReader.maxComments {
+            streamError = FormatError.tooLarge(
+                file: path,
+                limit:
+                    "more than \(ActivityFileReader.maxComments) comments or processing instructions: activity files hold a handful, so this is refused as a comment bomb"
+            )
+            readError = "comment bomb"
+            return -1
+        }
+        if probe.scan(kept) {
+            streamError = FormatError.tooLarge(
+                file: path,
+                limit:
+                    "a start tag (an element's name and attributes) of more than \(StartTagProbe.maximumBytes / 1024) KB, starting at byte \(probe.longTagOffset + 1) of the document: real files' are under 1 KB"
+            )
+            readError = "start tag too long"
+            return -1
         }
         return n
     }
@@ -194,7 +247,7 @@ final class InputSource {
         if reachedEnd, readError == nil { return hasher.finish() }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = buffer.withUnsafeMutableBytes { rawRead($0.baseAddress!, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { hashedRead($0.baseAddress!, $0.count) }
             if n < 0 {
                 if let streamError { throw streamError }
                 if isGzip { throw FormatError.corruptGzip(file: path, message: readError ?? "unreadable") }

@@ -90,6 +90,9 @@ final class XMLStream: NodeStream {
     /// Elements nested deeper than this are refused (libxml2's limit without
     /// XML_PARSE_HUGE), whichever parser reads the document.
     static let maxNesting = 256
+    /// Elements with more attributes than this are refused, whichever parser
+    /// reads the document (a start tag is also at most `StartTagProbe.maximumBytes`).
+    static let maxAttributes = 1000
     /// The batch the callbacks append to, while `filling` (`fill` holds it),
     /// without reference counting.
     private var target: Unmanaged<NodeBatch>
@@ -461,6 +464,16 @@ final class XMLStream: NodeStream {
             failure = FormatError.malformedXML(
                 file: path, line: adjustedLine(Int(lineNow)),
                 message: "Excessive depth in document: \(XMLStream.maxNesting) use XML_PARSE_HUGE option")
+            if let context { xmlStopParser(context) }
+            return
+        }
+        if count > XMLStream.maxAttributes {
+            let name = String(cString: localname).prefix(40)
+            failure = FormatError.tooLarge(
+                file: path,
+                limit:
+                    "<\(name)> at line \(adjustedLine(Int(lineNow)).map(String.init) ?? "?") has \(count) attributes, more than \(XMLStream.maxAttributes): real elements have a handful"
+            )
             if let context { xmlStopParser(context) }
             return
         }

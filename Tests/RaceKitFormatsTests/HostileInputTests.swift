@@ -276,3 +276,102 @@ import Testing
         }
     }
 }
+
+/// One input, one answer: what the parsers would read differently (a NUL, a
+/// huge start tag, an element with too many attributes) is decided in the bytes
+/// or the callbacks, the same plain, gzipped, in a zip, read ahead or not.
+@Suite struct OneAnswerTests {
+    static func gpx(_ body: String, tail: String = "") -> String {
+        """
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><type>running</type><trkseg>
+        \(body)
+        </trkseg></trk></gpx>
+        """ + tail
+    }
+
+    static func points(_ n: Int, extra: String = "") -> String {
+        (0..<n).map { i in
+            let t = String(format: "2026-03-01T07:%02d:%02dZ", i / 60 % 60, i % 60)
+            return "<trkpt lat=\"48.\(10_000 + i)\" lon=\"11.5\"\(extra)><time>\(t)</time></trkpt>"
+        }.joined(separator: "\n")
+    }
+
+    /// What each way of reading `bytes` says: plain with and without reading
+    /// ahead, with each parser, gzipped, and as a zip entry.
+    static func answers(_ bytes: [UInt8]) throws -> [String: String] {
+        let dir = try temporaryDirectory()
+        let plain = dir.appendingPathComponent("a.gpx").path
+        try Data(bytes).write(to: URL(fileURLWithPath: plain))
+        let gz = dir.appendingPathComponent("a.gpx.gz").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "gzip -nc \"$0\" > \"$1\"", plain, gz]
+        try p.run()
+        p.waitUntilExit()
+        func say(_ read: () throws -> ReadResult) -> String {
+            do {
+                guard case .document(let d) = try read().outcome else { return "empty" }
+                return "ok \(d.activities.map(\.samples.count))"
+            } catch let e as FormatError {
+                return "error: \(e.message)"
+            } catch {
+                return "error: \(error)"
+            }
+        }
+        var out: [String: String] = [:]
+        for (name, mode, parsing) in [
+            ("plain", ActivityFileReader.ReadAhead.never, ActivityFileReader.Parsing.bySize),
+            ("plain ahead", .always, .bySize), ("plain push", .never, .pushOnly), ("plain push ahead", .always, .pushOnly)
+        ] {
+            out[name] = say { try ActivityFileReader.read(path: plain, readAhead: mode, parsing: parsing) }
+        }
+        out["gzip"] = say { try ActivityFileReader.read(path: gz, readAhead: .never) }
+        out["stream"] = say { try ActivityFileReader.read(stream: MemoryByteStream(name: "z.zip: a.gpx", bytes: bytes)) }
+        return out
+    }
+
+    static func agree(_ answers: [String: String]) -> String? {
+        Set(answers.values).count == 1 ? answers.values.first : nil
+    }
+
+    @Test(arguments: [200, 80_000])
+    func aNULEndsTheDocumentForEveryParser(_ n: Int) throws {
+        // Padding after the root, then junk: read as the document before the NUL.
+        let bytes = Array(Self.gpx(Self.points(n)).utf8) + [0, 0, 0] + Array("junk <<<".utf8)
+        let got = try Self.answers(bytes)
+        #expect(Self.agree(got) == "ok [\(n)]", "\(got)")
+        // A NUL inside the root ends it inside an open element, for every parser.
+        var cut = Array(Self.gpx(Self.points(n)).utf8)
+        cut[cut.count / 2] = 0
+        let inside = try Self.answers(cut)
+        #expect(inside.values.allSatisfy { $0.hasPrefix("error") }, "\(inside)")
+    }
+
+    @Test func aStartTagOver64KBIsRefusedByEveryParser() throws {
+        let creator = String(repeating: "x", count: 70_000)
+        let bytes = Array(Self.gpx(Self.points(3)).replacingOccurrences(of: "creator=\"t\"", with: "creator=\"\(creator)\"").utf8)
+        let got = try Self.answers(bytes)
+        #expect(Self.agree(got)?.contains("a start tag (an element's name and attributes) of more than 64 KB") == true, "\(got)")
+        // A long text node is no start tag; a `>` inside a quoted value does not end the tag.
+        let text = Self.gpx(Self.points(3)).replacingOccurrences(
+            of: "<type>running</type>", with: "<type>running</type><desc>\(creator)</desc>")
+        #expect(Self.agree(try Self.answers(Array(text.utf8))) == "ok [3]")
+        let quoted = (0..<12_000).map { " x\($0)='>'" }.joined()
+        let tricky = Self.gpx(Self.points(3)).replacingOccurrences(of: "creator=\"t\"", with: "creator=\"t\"\(quoted)")
+        #expect(Self.agree(try Self.answers(Array(tricky.utf8)))?.contains("of more than 64 KB") == true)
+    }
+
+    @Test func twoHundredThousandAttributesEndFastAndAThousandAndOneAreRefused() throws {
+        let many = (0..<200_000).map { " a\($0)=\"1\"" }.joined()
+        let started = Date()
+        let got = try Self.answers(Array(Self.gpx(Self.points(3, extra: many)).utf8))
+        #expect(Date().timeIntervalSince(started) < 5 * 6)
+        #expect(Self.agree(got)?.contains("of more than 64 KB") == true, "\(got)")
+        let some = (0..<999).map { " a\($0)=\"1\"" }.joined()
+        let refused = try Self.answers(Array(Self.gpx(Self.points(3, extra: some)).utf8))
+        #expect(Self.agree(refused)?.contains("has 1001 attributes, more than 1000") == true, "\(refused)")
+        let fine = (0..<998).map { " a\($0)=\"1\"" }.joined()
+        #expect(Self.agree(try Self.answers(Array(Self.gpx(Self.points(3, extra: fine)).utf8))) == "ok [3]")
+    }
+}
