@@ -483,7 +483,10 @@ public enum TrackRepair {
 
     /// Gives each point the document heart rate nearest in time, within the tolerance.
     static func attach(_ track: [(time: Double, bpm: Double)], to s: inout SampleSeries) {
-        let hr = track.filter { $0.time.isFinite && heartRateRange.contains($0.bpm) }.sorted { $0.time < $1.time }
+        // One copy (the document keeps its own), filtered and sorted in place.
+        var hr = track
+        hr.removeAll { !($0.time.isFinite && heartRateRange.contains($0.bpm)) }
+        hr.sort { $0.time < $1.time }
         guard !hr.isEmpty else { return }
         var j = 0
         for i in 0..<s.count {

@@ -219,7 +219,12 @@ final class GPXHandler: ElementHandler {
             default: break
             }
         }
-        if time.isFinite, bpm.isFinite { document.documentHeartRate.append((time, bpm)) }
+        // Counted with the points: the point limit bounds this track too (10
+        // million entries grew without bound).
+        if time.isFinite, bpm.isFinite {
+            document.documentHeartRate.append((time, bpm))
+            pointCount += 1
+        }
     }
 
     func finish() -> ParsedDocument {

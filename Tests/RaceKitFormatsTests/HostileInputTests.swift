@@ -375,3 +375,39 @@ import Testing
         #expect(Self.agree(try Self.answers(Array(Self.gpx(Self.points(3, extra: fine)).utf8))) == "ok [3]")
     }
 }
+
+/// A document-level heart-rate track (a-rival SpoQ) counts against the point
+/// limit: 10 million entries no longer grow without bound.
+@Suite struct DocumentHeartRateLimitTests {
+    @Test func entriesPastThePointLimitAreRefused() throws {
+        func file(_ entries: Int) throws -> String {
+            let rates = (0..<entries).map { i in
+                "<st:heartRate time=\"2026-03-11T08:\(String(format: "%02d:%02d", i / 60 % 60, i % 60))Z\" bpm=\"120\"/>"
+            }.joined(separator: "\n")
+            let text = """
+                <?xml version="1.0"?>
+                <gpx version="1.1" creator="a-rival SpoQ PC Software" xmlns:st="urn:uuid:D0EB2ED5-49B6-44e3-B13C-CF15BE7DD7DD" xmlns="http://www.topografix.com/GPX/1/1">
+                <extensions><st:activity id="1"><st:heartRateTrack>
+                \(rates)
+                </st:heartRateTrack></st:activity></extensions>
+                <trk><trkseg><trkpt lat="48.03" lon="16.06"><time>2026-03-11T08:00:00Z</time></trkpt>
+                <trkpt lat="48.0301" lon="16.0601"><time>2026-03-11T08:00:02Z</time></trkpt></trkseg></trk></gpx>
+                """
+            let path = try temporaryDirectory().appendingPathComponent("spoq.gpx").path
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        #expect {
+            _ = try ActivityFileReader.read(path: try file(1_500), readAhead: .never, pointLimit: 1_000)
+        } throws: { error in
+            "\(error)".contains("more than 1000 points")
+        }
+        guard case .document(let d) = try ActivityFileReader.read(
+            path: try file(900), readAhead: .never, pointLimit: 1_000
+        ).outcome else {
+            Issue.record("no document")
+            return
+        }
+        #expect(d.documentHeartRate.count == 900)
+    }
+}
