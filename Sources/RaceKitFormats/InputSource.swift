@@ -135,9 +135,58 @@ final class InputSource {
     /// has ended; the rest of the file is still read for the digest.
     private func rawRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         if endedAtNUL { return 0 }
+        if utf16 != nil { return wideRead(buffer, count) }
         let n = hashedRead(buffer, count)
         guard n > 0 else { return n }
+        if totalBytes == n, n >= 2, let bigEndian = UTF16Transcoder.byteOrder(
+            buffer.load(as: UInt8.self), buffer.load(fromByteOffset: 1, as: UInt8.self))
+        {
+            // A UTF-16 document: from here on handed over as UTF-8.
+            var transcoder = UTF16Transcoder(bigEndian: bigEndian)
+            guard transcoder.transcode(UnsafeRawBufferPointer(start: buffer, count: n), into: &wideOut) else {
+                return badUTF16(transcoder)
+            }
+            utf16 = transcoder
+            return wideRead(buffer, count)
+        }
         return guarded(buffer, n)
+    }
+
+    /// The transcoder of a UTF-16 document, nil for any other.
+    private var utf16: UTF16Transcoder?
+    /// UTF-8 of a UTF-16 document not handed over yet, from `wideOffset`.
+    private var wideOut: [UInt8] = []
+    private var wideOffset = 0
+    private var wideIn: [UInt8] = []
+
+    /// A UTF-16 document's next bytes, as UTF-8.
+    private func wideRead(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        while wideOffset == wideOut.count {
+            wideOut.removeAll(keepingCapacity: true)
+            wideOffset = 0
+            if wideIn.isEmpty { wideIn = [UInt8](repeating: 0, count: 32 * 1024) }
+            let n = wideIn.withUnsafeMutableBytes { hashedRead($0.baseAddress!, $0.count) }
+            if n < 0 { return n }
+            if n == 0 {
+                guard utf16!.isComplete else { return badUTF16(utf16!) }
+                return 0
+            }
+            let ok = wideIn.withUnsafeBytes { utf16!.transcode(UnsafeRawBufferPointer(rebasing: $0[..<n]), into: &wideOut) }
+            guard ok else { return badUTF16(utf16!) }
+        }
+        let k = min(count, wideOut.count - wideOffset)
+        wideOut.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + wideOffset, byteCount: k) }
+        wideOffset += k
+        return guarded(buffer, k)
+    }
+
+    private func badUTF16(_ t: UTF16Transcoder) -> Int {
+        streamError = FormatError.malformedXML(
+            file: path, line: nil,
+            message:
+                "not valid UTF-16 (the file is UTF-16 by its first bytes): a lone surrogate or a cut character after \(t.units) characters")
+        readError = "invalid UTF-16"
+        return -1
     }
 
     /// Reads the next bytes from the file, hashing them (the digest is of every
@@ -158,26 +207,17 @@ final class InputSource {
     /// after the root, as a device's pre-allocated file has, is then ignored; a
     /// NUL inside the root ends it inside an open element).
     private(set) var endedAtNUL = false
-    /// The document's offset of that NUL byte.
-    private(set) var nulOffset: Int?
-    /// True for a document in UTF-16 (told by its first bytes): its NULs are
-    /// half its characters, and libxml2 decodes it itself.
-    private(set) var isWide = false
+    /// True for a document in UTF-16 (told by its first bytes), handed to the
+    /// parser as UTF-8.
+    var isUTF16: Bool { utf16 != nil }
     private var probe = StartTagProbe()
 
     /// The `n` bytes just read, past the guards: cut at a NUL; a comment bomb or
     /// a start tag past `StartTagProbe.maximumBytes` is an error (-1).
     private func guarded(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         var n = count
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: n)
-        if totalBytes == n, n >= 2 {
-            let (a, b) = (bytes[0], bytes[1])
-            isWide = (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF) || (a == 0x3C && b == 0) || (a == 0 && b == 0x3C)
-        }
-        guard !isWide else { return n }
         if let zero = memchr(buffer, 0, n) {
             n = buffer.distance(to: zero)
-            nulOffset = totalBytes - count + n
             endedAtNUL = true
         }
         let kept = UnsafeRawBufferPointer(start: buffer, count: n)
@@ -343,6 +383,7 @@ final class InputSource {
             start = k
         }
         prefix = Array(buffer[start...])
+        if isUTF16 { Self.declareUTF8(&prefix) }
         // "<!DOCTYPE": found from each "!" (rare in activity files) with memchr.
         let rest = Array("DOCTYPE".utf8)
         let found: Int? = prefix.withUnsafeBytes { hay in
@@ -362,6 +403,24 @@ final class InputSource {
         if let at = found {
             doctypeLine = 1 + strippedNewlines + prefix[..<at].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
         }
+    }
+
+    /// The XML declaration at the start of `bytes` made to say `encoding="UTF-8"`
+    /// (a UTF-16 document, handed over as UTF-8: libxml2 refuses UTF-8 bytes
+    /// labelled UTF-16). No line changes.
+    static func declareUTF8(_ bytes: inout [UInt8]) {
+        guard bytes.starts(with: Array("<?xml".utf8)),
+            let end = (0..<min(bytes.count, 512)).first(where: { bytes[$0] == UInt8(ascii: "?") && $0 + 1 < bytes.count
+                && bytes[$0 + 1] == UInt8(ascii: ">") })
+        else { return }
+        let declaration = String(decoding: bytes[..<end], as: UTF8.self)
+        guard let key = declaration.range(of: "encoding") else { return }
+        let rest = declaration[key.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == "\t" })
+        guard let quote = rest.first, quote == "\"" || quote == "'",
+            let close = rest.dropFirst().firstIndex(of: quote)
+        else { return }
+        let rewritten = declaration[..<rest.startIndex] + "\(quote)UTF-8\(quote)" + declaration[declaration.index(after: close)...]
+        bytes.replaceSubrange(..<end, with: Array(rewritten.utf8))
     }
 
     /// What a document that is not XML looks like, by its first bytes, without

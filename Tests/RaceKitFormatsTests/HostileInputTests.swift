@@ -411,3 +411,45 @@ import Testing
         #expect(d.documentHeartRate.count == 900)
     }
 }
+
+/// A UTF-16 document, with or without a byte-order mark, either byte order, is
+/// read as the same document in UTF-8 (a BOM made it look binary), by every way
+/// of reading it; a cut or broken one says so.
+@Suite struct UTF16DocumentTests {
+    static let text = """
+        <?xml version="1.0" encoding="UTF-16"?>
+        <gpx version="1.1" creator="Zürich ✓ 𝄞" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Läufer 𝄞</name><type>running</type><trkseg>
+        \(OneAnswerTests.points(300))
+        </trkseg></trk></gpx>
+        """
+
+    static func utf16(_ s: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
+        var out: [UInt8] = bom ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+        for u in s.utf16 { out += bigEndian ? [UInt8(u >> 8), UInt8(u & 0xFF)] : [UInt8(u & 0xFF), UInt8(u >> 8)] }
+        return out
+    }
+
+    @Test(arguments: [(false, true), (true, true), (false, false), (true, false)])
+    func readsAsItsUTF8(_ bigEndian: Bool, _ bom: Bool) throws {
+        let got = try OneAnswerTests.answers(Self.utf16(Self.text, bigEndian: bigEndian, bom: bom))
+        #expect(OneAnswerTests.agree(got) == "ok [300]", "\(got)")
+        let path = try temporaryDirectory().appendingPathComponent("u.gpx").path
+        try Data(Self.utf16(Self.text, bigEndian: bigEndian, bom: bom)).write(to: URL(fileURLWithPath: path))
+        guard case .document(let d) = try ActivityFileReader.read(path: path, readAhead: .never).outcome else {
+            Issue.record("no document")
+            return
+        }
+        #expect(d.activities.first?.name == "Läufer 𝄞" && d.creator == "Zürich ✓ 𝄞")
+    }
+
+    @Test func aCutOrBrokenUTF16DocumentSaysSo() throws {
+        var cut = Self.utf16(Self.text, bigEndian: false, bom: true)
+        cut.removeLast()
+        #expect(try OneAnswerTests.answers(cut).values.allSatisfy { $0.hasPrefix("error") })
+        var lone = Self.utf16(Self.text, bigEndian: false, bom: true)
+        lone[400] = 0x00
+        lone[401] = 0xD8   // a high surrogate with no low one after it
+        let got = try OneAnswerTests.answers(lone)
+        #expect(got.values.allSatisfy { $0.contains("not valid UTF-16") }, "\(got)")
+    }
+}
