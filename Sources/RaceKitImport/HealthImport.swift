@@ -41,7 +41,7 @@ extension Importer {
             let results = try Pipeline(importer: self, workers: max(1, options.jobs)).run(progress: progress) { feed in
                 refused = produce(feed)
             }
-            return HealthImportResults(results: results, refused: refused)
+            return HealthImportResults(results: results.results, refused: refused)
         } catch {
             return HealthImportResults(results: [Self.failure("store", error)], refused: false)
         }

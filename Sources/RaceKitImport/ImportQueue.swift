@@ -163,6 +163,10 @@ final class ResultSlots: Sendable {
         }
     }
 
+    /// Slots reserved and never filled: inputs queued and not imported (the
+    /// import stopped).
+    var unfilled: Int { state.withLock { s in s.results.count - s.done } }
+
     /// The results in input order. A refused archive keeps what its entries
     /// stored before the limit was crossed (each entry is a whole file, stored in
     /// one transaction, and another input of this or another process may already

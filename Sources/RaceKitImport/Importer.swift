@@ -92,6 +92,27 @@ public struct Importer: Sendable {
         public var recomputeError: RecomputeError?
         /// True when an Apple Health export was refused as a whole (bad data).
         public var refusedExport = false
+        /// Why the import stopped before its end: the store could not be written
+        /// any more (nil when it went through).
+        public var storeFailure: StoreFailure?
+    }
+
+    /// The store failure that stopped an import: the file it met, the error
+    /// (its exit class is the import's), and how many inputs were not imported
+    /// after it (what was stored before is kept).
+    public struct StoreFailure: RaceKitError {
+        public var file: String
+        public var error: any RaceKitError
+        public var notImported: Int
+        public var exitClass: ExitClass { error.exitClass }
+        public var description: String {
+            let rest =
+                notImported > 0
+                ? "; \(notImported) more input\(notImported == 1 ? " was" : "s were") not imported" : ""
+            var said = error.description
+            while said.hasSuffix(".") { said.removeLast() }
+            return "import stopped at \(file): \(said)\(rest) (what was stored before is kept; import again once the store can be written)"
+        }
     }
 
     /// Analysing stored runs again after an import failed (the files themselves
@@ -129,9 +150,11 @@ public struct Importer: Sendable {
         let jobs = min(max(1, options.jobs), 256)
         let pipeline = Pipeline(importer: self, workers: max(1, min(jobs, hasArchive ? jobs : files.count)))
         let refusedExport = Atomic<Bool>(false)
-        let final = try pipeline.run(progress: progress) { feed in
+        var reached = 0
+        let outcome = try pipeline.run(progress: progress) { feed in
             for path in files {
                 if feed.stopped { break }
+                reached += 1
                 if let refusal = RegularFile.refusal(path), !refusal.contains("a folder") {
                     feed.record(FileResult(file: path, status: .skipped, reason: refusal))
                 } else if InputCollector.isHealthExport(path) {
@@ -173,7 +196,15 @@ public struct Importer: Sendable {
                 }
             }
         }
+        let final = outcome.results
         let store = try pending.get()
+        if let broken = outcome.broken {
+            // Nothing more could be stored: no recompute either (the next import does it).
+            return Run(
+                results: final, refusedExport: refusedExport.load(ordering: .relaxed),
+                storeFailure: StoreFailure(
+                    file: broken.file, error: broken.error, notImported: outcome.unread + files.count - reached))
+        }
         var recomputeError: RecomputeError?
         // Always, not only when this import stored something: an import killed
         // after its last file was stored but before this step left runs analysed
@@ -225,7 +256,7 @@ public struct Importer: Sendable {
 
         func run(
             progress: (@Sendable (ImportProgress) -> Void)?, produce: (Feed) -> Void
-        ) throws -> [FileResult] {
+        ) throws -> Outcome {
             let importer = self.importer
             // Read once, by the first worker that needs it.
             let shared = Locked<Result<Context, any Error>?>(nil)
@@ -243,6 +274,7 @@ public struct Importer: Sendable {
             let readAhead: ActivityFileReader.ReadAhead =
                 ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
             let slots = ResultSlots(progress: progress)
+            let broken = StoreBreak(stop: unusable)
             let batcher = InsertBatcher()
             let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
             let group = DispatchGroup()
@@ -264,7 +296,9 @@ public struct Importer: Sendable {
                             prepared = .done(importer.importWorkout(workout, context: context))
                         }
                         // The runs go to the batcher, which tells the result once they are stored.
-                        if let result = Importer.submit(prepared, to: batcher, deliver: { slots.fill(index, $0) }) {
+                        if let result = Importer.submit(
+                            prepared, to: batcher, broken: broken, deliver: { slots.fill(index, $0) })
+                        {
                             slots.fill(index, result)
                         }
                     }
@@ -274,7 +308,15 @@ public struct Importer: Sendable {
             queue.close()
             group.wait()
             batcher.flush()
-            return slots.results()
+            return Outcome(results: slots.results(), broken: broken.failure, unread: slots.unfilled)
+        }
+
+        /// The results in input order; the failure that left the store unusable
+        /// and the queued inputs not imported after it.
+        struct Outcome {
+            var results: [FileResult]
+            var broken: (file: String, error: any RaceKitError)?
+            var unread: Int
         }
     }
 
@@ -340,7 +382,11 @@ public struct Importer: Sendable {
     /// reader's and an archive's errors name it already, the store's ("store
     /// error: database or disk is full") and foreign ones get it in front.
     static func failed(_ file: String, _ error: any Error) -> FileResult {
-        if let error = error as? any RaceKitError, !(error is StoreError) {
+        // A reader's error names the file; a store's (SQLite's, a server's,
+        // which names the server) gets the file in front.
+        if let error = error as? any RaceKitError, !(error is any StoreUnusableError),
+            error.description.hasPrefix(file)
+        {
             return FileResult(file: file, status: .failed, reason: error.description)
         }
         let text = "\(error)"
@@ -389,14 +435,36 @@ public struct Importer: Sendable {
     /// The result, or nil when the runs went to `batcher`, which gives `deliver`
     /// the result once they are stored.
     static func submit(
-        _ prepared: Prepared, to batcher: InsertBatcher, deliver: @escaping @Sendable (FileResult) -> Void
+        _ prepared: Prepared, to batcher: InsertBatcher, broken: StoreBreak? = nil,
+        deliver: @escaping @Sendable (FileResult) -> Void
     ) -> FileResult? {
         switch prepared {
         case .done(let r): return r
         case .insert(let f, let store, let result):
-            batcher.submit(.init(insert: f, store: store) { deliver(result($0)) })
+            batcher.submit(
+                .init(insert: f, store: store) { outcome in
+                    let r = result(outcome)
+                    if case .failure(let error) = outcome { broken?.note(error, file: r.file) }
+                    deliver(r)
+                })
             return nil
         }
+    }
+
+    /// The first failure after which the store cannot be written any more
+    /// (`StoreUnusableError`): the import stops reading there.
+    final class StoreBreak: Sendable {
+        private let first = Locked<(file: String, error: any RaceKitError)?>(nil)
+        private let stop: StopFlag
+        init(stop: StopFlag) { self.stop = stop }
+
+        func note(_ error: any Error, file: String) {
+            guard let e = error as? any StoreUnusableError, e.leavesStoreUnusable else { return }
+            first.withLock { if $0 == nil { $0 = (file, e) } }
+            stop.set()
+        }
+
+        var failure: (file: String, error: any RaceKitError)? { first.withLock { $0 } }
     }
 
     /// Repairs and analyses what reading `file` gave: its runs to store in one

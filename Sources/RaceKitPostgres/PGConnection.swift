@@ -294,13 +294,19 @@ public struct PGRows: ~Copyable {
 
 /// A PostgreSQL failure: where (the server, without its password), what, the
 /// SQLSTATE when the server gave one, and how the command ends.
-public struct PGError: RaceKitError, Equatable {
+public struct PGError: StoreUnusableError, Equatable {
     public var location: String
     public var message: String
     public var sqlState: String?
     public var exitClass: ExitClass
 
     public var description: String { "\(location): \(message)" }
+
+    /// True when the connection was lost or the role lacks a privilege: no
+    /// further statement of this command can succeed.
+    public var leavesStoreUnusable: Bool {
+        exitClass == .noPermission || message.hasPrefix("lost the connection")
+    }
 
     /// The server failed this transaction so that another could go on: run it again.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }

@@ -114,6 +114,8 @@ public enum PGSchema {
         case older(applied: String?)
         /// A migration this build does not know was applied: a newer RaceKit wrote it.
         case newer(String)
+        /// RaceKit's tables are there but `racekit_migrations` records nothing.
+        case unrecorded
     }
 
     static let lockKey: Int64 = 0x5241_4345_4B49_5401   // "RACEKIT" 1: the migration lock
@@ -138,6 +140,9 @@ public enum PGSchema {
         let known = Set(migrations.map(\.id))
         if let unknown = done.last(where: { !known.contains($0) }) { return .newer(unknown) }
         if done.count == migrations.count { return .current }
+        if done.isEmpty, try c.query("SELECT to_regclass('athlete') IS NOT NULL").bool(0, 0) == true {
+            return .unrecorded
+        }
         return .older(applied: done.last)
     }
 
@@ -145,13 +150,16 @@ public enum PGSchema {
     /// the same time: the first takes a transaction-scoped advisory lock, the
     /// others wait for it and then find nothing left to do. A database written by
     /// a newer RaceKit is left alone (`.newer`).
+    /// `created` is set when this call applied the first migration (made the
+    /// store): of several processes starting at once, only one.
     @discardableResult
-    public static func migrate(_ c: PGConnection) throws -> State {
+    public static func migrate(_ c: PGConnection, created: UnsafeMutablePointer<Bool>? = nil) throws -> State {
         try c.transaction { c in
             try c.query("SELECT pg_advisory_xact_lock($1)", [.int(lockKey)])
             try c.query(ledger)
             let state = try state(c)
-            guard case .older = state else { return state }
+            guard case .older(let last) = state else { return state }
+            created?.pointee = last == nil
             let done = Set(try applied(c))
             for migration in migrations where !done.contains(migration.id) {
                 try c.execute(script: migration.sql)

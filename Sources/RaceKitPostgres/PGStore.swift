@@ -36,11 +36,15 @@ public final class PGStore: Sendable {
                 throw StoreError.readOnly(
                     path: c.location, reason: "its schema is older than this racekit's; a writer upgrades it")
             }
-            created = applied == nil
-            state = try PGSchema.migrate(c)
+            // Of several importers starting at once, only the one that made the
+            // schema says "created store".
+            state = try PGSchema.migrate(c, created: &created)
             if case .newer(let id) = state {
                 throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest)
             }
+        }
+        if case .unrecorded = state {
+            throw StoreError.unrecordedSchema(path: c.location, ledger: "racekit_migrations")
         }
         // A reader's session cannot write, whatever a bug might try: the server refuses.
         if access == .read { try c.query("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }

@@ -11,6 +11,9 @@ enum Migrations {
         /// A migration this build does not know was applied (the newest of them):
         /// a newer RaceKit wrote the store.
         case newer(String)
+        /// RaceKit's tables are there but no migration is recorded (the ledger
+        /// was emptied or dropped).
+        case unrecorded
     }
 
     /// The identifier of this build's last migration.
@@ -25,7 +28,9 @@ enum Migrations {
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if userVersion != 0 { return .newer("user_version \(userVersion)") }
         if try migrator.hasCompletedMigrations(db) { return .current }
-        return .older(applied: try migrator.completedMigrations(db).last)
+        let applied = try migrator.completedMigrations(db).last
+        if applied == nil, try db.tableExists("athlete") { return .unrecorded }
+        return .older(applied: applied)
     }
 
     /// The number of an identifier like "v5-gap-race-link", -1 without one.

@@ -116,6 +116,8 @@ enum StoreOpener {
             return queue
         case .newer(let identifier):
             throw StoreError.newer(path: file.path, schema: identifier, known: Migrations.latest)
+        case .unrecorded:
+            throw StoreError.unrecordedSchema(path: file.path, ledger: "grdb_migrations")
         case .older(let applied):
             if let why = file.whyNotWritable {
                 throw StoreError.readOnly(
@@ -164,6 +166,7 @@ enum StoreOpener {
         switch try pool.read(Migrations.state) {
         case .current: break
         case .older: try Migrations.migrator.migrate(pool)
+        case .unrecorded: throw StoreError.unrecordedSchema(path: file.path, ledger: "grdb_migrations")
         case .newer(let identifier):
             throw StoreError.newer(path: file.path, schema: identifier, known: Migrations.latest)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RaceKitCore
 import RaceKitPostgres
 import Testing
@@ -69,5 +70,53 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
             try reader.addAthlete(Athlete(id: "anna", name: "Anna", createdAt: 0))
         }
         #expect(try reader.athletes().map(\.id) == ["default"])
+    }
+}
+
+@Suite struct SchemaLedgerTests {
+    /// The location of a new store with one run, on `backend`.
+    static func location(_ backend: Backend, _ dir: URL) throws -> StoreLocation {
+        switch backend {
+        case .sqlite: return .sqlite(path: dir.appendingPathComponent("s.sqlite").path)
+        case .postgres: return .postgres(url: try Backend.freshDatabase())
+        }
+    }
+
+    /// RaceKit's tables with a ledger that records nothing (emptied by hand): the
+    /// schema is unknown, so readers and writers refuse it (65), naming the
+    /// ledger; before, readers said "no store there" and writers failed with 70
+    /// trying to create the tables again.
+    @Test(arguments: Backend.all) func aLedgerThatRecordsNothingIsRefused(_ backend: Backend) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-ledger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let location = try Self.location(backend, dir)
+        _ = try location.open(access: .create)
+        switch location {
+        case .sqlite(let path): try DatabaseQueue(path: path).write { try $0.execute(sql: "DELETE FROM grdb_migrations") }
+        case .postgres(let url): try PGConnection(url).query("DELETE FROM racekit_migrations")
+        }
+        for access in [StoreAccess.read, .write, .create] {
+            #expect {
+                _ = try location.open(access: access)
+            } throws: { error in
+                guard case .unrecordedSchema = error as? StoreError else { return false }
+                return ExitClass(of: error) == .dataError && "\(error)".contains("records none")
+            }
+        }
+    }
+
+    /// Of several processes creating one store at once, one says it created it.
+    @Test(arguments: Backend.all) func oneOfConcurrentCreatorsMadeTheStore(_ backend: Backend) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-create-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let location = try Self.location(backend, dir)
+        let created = Locked<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            let made = (try? location.open(access: .create))?.created
+            created.withLock { $0.append(made ?? false) }
+        }
+        #expect(created.withLock { $0.filter { $0 }.count } == 1)
     }
 }

@@ -6,7 +6,7 @@ public enum StoreError: RaceKitError {
         switch self {
         case .cannotOpen, .database, .corruptSamples: return .ioError
         case .missing: return .noInput
-        case .newer: return .dataError
+        case .newer, .unrecordedSchema: return .dataError
         case .readOnly, .cannotCreate, .notEmpty: return .cannotCreate
         case .unknownAthlete, .unsupported: return .usage
         case .unknownRun: return .noInput
@@ -23,6 +23,10 @@ public enum StoreError: RaceKitError {
     /// The store was written by a newer RaceKit: a migration (`schema`) this
     /// build does not know, whose last migration is `known`.
     case newer(path: String, schema: String, known: String)
+    /// RaceKit's tables are there, but the ledger of applied migrations records
+    /// none (emptied or dropped): which schema the store has is unknown, so it
+    /// is neither read nor migrated.
+    case unrecordedSchema(path: String, ledger: String)
     /// The command writes, and the store cannot be written (`reason` says why).
     case readOnly(path: String, reason: String)
     /// The store (or its folder) cannot be created.
@@ -43,6 +47,9 @@ public enum StoreError: RaceKitError {
         case .newer(let path, let schema, let known):
             return
                 "\(path) was written by a newer RaceKit (schema \(schema); this racekit knows up to \(known)): upgrade racekit"
+        case .unrecordedSchema(let path, let ledger):
+            return
+                "\(path) holds RaceKit's tables but its ledger of applied migrations (\(ledger)) records none: which schema it has is unknown, so it is neither read nor upgraded (restore the ledger, or the whole store, from a backup)"
         case .readOnly(let path, let reason):
             return "\(path): the store is read-only (\(reason)); this command writes to it"
         case .cannotCreate(let path, let reason): return "\(path): cannot create the store: \(reason)"
@@ -55,5 +62,20 @@ public enum StoreError: RaceKitError {
         case .database(let message): return "store error: \(message)"
         case .corruptSamples(let id, let reason): return "run \(id): \(reason)"
         }
+    }
+}
+
+/// An error after which no further write to the store can succeed in this
+/// command (a lost connection to the server, a privilege the role lacks, a
+/// store that became read-only): an import stops at the first such failure,
+/// saying why once, instead of failing every remaining file the same way.
+public protocol StoreUnusableError: RaceKitError {
+    var leavesStoreUnusable: Bool { get }
+}
+
+extension StoreError: StoreUnusableError {
+    public var leavesStoreUnusable: Bool {
+        if case .readOnly = self { return true }
+        return false
     }
 }
