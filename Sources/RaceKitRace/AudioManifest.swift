@@ -73,6 +73,9 @@ public struct AudioManifest: Encodable, Sendable {
         /// Seconds of audio, the silences around the speech included.
         public var durationSeconds: Double
         public var bytes: Int
+        /// SHA-256 of the file (hex): a clip is reused only when its bytes are the
+        /// ones this manifest names (another clip of the same size is rendered again).
+        public var sha256: String
         /// Integrated loudness of the speech (ITU-R BS.1770), before encoding; null for silence.
         @Null public var loudnessLUFS: Double?
     }
@@ -115,15 +118,18 @@ public struct AudioManifest: Encodable, Sendable {
     }
 
     /// What an earlier render measured, by file name: a reused file keeps the
-    /// duration and loudness measured when it was made; its size must not have changed. Empty when there is no
-    /// readable manifest (try?: the durations are then read from the Opus
-    /// files and the loudness is unknown; no audio is lost).
-    static func previousFiles(in dir: String) -> [String: (clip: RenderedClip, bytes: Int)] {
+    /// duration and loudness measured when it was made; its bytes must be the
+    /// ones named (size and SHA-256). Empty when there is no readable manifest
+    /// (try?, a manifest of an older RaceKit without digests included): every
+    /// clip is then rendered again, so none is reused unmeasured (a killed
+    /// render's clips came back with their loudness null).
+    static func previousFiles(in dir: String) -> [String: (clip: RenderedClip, bytes: Int, sha256: String)] {
         struct Previous: Decodable {
             struct File: Decodable {
                 var file: String
                 var durationSeconds: Double
                 var bytes: Int
+                var sha256: String
                 var loudnessLUFS: Double?
             }
             var files: [File]
@@ -134,7 +140,7 @@ public struct AudioManifest: Encodable, Sendable {
         else { return [:] }
         return Dictionary(
             previous.files.filter { $0.durationSeconds.isFinite && $0.durationSeconds >= 0 }.map {
-                ($0.file, (RenderedClip(seconds: $0.durationSeconds, loudness: $0.loudnessLUFS), $0.bytes))
+                ($0.file, (RenderedClip(seconds: $0.durationSeconds, loudness: $0.loudnessLUFS), $0.bytes, $0.sha256))
             },
             uniquingKeysWith: { a, _ in a })
     }

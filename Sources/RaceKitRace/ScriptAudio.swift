@@ -138,12 +138,14 @@ public enum ScriptAudio {
         }
         let byFile = clips
         let previous = AudioManifest.previousFiles(in: dir)
-        var sizes: [String: Int] = [:]   // the reused files' sizes, from the one read that checked them
-        let missing = clips.keys.sorted().filter {
-            let size = intactSize(
-                (dir as NSString).appendingPathComponent($0), format: o.format, bytes: previous[$0]?.bytes)
-            if let size { sizes[$0] = size }
-            return size == nil
+        // Reused: a file the last manifest names, with the same bytes. Anything
+        // else in a clip's place (another clip, a damaged one, one no manifest
+        // measured, a FIFO) is rendered again.
+        let missing = clips.keys.sorted().filter { file in
+            guard let known = previous[file] else { return true }
+            return !isIntact(
+                (dir as NSString).appendingPathComponent(file), format: o.format, bytes: known.bytes,
+                sha256: known.sha256)
         }
         let results = SpeechTools.parallel(
             missing, workers: min(2, max(1, o.workers)), progress: o.progress
@@ -166,18 +168,21 @@ public enum ScriptAudio {
         var files: [AudioManifest.File] = []
         for file in clips.keys.sorted() {
             let path = (dir as NSString).appendingPathComponent(file)
-            // Read again only what this run wrote, or a reused file no manifest measured.
-            let bytes =
-                sizes[file] == nil || (measured[file] == nil && previous[file] == nil)
-                ? [UInt8](InputFile.readRegular(path) ?? Data()) : nil
-            let r =
-                measured[file] ?? previous[file]?.clip
-                ?? RenderedClip(seconds: AudioFormats.oggOpusSeconds(bytes ?? []) ?? 0, loudness: nil)
+            // Read again only what this run wrote; a reused file is as the manifest says.
+            let r: RenderedClip
+            let size: Int
+            let digest: String
+            if let made = measured[file] {
+                let bytes = [UInt8](InputFile.readRegular(path) ?? Data())
+                (r, size, digest) = (made, bytes.count, ContentDigest.hex(of: bytes))
+            } else {
+                let known = previous[file]!
+                (r, size, digest) = (known.clip, known.bytes, known.sha256)
+            }
             files.append(
                 AudioManifest.File(
                     file: file, spoken: clips[file]!.spoken, durationSeconds: TextFormat.rounded(r.seconds, 3),
-                    bytes: bytes?.count ?? sizes[file] ?? 0, loudnessLUFS: r.loudness.map { TextFormat.rounded($0, 2) }
-                ))
+                    bytes: size, sha256: digest, loudnessLUFS: r.loudness.map { TextFormat.rounded($0, 2) }))
         }
 
         let manifest = AudioManifest(
@@ -330,13 +335,25 @@ public enum ScriptAudio {
         return try OutputLock(directory: dir, name: ".racekit-audio.lock", waitSeconds: 600)
     }
 
-    /// The size of a file already in the folder when it can be reused (nil:
-    /// render it again): as many bytes as the last manifest says, and for Ogg
-    /// Opus every page's checksum right and its last page there.
+    /// Whether a file already in the folder can be reused (false: render it
+    /// again): a regular file of the bytes the last manifest names (size and
+    /// SHA-256), and for Ogg Opus every page's checksum right and its last page there.
+    static func isIntact(_ path: String, format: AudioFormat, bytes expected: Int, sha256: String) -> Bool {
+        guard let data = InputFile.readRegular(path), !data.isEmpty, data.count == expected,
+            ContentDigest.hex(of: [UInt8](data)) == sha256
+        else { return false }
+        return intactSize(data, format: format) != nil
+    }
+
+    /// The size of a clip's bytes when they are a whole file of `format`.
     static func intactSize(_ path: String, format: AudioFormat, bytes expected: Int?) -> Int? {
         guard let data = InputFile.readRegular(path), !data.isEmpty, expected.map({ $0 == data.count }) ?? true else {
             return nil
         }
+        return intactSize(data, format: format)
+    }
+
+    static func intactSize(_ data: Data, format: AudioFormat) -> Int? {
         let intact: Bool
         switch format {
         // try?: a damaged file is not intact.

@@ -153,9 +153,9 @@ let repeatedRendersReason: Comment =
         let first = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
         let names = try FileManager.default.contentsOfDirectory(atPath: first.directory)
             .filter(ScriptAudio.isAudioFileName).sorted()
-        let (flipped, cut, swapped) = (names[0], names[1], names[2])
+        let (flipped, cut, swapped, forged) = (names[0], names[1], names[2], names[4])
         var originals: [String: Data] = [:]
-        for name in [flipped, cut, swapped] {
+        for name in [flipped, cut, swapped, forged] {
             originals[name] = try #require(FileManager.default.contents(atPath: first.directory + "/" + name))
         }
         var bytes = [UInt8](originals[flipped]!)
@@ -168,11 +168,30 @@ let repeatedRendersReason: Comment =
         // Another valid clip in its place.
         let other = try #require(FileManager.default.contents(atPath: first.directory + "/" + names[3]))
         try AtomicFile.write([UInt8](other), to: first.directory + "/" + swapped)
+        // A valid clip of the same size with other bytes: a byte of its last page
+        // changed and the page's checksum made right again.
+        var same = [UInt8](originals[forged]!)
+        let last = try #require((1..<same.count - 4).last { same[$0..<$0 + 4].elementsEqual("OggS".utf8) })
+        same[same.count - 1] ^= 0x01
+        for k in 22..<26 { same[last + k] = 0 }
+        let crc = OggOpus.crc32(Array(same[last...]))
+        for k in 0..<4 { same[last + 22 + k] = UInt8((crc >> (8 * UInt32(k))) & 0xFF) }
+        #expect((try? OggOpus.read(same)) != nil && same.count == originals[forged]!.count)
+        try AtomicFile.write(same, to: first.directory + "/" + forged)
         let second = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
-        #expect(second.rendered == 3 && second.reused == first.rendered - 3)
-        for name in [flipped, cut, swapped] {
+        #expect(second.rendered == 4 && second.reused == first.rendered - 4)
+        for name in [flipped, cut, swapped, forged] {
             #expect(FileManager.default.contents(atPath: first.directory + "/" + name) == originals[name], "\(name)")
         }
+        // A render killed before its manifest leaves clips no manifest measured:
+        // they are rendered again, and every clip's loudness is known.
+        unlink(first.manifestPath)
+        let third = try ScriptAudio.render(ScriptAudio.Options(scriptPath: path))
+        #expect(third.rendered == first.rendered && third.reused == 0)
+        let files = try #require(try Self.manifest(third)["files"] as? [[String: Any]])
+        let unmeasured = files.filter { ($0["spoken"] as? String)?.isEmpty == false && $0["loudnessLUFS"] is NSNull }
+        #expect(unmeasured.isEmpty, "\(unmeasured.count) clips without loudness")
+        #expect(files.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
     }
 
     @Test(.enabled(if: repeatedRendersRun, repeatedRendersReason))
