@@ -49,7 +49,8 @@ public enum FormatError: RaceKitError, Equatable {
                 "document type declarations (DTD) are refused: activity files never need one, and they are how entity-expansion and external-entity attacks work"
         case .tooLarge(_, let limit): return "too large: \(limit)"
         case .changedWhileRead:
-            return "the file changed while it was read (is something still writing it?): nothing of it was stored; import it again once it is settled"
+            return
+                "the file changed while it was read (is something still writing it?): nothing of it was stored; import it again once it is settled"
         }
     }
 

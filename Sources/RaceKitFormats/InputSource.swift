@@ -138,8 +138,9 @@ final class InputSource {
         if utf16 != nil { return wideRead(buffer, count) }
         let n = hashedRead(buffer, count)
         guard n > 0 else { return n }
-        if totalBytes == n, n >= 2, let bigEndian = UTF16Transcoder.byteOrder(
-            buffer.load(as: UInt8.self), buffer.load(fromByteOffset: 1, as: UInt8.self))
+        if totalBytes == n, n >= 2,
+            let bigEndian = UTF16Transcoder.byteOrder(
+                buffer.load(as: UInt8.self), buffer.load(fromByteOffset: 1, as: UInt8.self))
         {
             // A UTF-16 document: from here on handed over as UTF-8.
             var transcoder = UTF16Transcoder(bigEndian: bigEndian)
@@ -171,7 +172,9 @@ final class InputSource {
                 guard utf16!.isComplete else { return badUTF16(utf16!) }
                 return 0
             }
-            let ok = wideIn.withUnsafeBytes { utf16!.transcode(UnsafeRawBufferPointer(rebasing: $0[..<n]), into: &wideOut) }
+            let ok = wideIn.withUnsafeBytes {
+                utf16!.transcode(UnsafeRawBufferPointer(rebasing: $0[..<n]), into: &wideOut)
+            }
             guard ok else { return badUTF16(utf16!) }
         }
         let k = min(count, wideOut.count - wideOffset)
@@ -184,7 +187,8 @@ final class InputSource {
         streamError = FormatError.malformedXML(
             file: path, line: nil,
             message:
-                "not valid UTF-16 (the file is UTF-16 by its first bytes): a lone surrogate or a cut character after \(t.units) characters")
+                "not valid UTF-16 (the file is UTF-16 by its first bytes): a lone surrogate or a cut character after \(t.units) characters"
+        )
         readError = "invalid UTF-16"
         return -1
     }
@@ -410,8 +414,10 @@ final class InputSource {
     /// labelled UTF-16). No line changes.
     static func declareUTF8(_ bytes: inout [UInt8]) {
         guard bytes.starts(with: Array("<?xml".utf8)),
-            let end = (0..<min(bytes.count, 512)).first(where: { bytes[$0] == UInt8(ascii: "?") && $0 + 1 < bytes.count
-                && bytes[$0 + 1] == UInt8(ascii: ">") })
+            let end = (0..<min(bytes.count, 512)).first(where: {
+                bytes[$0] == UInt8(ascii: "?") && $0 + 1 < bytes.count
+                    && bytes[$0 + 1] == UInt8(ascii: ">")
+            })
         else { return }
         let declaration = String(decoding: bytes[..<end], as: UTF8.self)
         guard let key = declaration.range(of: "encoding") else { return }
@@ -419,7 +425,8 @@ final class InputSource {
         guard let quote = rest.first, quote == "\"" || quote == "'",
             let close = rest.dropFirst().firstIndex(of: quote)
         else { return }
-        let rewritten = declaration[..<rest.startIndex] + "\(quote)UTF-8\(quote)" + declaration[declaration.index(after: close)...]
+        let rewritten =
+            declaration[..<rest.startIndex] + "\(quote)UTF-8\(quote)" + declaration[declaration.index(after: close)...]
         bytes.replaceSubrange(..<end, with: Array(rewritten.utf8))
     }
 

@@ -111,7 +111,8 @@ public struct Importer: Sendable {
                 ? "; \(notImported) more input\(notImported == 1 ? " was" : "s were") not imported" : ""
             var said = error.description
             while said.hasSuffix(".") { said.removeLast() }
-            return "import stopped at \(file): \(said)\(rest) (what was stored before is kept; import again once the store can be written)"
+            return
+                "import stopped at \(file): \(said)\(rest) (what was stored before is kept; import again once the store can be written)"
         }
     }
 

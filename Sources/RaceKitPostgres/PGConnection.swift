@@ -115,7 +115,8 @@ public final class PGConnection {
             var message = primary ?? PGError.clean(cText(pq.errorMessage!(conn)))
             if let detail { message += " (\(detail))" }
             throw PGError(
-                location: location, message: PGLocation.scrubbed(message, secrets), sqlState: state, exitClass: PGError.statementClass(state))
+                location: location, message: PGLocation.scrubbed(message, secrets), sqlState: state,
+                exitClass: PGError.statementClass(state))
         }
     }
 

@@ -57,7 +57,8 @@ final class OpenLock {
             // being migrated) or one that cannot be opened: go on without it.
             if f < 0, errno == ELOOP {
                 throw StoreError.cannotOpen(
-                    path: file.path, reason: "its lock file \(path) is a symbolic link (remove it; RaceKit creates its own)")
+                    path: file.path,
+                    reason: "its lock file \(path) is a symbolic link (remove it; RaceKit creates its own)")
             }
             guard f >= 0 else { return }
             flock(f, exclusive ? LOCK_EX : LOCK_SH)

@@ -36,10 +36,7 @@ extension RaceKitCommand {
                 Exit status: 0 when no file failed, 1 when some failed, 65 when an Apple \
                 Health export was refused as a whole or the store was written by a newer \
                 RaceKit, 64 on usage errors, 66 when no input path exists, 73 when the store \
-                is read-only. When the store cannot be written any more (a lost connection \
-                to the server: 74; a role without the privilege: 77), the import stops at \
-                the first file that meets it, says so once, and exits with that code; \
-                what was stored before is kept.
+                is read-only, 74 or 77 when it can no longer be written (stopped there; kept what it stored).
 
                   racekit import ~/Downloads/export/
                   racekit import --format json run.gpx ride.tcx.gz
@@ -98,9 +95,7 @@ extension RaceKitCommand {
             results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
 
             try report(results)
-            // The store could not be written any more: said once, with its exit class.
-            if let failure = run.storeFailure { throw failure }
-            if let error = run.recomputeError { throw error }
+            if let error = (run.storeFailure as (any Error)?) ?? run.recomputeError { throw error }
             let summary = ImportSummary(results)
             if files.isEmpty && !missing.isEmpty { throw Exit.code(.noInput) }
             if summary.failed > 0 { throw Exit.code(run.refusedExport ? .dataError : .someFailed) }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import RaceKitCore
-import RaceKitImport
 import RaceKitWorkflows
 
 extension RaceKitCommand {
@@ -23,24 +22,11 @@ extension RaceKitCommand {
 
             func run() throws {
                 let store = try storeOptions.read()
-                var (runs, problems) = try store.verify()
-                // Zones and loads of a provisional profile are wrong figures, not an
-                // upgrade left to do: a problem. Runs of an older RaceKit are a note.
-                for p in try Recompute(store: store).pending() {
-                    if p.provisional > 0 {
-                        problems.append(
-                            "\(p.provisional) runs of athlete \(p.athleteID) have zones and load of another profile than the athlete's current one (an import stopped before its recompute?): racekit runs recompute --athlete \(p.athleteID), or the next import, finishes it"
-                        )
-                    }
-                    if p.olderVersion > 0 {
-                        Console.error(
-                            "note: \(p.olderVersion) runs of athlete \(p.athleteID) were analysed by an older RaceKit: racekit runs recompute --athlete \(p.athleteID) analyses them again")
-                    }
-                }
-                for p in problems { Console.error("problem: \(p)") }
+                let check = try StoreCheck.run(store)
+                for line in check.messages { Console.error(line) }
                 Console.out("digest: \(try StoreDigest.of(store))")
-                guard problems.isEmpty else { throw Exit.code(.dataError) }
-                Console.out("ok: \(runs) runs, integrity check passed, every run's samples whole.")
+                guard check.problems.isEmpty else { throw Exit.code(.dataError) }
+                Console.out("ok: \(check.runs) runs, integrity check passed, every run's samples whole.")
             }
         }
 

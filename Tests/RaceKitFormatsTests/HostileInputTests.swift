@@ -322,12 +322,15 @@ import Testing
         var out: [String: String] = [:]
         for (name, mode, parsing) in [
             ("plain", ActivityFileReader.ReadAhead.never, ActivityFileReader.Parsing.bySize),
-            ("plain ahead", .always, .bySize), ("plain push", .never, .pushOnly), ("plain push ahead", .always, .pushOnly)
+            ("plain ahead", .always, .bySize), ("plain push", .never, .pushOnly),
+            ("plain push ahead", .always, .pushOnly)
         ] {
             out[name] = say { try ActivityFileReader.read(path: plain, readAhead: mode, parsing: parsing) }
         }
         out["gzip"] = say { try ActivityFileReader.read(path: gz, readAhead: .never) }
-        out["stream"] = say { try ActivityFileReader.read(stream: MemoryByteStream(name: "z.zip: a.gpx", bytes: bytes)) }
+        out["stream"] = say {
+            try ActivityFileReader.read(stream: MemoryByteStream(name: "z.zip: a.gpx", bytes: bytes))
+        }
         return out
     }
 
@@ -350,9 +353,12 @@ import Testing
 
     @Test func aStartTagOver64KBIsRefusedByEveryParser() throws {
         let creator = String(repeating: "x", count: 70_000)
-        let bytes = Array(Self.gpx(Self.points(3)).replacingOccurrences(of: "creator=\"t\"", with: "creator=\"\(creator)\"").utf8)
+        let bytes = Array(
+            Self.gpx(Self.points(3)).replacingOccurrences(of: "creator=\"t\"", with: "creator=\"\(creator)\"").utf8)
         let got = try Self.answers(bytes)
-        #expect(Self.agree(got)?.contains("a start tag (an element's name and attributes) of more than 64 KB") == true, "\(got)")
+        #expect(
+            Self.agree(got)?.contains("a start tag (an element's name and attributes) of more than 64 KB") == true,
+            "\(got)")
         // A long text node is no start tag; a `>` inside a quoted value does not end the tag.
         let text = Self.gpx(Self.points(3)).replacingOccurrences(
             of: "<type>running</type>", with: "<type>running</type><desc>\(creator)</desc>")
@@ -402,9 +408,11 @@ import Testing
         } throws: { error in
             "\(error)".contains("more than 1000 points")
         }
-        guard case .document(let d) = try ActivityFileReader.read(
-            path: try file(900), readAhead: .never, pointLimit: 1_000
-        ).outcome else {
+        guard
+            case .document(let d) = try ActivityFileReader.read(
+                path: try file(900), readAhead: .never, pointLimit: 1_000
+            ).outcome
+        else {
             Issue.record("no document")
             return
         }

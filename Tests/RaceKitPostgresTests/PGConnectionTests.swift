@@ -48,7 +48,9 @@ enum TestServer {
     /// What libpq says of a connection string passes through the scrubber: a
     /// message quoting a value that is also the password shows `***`.
     @Test func libpqsMessagesAreScrubbedOfThePassword() {
-        for conninfo in ["postgresql://rk:s3cretX@127.0.0.1/db?port=s3cretX", "host=127.0.0.1 password=s3cretX port=s3cretX"] {
+        for conninfo in [
+            "postgresql://rk:s3cretX@127.0.0.1/db?port=s3cretX", "host=127.0.0.1 password=s3cretX port=s3cretX"
+        ] {
             #expect {
                 _ = try PGConnection(conninfo, attempts: 1)
             } throws: { error in

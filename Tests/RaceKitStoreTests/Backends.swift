@@ -93,7 +93,8 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
         let location = try Self.location(backend, dir)
         _ = try location.open(access: .create)
         switch location {
-        case .sqlite(let path): try DatabaseQueue(path: path).write { try $0.execute(sql: "DELETE FROM grdb_migrations") }
+        case .sqlite(let path):
+            try DatabaseQueue(path: path).write { try $0.execute(sql: "DELETE FROM grdb_migrations") }
         case .postgres(let url): try PGConnection(url).query("DELETE FROM racekit_migrations")
         }
         for access in [StoreAccess.read, .write, .create] {

@@ -42,7 +42,8 @@ import Testing
         let run = try Importer(store: reader, options: options).importAll(files: files)
         let failure = try #require(run.storeFailure)
         #expect(failure.exitClass == .noPermission)
-        #expect(failure.description.contains("permission denied") && failure.description.hasPrefix("import stopped at "))
+        #expect(
+            failure.description.contains("permission denied") && failure.description.hasPrefix("import stopped at "))
         let failed = run.results.filter { $0.status == .failed }
         // Only the files already on their way failed, each named; the rest were not read.
         #expect(!failed.isEmpty && failed.count < 40 && failed.allSatisfy { $0.reason?.hasPrefix($0.file) == true })

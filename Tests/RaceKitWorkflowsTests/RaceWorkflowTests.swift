@@ -181,7 +181,8 @@ func raceFixture() throws -> (dir: URL, setup: String, store: RunStore, race: Ru
         try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
         for audio in ["alias/x.opus", "five-audio/x.opus", "other/../five-audio/x.opus"] {
             #expect {
-                try ScriptSimulation.checkAudio(scriptPath: dir + "/five.script.json", to: dir + "/" + audio, voice: "en")
+                try ScriptSimulation.checkAudio(
+                    scriptPath: dir + "/five.script.json", to: dir + "/" + audio, voice: "en")
             } throws: { error in
                 ExitClass(of: error) == .usage && "\(error)".contains("that is the script's audio folder")
             }

@@ -54,7 +54,8 @@ public final class OutputLock {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw OutputError.cannotWrite(path: path, reason: "it is not a regular file (\(AtomicFile.kind(st.st_mode)))")
+            throw OutputError.cannotWrite(
+                path: path, reason: "it is not a regular file (\(AtomicFile.kind(st.st_mode)))")
         }
         let deadline = Date().addingTimeInterval(waitSeconds)
         while flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
@@ -82,7 +83,8 @@ public enum AtomicFile {
         var st = stat()
         if stat(path, &st) == 0 {
             guard st.st_mode & S_IFMT == S_IFDIR else {
-                throw OutputError.cannotCreate(path: path, reason: "it exists and is not a folder (\(kind(st.st_mode)))")
+                throw OutputError.cannotCreate(
+                    path: path, reason: "it exists and is not a folder (\(kind(st.st_mode)))")
             }
             return
         }
@@ -106,7 +108,9 @@ public enum AtomicFile {
             guard st.st_mode & S_IFMT == S_IFDIR else {
                 throw OutputError.cannotCreate(
                     path: path,
-                    reason: "it exists and is not a folder (\(kind(st.st_mode))): RaceKit writes only into real folders there")
+                    reason:
+                        "it exists and is not a folder (\(kind(st.st_mode))): RaceKit writes only into real folders there"
+                )
             }
             return
         }

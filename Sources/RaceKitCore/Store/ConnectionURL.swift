@@ -35,12 +35,14 @@ public struct ConnectionURL: Sendable, Equatable {
                 let password = userInfo[userInfo.index(after: colon)...]
                 secrets.append(String(password))
                 guard let decoded = percentDecoded(password) else {
-                    return .failure(.init("its password has a '%' that is not followed by two hex digits (write % as %25)"))
+                    return .failure(
+                        .init("its password has a '%' that is not followed by two hex digits (write % as %25)"))
                 }
                 secrets.append(decoded)
             }
             guard let user = percentDecoded(userInfo.prefix(while: { $0 != ":" })) else {
-                return .failure(.init("its user name has a '%' that is not followed by two hex digits (write % as %25)"))
+                return .failure(
+                    .init("its user name has a '%' that is not followed by two hex digits (write % as %25)"))
             }
             if user.contains("\0") { return .failure(.init("its user name holds a NUL (%00)")) }
         }
@@ -74,7 +76,9 @@ public struct ConnectionURL: Sendable, Equatable {
                         .init("the value of its query parameter \(name) has a '%' not followed by two hex digits"))
                 }
                 if secret { secrets.append(value) }
-                if value.contains("\0") || key.contains("\0") { return .failure(.init("a query parameter holds a NUL (%00)")) }
+                if value.contains("\0") || key.contains("\0") {
+                    return .failure(.init("a query parameter holds a NUL (%00)"))
+                }
             }
         }
         return .success(ConnectionURL(text: text, secrets: secrets.filter { !$0.isEmpty }))
@@ -203,7 +207,8 @@ public struct ConnectionURL: Sendable, Equatable {
                 return "its host \(quoted(host)) has a '%' not followed by two hex digits, or a NUL"
             }
             if let port, !port.isEmpty {
-                guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), let n = Int(port), (1...65535).contains(n)
+                guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), let n = Int(port),
+                    (1...65535).contains(n)
                 else { return "its port \(quoted(port)) is not a number from 1 to 65535" }
             }
         }

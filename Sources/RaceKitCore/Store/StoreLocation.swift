@@ -29,14 +29,18 @@ public enum StoreLocation: Sendable, Equatable {
             Failure(
                 .usage,
                 "--store \(ConnectionURL.redacted(trimmed)): not a PostgreSQL URL: \(why)"
-                    + " (a PostgreSQL store is postgresql://user:password@host:port/database; a SQLite store is a file path)")
+                    + " (a PostgreSQL store is postgresql://user:password@host:port/database; a SQLite store is a file path)"
+            )
         }
         if trimmed != text { throw refuse("it has white space before or after it") }
-        let scheme = text.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }).lowercased()
+        let scheme = text.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+            .lowercased()
         guard Self.postgresSchemes.contains(scheme) else {
             throw refuse("its scheme '\(scheme.prefix(24))' is not postgresql or postgres")
         }
-        guard text.dropFirst(scheme.count).hasPrefix("://") else { throw refuse("'\(scheme)' is not followed by '://'") }
+        guard text.dropFirst(scheme.count).hasPrefix("://") else {
+            throw refuse("'\(scheme)' is not followed by '://'")
+        }
         // libpq knows the schemes in lower case only.
         let url = scheme + text.dropFirst(scheme.count)
         if case .failure(let problem) = ConnectionURL.parse(url) { throw refuse(problem.reason) }

@@ -1,0 +1,36 @@
+import RaceKitCore
+import RaceKitImport
+
+/// `racekit store check`: the store's own checks (integrity, every run's
+/// samples), and runs whose zones and load are of a provisional profile.
+public enum StoreCheck {
+    /// What the check found: the runs counted, problems (exit 65) and notes.
+    public struct Outcome: Sendable {
+        public var runs: Int
+        public var problems: [String]
+        public var notes: [String]
+        /// What stderr says: each note, then each problem.
+        public var messages: [String] { notes.map { "note: " + $0 } + problems.map { "problem: " + $0 } }
+    }
+
+    public static func run(_ store: any Store) throws -> Outcome {
+        var (runs, problems) = try store.verify()
+        var notes: [String] = []
+        // Zones and loads of a provisional profile are wrong figures, not an
+        // upgrade left to do: a problem. Runs of an older RaceKit are a note.
+        for p in try Recompute(store: store).pending() {
+            let redo = "racekit runs recompute --athlete \(p.athleteID)"
+            if p.provisional > 0 {
+                problems.append(
+                    "\(p.provisional) runs of athlete \(p.athleteID) have zones and load of another profile than the athlete's current one (an import stopped before its recompute?): \(redo), or the next import, finishes it"
+                )
+            }
+            if p.olderVersion > 0 {
+                notes.append(
+                    "\(p.olderVersion) runs of athlete \(p.athleteID) were analysed by an older RaceKit: \(redo) analyses them again"
+                )
+            }
+        }
+        return Outcome(runs: runs, problems: problems, notes: notes)
+    }
+}
