@@ -265,9 +265,11 @@ public enum ActivityFileReader {
         {
             // libxml2's reader reports a cut-off file as "Extra content at the end of
             // the document"; say what happened instead.
-            throw FormatError.malformedXML(
-                file: file, line: line,
-                message: "the file ends inside an open element (truncated download or copy?); libxml2: \(message)")
+            let what =
+                stream.endedAtNUL
+                ? "a NUL byte ends the document inside an open element (a file overwritten or padded with zeros?)"
+                : "the file ends inside an open element (truncated download or copy?)"
+            throw FormatError.malformedXML(file: file, line: line, message: "\(what); libxml2: \(message)")
         }
     }
 

@@ -278,7 +278,9 @@ final class XMLStream: NodeStream {
     /// True when the parser's first error came once it was told the input had
     /// ended (a cut-off file), not from bytes it had in hand: a small file is
     /// read whole before the parser meets an error in its middle.
-    var failedAtEndOfInput: Bool { firstErrorAtEnd && reachedEnd }
+    var failedAtEndOfInput: Bool { firstErrorAtEnd && (reachedEnd || input.endedAtNUL) }
+    /// True when a NUL byte ended the document (`InputSource.endedAtNUL`).
+    var endedAtNUL: Bool { input.endedAtNUL }
     private var firstErrorAtEnd = false
 
     /// True when the input is gzip data.

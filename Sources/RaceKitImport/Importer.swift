@@ -383,11 +383,9 @@ public struct Importer: Sendable {
     /// reader's and an archive's errors name it already, the store's ("store
     /// error: database or disk is full") and foreign ones get it in front.
     static func failed(_ file: String, _ error: any Error) -> FileResult {
-        // A reader's error names the file; a store's (SQLite's, a server's,
-        // which names the server) gets the file in front.
-        if let error = error as? any RaceKitError, !(error is any StoreUnusableError),
-            error.description.hasPrefix(file)
-        {
+        // A reader's or an archive's error names the file; a store's (SQLite's,
+        // a server's, which names the server) gets the file in front.
+        if let error = error as? any RaceKitError, !(error is any StoreUnusableError) {
             return FileResult(file: file, status: .failed, reason: error.description)
         }
         let text = "\(error)"
