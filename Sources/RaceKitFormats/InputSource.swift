@@ -138,6 +138,12 @@ final class InputSource {
         if utf16 != nil { return wideRead(buffer, count) }
         let n = hashedRead(buffer, count)
         guard n > 0 else { return n }
+        if totalBytes == n, n >= 4, Self.isUTF32(UnsafeRawBufferPointer(start: buffer, count: 4)) {
+            streamError = FormatError.malformedXML(
+                file: path, line: nil, message: "UTF-32 text (by its first bytes) is not read: save the file as UTF-8")
+            readError = "UTF-32"
+            return -1
+        }
         if totalBytes == n, n >= 2,
             let bigEndian = UTF16Transcoder.byteOrder(
                 buffer.load(as: UInt8.self), buffer.load(fromByteOffset: 1, as: UInt8.self))
@@ -151,6 +157,14 @@ final class InputSource {
             return wideRead(buffer, count)
         }
         return guarded(buffer, n)
+    }
+
+    /// Whether a document starting with these four bytes is UTF-32: a
+    /// byte-order mark, or `<` as its first character.
+    static func isUTF32(_ b: UnsafeRawBufferPointer) -> Bool {
+        let head = (b[0], b[1], b[2], b[3])
+        return head == (0x3C, 0, 0, 0) || head == (0, 0, 0, 0x3C) || head == (0xFF, 0xFE, 0, 0)
+            || head == (0, 0, 0xFE, 0xFF)
     }
 
     /// The transcoder of a UTF-16 document, nil for any other.

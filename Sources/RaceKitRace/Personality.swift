@@ -104,6 +104,9 @@ public struct Personality: Sendable, Equatable {
     }
 
     public static func load(path: String) throws -> Personality {
+        if let why = RegularFile.refusal(path) {
+            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: why)
+        }
         guard let data = InputFile.read(path), let text = String(data: data, encoding: .utf8)
         else {
             throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: "no such file or not UTF-8")

@@ -48,6 +48,9 @@ public enum SetupLoader {
 
     public static func load(path: String) throws -> RaceSetup {
         let text: String
+        if let why = RegularFile.refusal(path) {
+            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: why)
+        }
         do {
             guard let data = InputFile.read(path) else { throw CocoaError(.fileReadNoSuchFile) }
             guard let s = String(data: data, encoding: .utf8) else {

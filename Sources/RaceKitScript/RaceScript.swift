@@ -245,6 +245,7 @@ public struct RaceScript: Codable, Sendable, Equatable {
     /// Reads and validates a script file: a missing file is exit 66, a malformed
     /// or invalid one exit 65 with every problem, one per line, naming the file.
     public static func load(path: String) throws -> RaceScript {
+        if let why = RegularFile.refusal(path) { throw Failure(.noInput, "\(path): \(why)") }
         guard let data = InputFile.read(path) else {
             throw Failure(.noInput, "\(path): no such file")
         }

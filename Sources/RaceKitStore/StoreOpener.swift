@@ -175,6 +175,13 @@ enum StoreOpener {
     }
 
     static func createFolder(_ file: StoreFile) throws {
+        var st = stat()
+        if lstat(file.folder, &st) == 0, st.st_mode & S_IFMT == S_IFLNK, stat(file.folder, &st) != 0 {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: file.folder)) ?? "?"
+            throw StoreError.cannotCreate(
+                path: file.path,
+                reason: "its folder \(file.folder) is a symbolic link to \(target), which does not exist")
+        }
         do {
             try FileManager.default.createDirectory(atPath: file.folder, withIntermediateDirectories: true)
         } catch {

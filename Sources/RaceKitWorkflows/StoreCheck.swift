@@ -22,12 +22,12 @@ public enum StoreCheck {
             let redo = "racekit runs recompute --athlete \(p.athleteID)"
             if p.provisional > 0 {
                 problems.append(
-                    "\(p.provisional) runs of athlete \(p.athleteID) have zones and load of another profile than the athlete's current one (an import stopped before its recompute?): \(redo), or the next import, finishes it"
+                    "\(p.provisional) \(p.provisional == 1 ? "run" : "runs") of athlete \(p.athleteID) with zones and load of another profile than the athlete's current one (an import stopped before its recompute?): \(redo), or the next import, finishes it"
                 )
             }
             if p.olderVersion > 0 {
                 notes.append(
-                    "\(p.olderVersion) runs of athlete \(p.athleteID) were analysed by an older RaceKit: \(redo) analyses them again"
+                    "\(p.olderVersion) \(p.olderVersion == 1 ? "run" : "runs") of athlete \(p.athleteID) analysed by an older RaceKit: \(redo) analyses them again"
                 )
             }
         }

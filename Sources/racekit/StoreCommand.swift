@@ -42,7 +42,9 @@ extension RaceKitCommand {
             @Argument(help: "The new or empty store to copy into.") var destination: String
 
             func run() throws {
-                let result = try StoreCopy.run(from: StoreLocation(source), to: StoreLocation(destination))
+                let result = try StoreCopy.run(
+                    from: StoreLocation(source, argument: "SOURCE"),
+                    to: StoreLocation(destination, argument: "DESTINATION"))
                 if result.created { StoreOptions.announceCreated(result.destination) }
                 for line in result.lines { Console.out(line) }
             }

@@ -30,14 +30,17 @@ import Testing
         "postgresql://rk:TypoSecret3%4@db/club", "postgresql://rk:TypoSecret3@db:5x432/club",
         "postgresql://rk:TypoSecret3@db:99999/club", "postgresql://db/club?password=TypoSecret3%zz",
         "postgresql://db/club?pass%77ord=TypoSecret3%", "postgresql://db/club?sslmode",
-        "postgresql://rk:TypoSecret3@[::1/club"
+        "postgresql://rk:TypoSecret3@[::1/club", "posgresql//rk:TypoSecret3@db/club",
+        "postgresql;//rk:TypoSecret3@db/club", "postgresql://db/club?password%3DTypoSecret3",
+        "host=db port=1 user=rk password=TypoSecret3 dbname=club", "password=TypoSecret3"
     ])
     func aMistypedURLIsRefusedWithoutItsPassword(_ text: String) {
         #expect {
             _ = try StoreLocation(text)
         } throws: { error in
             let message = "\(error)"
-            return ExitClass(of: error) == .usage && message.contains("not a PostgreSQL URL")
+            return ExitClass(of: error) == .usage
+                && (message.contains("not a PostgreSQL URL") || message.contains("key=value connection string"))
                 && !["Typo", "Secret3", "TypoSecret", "cret3"].contains(where: message.contains)
         }
     }

@@ -450,6 +450,21 @@ import Testing
         #expect(d.activities.first?.name == "Läufer 𝄞" && d.creator == "Zürich ✓ 𝄞")
     }
 
+    @Test func UTF32IsRefusedSayingSo() throws {
+        let text = "<?xml version=\"1.0\"?><gpx/>"
+        for (bom, bigEndian) in [([UInt8](), false), ([0xFF, 0xFE, 0, 0], false), ([0, 0, 0xFE, 0xFF], true)] {
+            var bytes = bom
+            for u in text.unicodeScalars {
+                let v = u.value
+                let le = [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), 0, 0]
+                bytes += bigEndian ? le.reversed() : le
+            }
+            let got = try OneAnswerTests.answers(bytes)
+            #expect(
+                OneAnswerTests.agree(got)?.contains("UTF-32 text (by its first bytes) is not read") == true, "\(got)")
+        }
+    }
+
     @Test func aCutOrBrokenUTF16DocumentSaysSo() throws {
         var cut = Self.utf16(Self.text, bigEndian: false, bom: true)
         cut.removeLast()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitScript
 import Testing
 
 @testable import RaceKitCore
@@ -199,5 +200,30 @@ import Testing
             } catch is SetupError {
             }
         }
+    }
+}
+
+/// A setup, script or personality that is a FIFO (or a device) is refused with
+/// what it is, never waited for.
+@Suite struct NonRegularInputTests {
+    @Test func aFIFOIsRefusedAtOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("race.yaml").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let started = Date()
+        for load in [
+            { _ = try SetupLoader.load(path: fifo) }, { _ = try RaceScript.load(path: fifo) },
+            { _ = try Personality.load(path: fifo) }
+        ] as [() throws -> Void] {
+            #expect {
+                try load()
+            } throws: { error in
+                ExitClass(of: error) == .noInput && "\(error)".contains("a FIFO (named pipe), not a regular file")
+            }
+        }
+        #expect(InputFile.read("/dev/zero") == nil)
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 }

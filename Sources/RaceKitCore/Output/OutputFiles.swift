@@ -180,9 +180,18 @@ public enum InputFile {
     /// The file's bytes, nil when it cannot be opened. Through a file handle:
     /// Foundation's `FileManager.contents(atPath:)` leaks a 4 KB buffer on an
     /// empty file (LeakSanitizer, swift-foundation on this toolchain).
+    /// Only a regular file is read (a link to one too): a FIFO would block
+    /// forever, a device never end; `RegularFile.refusal` says why not.
     public static func read(_ path: String) -> Data? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return nil
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do { return try handle.readToEnd() ?? Data() } catch { return nil }
     }
 

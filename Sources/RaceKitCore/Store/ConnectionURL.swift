@@ -61,7 +61,8 @@ public struct ConnectionURL: Sendable, Equatable {
             let query = hostPart[hostPart.index(after: queryStart)...]
             for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
                 guard let eq = pair.firstIndex(of: "=") else {
-                    return .failure(.init("its query parameter \(quoted(pair)) has no '=' (key=value)"))
+                    // Not quoted: `password%3Dsecret` is a password without its '='.
+                    return .failure(.init("one of its query parameters has no '=' (key=value)"))
                 }
                 let rawKey = pair[..<eq]
                 let rawValue = pair[pair.index(after: eq)...]
@@ -133,7 +134,11 @@ public struct ConnectionURL: Sendable, Equatable {
             out += tail[...q]
             let pairs = tail[tail.index(after: q)...].split(separator: "&", omittingEmptySubsequences: false)
             out += pairs.map { pair -> String in
-                guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+                guard let eq = pair.firstIndex(of: "=") else {
+                    // `password%3Dsecret`: a password whose '=' is encoded.
+                    let decoded = (percentDecoded(pair) ?? String(pair)).lowercased()
+                    return decoded.contains("password") ? "***" : String(pair)
+                }
                 let key = percentDecoded(pair[..<eq]) ?? String(pair[..<eq])
                 return key.lowercased() == "password" ? pair[...eq] + "***" : String(pair)
             }.joined(separator: "&")
@@ -147,6 +152,8 @@ public struct ConnectionURL: Sendable, Equatable {
     /// the colons and slashes that follow it; nil for text that is no URL.
     static func authorityStart(_ s: String) -> String.Index? {
         if let sep = s.range(of: "://") { return sep.upperBound }
+        // `postgresql;//`, `posgresql//`: after the first `//`, when user info follows.
+        if let sep = s.range(of: "//"), s[sep.upperBound...].contains("@") { return sep.upperBound }
         let body = s.drop(while: \.isWhitespace)
         let scheme = body.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
         guard scheme.count >= 2, scheme.first?.isLetter == true else { return nil }

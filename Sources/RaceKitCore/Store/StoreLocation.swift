@@ -19,8 +19,17 @@ public enum StoreLocation: Sendable, Equatable {
     /// `%` escape or port) is refused (64) before anything is created, and the
     /// message never shows its password: a typo must not become a SQLite file
     /// and a folder tree named after the password.
-    public init(_ text: String) throws {
+    public init(_ text: String, argument: String = "--store") throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if Self.isConnectionString(trimmed) {
+            // libpq's key=value form: never a file name (it would be named after
+            // the password); only URLs name a server here.
+            throw Failure(
+                .usage,
+                "\(argument) \(ConnectionURL.redacted(trimmed)): a key=value connection string is not a store location:"
+                    + " give a postgresql:// URL (the PG* variables and ~/.pgpass fill what it leaves out) or a file path"
+            )
+        }
         guard Self.looksLikeURL(trimmed) else {
             self = .sqlite(path: text)
             return
@@ -28,7 +37,7 @@ public enum StoreLocation: Sendable, Equatable {
         func refuse(_ why: String) -> Failure {
             Failure(
                 .usage,
-                "--store \(ConnectionURL.redacted(trimmed)): not a PostgreSQL URL: \(why)"
+                "\(argument) \(ConnectionURL.redacted(trimmed)): not a PostgreSQL URL: \(why)"
                     + " (a PostgreSQL store is postgresql://user:password@host:port/database; a SQLite store is a file path)"
             )
         }
@@ -52,6 +61,11 @@ public enum StoreLocation: Sendable, Equatable {
     /// (`postgresql:rk@db`, `postgresql//rk:secret@db`).
     static func looksLikeURL(_ text: String) -> Bool {
         if text.contains("://") { return true }
+        // `posgresql//rk:pw@db`, `postgresql;//rk:pw@db`: user info with a password after `//`.
+        if let sep = text.range(of: "//") {
+            let rest = text[sep.upperBound...]
+            if let at = rest.lastIndex(of: "@"), rest[..<at].contains(":") { return true }
+        }
         let scheme = text.prefix(while: { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
         guard let first = scheme.first, first.isLetter, scheme.count >= 2 else { return false }
         let after = text.dropFirst(scheme.count)
@@ -59,6 +73,26 @@ public enum StoreLocation: Sendable, Equatable {
         let lower = scheme.lowercased()
         let postgresLike = lower.hasPrefix("postgr") || lower.hasPrefix("postgre") || lower == "pg" || lower == "psql"
         return postgresLike && (after.hasPrefix(":") || after.contains("@"))
+    }
+
+    /// libpq's connection keywords: text holding `KEYWORD=` for one of them as a
+    /// word (`host=db password=x`) is a key=value connection string.
+    static let connectionKeywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "sslmode", "sslcert", "sslkey",
+        "sslrootcert", "service", "connect_timeout", "application_name", "options", "target_session_attrs",
+        "channel_binding", "gssencmode", "krbsrvname", "requiressl", "sslpassword"
+    ]
+
+    /// Whether `text` is a key=value connection string: a word `KEYWORD=` of
+    /// libpq's, or a `password=` anywhere (never a file name).
+    static func isConnectionString(_ text: String) -> Bool {
+        if text.range(of: "password=", options: .caseInsensitive) != nil, !text.contains("://") { return true }
+        let words = text.split(whereSeparator: \.isWhitespace)
+        return words.count > 1
+            && words.contains { word in
+                guard let eq = word.firstIndex(of: "=") else { return false }
+                return connectionKeywords.contains(word[..<eq].lowercased())
+            }
     }
 
     /// `s` with any password replaced by `***` (URL user info, `password=` in
