@@ -450,7 +450,7 @@ import Testing
         #expect(d.activities.first?.name == "Läufer 𝄞" && d.creator == "Zürich ✓ 𝄞")
     }
 
-    @Test func UTF32IsRefusedSayingSo() throws {
+    @Test func utf32IsRefusedSayingSo() throws {
         let text = "<?xml version=\"1.0\"?><gpx/>"
         for (bom, bigEndian) in [([UInt8](), false), ([0xFF, 0xFE, 0, 0], false), ([0, 0, 0xFE, 0xFF], true)] {
             var bytes = bom
