@@ -21,6 +21,13 @@ public enum StoreCopy {
         public var lines: [String]
     }
 
+    /// `store copy SOURCE DESTINATION`: the two locations as given (a message
+    /// about either names it as its argument, never as `--store`).
+    public static func run(source: String, destination: String) throws -> Result {
+        try run(
+            from: StoreLocation(source, argument: "SOURCE"), to: StoreLocation(destination, argument: "DESTINATION"))
+    }
+
     /// Copies `source` into `destination` (created when missing) and checks
     /// the copy's digest against the source's. A destination holding data is
     /// refused (`StoreError.notEmpty`, exit 73) before anything is written; a

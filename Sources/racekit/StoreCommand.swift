@@ -42,9 +42,7 @@ extension RaceKitCommand {
             @Argument(help: "The new or empty store to copy into.") var destination: String
 
             func run() throws {
-                let result = try StoreCopy.run(
-                    from: StoreLocation(source, argument: "SOURCE"),
-                    to: StoreLocation(destination, argument: "DESTINATION"))
+                let result = try StoreCopy.run(source: source, destination: destination)
                 if result.created { StoreOptions.announceCreated(result.destination) }
                 for line in result.lines { Console.out(line) }
             }
