@@ -86,13 +86,14 @@ public struct CueTotals: Sendable, Equatable {
 /// Gels: the count is the one whose delivery per hour is closest to the ask
 /// (fewer on a tie), at most what fits between `startAfter` and
 /// `stopBeforeFinish` with gels no closer than the gut can take (gel ÷
-/// max(90 g/h, ask)). They go every gel ÷ (g per hour) from `startAfter`,
+/// max(90 g/h, ask), and never under ten minutes). They go every gel ÷ (g per hour) from `startAfter`,
 /// closer where that count needs it (each covering an equal share of the race
 /// after the first), and earlier after a gel taken early. Each then moves to the nearest unused aid station within
 /// the snap tolerance (default 10 minutes), not later than `stopBeforeFinish`,
-/// not closer than half the spacing to the gel before, and not before
+/// not closer to the gel before than half the spacing or the minimum spacing
+/// (the same rule for a gel left away from a station), and not before
 /// `caffeine.after` if it was planned after it; a gel left away from water gets
-/// a warning. Drinks are taken at the aid stations (or every N minutes), each
+/// a warning naming a station within 5 km that can serve it, if there is one. Drinks are taken at the aid stations (or every N minutes), each
 /// covering the fluid and sodium of the time since the previous drink.
 public struct CuePlan: Sendable {
     public var cues: [Cue] = []
@@ -136,8 +137,10 @@ public struct CuePlan: Sendable {
         var count: Int
         /// Seconds between planned gels.
         var spacing: Double
-        /// The closest two gels may be: gel ÷ max(90 g/h, ask).
+        /// The closest two gels may be: gel ÷ max(90 g/h, ask), and never under
+        /// ten minutes.
         var minimumSpacing: Double
+        static let absoluteMinimumSpacing = 600.0
 
         init(_ f: FuelingSettings, raceSeconds: Double) {
             let first = f.startAfterSeconds, last = raceSeconds - f.stopBeforeFinishSeconds
@@ -146,7 +149,7 @@ public struct CuePlan: Sendable {
             // Relative error of each count; fewer gels on a tie.
             let error = { (n: Int) in abs(Double(n) / max(wanted, 1e-9) - 1) }
             nearest = error(above) < error(below) - 1e-9 ? above : below
-            minimumSpacing = f.gelCarbsGrams / max(90, f.carbsPerHourGrams) * 3600
+            minimumSpacing = max(Self.absoluteMinimumSpacing, f.gelCarbsGrams / max(90, f.carbsPerHourGrams) * 3600)
             let interval = f.gelCarbsGrams / f.carbsPerHourGrams * 3600
             func spacing(_ n: Int) -> Double {
                 guard n > 1 else { return interval }
@@ -170,28 +173,13 @@ public struct CuePlan: Sendable {
             ideal[ideal.count - 1] = after
         }
         let stationClock = stations.map { plan.clockSeconds(at: $0) }
-        var placed: [(x: Double, station: Int?)] = []
-        var lastStation = -1
-        var previous = -Double.infinity
-        for grid in ideal {
-            // A gel taken early at a station pulls the next ones earlier (never later
-            // than the grid), so gels and stations do not drift apart.
-            let caffeineAfter = f.caffeine.map { grid >= $0.afterSeconds - 1e-6 ? $0.afterSeconds : -.infinity }
-            let notBefore = max(previous + count.spacing / 2, caffeineAfter ?? -.infinity)
-            let pulled = previous.isFinite ? min(grid, previous + count.spacing) : grid
-            let t = max(pulled, caffeineAfter ?? -.infinity)
-            let best = stationClock.indices.filter {
-                $0 > lastStation && abs(stationClock[$0] - t) <= f.snapToleranceSeconds + 1e-6
-                    && stationClock[$0] <= last + 1e-6 && stationClock[$0] >= notBefore - 1e-6
-            }.min { abs(stationClock[$0] - t) < abs(stationClock[$1] - t) }
-            if let best {
-                lastStation = best
-                placed.append((stations[best], best))
-                previous = stationClock[best]
-            } else {
-                placed.append((plan.distance(atClock: t), nil))
-                previous = t
-            }
+        let placed = Self.assign(
+            ideal, stationClock: stationClock, tolerance: f.snapToleranceSeconds, last: last,
+            gap: max(count.spacing / 2, count.minimumSpacing), spacing: count.spacing,
+            caffeineAfter: f.caffeine?.afterSeconds
+        ).map { choice in
+            choice.station.map { (x: stations[$0], station: Optional($0)) }
+                ?? (x: plan.distance(atClock: choice.clock), station: nil)
         }
         var nextCaffeine = f.caffeine?.afterSeconds
         var dry: [Cue] = []
@@ -229,8 +217,14 @@ public struct CuePlan: Sendable {
             )
             dry = []
         }
+        let gelClocks = placed.map { plan.clockSeconds(at: $0.x) }
         for gel in dry {
-            warnings.append(Self.noWater(gel, stations: stations, clocks: stationClock, used: used, last: last))
+            warnings.append(
+                Self.noWater(
+                    gel, stations: stations, clocks: stationClock, used: used,
+                    window: (f.startAfterSeconds - f.snapToleranceSeconds)...last,
+                    others: gelClocks.filter { abs($0 - Double(gel.clockSeconds)) > 1 },
+                    spacing: count.minimumSpacing))
         }
         if let caffeine = f.caffeine, totals.caffeineMg == 0 {
             warnings.append(Self.caffeineDropped(caffeine, gels: placed.count, last: last, lastGel: cues.last))
@@ -238,21 +232,117 @@ public struct CuePlan: Sendable {
         // Caffeine gels are numbered with the gels (gel_N), so a script finds them all.
     }
 
+    /// Each gel's place: an aid station within `tolerance` of its time on the
+    /// grid (`ideal`), or the grid time itself. One rule for every pair: at
+    /// least `gap` apart (the gut's limit, snapped or not), none after `last`, and
+    /// a gel planned at or after `caffeineAfter` never before it. Among the
+    /// assignments that keep it, the one with the most gels at a station, then
+    /// the least moved in all (dynamic programming over the gels and their few
+    /// candidate times: a greedy snap took a late station and left the next
+    /// gels no room, or none at water).
+    static func assign(
+        _ ideal: [Double], stationClock: [Double], tolerance: Double, last: Double, gap: Double, spacing: Double,
+        caffeineAfter: Double?
+    ) -> [(clock: Double, station: Int?)] {
+        typealias Option = (clock: Double, station: Int?)
+        // Where gel k is aimed after gel k-1 at `before`: its grid time, or
+        // earlier when the gel before was taken early (a gel taken early pulls the
+        // next ones earlier, so gels and stations do not drift apart).
+        func aim(_ k: Int, after before: Double?) -> Double { before.map { min(ideal[k], $0 + spacing) } ?? ideal[k] }
+        var options: [[Option]] = []
+        for (k, grid) in ideal.enumerated() {
+            let floor = caffeineAfter.map { grid >= $0 - 1e-6 ? $0 : -.infinity } ?? -.infinity
+            let aims = [grid] + (options.last ?? []).map { aim(k, after: $0.clock) }
+            let fits = { (c: Double) in
+                c <= last + 1e-6 && c >= floor - 1e-6 && aims.contains { abs(c - $0) <= tolerance + 1e-6 }
+            }
+            var o: [Option] = []
+            func add(_ c: Double, _ station: Int?) {
+                if fits(c), !o.contains(where: { $0.station == station && abs($0.clock - c) < 1 }) {
+                    o.append((c, station))
+                }
+            }
+            // Away from a station: where it is aimed, or as soon as the gel before allows.
+            for a in aims { add(max(a, floor), nil) }
+            for before in options.last ?? [] { add(max(before.clock + gap, floor), nil) }
+            for (i, c) in stationClock.enumerated() { add(c, i) }
+            options.append(o)
+        }
+        // best[k][j]: (gels at stations, seconds moved from their aim) of the best
+        // assignment of gels 0...k with gel k at option j, and gel k-1's option.
+        var best: [[(snapped: Int, moved: Double, from: Int)?]] = []
+        for (k, here) in options.enumerated() {
+            var row: [(snapped: Int, moved: Double, from: Int)?] = []
+            for option in here {
+                let snapped = option.station == nil ? 0 : 1
+                guard k > 0 else {
+                    let moved = abs(option.clock - ideal[0])
+                    row.append(moved <= tolerance + 1e-6 ? (snapped, moved, -1) : nil)
+                    continue
+                }
+                var pick: (snapped: Int, moved: Double, from: Int)?
+                for (j, before) in options[k - 1].enumerated() {
+                    guard let b = best[k - 1][j], option.clock - before.clock >= gap - 1e-6 else { continue }
+                    let target = aim(k, after: before.clock)
+                    // Away from a station a gel is taken where it is aimed, or as soon
+                    // as the gel before allows; at one, within the tolerance.
+                    let moved = abs(option.clock - target)
+                    if option.station == nil, moved > 1, abs(option.clock - before.clock - gap) > 1 { continue }
+                    if option.station != nil, moved > tolerance + 1e-6 { continue }
+                    let total = (b.snapped + snapped, b.moved + moved, j)
+                    if pick == nil || total.0 > pick!.snapped
+                        || (total.0 == pick!.snapped && total.1 < pick!.moved - 1e-9)
+                    {
+                        pick = total
+                    }
+                }
+                row.append(pick)
+            }
+            best.append(row)
+        }
+        guard let lastRow = best.last,
+            var j = lastRow.indices.filter({ lastRow[$0] != nil }).max(by: { a, b in
+                let x = lastRow[a]!, y = lastRow[b]!
+                return x.snapped < y.snapped || (x.snapped == y.snapped && x.moved > y.moved)
+            })
+        else { return ideal.map { ($0, nil) } }
+        var chosen: [Option] = []
+        for k in stride(from: options.count - 1, through: 0, by: -1) {
+            chosen.append(options[k][j])
+            j = best[k][j]!.from
+        }
+        return chosen.reversed()
+    }
+
+    /// How far from a gel a station may be to be suggested instead.
+    static let nearStationMeters = 5000.0
+
     /// "gel 1 at 6.66 km has no water: carry a bottle or take it at the 5 km station".
-    /// The station suggested is the nearest in time that holds no other gel and
-    /// is not in the last `stopBeforeFinish` (else the nearest such one at all).
-    static func noWater(_ gel: Cue, stations: [Double], clocks: [Double], used: Set<Int>, last: Double) -> String {
-        var s =
+    /// The station suggested can serve the gel: within `nearStationMeters`, in
+    /// the fueling window (from `start_after`, less the snap tolerance, to
+    /// `stop_before_finish`), holding no other gel, and at least `spacing` from
+    /// every other gel; the nearest such. Without one, the warning says so.
+    static func noWater(
+        _ gel: Cue, stations: [Double], clocks: [Double], used: Set<Int>, window: ClosedRange<Double>,
+        others: [Double], spacing: Double
+    ) -> String {
+        let s =
             "fueling: gel \(gel.number) at \(TextFormat.fixed(gel.distanceMeters / 1000, 2)) km (\(TextFormat.duration(Double(gel.clockSeconds)))) has no water: carry a bottle"
         let t = Double(gel.clockSeconds)
-        let allowed = clocks.indices.filter { clocks[$0] <= last + 1e-6 }
-        let free = allowed.filter { !used.contains($0) }
-        if let near = (free.isEmpty ? allowed : free).min(by: { abs(clocks[$0] - t) < abs(clocks[$1] - t) }) {
-            let other = used.contains(near) ? " with the gel planned there" : ""
-            s +=
-                " or take it\(other) at the \(kmText(stations[near])) km station (\(TextFormat.duration(clocks[near].rounded())))"
+        let serving = clocks.indices.filter { i in
+            !used.contains(i) && abs(stations[i] - gel.distanceMeters) <= nearStationMeters + 1e-6
+                && window.contains(clocks[i]) && others.allSatisfy { abs($0 - clocks[i]) >= spacing - 1 }
+        }
+        guard let near = serving.min(by: { abs(clocks[$0] - t) < abs(clocks[$1] - t) }) else {
+            let within = clocks.indices.filter { abs(stations[$0] - gel.distanceMeters) <= nearStationMeters + 1e-6 }
+            let why =
+                within.isEmpty
+                ? "no aid station within \(kmText(nearStationMeters)) km"
+                : "the aid stations within \(kmText(nearStationMeters)) km hold another gel, are outside the fueling window or closer than \(TextFormat.duration(spacing)) to another gel"
+            return s + " (\(why))"
         }
         return s
+            + " or take it at the \(kmText(stations[near])) km station (\(TextFormat.duration(clocks[near].rounded())))"
     }
 
     /// Why a caffeine dose has no gel.

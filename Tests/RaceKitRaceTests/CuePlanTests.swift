@@ -254,3 +254,51 @@ import Testing
             ])
     }
 }
+
+/// One spacing rule for every gel, and a station suggested for a gel away from
+/// water only where it can serve it (issue: gel 8 at 37.92 km was sent to the
+/// 5 km station, 33 km back and before start_after; at 90 g/h two gels came
+/// 7:47 apart though the count was cut to keep them 16:40 apart).
+@Suite struct GelSpacingTests {
+    static let stationSets: [[Double]] = [
+        [5000], [5000, 10_000], [5000, 10_000, 15_000, 20_000, 25_000, 30_000, 35_000, 40_000],
+        [2500, 7000, 12_400, 21_100, 33_000, 41_000], [18_000]
+    ]
+
+    @Test(arguments: [40.0, 60, 75, 90, 120, 150])
+    func gelsKeepTheirSpacingAndDryGelsAreSentNear(_ rate: Double) throws {
+        for gel in [20.0, 25, 40] {
+            for stations in Self.stationSets {
+                for target in [3 * 3600.0 + 27 * 60, 4.5 * 3600] {
+                    let plan = try PacePlan(distanceMeters: 42_195, targetSeconds: target, strategy: .even)
+                    var f = FuelingSettings(carbsPerHourGrams: rate, gelCarbsGrams: gel, startAfterSeconds: 30 * 60)
+                    f.snapToleranceSeconds = 10 * 60
+                    var h = HydrationSettings(mlPerHour: 500, sodiumMgPerHour: 400)
+                    h.aidStationsMeters = stations
+                    let cues = CuePlan(plan: plan, fueling: f, hydration: h)
+                    let gels = CuePlanTests.gels(cues)
+                    let floor = gel / max(90, rate) * 3600
+                    let what = "\(rate) g/h of \(gel) g, stations \(stations), \(target) s"
+                    for (a, b) in zip(gels, gels.dropFirst()) {
+                        #expect(
+                            Double(b.clockSeconds - a.clockSeconds) >= floor - 2,
+                            "\(what): gels \(a.number) and \(b.number) \(b.clockSeconds - a.clockSeconds) s apart")
+                    }
+                    if floor >= 600 {
+                        #expect(zip(gels, gels.dropFirst()).allSatisfy { $1.clockSeconds - $0.clockSeconds >= 598 })
+                    }
+                    #expect(gels.allSatisfy { Double($0.clockSeconds) <= target - f.stopBeforeFinishSeconds + 1 })
+                    for warning in cues.warnings where warning.contains("has no water") {
+                        guard let at = warning.range(of: "take it at the ") else { continue }
+                        let km = Double(warning[at.upperBound...].prefix { $0 != " " }) ?? .nan
+                        let gelKm = Double(warning.split(separator: " ")[4]) ?? .nan
+                        #expect(abs(km - gelKm) <= 5.0001, "\(what): \(warning)")
+                        let station = stations.first { abs($0 / 1000 - km) < 1e-6 }
+                        let clock = station.map { plan.clockSeconds(at: $0) } ?? -1
+                        #expect(clock >= f.startAfterSeconds - f.snapToleranceSeconds - 1, "\(what): \(warning)")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -20,7 +20,10 @@ public enum StoreLocation: Sendable, Equatable {
     /// message never shows its password: a typo must not become a SQLite file
     /// and a folder tree named after the password.
     public init(_ text: String, argument: String = "--store") throws {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Plain Swift, not Foundation's trimming and case-insensitive search: this
+        // runs for every command, and those load Foundation's string machinery
+        // (most of a millisecond at start).
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         if Self.isConnectionString(trimmed) {
             // libpq's key=value form: never a file name (it would be named after
             // the password); only URLs name a server here.
@@ -60,9 +63,9 @@ public enum StoreLocation: Sendable, Equatable {
     /// scheme and `:/`, or with something like `postgres` and holds `:` or `@`
     /// (`postgresql:rk@db`, `postgresql//rk:secret@db`).
     static func looksLikeURL(_ text: String) -> Bool {
-        if text.contains("://") { return true }
+        if holds(text, "://") { return true }
         // `posgresql//rk:pw@db`, `postgresql;//rk:pw@db`: user info with a password after `//`.
-        if let sep = text.range(of: "//") {
+        if holds(text, "//"), let sep = text.range(of: "//") {
             let rest = text[sep.upperBound...]
             if let at = rest.lastIndex(of: "@"), rest[..<at].contains(":") { return true }
         }
@@ -73,6 +76,13 @@ public enum StoreLocation: Sendable, Equatable {
         let lower = scheme.lowercased()
         let postgresLike = lower.hasPrefix("postgr") || lower.hasPrefix("postgre") || lower == "pg" || lower == "psql"
         return postgresLike && (after.hasPrefix(":") || after.contains("@"))
+    }
+
+    /// Whether `text` holds `part` (bytes compared, no Foundation).
+    static func holds(_ text: String, _ part: String) -> Bool {
+        let t = Array(text.utf8), p = Array(part.utf8)
+        guard !p.isEmpty, t.count >= p.count else { return p.isEmpty }
+        return (0...(t.count - p.count)).contains { i in t[i..<i + p.count].elementsEqual(p) }
     }
 
     /// libpq's connection keywords: text holding `KEYWORD=` for one of them as a
@@ -86,7 +96,7 @@ public enum StoreLocation: Sendable, Equatable {
     /// Whether `text` is a key=value connection string: a word `KEYWORD=` of
     /// libpq's, or a `password=` anywhere (never a file name).
     static func isConnectionString(_ text: String) -> Bool {
-        if text.range(of: "password=", options: .caseInsensitive) != nil, !text.contains("://") { return true }
+        if Self.holds(text.lowercased(), "password="), !Self.holds(text, "://") { return true }
         let words = text.split(whereSeparator: \.isWhitespace)
         return words.count > 1
             && words.contains { word in
