@@ -1,3 +1,4 @@
+import Foundation
 import RaceKitCore
 
 /// The SVG chart beside each Markdown report: weekly distance as bars (left
@@ -9,8 +10,9 @@ public enum WeeklyChart {
         let width = 760.0, height = 320.0
         let left = 56.0, right = 56.0, top = 40.0, bottom = 48.0
         let plotW = width - left - right, plotH = height - top - bottom
-        let maxKm = niceCeiling(max(1, rows.map(\.distanceKm).max() ?? 1))
-        let maxLoad = niceCeiling(max(1, rows.flatMap { [$0.fitnessEnd, $0.fatigueEnd] }.max() ?? 1))
+        // At least 4, so that an empty chart's gridlines are 0 1 2 3 4, not 0.3 and 0.8.
+        let maxKm = niceCeiling(max(4, rows.map(\.distanceKm).max() ?? 4))
+        let maxLoad = niceCeiling(max(4, rows.flatMap { [$0.fitnessEnd, $0.fatigueEnd] }.max() ?? 4))
         let slot = plotW / Double(max(1, rows.count))
         let f = { (v: Double) in ReportFormat.fixed(v, 1) }
         var s = """
@@ -65,12 +67,18 @@ public enum WeeklyChart {
         return s + "</svg>\n"
     }
 
-    /// An axis label: whole when whole, else one decimal.
+    /// An axis label with as many decimals as the value needs (up to three):
+    /// 12.5, 1.25, never a rounded 1.3.
     static func tick(_ v: Double) -> String {
-        ReportFormat.fixed(v, v == v.rounded() ? 0 : 1)
+        let digits =
+            (0...3).first { d in
+                let scale = pow(10.0, Double(d))
+                return abs((v * scale).rounded() - v * scale) < 1e-6
+            } ?? 3
+        return ReportFormat.fixed(v, digits)
     }
 
-    /// 1, 2 or 5 times a power of ten, at or above `v`.
+    /// 1, 2, 4 or 5 times a power of ten, at or above `v` (4: quarters stay whole).
     /// Not finite or not positive: 1 (an infinite value looped forever here).
     static func niceCeiling(_ v: Double) -> Double {
         guard v.isFinite, v > 0 else { return 1 }
@@ -78,7 +86,7 @@ public enum WeeklyChart {
         var p = 1.0
         while p * 10 <= v { p *= 10 }
         while p > v { p /= 10 }
-        for m in [1.0, 2, 5, 10] where m * p >= v { return m * p }
+        for m in [1.0, 2, 4, 5, 10] where m * p >= v { return m * p }
         return 10 * p
     }
 

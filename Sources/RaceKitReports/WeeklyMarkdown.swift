@@ -78,17 +78,15 @@ public enum WeeklyMarkdown {
         out.append("")
         out.append("| | trend | \(w.rows.first!.week) → \(week.week) |")
         out.append("|---|---|---|")
-        out.append(
-            "| distance (km) | \(sparkline(w.rows.map(\.distanceKm))) | \(w.rows.map { f($0.distanceKm, 0) }.joined(separator: " ")) |"
-        )
-        out.append(
-            "| load | \(sparkline(w.rows.map(\.load))) | \(w.rows.map { f($0.load, 0) }.joined(separator: " ")) |")
-        out.append(
-            "| fitness | \(sparkline(w.rows.map(\.fitnessEnd))) | \(w.rows.map { f($0.fitnessEnd, 0) }.joined(separator: " ")) |"
-        )
-        out.append(
-            "| form | \(sparkline(w.rows.map(\.formEnd))) | \(w.rows.map { f($0.formEnd, 0) }.joined(separator: " ")) |"
-        )
+        // Each trend is drawn from the numbers printed beside it (rounded as
+        // shown): twelve weeks printed as 0 are a flat line, not a decline.
+        for (name, values) in [
+            ("distance (km)", w.rows.map(\.distanceKm)), ("load", w.rows.map(\.load)),
+            ("fitness", w.rows.map(\.fitnessEnd)), ("form", w.rows.map(\.formEnd))
+        ] {
+            let shown = values.map { f($0, 0) }
+            out.append("| \(name) | \(sparkline(shown.map { Double($0) ?? .nan })) | \(shown.joined(separator: " ")) |")
+        }
         out.append("")
         out.append("| week | runs | km | moving | load | fitness | fatigue | form |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -238,4 +238,24 @@ let w46 = ISOWeek("2026-W46")!
         #expect(WeeklyMarkdown.sparkline([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█")
         #expect(WeeklyMarkdown.sparkline([0, 0]) == "▁▁")
     }
+
+    /// A trend is drawn from the numbers printed beside it: a fitness decaying
+    /// from 0.4 to 0.01, printed as twelve zeros, is a flat line, not a decline.
+    @Test func aTrendPrintedAsZerosIsFlat() throws {
+        let runs = [reportRun(day: w46.monday - 77, km: 1, minutes: 10, load: 1)]
+        let weeks = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"], runs: runs, through: w46, count: 12)
+        let md = WeeklyMarkdown.render(weeks, chartFile: "c.svg")
+        let fitness = try #require(md.split(separator: "\n").first { $0.hasPrefix("| fitness |") })
+        #expect(fitness.contains("0 0 0 0 0 0 0 0 0 0 0 0") && fitness.contains("▁▁▁▁▁▁▁▁▁▁▁▁"), "\(fitness)")
+    }
+
+    /// Gridline labels say their values: an empty chart's are whole, a quarter is 1.25, never 1.3.
+    @Test func chartTicksAreExact() throws {
+        #expect(WeeklyChart.tick(1.25) == "1.25" && WeeklyChart.tick(12.5) == "12.5" && WeeklyChart.tick(3) == "3")
+        let empty = WeeklyAggregator.weeks(
+            athleteID: "a", athleteName: "A", timeZone: "UTC", zoneNames: ["1"], runs: [], through: w46, count: 4)
+        let svg = WeeklyChart.render(empty)
+        #expect(!svg.contains(">0.3<") && !svg.contains(">0.8<") && svg.contains(">4<"), "\(svg.prefix(600))")
+    }
 }
