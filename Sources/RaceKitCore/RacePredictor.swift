@@ -79,7 +79,8 @@ public enum RacePredictor {
     public static let highestFittedVDOT = 85.0
 
     /// A target time suggested from one performance: the middle of the three
-    /// models' predictions, rounded up to whole minutes over an hour and to 5 s
+    /// models' predictions (the slowest where Riegel's caveat applies: plan on
+    /// the slower end), rounded up to whole minutes over an hour and to 5 s
     /// below (a target a runner would write down), with the models' range.
     public struct Suggestion: Sendable, Equatable {
         public var seconds: Double
@@ -89,7 +90,7 @@ public enum RacePredictor {
 
     public static func suggestTarget(seconds: Double, meters: Double, to distance: Double) -> Suggestion {
         let times = predict(seconds: seconds, meters: meters, to: distance).map(\.seconds).sorted()
-        let middle = times[times.count / 2]
+        let middle = riegelNote(fromMeters: meters, toMeters: distance) != nil ? times.last! : times[times.count / 2]
         let rounded = middle >= 3600 ? (middle / 60).rounded(.up) * 60 : (middle / 5).rounded(.up) * 5
         return Suggestion(seconds: rounded, fastestSeconds: times.first!, slowestSeconds: times.last!)
     }

@@ -78,9 +78,9 @@ extension RaceKitCommand.Race {
             discussion: """
                 Without --target, the target is suggested from the athlete's best efforts of the last 12 months \
                 (--within-months; an older record only when there is nothing newer, with its age and a warning): \
-                the middle of the Riegel, VDOT and Cameron predictions; see racekit predict. Ranges: --distance \
-                400 m to 250 km; --target such that the pace is 2:00/km to 20:00/km (what race plan accepts). The \
-                file is SLUG.yaml in --out (default: Races).
+                the middle of the Riegel, VDOT and Cameron predictions (for a marathon from a half or less, the \
+                slowest); see racekit predict. Ranges: --distance 400 m to 250 km; --target such that the pace is \
+                2:00/km to 20:00/km (what race plan accepts). The file is SLUG.yaml in --out (default: Races).
 
                   racekit race new "Berlin 2026" --distance marathon --target 3:15:00
                   racekit race new "Spring 10k" --distance 10k --athlete anna

@@ -40,3 +40,15 @@ import Testing
         #expect(p.allSatisfy { (12_000...13_200).contains($0.seconds) })
     }
 }
+
+/// A suggested target is the middle model, but the slowest where Riegel's
+/// caveat applies: the line that says "plan on the slower end" suggests it.
+@Suite struct SuggestedTargetTests {
+    @Test func aMarathonFromAHalfIsTheSlowerEnd() {
+        let s = RacePredictor.suggestTarget(seconds: 5777, meters: 21_097.5, to: 42_195)
+        #expect(s.seconds >= s.slowestSeconds && s.seconds - s.slowestSeconds < 60)
+        let tenK = RacePredictor.suggestTarget(seconds: 2400, meters: 10_000, to: 21_097.5)
+        let middle = RacePredictor.predict(seconds: 2400, meters: 10_000, to: 21_097.5).map(\.seconds).sorted()[1]
+        #expect(tenK.seconds >= middle && tenK.seconds - middle < 60)
+    }
+}

@@ -85,7 +85,7 @@ extension RecentForm {
         var text =
             "suggested from \(origin): models give \(TextFormat.duration(s.fastestSeconds)) to \(TextFormat.duration(s.slowestSeconds))"
         if RacePredictor.riegelNote(fromMeters: record.distanceMeters, toMeters: distance) != nil {
-            text += " (Riegel tends to be optimistic for recreational marathoners)"
+            text += " (the slower end: Riegel tends to be optimistic for recreational marathoners)"
         }
         return (s.seconds, text)
     }
