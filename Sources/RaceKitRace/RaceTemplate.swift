@@ -54,7 +54,7 @@ public enum RaceTemplate {
               gel_carbs_g: 25
               start_after: "0:30:00"
               # stop_before_finish: "0:15:00"
-              # snap_tolerance: "0:05:00"  # move a gel to an aid station this close in time
+              # snap_tolerance: "0:10:00"  # move a gel to an aid station this close in time (the default)
               # caffeine: {mg: 100, after: "1:30:00", every: "1:00:00"}
 
             """

@@ -496,9 +496,25 @@ struct Reader {
     /// target (250 km at 20:00/km is 83:20:00).
     static let longestDuration = 100.0 * 3600
 
+    /// A duration as h:mm:ss, always three parts.
+    static func hms(_ s: Double) -> String {
+        let t = Int(s.rounded())
+        return "\(t / 3600):\(String(format: "%02d", t / 60 % 60)):\(String(format: "%02d", t % 60))"
+    }
+
     func duration(_ node: Node, _ key: String, in range: ClosedRange<Double> = 0...longestDuration) throws -> Double {
         let t = try scalarText(node, key)
         guard let v = Units.parseDuration(t) else { throw error(node, key, "'\(t)' is not a time (h:mm:ss or mm:ss)") }
+        // "1:00" is a minute to the parser and an hour to many a coach: two parts
+        // whose first is under 10 say neither for sure.
+        let parts = t.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2, v > 0, let first = Double(parts[0].trimmingCharacters(in: .whitespaces)), first < 10 {
+            let (m, h) = (TextFormat.duration(v), TextFormat.duration(v * 60))
+            throw error(
+                node, key,
+                "'\(t)' could be \(m) (minutes and seconds) or \(h) (hours and minutes): write it as h:mm:ss (\(Self.hms(v)) or \(Self.hms(v * 60)))"
+            )
+        }
         guard range.contains(v) else {
             throw error(
                 node, key,

@@ -227,3 +227,31 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 5)
     }
 }
+
+/// "start_after: 1:00" is a minute to the parser and an hour to many a coach:
+/// a fueling or hydration time of two parts whose first is under 10 is refused
+/// with both readings, never silently read one way.
+@Suite struct AmbiguousDurationTests {
+    static func setup(_ fueling: String) -> String {
+        "name: T\ndistance: half\ntarget_time: \"1:45:00\"\nfueling: {carbs_per_hour_g: 60, gel_carbs_g: 25, \(fueling)}\n"
+    }
+
+    @Test(arguments: ["start_after: \"1:00\"", "stop_before_finish: \"5:00\"", "snap_tolerance: \"0:30\""])
+    func aShortTwoPartTimeIsRefusedWithBothReadings(_ key: String) {
+        #expect {
+            _ = try SetupLoader.parse(yaml: Self.setup(key), file: "t.yaml")
+        } throws: { error in
+            let text = "\(error)"
+            return ExitClass(of: error) == .dataError && text.contains("could be") && text.contains("h:mm:ss")
+                && text.contains("(minutes and seconds) or")
+        }
+    }
+
+    @Test func unambiguousTimesAreRead() throws {
+        let s = try SetupLoader.parse(
+            yaml: Self.setup("start_after: \"45:00\", stop_before_finish: \"0:10:00\", snap_tolerance: \"0:00\""),
+            file: "t.yaml")
+        #expect(s.fueling?.startAfterSeconds == 2700 && s.fueling?.stopBeforeFinishSeconds == 600)
+        #expect(s.fueling?.snapToleranceSeconds == 0)
+    }
+}
