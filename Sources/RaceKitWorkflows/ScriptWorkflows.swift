@@ -102,6 +102,7 @@ public struct ScriptSimulation {
             against = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
         case .run(let runID):
             (metrics, against) = try Self.recorded(s, store: try openStore(), runID: runID)
+            if let short = Self.shortRun(s, ranMeters: metrics.last?.distance ?? 0) { note(short) }
         }
         do { result = try TriggerEngine.simulate(s, metrics: metrics) } catch {
             throw ScriptError(path: file, message: "\(error)")
@@ -126,6 +127,17 @@ public struct ScriptSimulation {
             note("warning: \(file) is stale for \(race) (\(why)); simulating the script's own plan")
         }
         return ScriptReplay.onPlan(s)
+    }
+
+    /// The warning for a run shorter than the race (by more than 2%): a
+    /// marathon script replayed against a half cannot say what it says past
+    /// the half, and the replay must not look like the race.
+    static func shortRun(_ s: RaceScript, ranMeters: Double) -> String? {
+        let race = s.plan.distanceMeters
+        guard race > 0, ranMeters < race * 0.98 else { return nil }
+        let km = { (m: Double) in TextFormat.fixed(m / 1000, 2) }
+        return
+            "warning: the run is \(km(ranMeters)) km, \(Int((100 * ranMeters / race).rounded()))% of the race's \(km(race)) km: nothing the script says past \(km(ranMeters)) km can play, and the finish never comes"
     }
 
     static func recorded(_ s: RaceScript, store: any Store, runID: String) throws -> ([Metrics], String) {

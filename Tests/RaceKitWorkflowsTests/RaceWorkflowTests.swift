@@ -189,3 +189,18 @@ func raceFixture() throws -> (dir: URL, setup: String, store: RunStore, race: Ru
         }
     }
 }
+
+/// A script replayed against a run shorter than its race says so: a marathon
+/// script against a half cannot play its second half nor its finish.
+@Suite struct ShortRunSimulationTests {
+    @Test func aMarathonScriptAgainstAHalfWarns() throws {
+        let setup = try SetupLoader.parse(
+            yaml: "name: M\ndistance: marathon\ntarget_time: \"3:30:00\"\n", file: "m.yaml")
+        let script = ScriptGenerator.generate(
+            plan: try RacePlanner.plan(setup), personality: try Personality.named("calm_coach"))
+        let warning = try #require(ScriptSimulation.shortRun(script, ranMeters: 21_097.5))
+        #expect(warning.contains("21.10 km, 50% of the race's 42.20 km") && warning.contains("the finish never comes"))
+        #expect(ScriptSimulation.shortRun(script, ranMeters: 42_100) == nil)
+        #expect(ScriptSimulation.shortRun(script, ranMeters: 43_000) == nil)
+    }
+}
