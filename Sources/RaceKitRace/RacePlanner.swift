@@ -82,6 +82,29 @@ public enum RacePlanner {
             cues: cues, warnings: warnings)
     }
 
+    /// The longest a course may jump between a recording's segments.
+    static let maximumSegmentGapMeters = 200.0
+
+    /// Why the segments of `a` cannot be joined into one course (the first gap
+    /// longer than `maximumSegmentGapMeters`), or nil.
+    static func segmentGap(_ a: RawActivity) -> String? {
+        let s = a.samples
+        for (k, start) in a.segmentStarts.filter({ $0 > 0 }).sorted().enumerated() where start < s.count {
+            // The last point with a position before the segment, the first in it.
+            guard let before = (0..<start).last(where: { s.latitude[$0].isFinite && s.longitude[$0].isFinite }),
+                let after = (start..<s.count).first(where: { s.latitude[$0].isFinite && s.longitude[$0].isFinite })
+            else { continue }
+            let d = Geodesy.distance(
+                lat1: s.latitude[before], lon1: s.longitude[before], lat2: s.latitude[after], lon2: s.longitude[after])
+            guard d > maximumSegmentGapMeters else { continue }
+            let dt = s.time[after] - s.time[before]
+            let when = dt.isFinite && dt > 0 ? " and \(TextFormat.duration(dt.rounded())) apart" : ""
+            return
+                "its track's segments \(k + 1) and \(k + 2) are \(TextFormat.fixed(d / 1000, 2)) km\(when): a course would cross the gap in a straight line; give the course as one route or track (or cut the file at the gap)"
+        }
+        return nil
+    }
+
     /// Reads a course: a GPX route or track, a TCX course, or a recorded activity.
     public static func readCourse(_ setup: RaceSetup, path: String) throws -> CourseProfile {
         let fail = { (kind: SetupError.Kind, message: String) in
@@ -99,6 +122,10 @@ public enum RacePlanner {
         if let c = doc.courses.max(by: { $0.samples.count < $1.samples.count }), c.samples.count >= 2 {
             samples = c.samples
         } else if let a = doc.activities.max(by: { $0.samples.count < $1.samples.count }), a.samples.count >= 2 {
+            // A recording's segments are joined end to start: refused where that
+            // would be a straight line across a gap (a pause with the watch on the
+            // move: a 6.9 km line was part of a course).
+            if let gap = Self.segmentGap(a) { throw fail(.invalid, "\(path): \(gap)") }
             samples = a.samples
         } else {
             throw fail(.invalid, "\(path) holds no route, course or track")

@@ -116,3 +116,39 @@ import Testing
         }
     }
 }
+
+/// A course from a recording whose segments are far apart (a pause with the
+/// watch on the move) is refused, never joined by a straight line.
+@Suite struct CourseSegmentGapTests {
+    static func gpx(gapDegrees: Double) -> String {
+        func seg(_ lat0: Double, _ t0: Int) -> String {
+            "<trkseg>"
+                + (0..<50).map { i in
+                    let t = t0 + i * 10
+                    return
+                        "<trkpt lat=\"\(lat0 + Double(i) * 0.0003)\" lon=\"11.5\"><time>2026-03-01T\(String(format: "%02d:%02d:%02d", 7 + t / 3600, t / 60 % 60, t % 60))Z</time></trkpt>"
+                }.joined() + "</trkseg>"
+        }
+        return
+            "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk>"
+            + seg(48.1, 0) + seg(48.1 + 50 * 0.0003 + gapDegrees, 3600) + "</trk></gpx>"
+    }
+
+    @Test func farApartSegmentsAreRefusedNearOnesJoined() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-gap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let far = dir.appendingPathComponent("far.gpx").path
+        try Self.gpx(gapDegrees: 0.062).write(toFile: far, atomically: false, encoding: .utf8)
+        let near = dir.appendingPathComponent("near.gpx").path
+        try Self.gpx(gapDegrees: 0.0003).write(toFile: near, atomically: false, encoding: .utf8)
+        let setup = try SetupLoader.parse(
+            yaml: "name: T\ndistance: \"3.3 km\"\ntarget_time: \"16:30\"\n", file: "t.yaml")
+        #expect {
+            _ = try RacePlanner.readCourse(setup, path: far)
+        } throws: { error in
+            "\(error)".contains("segments 1 and 2 are 6.9") && "\(error)".contains("51:50 apart")
+        }
+        _ = try RacePlanner.readCourse(setup, path: near)
+    }
+}
