@@ -11,7 +11,7 @@ extension RaceKitCommand.Runs {
             discussion: """
                   racekit runs list
                   racekit runs list --since 2026-01-01 --sport running --format csv > runs.csv
-                  racekit runs list --sort distance --reverse --limit 10
+                  racekit runs list --sort distance --limit 10     # the ten longest
                 """
         )
 
@@ -22,10 +22,10 @@ extension RaceKitCommand.Runs {
         @Option(help: "Only this sport: \(Sport.allCases.map(\.rawValue).joined(separator: ", ")).") var sport: Sport?
         @Option(help: "Only runs starting on or after this date (YYYY-MM-DD, UTC).") var since: String?
         @Option(help: "Only runs starting on or before this date (YYYY-MM-DD, UTC).") var until: String?
-        @Option(help: "Sort by date, distance, time (elapsed), pace or load.") var sort: SortKey = .date
-        @Flag(help: "Reverse the order.") var reverse = false
-        @Option(help: "At most this many runs (after sorting; with date order, the newest; 1 to 100000).") var limit:
-            Int?
+        @Option(help: "date (oldest first), distance, time, load (largest first) or pace (fastest first).")
+        var sort: SortKey = .date
+        @Flag(help: "Reverse the order (distance: shortest first).") var reverse = false
+        @Option(help: "At most this many runs, 1-100000 (after sorting; date order: the newest).") var limit: Int?
         @Option(help: "km or mi for the table.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
