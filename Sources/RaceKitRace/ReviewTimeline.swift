@@ -16,6 +16,10 @@ struct ReviewTimeline {
     /// Time-weighted heart-rate prefix sums (value × capped step, and the steps).
     let hrArea: [Double]
     let hrWeight: [Double]
+    /// Positions (NaN where unknown) and cadence (NaN where unknown), for stops.
+    let latitude: [Double]
+    let longitude: [Double]
+    let cadence: [Double]
 
     init(_ s: SampleSeries, scale: Double) {
         let n = s.count
@@ -40,6 +44,9 @@ struct ReviewTimeline {
         self.t = t
         hrArea = area
         hrWeight = weight
+        latitude = s.latitude.count == n ? Array(s.latitude) : Array(repeating: .nan, count: n)
+        longitude = s.longitude.count == n ? Array(s.longitude) : Array(repeating: .nan, count: n)
+        cadence = s.cadence.count == n ? Array(s.cadence) : Array(repeating: .nan, count: n)
     }
 
     var finishMeters: Double { x[x.count - 1] }
@@ -82,12 +89,44 @@ struct ReviewTimeline {
         return w > 0 ? (hrArea[j] - hrArea[i]) / w : nil
     }
 
-    /// Stops: runs of steps slower than `speed` (auto-pause gaps included)
-    /// lasting `minimum` seconds or more, before the finish.
+    /// How long a window of positions must be to tell a stand from slow
+    /// running through GPS jitter, and how much movement two stands may have
+    /// between them and still be one.
+    static let standWindowSeconds = 10.0
+    static let standMergeSeconds = 10.0
+
+    /// Stops: time spent standing, lasting `minimum` seconds or more, before
+    /// the finish. A step is standing when it is slower than `speed` (by the
+    /// distance; auto-pause gaps included), when the cadence is 0, or when it
+    /// lies in a window of `standWindowSeconds` whose positions moved less than
+    /// `speed` over it (net, so GPS jitter of a metre or two a second, which
+    /// adds to the distance, is no movement). Standing runs less than
+    /// `standMergeSeconds` of movement apart are one stop: a 40 s stand at a
+    /// station with jitter was three stops, or none.
     func stops(speed: Double, minimum: Double, finish: Double) -> [ReviewStop] {
+        let n = x.count
+        guard n >= 2 else { return [] }
+        var standing = [Bool](repeating: false, count: n - 1)   // step i -> i+1
+        for i in 0..<(n - 1) {
+            let dt = t[i + 1] - t[i]
+            guard dt > 0 else { continue }
+            if (x[i + 1] - x[i]) / dt < speed || cadence[i] == 0 { standing[i] = true }
+        }
+        // Windows of positions that stayed within `speed` x window: every step in them stands.
+        var j = 0
+        for i in 0..<n where latitude[i].isFinite && longitude[i].isFinite {
+            if j < i { j = i }
+            while j + 1 < n, t[j] - t[i] < Self.standWindowSeconds { j += 1 }
+            let span = t[j] - t[i]
+            guard span >= Self.standWindowSeconds, span <= 3 * Self.standWindowSeconds,
+                latitude[j].isFinite, longitude[j].isFinite
+            else { continue }
+            let moved = Geodesy.distance(lat1: latitude[i], lon1: longitude[i], lat2: latitude[j], lon2: longitude[j])
+            if moved < speed * span { for k in i..<j { standing[k] = true } }
+        }
         var out: [ReviewStop] = []
         var start = -1
-        var seconds = 0.0
+        var seconds = 0.0, moving = 0.0
         func close() {
             if start >= 0, seconds >= minimum, x[start] < finish - ReviewAnalyzer.finishZoneMeters {
                 out.append(ReviewStop(atMeters: x[start], seconds: seconds, clockSeconds: t[start]))
@@ -95,14 +134,23 @@ struct ReviewTimeline {
             start = -1
             seconds = 0
         }
-        for i in 0..<max(0, x.count - 1) {
+        for i in 0..<(n - 1) {
             let dt = t[i + 1] - t[i]
             guard dt > 0 else { continue }
-            if (x[i + 1] - x[i]) / dt < speed {
+            if standing[i] {
+                if start >= 0, moving > 0 {
+                    // A short move between two stands: one stop, the move included.
+                    seconds += moving
+                }
                 if start < 0 { start = i }
                 seconds += dt
-            } else {
-                close()
+                moving = 0
+            } else if start >= 0 {
+                moving += dt
+                if moving >= Self.standMergeSeconds {
+                    moving = 0
+                    close()
+                }
             }
         }
         close()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -157,5 +158,77 @@ func review(_ plan: RacePlan, _ s: SampleSeries) throws -> RaceReview {
         let lo = TextFormat.duration(lateness(first.plannedMeters)),
             hi = TextFormat.duration(lateness(lastGel.plannedMeters))
         #expect(late.verdict.contains("The \(gels) gels came from \(lo) late to \(hi) late against the plan's clock."))
+    }
+}
+
+/// A stand at an aid station is one stop, whatever the GPS does meanwhile: with
+/// 0.2 m of jitter it was three stops (13, 11 and 12 s), with 1 m none at all.
+@Suite struct StandWithJitterTests {
+    /// The plan's run on a line north, with a `seconds` stand at `meters` during
+    /// which the position jitters by up to `jitter` metres a second (and the
+    /// distance grows by the jitter's path, as a GPS distance does); cadence 170
+    /// while running and, when `cadence0`, 0 while standing.
+    static func run(
+        _ plan: RacePlan, at meters: Double, seconds: Int, jitter: Double, positions: Bool = true,
+        cadence0: Bool = false
+    ) -> SampleSeries {
+        var rng = SplitMix64(seed: 42)
+        var s = SampleSeries()
+        var x = 0.0, extra = 0.0, offset = 0.0
+        let metre = 1 / 111_195.0
+        func point(_ t: Double, _ d: Double, lat: Double, lon: Double, cadence: Double) {
+            var p = SamplePoint()
+            p.time = 1_790_000_000 + t
+            p.distance = d
+            p.latitude = positions ? lat : .nan
+            p.longitude = positions ? lon : .nan
+            p.elevation = 35
+            p.heartRate = 150
+            p.cadence = cadence
+            s.append(p)
+        }
+        var stood = false
+        while true {
+            let t = plan.pacePlan.clockSeconds(at: x) + offset
+            point(t, x + extra, lat: 48.1 + x * metre, lon: 11.5, cadence: 170)
+            if !stood, x >= meters {
+                stood = true
+                var (lat, lon) = (48.1 + x * metre, 11.5)
+                for k in 1...seconds {
+                    var (dn, de) = (
+                        Double.random(in: -jitter...jitter, using: &rng),
+                        Double.random(in: -jitter...jitter, using: &rng)
+                    )
+                    // Now and then a jump (a satellite lost or gained): 0.8 m.
+                    if k % 12 == 0 { dn += 0.8 }
+                    let nlat = 48.1 + x * metre + dn * metre, nlon = 11.5 + de * metre / cos(48.1 * .pi / 180)
+                    extra += Geodesy.distance(lat1: lat, lon1: lon, lat2: nlat, lon2: nlon)
+                    (lat, lon) = (nlat, nlon)
+                    point(t + Double(k), x + extra, lat: lat, lon: lon, cadence: cadence0 ? 0 : 170)
+                }
+                offset += Double(seconds)
+            }
+            if x >= plan.setup.distanceMeters { break }
+            x = min(x + 4, plan.setup.distanceMeters)
+        }
+        return s
+    }
+
+    @Test(arguments: [0.2, 1.0])
+    func aFortySecondStandIsOneStop(_ jitter: Double) throws {
+        let plan = try reviewPlan()
+        let r = try review(plan, Self.run(plan, at: 30_000, seconds: 40, jitter: jitter))
+        #expect(r.stops.count == 1, "\(r.stops)")
+        let stop = try #require(r.stops.first)
+        #expect((30...45).contains(stop.seconds) && abs(stop.atMeters - 30_000) < 100, "\(stop)")
+        #expect(r.brokeAtMeters == nil, "\(String(describing: r.brokeAtMeters))")
+        #expect(r.verdict.contains { $0.hasPrefix("Stopped once, for ") })
+    }
+
+    /// Without positions, a cadence of 0 tells the stand.
+    @Test func aCadenceOfZeroIsStandingWithoutPositions() throws {
+        let plan = try reviewPlan()
+        let r = try review(plan, Self.run(plan, at: 30_000, seconds: 40, jitter: 1, positions: false, cadence0: true))
+        #expect(r.stops.count == 1 && (30...45).contains(r.stops.first?.seconds ?? 0), "\(r.stops)")
     }
 }
