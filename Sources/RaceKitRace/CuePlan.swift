@@ -105,7 +105,13 @@ public struct CuePlan: Sendable {
     /// A delivered rate further than this share from the ask gets a warning.
     public static let deliveryTolerance = 0.10
 
-    public init(plan: PacePlan, fueling: FuelingSettings?, hydration: HydrationSettings?) {
+    /// Metres per unit the warnings give distances in (1000: km; a mile).
+    let unitMeters: Double
+
+    public init(
+        plan: PacePlan, fueling: FuelingSettings?, hydration: HydrationSettings?, unitMeters: Double = 1000
+    ) {
+        self.unitMeters = unitMeters
         let target = plan.targetSeconds
         let hours = target / 3600
         let stations = (hydration?.aidStationsMeters ?? []).sorted()
@@ -207,7 +213,7 @@ public struct CuePlan: Sendable {
             Double(first.clockSeconds) < f.startAfterSeconds - 30
         {
             warnings.append(
-                "fueling: gel \(first.number) is planned at \(TextFormat.duration(Double(first.clockSeconds))) (\(TextFormat.fixed(first.distanceMeters / 1000, 1)) km\(first.atAidStation ? ", at an aid station" : "")), \(TextFormat.duration(f.startAfterSeconds - Double(first.clockSeconds))) before start_after \(TextFormat.duration(f.startAfterSeconds)): take it there, or lower snap_tolerance to keep it later"
+                "fueling: gel \(first.number) is planned at \(TextFormat.duration(Double(first.clockSeconds))) (\(Self.distance(first.distanceMeters, 1, unitMeters))\(first.atAidStation ? ", at an aid station" : "")), \(TextFormat.duration(f.startAfterSeconds - Double(first.clockSeconds))) before start_after \(TextFormat.duration(f.startAfterSeconds)): take it there, or lower snap_tolerance to keep it later"
             )
         }
         let used = Set(placed.compactMap(\.station))
@@ -224,7 +230,7 @@ public struct CuePlan: Sendable {
                     gel, stations: stations, clocks: stationClock, used: used,
                     window: (f.startAfterSeconds - f.snapToleranceSeconds)...last,
                     others: gelClocks.filter { abs($0 - Double(gel.clockSeconds)) > 1 },
-                    spacing: count.minimumSpacing))
+                    spacing: count.minimumSpacing, unitMeters: unitMeters))
         }
         if let caffeine = f.caffeine, totals.caffeineMg == 0 {
             warnings.append(Self.caffeineDropped(caffeine, gels: placed.count, last: last, lastGel: cues.last))
@@ -324,21 +330,22 @@ public struct CuePlan: Sendable {
     /// every other gel; the nearest such. Without one, the warning says so.
     static func noWater(
         _ gel: Cue, stations: [Double], clocks: [Double], used: Set<Int>, window: ClosedRange<Double>,
-        others: [Double], spacing: Double
+        others: [Double], spacing: Double, unitMeters: Double = 1000
     ) -> String {
         let s =
-            "fueling: gel \(gel.number) at \(TextFormat.fixed(gel.distanceMeters / 1000, 2)) km (\(TextFormat.duration(Double(gel.clockSeconds)))) has no water: carry a bottle"
+            "fueling: gel \(gel.number) at \(distance(gel.distanceMeters, 2, unitMeters)) (\(TextFormat.duration(Double(gel.clockSeconds)))) has no water: carry a bottle"
         let t = Double(gel.clockSeconds)
         let serving = clocks.indices.filter { i in
             !used.contains(i) && abs(stations[i] - gel.distanceMeters) <= nearStationMeters + 1e-6
                 && window.contains(clocks[i]) && others.allSatisfy { abs($0 - clocks[i]) >= spacing - 1 }
         }
         guard let near = serving.min(by: { abs(clocks[$0] - t) < abs(clocks[$1] - t) }) else {
-            let within = clocks.indices.filter { abs(stations[$0] - gel.distanceMeters) <= nearStationMeters + 1e-6 }
+            let near = clocks.indices.filter { abs(stations[$0] - gel.distanceMeters) <= nearStationMeters + 1e-6 }
+            let within = unitMeters == 1000 ? "5 km" : distance(nearStationMeters, 1, unitMeters)
             let why =
-                within.isEmpty
-                ? "no aid station within \(kmText(nearStationMeters)) km"
-                : "the aid stations within \(kmText(nearStationMeters)) km hold another gel, are outside the fueling window or closer than \(TextFormat.duration(spacing)) to another gel"
+                near.isEmpty
+                ? "no aid station within \(within)"
+                : "the aid stations within \(within) hold another gel, are outside the fueling window or closer than \(TextFormat.duration(spacing)) to another gel"
             return s + " (\(why))"
         }
         return s
@@ -352,6 +359,12 @@ public struct CuePlan: Sendable {
         guard gels > 0, let g = lastGel else { return what + ": no gel is planned" }
         return what
             + ": no gel may come after \(TextFormat.duration(last)) (stop_before_finish) and the last is at \(TextFormat.duration(Double(g.clockSeconds))); set caffeine.after to \(TextFormat.duration(Double(g.clockSeconds))) or earlier"
+    }
+
+    /// A distance in the plan's unit: "14.00 km", "8.70 mi" (aid stations keep
+    /// their names in km: the setup lists them so, `aid_stations_km`).
+    static func distance(_ meters: Double, _ digits: Int, _ unitMeters: Double) -> String {
+        TextFormat.fixed(meters / unitMeters, digits) + (unitMeters == 1000 ? " km" : " mi")
     }
 
     /// Distances as a coach writes them: 5, 9.5, 12.25.
@@ -438,7 +451,7 @@ public struct CuePlan: Sendable {
             "hydration: the plan delivers \(TextFormat.fixed(got, 0)) ml/h of the \(TextFormat.fixed(h.mlPerHour, 0)) ml/h asked (\(n) drink\(n == 1 ? "" : "s"), \(TextFormat.fixed(totals.fluidMl, 0)) ml over \(TextFormat.duration(hours * 3600))), \(TextFormat.fixed(abs(got / h.mlPerHour - 1) * 100, 0))% \(got < h.mlPerHour ? "short" : "over")"
         if let lastDrink = cues.last(where: { $0.kind == .drink }), got < h.mlPerHour {
             s +=
-                ": the last drink is at \(TextFormat.fixed(lastDrink.distanceMeters / 1000, 1)) km with \(TextFormat.duration(plan.targetSeconds - Double(lastDrink.clockSeconds))) to go; add an aid station nearer the finish or carry a bottle"
+                ": the last drink is at \(Self.distance(lastDrink.distanceMeters, 1, unitMeters)) with \(TextFormat.duration(plan.targetSeconds - Double(lastDrink.clockSeconds))) to go; add an aid station nearer the finish or carry a bottle"
         } else if n == 0 {
             s += ": no drink fits before the last minute; list aid_stations_km or a shorter every"
         } else {
@@ -504,7 +517,7 @@ public struct CuePlan: Sendable {
             for d in drinks {
                 if d.clockSeconds - previous > 45 * 60 {
                     warnings.append(
-                        "hydration: \(TextFormat.duration(Double(d.clockSeconds - previous))) without a drink before \(TextFormat.fixed(d.distanceMeters / 1000, 1)) km; plan a bottle or an extra stop"
+                        "hydration: \(TextFormat.duration(Double(d.clockSeconds - previous))) without a drink before \(Self.distance(d.distanceMeters, 1, unitMeters)); plan a bottle or an extra stop"
                     )
                     break
                 }
@@ -512,7 +525,7 @@ public struct CuePlan: Sendable {
             }
             if let big = drinks.first(where: { ($0.fluidMl ?? 0) > 400 }) {
                 warnings.append(
-                    "hydration: \(TextFormat.fixed(big.fluidMl!, 0)) ml at \(TextFormat.fixed(big.distanceMeters / 1000, 1)) km is more than a runner can drink at once (about 150-300 ml); add drinking points"
+                    "hydration: \(TextFormat.fixed(big.fluidMl!, 0)) ml at \(Self.distance(big.distanceMeters, 1, unitMeters)) is more than a runner can drink at once (about 150-300 ml); add drinking points"
                 )
             }
         }

@@ -42,7 +42,7 @@ public enum RacePlanner {
         if let c = course {
             if abs(c.courseMeters - d) >= 10 {
                 warnings.append(
-                    "course: the course file measures \(TextFormat.fixed(c.courseMeters / 1000, 3)) km, the race \(TextFormat.fixed(d / 1000, 3)) km (\(c.courseMeters > d ? "+" : "")\(TextFormat.fixed((c.courseMeters / d - 1) * 100, 2))%): the course was scaled to the race distance"
+                    "course: the course file measures \(CuePlan.distance(c.courseMeters, 3, unitMeters)), the race \(CuePlan.distance(d, 3, unitMeters)) (\(c.courseMeters > d ? "+" : "")\(TextFormat.fixed((c.courseMeters / d - 1) * 100, 2))%): the course was scaled to the race distance"
                 )
             }
             if c.ignoredElevations > 0 {
@@ -75,7 +75,7 @@ public enum RacePlanner {
             }
             return row
         }
-        let cues = CuePlan(plan: pace, fueling: setup.fueling, hydration: setup.hydration)
+        let cues = CuePlan(plan: pace, fueling: setup.fueling, hydration: setup.hydration, unitMeters: unitMeters)
         warnings += cues.warnings
         return RacePlan(
             setup: setup, pacePlan: pace, course: course, unitMeters: unitMeters, splits: splits,

@@ -302,3 +302,26 @@ import Testing
         }
     }
 }
+
+/// `race plan --unit mi`: the warnings' distances are in miles too (aid
+/// stations keep their km names, as the setup lists them).
+@Suite struct MileWarningsTests {
+    @Test func aMilesPlanWarnsInMiles() throws {
+        let yaml = """
+            name: Mile Half
+            distance: half
+            target_time: "1:45:00"
+            fueling: {carbs_per_hour_g: 45, gel_carbs_g: 22, start_after: "0:35:00"}
+            hydration: {ml_per_hour: 450, sodium_mg_per_hour: 300, aid_stations_km: [5, 10, 15, 19]}
+            """
+        let setup = try SetupLoader.parse(yaml: yaml, file: "m.yaml")
+        let miles = try RacePlanner.plan(setup, unitMeters: Units.metersPerMile)
+        #expect(miles.warnings.contains { $0.contains(" mi") }, "\(miles.warnings)")
+        for w in miles.warnings {
+            let stripped = w.replacingOccurrences(of: #"the [0-9.]+ km station"#, with: "", options: .regularExpression)
+            #expect(stripped.range(of: #"[0-9] km"#, options: .regularExpression) == nil, "\(w)")
+        }
+        let km = try RacePlanner.plan(setup, unitMeters: 1000)
+        #expect(km.warnings.count == miles.warnings.count && !km.warnings.contains { $0.contains(" mi") })
+    }
+}
