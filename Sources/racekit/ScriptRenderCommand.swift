@@ -13,7 +13,7 @@ extension RaceKitCommand.ScriptGroup {
                 Fixed fragments are spoken by espeak-ng once; run-time values ({split_time}, {gap}...) by joining \
                 clips of a vocabulary rendered once per voice, every clip at -20 LUFS. The audio folder's \
                 manifest.json lists each text's parts (docs/audio.md); unchanged clips are reused. Example:
-                  racekit script render half.json --out audio/half --voice en-gb --format m4a
+                  racekit script render half.json --out audio/half --voice en-gb --codec m4a
                 """
         )
         @OptionGroup var storeOptions: StoreOptions
@@ -22,14 +22,14 @@ extension RaceKitCommand.ScriptGroup {
         var out: String?
         @Option(help: "An espeak-ng voice: en-us, en-gb, ... (espeak-ng --voices), optionally +VARIANT.")
         var voice = "en-us"
-        @Option(help: "opus (Ogg Opus, default) or m4a (AAC, through ffmpeg).") var format: AudioFormat = .opus
+        @Option(help: "opus (Ogg Opus, default) or m4a (AAC, through ffmpeg).") var codec: AudioFormat = .opus
 
         static let drawProgress: @Sendable (Int, Int) -> Void = { Console.progress("rendering \($0)/\($1)") }
 
         func run() throws {
             let outcome = try ScriptAudio.render(
                 ScriptAudio.Options(
-                    scriptPath: file, outputDirectory: out, voice: voice, format: format,
+                    scriptPath: file, outputDirectory: out, voice: voice, format: codec,
                     progress: Console.stderrIsTerminal ? Self.drawProgress : nil))
             if Console.stderrIsTerminal { Console.clearProgress() }
             Console.out(outcome.summary)

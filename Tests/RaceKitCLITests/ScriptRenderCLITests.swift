@@ -180,7 +180,7 @@ func toolsInstalled(_ tools: [String]) -> Bool {
         let cli = try CLI()
         try cli.write("Races/ten.yaml", Self.setup)
         _ = try cli.run(["race", "script", "Races/ten.yaml"])
-        let r = try cli.run(["script", "render", "Races/ten.script.json", "--format", "m4a"])
+        let r = try cli.run(["script", "render", "Races/ten.script.json", "--codec", "m4a"])
         #expect(r.status == 0 && r.stdout.contains("→ Races/ten-audio-m4a ("), "\(r.stderr)")
         let folder = cli.workdir.path + "/Races/ten-audio-m4a"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".m4a") }
@@ -197,7 +197,7 @@ func toolsInstalled(_ tools: [String]) -> Bool {
         let m4a = [UInt8](try #require(FileManager.default.contents(atPath: cli.workdir.path + "/heard.m4a")))
         #expect(m4a.count > 10_000 && m4a[4..<8].elementsEqual("ftyp".utf8))
         let noFFmpeg = try cli.run(
-            ["script", "render", "Races/ten.script.json", "--format", "m4a"],
+            ["script", "render", "Races/ten.script.json", "--codec", "m4a"],
             env: ["PATH": try Self.pathWithout("ffmpeg")])
         #expect(
             noFFmpeg.status == 74 && noFFmpeg.stderr.contains("ffmpeg is not installed (make deps installs it)"),
