@@ -156,7 +156,8 @@ public struct CuePlan: Sendable {
             let error = { (n: Int) in abs(Double(n) / max(wanted, 1e-9) - 1) }
             nearest = error(above) < error(below) - 1e-9 ? above : below
             minimumSpacing = max(Self.absoluteMinimumSpacing, f.gelCarbsGrams / max(90, f.carbsPerHourGrams) * 3600)
-            let interval = f.gelCarbsGrams / f.carbsPerHourGrams * 3600
+            // The cadence the ask gives, but never closer than the gut's limit.
+            let interval = max(f.gelCarbsGrams / f.carbsPerHourGrams * 3600, minimumSpacing)
             func spacing(_ n: Int) -> Double {
                 guard n > 1 else { return interval }
                 return min(interval, (raceSeconds - first) / Double(n), (last - first) / Double(n - 1))
@@ -246,6 +247,9 @@ public struct CuePlan: Sendable {
     /// the least moved in all (dynamic programming over the gels and their few
     /// candidate times: a greedy snap took a late station and left the next
     /// gels no room, or none at water).
+    /// The most places away from a station one gel is tried at.
+    static let maximumAims = 12
+
     static func assign(
         _ ideal: [Double], stationClock: [Double], tolerance: Double, last: Double, gap: Double, spacing: Double,
         caffeineAfter: Double?
@@ -258,7 +262,15 @@ public struct CuePlan: Sendable {
         var options: [[Option]] = []
         for (k, grid) in ideal.enumerated() {
             let floor = caffeineAfter.map { grid >= $0 - 1e-6 ? $0 : -.infinity } ?? -.infinity
-            let aims = [grid] + (options.last ?? []).map { aim(k, after: $0.clock) }
+            // The aims the gels before can give, nearest the grid first and at most
+            // `maximumAims` of them (over hundreds of gels they would multiply).
+            var aims = [grid]
+            for a in (options.last ?? []).map({ aim(k, after: $0.clock) }).sorted(by: {
+                abs($0 - grid) < abs($1 - grid)
+            })
+            where aims.count < Self.maximumAims && !aims.contains(where: { abs($0 - a) < 1 }) {
+                aims.append(a)
+            }
             let fits = { (c: Double) in
                 c <= last + 1e-6 && c >= floor - 1e-6 && aims.contains { abs(c - $0) <= tolerance + 1e-6 }
             }
@@ -271,6 +283,9 @@ public struct CuePlan: Sendable {
             // Away from a station: where it is aimed, or as soon as the gel before allows.
             for a in aims { add(max(a, floor), nil) }
             for before in options.last ?? [] { add(max(before.clock + gap, floor), nil) }
+            if o.count > Self.maximumAims {
+                o = Array(o.sorted { abs($0.clock - grid) < abs($1.clock - grid) }.prefix(Self.maximumAims))
+            }
             for (i, c) in stationClock.enumerated() { add(c, i) }
             options.append(o)
         }

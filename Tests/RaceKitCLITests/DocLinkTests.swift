@@ -143,6 +143,9 @@ import Testing
             let dir = Repository.root.appendingPathComponent(folder)
             let walker = FileManager.default.enumerator(atPath: dir.path)
             while let path = walker?.nextObject() as? String {
+                // Hidden files are no documents (a demo's empty report lock: reading
+                // an empty file through String(contentsOf:) leaks under ASan).
+                if (path as NSString).lastPathComponent.hasPrefix(".") { continue }
                 let url = dir.appendingPathComponent(path)
                 guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
                 if text.contains(name) { citing.append("\(folder)/\(path)") }

@@ -303,6 +303,25 @@ import Testing
     }
 }
 
+/// An ultra of hundreds of gels: planned at once (the assignment's places are
+/// bounded), every gel at least ten minutes from the next, none dropped for the
+/// ten-minute floor being above the ask's cadence (200 g/h of 25 g gels asks for
+/// one every 7:30: the count became 1).
+@Suite struct UltraGelTests {
+    @Test func hundredsOfGelsArePlannedAndSpaced() throws {
+        let plan = try PacePlan(distanceMeters: 250_000, targetSeconds: 83 * 3600, strategy: .even)
+        let f = FuelingSettings(carbsPerHourGrams: 200, gelCarbsGrams: 25, startAfterSeconds: 1800)
+        var h = HydrationSettings(mlPerHour: 500, sodiumMgPerHour: 400)
+        h.aidStationsMeters = stride(from: 1000.0, to: 250_000, by: 1000).map { $0 }
+        let started = Date()
+        let cues = CuePlan(plan: plan, fueling: f, hydration: h)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let gels = CuePlanTests.gels(cues)
+        #expect(gels.count > 450, "\(gels.count)")
+        #expect(zip(gels, gels.dropFirst()).allSatisfy { $1.clockSeconds - $0.clockSeconds >= 598 })
+    }
+}
+
 /// `race plan --unit mi`: the warnings' distances are in miles too (aid
 /// stations keep their km names, as the setup lists them).
 @Suite struct MileWarningsTests {
