@@ -182,26 +182,19 @@ public enum InputFile {
     /// empty file (LeakSanitizer, swift-foundation on this toolchain).
     /// Only a regular file is read (a link to one too): a FIFO would block
     /// forever, a device never end; `RegularFile.refusal` says why not.
-    public static func read(_ path: String) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            return nil
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do { return try handle.readToEnd() ?? Data() } catch { return nil }
-    }
+    public static func read(_ path: String) -> Data? { regularFile(path, flags: 0) }
 
     /// The bytes of `path` when it is a regular file reached without a symbolic
     /// link, nil otherwise: for files RaceKit wrote itself into a folder it owns
     /// (the audio folder's clips and manifest), where a FIFO would block the
     /// read forever and a link would read what is elsewhere. Such a file is
     /// then written anew (renamed over), never read.
-    public static func readRegular(_ path: String) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    public static func readRegular(_ path: String) -> Data? { regularFile(path, flags: O_NOFOLLOW) }
+
+    /// The bytes of a regular file opened with `flags` as well, without blocking
+    /// on what is not one (checked on the open descriptor, not the path).
+    private static func regularFile(_ path: String, flags: Int32) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags)
         guard fd >= 0 else { return nil }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
