@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -6,16 +7,7 @@ import Testing
 /// Output and lock files never follow a symbolic link out of their folder, and
 /// RaceKit's own files in its folders are never read when they are not regular.
 @Suite struct OutputFilesTests {
-    /// A fresh folder, removed with everything in it when the test ends.
-    final class Scratch {
-        let path: String
-        init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("rk-out-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-        func at(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
+    typealias Scratch = ScratchFolder
 
     func isThere(_ path: String) -> Bool {
         var st = stat()

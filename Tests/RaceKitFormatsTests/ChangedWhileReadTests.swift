@@ -9,12 +9,7 @@ import Testing
 /// read as one of them (its digest that version's), or it fails as changed
 /// and nothing of it is stored.
 @Suite struct ChangedWhileReadTests {
-    final class Scratch {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-changed-\(UUID().uuidString)")
-        init() throws { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(at: dir) }
-        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-    }
+    typealias Scratch = ScratchFolder
 
     /// Overwrites `path` in place with `bytes`, 64 KB at a time.
     static func rewrite(_ path: String, _ bytes: [UInt8], pause: UInt32 = 0) {
@@ -43,7 +38,7 @@ import Testing
 
     @Test func aRewriteInPlaceIsSeenAndARenameOverIsNot() throws {
         let s = try Scratch()
-        let path = s.path("a.gpx")
+        let path = s.at("a.gpx")
         try Data(trackGPX(seconds: 600, speed: 3, heartRate: 130).utf8).write(to: URL(fileURLWithPath: path))
         let input = try InputSource(path: path)
         try input.checkUnchanged()
@@ -54,8 +49,8 @@ import Testing
 
         // Renamed over: the file already open is the old one, whole and unchanged.
         let other = try InputSource(path: path)
-        try Data("x".utf8).write(to: URL(fileURLWithPath: s.path("b.gpx")))
-        #expect(rename(s.path("b.gpx"), path) == 0)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: s.at("b.gpx")))
+        #expect(rename(s.at("b.gpx"), path) == 0)
         try other.checkUnchanged()
     }
 
@@ -67,15 +62,15 @@ import Testing
         let old = Array(trackGPX(seconds: 140_000, speed: 3, heartRate: 130).utf8)
         let new = Array(trackGPX(seconds: 140_000, speed: 3, heartRate: 165).utf8)
         #expect(old.count == new.count && old.count > 5_000_000)
-        let oldPath = s.path("old.gpx")
-        let newPath = s.path("new.gpx")
+        let oldPath = s.at("old.gpx")
+        let newPath = s.at("new.gpx")
         try Data(old).write(to: URL(fileURLWithPath: oldPath))
         try Data(new).write(to: URL(fileURLWithPath: newPath))
         let versions = [Self.outcome(oldPath, mode), Self.outcome(newPath, mode)]
         #expect(!versions[0].hasPrefix("error") && versions[0] != versions[1])
         var seen: [String: Int] = [:]
         for trial in 0..<3 {
-            let path = s.path("t\(trial).gpx")
+            let path = s.at("t\(trial).gpx")
             try Data(old).write(to: URL(fileURLWithPath: path))
             usleep(20_000)
             let writer = Thread { Self.rewrite(path, new, pause: 2_000) }
