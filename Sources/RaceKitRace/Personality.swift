@@ -8,6 +8,12 @@ public struct Personality: Sendable, Equatable {
     public var name: String
     public var description: String
     public var templates: [String: [String]]
+    /// What each text claims beyond its role's sign (`TextClaims`), by role
+    /// and text; a text not here claims nothing.
+    public var claims: [String: [String: TextClaims]] = [:]
+
+    /// A text's claims.
+    public func claims(_ role: String, _ text: String) -> TextClaims { claims[role]?[text] ?? .none }
 
     /// The roles every personality file must have (version 1 of the format).
     public static let requiredRoles = [
@@ -133,6 +139,7 @@ public struct Personality: Sendable, Equatable {
         let t = try r.mapping(
             top.require("templates"), path: "templates", known: roles, keyLine: top.keyLines["templates"])
         var templates: [String: [String]] = [:]
+        var claims: [String: [String: TextClaims]] = [:]
         for role in roles {
             guard let node = t[role] else {
                 if requiredRoles.contains(role) {
@@ -142,7 +149,12 @@ public struct Personality: Sendable, Equatable {
                 }
                 continue
             }
-            templates[role] = try texts(of: role, node, reader: r)
+            let said = try texts(of: role, node, reader: r)
+            templates[role] = said.map(\.text)
+            let claimed = said.filter { !$0.claims.isEmpty }
+            if !claimed.isEmpty {
+                claims[role] = Dictionary(uniqueKeysWithValues: claimed.map { ($0.text, $0.claims) })
+            }
         }
         let missing = optionalRoles.filter { templates[$0] == nil }
         if !missing.isEmpty {
@@ -152,23 +164,59 @@ public struct Personality: Sendable, Equatable {
                     message: "needs \(missing.joined(separator: ", "))")
             }
             let base = try parse(text, file: "\(fallback).yaml")
-            for role in missing { templates[role] = base.templates[role] }
+            for role in missing {
+                templates[role] = base.templates[role]
+                claims[role] = base.claims[role]
+            }
         }
-        return Personality(name: name, description: description, templates: templates)
+        return Personality(name: name, description: description, templates: templates, claims: claims)
     }
 
-    static func texts(of role: String, _ node: Node, reader r: Reader) throws -> [String] {
+    /// A text as a file gives it: a string, or a mapping of `text` and its
+    /// claims (`size: small|large`, `place: [early, middle, late]`,
+    /// `result: [met, near, missed]`).
+    static func text(_ item: Node, key: String, role: String, reader r: Reader) throws -> (String, TextClaims) {
+        guard case .mapping = item else {
+            let s = try r.string(item, key)
+            if let why = TextClaims.none.refusal(role: role, text: s) { throw r.error(item, key, why) }
+            return (s, .none)
+        }
+        let m = try r.mapping(item, path: key, known: ["text", "size", "place", "result"])
+        let s = try r.string(m.require("text"), "\(key).text")
+        var c = TextClaims()
+        func values<T: RawRepresentable & CaseIterable>(_ node: Node, _ name: String, _: T.Type) throws -> [T]
+        where T.RawValue == String {
+            let nodes: [Node]
+            if case .sequence(let list) = node { nodes = Array(list) } else { nodes = [node] }
+            let known = T.allCases.map(\.rawValue)
+            return try nodes.map { n in
+                let v = try r.string(n, "\(key).\(name)")
+                guard let t = T(rawValue: v) else {
+                    throw r.error(n, "\(key).\(name)", "'\(v)' is not one of \(known.joined(separator: ", "))")
+                }
+                return t
+            }
+        }
+        if let n = m["size"] {
+            let sizes = try values(n, "size", TextClaims.Size.self)
+            guard sizes.count == 1 else { throw r.error(n, "\(key).size", "is one of small, large") }
+            c.size = sizes[0]
+        }
+        if let n = m["place"] { c.place = Set(try values(n, "place", TextClaims.Place.self)) }
+        if let n = m["result"] { c.result = Set(try values(n, "result", TextClaims.Result.self)) }
+        if c.place == Set(TextClaims.Place.allCases) { c.place = nil }
+        if c.result == Set(TextClaims.Result.allCases) { c.result = nil }
+        if let why = c.refusal(role: role, text: s) { throw r.error(item, key, why) }
+        return (s, c)
+    }
+
+    static func texts(of role: String, _ node: Node, reader r: Reader) throws -> [(text: String, claims: TextClaims)] {
         let items = try r.sequence(node, "templates.\(role)")
         let minimum = minimumTexts[role] ?? 1
-        guard items.count >= minimum else {
-            throw r.error(
-                node, "templates.\(role)",
-                "needs at least \(minimum) different texts (said in turn, never twice in a race)")
-        }
-        var texts: [String] = []
+        var texts: [(text: String, claims: TextClaims)] = []
         for (i, item) in items.enumerated() {
             let key = "templates.\(role)[\(i)]"
-            let s = try r.string(item, key)
+            let (s, claims) = try text(item, key: key, role: role, reader: r)
             let here = fields[role] ?? baseFields
             let used = RaceScript.placeholderNames(in: s)
             for field in used where !here.contains(field) && !RaceScript.placeholders.contains(field) {
@@ -187,8 +235,30 @@ public struct Personality: Sendable, Equatable {
                 throw r.error(
                     item, key, "must contain {\(field)}, so that no two \(role) sentences of a race are the same")
             }
-            if texts.contains(s) { throw r.error(item, key, "is the same as an earlier text of \(role)") }
-            texts.append(s)
+            if texts.contains(where: { $0.text == s }) {
+                throw r.error(item, key, "is the same as an earlier text of \(role)")
+            }
+            texts.append((s, claims))
+        }
+        // Each checkpoint and condition needs a text true wherever its role
+        // plays; the finish, one for every result.
+        let plain = texts.filter { $0.claims.isEmpty }
+        if role == "finish" {
+            let told = Set(texts.flatMap { $0.claims.result ?? Set(TextClaims.Result.allCases) })
+            let untold = TextClaims.Result.allCases.filter { !told.contains($0) }
+            guard untold.isEmpty else {
+                throw r.error(
+                    node, "templates.finish",
+                    "has no text for a target \(untold.map(\.rawValue).joined(separator: " or ")): add one claiming it, or one without a result"
+                )
+            }
+        } else if plain.count < minimum {
+            throw r.error(
+                node, "templates.\(role)",
+                texts.count < minimum
+                    ? "needs at least \(minimum) different texts (said in turn, never twice in a race)"
+                    : "needs at least \(minimum) different texts without a claim (true whatever the gap and the place), has \(plain.count)"
+            )
         }
         return texts
     }
@@ -196,8 +266,13 @@ public struct Personality: Sendable, Equatable {
     /// Canonical text for the input digest.
     var canonical: String {
         "name=\(name)\n"
-            + Self.roles.map { role in role + "=" + (templates[role] ?? []).joined(separator: "\u{1F}") }.joined(
-                separator: "\n")
+            + Self.roles.map { role in
+                role + "="
+                    + (templates[role] ?? []).map { t in
+                        let c = claims(role, t)
+                        return c.isEmpty ? t : t + "\u{1E}" + c.canonical
+                    }.joined(separator: "\u{1F}")
+            }.joined(separator: "\n")
     }
 }
 

@@ -22,7 +22,7 @@ public enum ScriptGenerator {
     /// the string of release 0.3 so that a release which leaves the generator's
     /// output alone does not make every script stale; change it (the
     /// `script-generator N` part) when the output changes.
-    public static let version = "racekit 0.3 script-generator 3"
+    public static let version = "racekit 0.3 script-generator 4"
     /// The script's `generator` field: this release and the generator's format.
     public static let name = "racekit \(RaceKitVersion.current) script-generator 2"
 
@@ -98,7 +98,8 @@ public enum ScriptGenerator {
         "drink": "Drink {number}: {fluid} millilitres.",
         "fuel_and_drink": "Gel {number} and drink {drink_number}: {carbs} grams, then {fluid} millilitres.",
         "climb": "Climb at {unit} {km} in {in}: {length} at {grade}.",
-        "descent": "Descent at {unit} {km} in {in}: {length} at {grade}."
+        "descent": "Descent at {unit} {km} in {in}: {length} at {grade}.",
+        "finish": "{race}, finished in {elapsed}."
     ]
 
     /// The forms (`SpokenSentences.form`) of the frames' sentences, in either
@@ -222,7 +223,7 @@ public enum ScriptGenerator {
         g.sayHillDistances()
         g.conditions(heartRateLimit: heartRateLimit(options.physiology, plannedSeconds: plan.setup.targetSeconds))
         // The finish messages last, as a reader expects them.
-        let ending = g.messages.filter { $0.id.hasSuffix(".near_finish") || $0.id.hasSuffix(".finish") }
+        let ending = g.messages.filter { $0.id.hasSuffix(".near_finish") || $0.id.contains(".finish") }
         g.messages = g.messages.filter { !ending.contains($0) } + ending
         warnings += g.coverageWarnings()
         let slug = plan.setup.slug
@@ -302,6 +303,37 @@ public enum ScriptGenerator {
         "split_slow": "split_vs_plan > \(TextFormat.fixed(Threshold.splitSeconds, 0))"
     ]
 
+    /// The size bands of one sign of a gap (`GapBand`), each said with the
+    /// sign's own expression: `measure` within `smallShare` of `reference`,
+    /// or beyond `largeShare` of it; `ahead`: the negative side. A band that
+    /// cannot hold here (3% of the planned `value` under the on-plan
+    /// `tolerance`) is left out.
+    static func sizeBands(
+        of measure: String, reference: String, ahead: Bool, value: Double, tolerance: Double
+    ) -> [(size: TextClaims.Size, expression: String)] {
+        let small = TextFormat.plain(GapBand.smallShare), large = TextFormat.plain(GapBand.largeShare)
+        let bands: [(TextClaims.Size, String)] =
+            ahead
+            ? [
+                (.small, "\(measure) >= -(\(reference) * \(small))"),
+                (.large, "\(measure) < -(\(reference) * \(large))")
+            ]
+            : [(.small, "\(measure) <= \(reference) * \(small)"), (.large, "\(measure) > \(reference) * \(large)")]
+        return bands.filter { $0.0 == .large || value * GapBand.smallShare > tolerance }
+    }
+
+    /// The finish's result against the target, from the clock there: met
+    /// within the on-plan tolerance (or ahead), near within `GapBand.nearShare`
+    /// of the target behind, missed beyond.
+    static let resultBands: [(TextClaims.Result, String)] = {
+        let near = TextFormat.plain(GapBand.nearShare)
+        return [
+            (.met, "time_vs_plan <= \(gapTolerance)"),
+            (.near, "time_vs_plan > \(gapTolerance) AND time_vs_plan <= plan_time * \(near)"),
+            (.missed, "time_vs_plan > \(gapTolerance) AND time_vs_plan > plan_time * \(near)")
+        ]
+    }()
+
     /// Branches shared by every message whose tone depends on the gap to the plan.
     static let gapTolerance = "(\(TextFormat.fixed(Threshold.gapSeconds, 0)) + plan_time * \(Threshold.gapShare))"
     static let gapBranches: [String: String] = [
@@ -324,6 +356,8 @@ public enum ScriptGenerator {
         /// texts said shorter because of them.
         var said: Set<String> = []
         var shortened: [String: Int] = [:]
+        /// Role and template of every text taken so far.
+        var picked: Set<String> = []
         /// Hill cues: the hill's start and the text and fields to say once
         /// the cue's place is final (`sayHillDistances`).
         var hillCues: [String: (start: Double, role: String, template: String, fields: [String: String])] = [:]
@@ -381,14 +415,44 @@ public enum ScriptGenerator {
             return out + rest
         }
 
-        /// The role's next text, in turn, without the sentences said before in
-        /// the race in any form (any role, any branch, other numbers); when
-        /// nothing of it is left, the role's frame: its facts alone.
-        mutating func text(_ role: String, _ fields: [String: String]) -> String {
-            let list = order(role)
+        /// The role's next text, in turn, that `fits` (its claims true where it
+        /// plays), without the sentences said before in the race in any form
+        /// (any role, any branch, other numbers); when nothing of it is left,
+        /// or no text fits, the role's frame: its facts alone.
+        mutating func text(
+            _ role: String, _ fields: [String: String], fits: (TextClaims) -> Bool = { $0.isEmpty }
+        ) -> String {
+            guard let template = pick(role, fresh: false, fits: fits) else {
+                return frame(role, fields, order(role)[0])
+            }
+            return unsaid(role, Self.fill(template, fields)) ?? frame(role, fields, template)
+        }
+
+        /// The role's next template in turn whose claims `fits` (`fresh`: one
+        /// not said yet in this race), moved to its turn so the others keep
+        /// theirs; nil when none.
+        mutating func pick(_ role: String, fresh: Bool, fits: (TextClaims) -> Bool) -> String? {
+            var list = order(role)
             let n = used[role, default: 0]
-            used[role] = n + 1
-            return unsaid(role, Self.fill(list[n % list.count], fields)) ?? frame(role, fields, list[n % list.count])
+            for k in 0..<list.count {
+                let i = (n + k) % list.count
+                let t = list[i]
+                guard fits(personality.claims(role, t)), !fresh || !picked.contains(role + "\u{1F}" + t) else {
+                    continue
+                }
+                list.swapAt(i, n % list.count)
+                orders[role] = list
+                used[role] = n + 1
+                picked.insert(role + "\u{1F}" + t)
+                return t
+            }
+            return nil
+        }
+
+        /// A text true at `meters` whatever the gap's size.
+        func plain(at meters: Double) -> (TextClaims) -> Bool {
+            let place = TextClaims.place(atMeters: meters, of: distance)
+            return { $0.size == nil && $0.result == nil && $0.fits(place) }
         }
 
         /// The role's frame filled (`ScriptGenerator.frames`), or `template`
@@ -397,12 +461,49 @@ public enum ScriptGenerator {
             Self.fill(ScriptGenerator.frames[role] ?? template, fields)
         }
 
-        /// All the role's texts, for a message said in turn (conditions); a
-        /// text whose every sentence was said before is left out.
-        mutating func allTexts(_ role: String, _ fields: [String: String]) -> [String] {
-            let all = order(role).map { Self.fill($0, fields) }
+        /// All the role's texts true wherever it can play (`places`), for a
+        /// message said in turn (conditions); a text whose every sentence was
+        /// said before is left out.
+        mutating func allTexts(_ role: String, _ fields: [String: String], places: Set<TextClaims.Place>) -> [String] {
+            let all = order(role).filter {
+                let c = personality.claims(role, $0)
+                return c.size == nil && c.result == nil && c.fits(all: places)
+            }.map { Self.fill($0, fields) }
+            guard !all.isEmpty else { return [frame(role, fields, order(role)[0])] }
             let fresh = all.compactMap { unsaid(role, $0) }
             return fresh.isEmpty ? [all[0]] : fresh
+        }
+
+        /// The messages of one sign of a gap at one place, graded by its size:
+        /// one per size some fresh text there claims (its branch the sign and
+        /// the band), and one for the rest of the sign, said by a text without
+        /// a size claim. `sign` and `bands` are expressions; the rest's branch
+        /// key is `key` where no size has its own message.
+        mutating func graded(
+            role: String, id baseID: String, key: String, sign: String,
+            bands: [(size: TextClaims.Size, expression: String)], at meters: Double, fields f: [String: String],
+            message: (_ id: String, _ branchKey: String, _ text: String) -> ScriptMessage
+        ) {
+            let place = TextClaims.place(atMeters: meters, of: distance)
+            var rest = sign
+            var taken: [TextClaims.Size] = []
+            for band in bands {
+                guard
+                    let template = pick(
+                        role, fresh: true, fits: { $0.size == band.size && $0.result == nil && $0.fits(place) })
+                else { continue }
+                taken.append(band.size)
+                let bandKey = "\(key)_\(band.size.rawValue)"
+                branches[bandKey] = "\(sign) AND \(band.expression)"
+                let said = unsaid(role, Self.fill(template, f)) ?? frame(role, f, template)
+                messages.append(message("\(baseID)_\(band.size.rawValue)", bandKey, said))
+                rest += " AND NOT (\(band.expression))"
+            }
+            let restKey =
+                taken.isEmpty
+                ? key : key + "_" + (taken.count == 2 ? "mid" : taken[0] == .small ? "mid_large" : "small_mid")
+            branches[restKey] = rest
+            messages.append(message(baseID, restKey, text(role, f, fits: plain(at: meters))))
         }
 
         /// `text` without its sentences said before (nil when none is left):
@@ -445,7 +546,8 @@ public enum ScriptGenerator {
         mutating func start() {
             messages.append(
                 ScriptMessage(
-                    id: id("start"), trigger: Trigger(type: .time, atSeconds: 0), text: text("start", base),
+                    id: id("start"), trigger: Trigger(type: .time, atSeconds: 0),
+                    text: text("start", base, fits: plain(at: 0)),
                     priority: Priority.start))
         }
 
@@ -465,17 +567,27 @@ public enum ScriptGenerator {
                 var f = base
                 f["km"] = String(n)
                 f["clock"] = TextFormat.duration(clock)
-                f["split"] = TextFormat.duration(
-                    split.map { Double($0.splitSeconds) }
-                        ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters))
+                let planned =
+                    split.map { Double($0.splitSeconds) } ?? clock - plan.pacePlan.clockSeconds(at: x - plan.unitMeters)
+                f["split"] = TextFormat.duration(planned)
+                let prefix = id("")
+                func message(_ id: String, _ branch: String, _ text: String) -> ScriptMessage {
+                    ScriptMessage(
+                        id: prefix + id, trigger: .distance(x), branchKey: branch, text: text,
+                        priority: Priority.paceFeedback, anchorMeters: x)
+                }
+                messages.append(message("pace_km_\(n)", "split_on", text("pace_km", f, fits: plain(at: x))))
                 for (suffix, role, branch) in [
-                    ("", "pace_km", "split_on"), ("_quick", "pace_km_ahead", "split_quick"),
-                    ("_slow", "pace_km_behind", "split_slow")
+                    ("_quick", "pace_km_ahead", "split_quick"), ("_slow", "pace_km_behind", "split_slow")
                 ] {
-                    messages.append(
-                        ScriptMessage(
-                            id: id("pace_km_\(n)\(suffix)"), trigger: .distance(x), branchKey: branch,
-                            text: text(role, f), priority: Priority.paceFeedback, anchorMeters: x))
+                    graded(
+                        role: role, id: "pace_km_\(n)\(suffix)", key: branch,
+                        sign: ScriptGenerator.splitBranches[branch]!,
+                        bands: ScriptGenerator.sizeBands(
+                            of: "split_vs_plan", reference: "split_plan", ahead: suffix == "_quick",
+                            value: planned,
+                            tolerance: Threshold.splitSeconds),
+                        at: x, fields: f, message: message)
                 }
             }
         }
@@ -489,13 +601,25 @@ public enum ScriptGenerator {
                 var f = base
                 f["checkpoint"] = cp.label == "half" ? "Halfway" : cp.label.uppercased()
                 f["clock"] = TextFormat.duration(clock)
+                let prefix = id("")
+                func message(_ id: String, _ branch: String, _ text: String) -> ScriptMessage {
+                    ScriptMessage(
+                        id: prefix + id, trigger: .distance(cp.meters), branchKey: branch, text: text,
+                        priority: Priority.branch, anchorMeters: cp.meters)
+                }
                 for (role, shared) in [("ahead", "ahead_of_plan"), ("on", "on_plan"), ("behind", "behind_plan")] {
                     let key = role == "ahead" ? "ahead_of_pace_\(cp.label)" : "\(role)_pace_\(cp.label)"
-                    branches[key] = ScriptGenerator.gapBranches[shared]
-                    messages.append(
-                        ScriptMessage(
-                            id: id(key), trigger: .distance(cp.meters), branchKey: key, text: text(role, f),
-                            priority: Priority.branch, anchorMeters: cp.meters))
+                    guard role != "on" else {
+                        branches[key] = ScriptGenerator.gapBranches[shared]
+                        messages.append(message(key, key, text(role, f, fits: plain(at: cp.meters))))
+                        continue
+                    }
+                    graded(
+                        role: role, id: key, key: key, sign: ScriptGenerator.gapBranches[shared]!,
+                        bands: ScriptGenerator.sizeBands(
+                            of: "time_vs_plan", reference: "plan_time", ahead: role == "ahead", value: clock,
+                            tolerance: Threshold.gapSeconds + clock * Threshold.gapShare),
+                        at: cp.meters, fields: f, message: message)
                 }
             }
         }
@@ -512,10 +636,8 @@ public enum ScriptGenerator {
                 f["gain"] = "\(TextFormat.fixed(abs(h.gainMeters), 0)) metres"
                 let at = max(0, h.startMeters - lead)
                 let role = h.gainMeters > 0 ? "climb" : "descent"
-                let list = order(role)
-                let n = used[role, default: 0]
-                used[role] = n + 1
-                hillCues[id("\(role)_\(k + 1)")] = (h.startMeters, role, list[n % list.count], f)
+                let template = pick(role, fresh: false, fits: plain(at: h.startMeters)) ?? ScriptGenerator.frames[role]!
+                hillCues[id("\(role)_\(k + 1)")] = (h.startMeters, role, template, f)
                 messages.append(
                     ScriptMessage(
                         id: id("\(role)_\(k + 1)"), trigger: .distance(at), text: "", priority: Priority.hill))
@@ -555,10 +677,11 @@ public enum ScriptGenerator {
                     f["sodium"] = TextFormat.fixed(drink.sodiumMg ?? 0, 0)
                     // A caffeine gel says its caffeine (the joint texts do not name it):
                     // its own text, then the drink's.
+                    let here = plain(at: gel.distanceMeters)
                     let said =
                         gel.kind == .caffeine
-                        ? text("caffeine", fields(gel)) + " " + text("drink", fields(drink))
-                        : text("fuel_and_drink", f)
+                        ? text("caffeine", fields(gel), fits: here) + " " + text("drink", fields(drink), fits: here)
+                        : text("fuel_and_drink", f, fits: here)
                     messages.append(
                         ScriptMessage(
                             id: id("\(Role.fuelAndDrink)\(gel.number)_drink_\(drink.number)"),
@@ -573,12 +696,13 @@ public enum ScriptGenerator {
                     messages.append(
                         ScriptMessage(
                             id: id(Role.gel + String(c.number)), trigger: .distance(c.distanceMeters),
-                            text: text(c.kind == .gel ? "gel" : "caffeine", f), priority: Priority.gel))
+                            text: text(c.kind == .gel ? "gel" : "caffeine", f, fits: plain(at: c.distanceMeters)),
+                            priority: Priority.gel))
                 case .drink:
                     messages.append(
                         ScriptMessage(
                             id: id(Role.drink + String(c.number)), trigger: .distance(c.distanceMeters),
-                            text: text("drink", f), priority: Priority.drink))
+                            text: text("drink", f, fits: plain(at: c.distanceMeters)), priority: Priority.drink))
                 case .aid: break
                 }
                 i += 1
@@ -597,17 +721,46 @@ public enum ScriptGenerator {
             return f
         }
 
+        /// The near-finish message, and the finish graded by the result: a
+        /// message per result some text claims (met: on plan or ahead; near:
+        /// within `GapBand.nearShare` of the target behind; missed: beyond),
+        /// and one for the rest, said by a text claiming no result.
         mutating func finish() {
+            let near = min(Threshold.nearFinishMeters, distance / 5)
             messages.append(
                 ScriptMessage(
-                    id: id("near_finish"),
-                    trigger: Trigger(
-                        type: .near_finish, remainingMeters: min(Threshold.nearFinishMeters, distance / 5)),
-                    text: text("near_finish", base), priority: Priority.nearFinish))
+                    id: id("near_finish"), trigger: Trigger(type: .near_finish, remainingMeters: near),
+                    text: text("near_finish", base, fits: plain(at: distance - near)), priority: Priority.nearFinish))
+            var rest: [String] = []
+            var any = false
+            for (result, expression) in ScriptGenerator.resultBands {
+                guard
+                    let template = pick(
+                        "finish", fresh: true, fits: { $0.result?.contains(result) == true && $0.fits(.late) })
+                else {
+                    rest.append(expression)
+                    continue
+                }
+                any = true
+                let key = "finish_\(result.rawValue)"
+                branches[key] = expression
+                messages.append(
+                    ScriptMessage(
+                        id: id(key), trigger: .distance(distance), branchKey: key,
+                        text: unsaid("finish", Self.fill(template, base)) ?? frame("finish", base, template),
+                        priority: Priority.finish, anchorMeters: distance))
+            }
+            guard !rest.isEmpty else { return }
+            var key: String?
+            if any {
+                key = "finish_other"
+                branches["finish_other"] = rest.map { "(\($0))" }.joined(separator: " OR ")
+            }
             messages.append(
                 ScriptMessage(
-                    id: id("finish"), trigger: .distance(distance), text: text("finish", base),
-                    priority: Priority.finish, anchorMeters: distance))
+                    id: id("finish"), trigger: .distance(distance), branchKey: key,
+                    text: text("finish", base, fits: { $0.result == nil && $0.fits(.late) }), priority: Priority.finish,
+                    anchorMeters: distance))
         }
 
         /// Where a scheduled message speaks, metres (nil for conditions).
@@ -685,7 +838,7 @@ public enum ScriptGenerator {
             let fade = TextFormat.fixed(Threshold.fadingRatio, 2),
                 fadeRearm = TextFormat.fixed(Threshold.fadingRearm, 2)
             func repeatable(_ key: String, _ trigger: Trigger, priority: Int) {
-                let texts = allTexts(key, base)
+                let texts = allTexts(key, base, places: TextClaims.places(of: key) ?? Set(TextClaims.Place.allCases))
                 messages.append(
                     ScriptMessage(
                         id: id(key), trigger: trigger, text: texts[0], priority: priority, playOnce: false,

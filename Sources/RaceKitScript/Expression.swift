@@ -46,7 +46,7 @@ public struct Metrics: Sendable, Equatable {
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public enum Variable: String, CaseIterable, Sendable {
     case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence,
-        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan, split_vs_plan
+        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan, split_vs_plan, split_plan
 
     @inline(__always) func value(_ m: Metrics) -> Double {
         switch self {
@@ -65,6 +65,7 @@ public enum Variable: String, CaseIterable, Sendable {
         case .grade: return m.grade
         case .pace_vs_plan: return m.paceVsPlan
         case .split_vs_plan: return m.splitVsPlan
+        case .split_plan: return m.splitPlanSeconds
         }
     }
 }

@@ -43,7 +43,7 @@ import Testing
             #expect(played[0].keys.contains(key))
         }
         #expect(played.contains { $0["messageId"] as? String == "test-marathon.on_pace_half" })
-        #expect(played.last?["messageId"] as? String == "test-marathon.finish")
+        #expect(played.last?["messageId"] as? String == "test-marathon.finish_met")
         let notPlayed = try #require(json["notPlayed"] as? [[String: Any]])
         let reasons = Set(notPlayed.compactMap { $0["reason"] as? String })
         #expect(reasons.isSubset(of: ["branch_not_taken", "never_triggered"]), "\(reasons)")

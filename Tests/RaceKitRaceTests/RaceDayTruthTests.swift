@@ -61,9 +61,13 @@ import Testing
                     let actual = Self.time(d, at: x) - Self.time(d, at: x - 1000)
                     let planned = Double(plan.splits[n - 1].split.splitSeconds)
                     let tone = actual - planned < -2 ? "_quick" : (actual - planned > 2 ? "_slow" : "")
+                    // A line claiming the gap's size is said only in its band.
+                    let size = ["_small", "_large"].first { name.hasSuffix($0) }
                     #expect(
-                        name == "pace_km_\(n)\(tone)", "\(personality) \(run.name): \(p.text) (\(actual) vs \(planned))"
-                    )
+                        name == "pace_km_\(n)\(tone)\(size ?? "")",
+                        "\(personality) \(run.name): \(p.text) (\(actual) vs \(planned))")
+                    if size == "_small" { #expect(abs(actual - planned) <= planned * GapBand.smallShare + 0.5) }
+                    if size == "_large" { #expect(abs(actual - planned) > planned * GapBand.largeShare - 0.5) }
                     if Self.quicker.contains(where: { lower.contains($0) }) {
                         #expect(actual < planned, "\(personality): '\(p.text)' but \(actual) s against \(planned) s")
                     }
@@ -239,7 +243,9 @@ extension RaceDayTruthTests {
         let metrics = ScriptReplay.recorded(
             samples, startEpoch: samples.time[0], script: s, physiology: nil, timeZone: TimeZone(identifier: "UTC")!)
         let r = try TriggerEngine.simulate(s, metrics: metrics)
-        let finish = try #require(r.played.first { $0.messageId.hasSuffix(".finish") })
+        // 2:10 behind a 3:15:00 plan, 1.1%: the target near, said as such.
+        let finish = try #require(r.played.first { $0.messageId.contains(".finish") })
+        #expect(finish.messageId.hasSuffix(".finish_near"), "\(finish.messageId)")
         let said = TextFormat.duration(review.actualSeconds)
         #expect(said == "3:17:10")
         #expect(finish.text.contains(said), "\(finish.text) vs review \(said)")

@@ -61,11 +61,11 @@ import Testing
         let (s, plan) = try Self.script()
         #expect(s.validate().isEmpty, "\(s.validate())")
         let ids = s.messages.map(\.id)
-        #expect(ids.first == "test-marathon-2026.start" && ids.last == "test-marathon-2026.finish")
+        #expect(ids.first == "test-marathon-2026.start" && ids.last?.hasPrefix("test-marathon-2026.finish") == true)
         for cp in ["5k", "10k", "half", "30k", "35k", "40k"] {
             for role in ["ahead_of_pace_", "on_pace_", "behind_pace_"] {
                 #expect(ids.contains("test-marathon-2026.\(role)\(cp)"), "\(role)\(cp)")
-                #expect(s.branches["\(role)\(cp)"] != nil)
+                #expect(s.branches.keys.contains { $0.hasPrefix("\(role)\(cp)") })
             }
         }
         for role in ["too_fast_early", "fading_late", "hr_high", "near_finish", "pace_km_1", "pace_km_42"] {
@@ -85,7 +85,12 @@ import Testing
         let other = try ScriptGenerator.generate(
             plan: plan, personality: Personality.named("roast_coach"),
             options: .init(physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)))
-        #expect(other.inputDigest != s.inputDigest && other.messages.map(\.id) == ids)
+        // The same ids in every personality but the graded ones (a text claiming a
+        // size or a result has its own message only where a personality has one).
+        func plain(_ ids: [String]) -> [String] {
+            ids.filter { !$0.hasSuffix("_small") && !$0.hasSuffix("_large") && !$0.contains(".finish") }
+        }
+        #expect(other.inputDigest != s.inputDigest && plain(other.messages.map(\.id)) == plain(ids))
     }
 
     /// The demo half with its gels at 0:30:00 and 1:07:30 kept off the 5 and 10 km stations.
@@ -146,10 +151,13 @@ import Testing
         for key in s.branches.keys where key.hasPrefix("on_pace_") {
             #expect(played.contains("test-marathon-2026.\(key)"), "\(key)")
         }
-        for key in s.branches.keys where !key.hasPrefix("on_pace_") {
+        #expect(played.contains("test-marathon-2026.finish_met"))
+        for key in s.branches.keys where !key.hasPrefix("on_pace_") && key != "finish_met" {
             #expect(!played.contains("test-marathon-2026.\(key)"), "\(key)")
         }
-        for m in s.messages where m.priority >= 90 { #expect(played.contains(m.id), "\(m.id)") }
+        for m in s.messages where m.priority >= 90 && (m.branchKey == nil || m.branchKey == "finish_met") {
+            #expect(played.contains(m.id), "\(m.id)")
+        }
         #expect(
             plan.cues.cues.filter { $0.kind == .gel || $0.kind == .caffeine }.count
                 == r.played.filter { $0.messageId.contains(".gel_") || $0.messageId.contains(".fuel_") }.count)
@@ -177,7 +185,7 @@ import Testing
         let fast = try #require(r.played.first { $0.messageId.hasSuffix(".too_fast_early") })
         let message = try #require(s.messages.first { $0.id.hasSuffix(".too_fast_early") })
         #expect(fast.distanceMeters < 5000 && !message.text.isEmpty && (message.variants?.count ?? 0) >= 3)
-        #expect(r.played.contains { $0.messageId.hasSuffix(".ahead_of_pace_5k") })
+        #expect(r.played.contains { $0.messageId.contains(".ahead_of_pace_5k") })
         Self.checkWindow(r, s)
     }
 
