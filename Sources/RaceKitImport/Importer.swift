@@ -585,11 +585,15 @@ public struct Importer: Sendable {
         var upgraded: [String] = []
         var existing: [String] = []
         var sameBytes = true
+        var shifts: [String] = []
         for outcome in outcomes {
             switch outcome {
             case .inserted(let id): inserted.append(id)
             case .upgraded(let id): upgraded.append(id)
-            case .duplicate(let id, let same): existing.append(id); sameBytes = sameBytes && same
+            case .duplicate(let id, let same, let shift):
+                existing.append(id)
+                sameBytes = sameBytes && same
+                if let shift { shifts.append("\(id), this copy's clock \(ShiftedCopy.describe(shift))") }
             }
         }
         var notes = notes
@@ -609,7 +613,9 @@ public struct Importer: Sendable {
             let why =
                 sameBytes
                 ? "already imported as \(existing.joined(separator: ", "))"
-                : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, and end within 60 s, distance within 2% or a cut-off copy); use --allow-duplicates to store it again"
+                : !shifts.isEmpty && shifts.count == existing.count
+                    ? "the same activity is already stored as \(shifts.joined(separator: "; ")); the same elapsed time, distance and samples at the same times from each start; use --allow-duplicates to store it again"
+                    : "the same activity is already stored as \(existing.joined(separator: ", ")) (start within 60 s, and end within 60 s, distance within 2% or a cut-off copy); use --allow-duplicates to store it again"
             notes.insert(why, at: 0)
             return FileResult(file: path, status: .duplicate, runIds: existing, reason: notes.joined(separator: "; "))
         }

@@ -540,9 +540,12 @@ extension PGStore {
             for run in runs {
                 let keys = DuplicateKeys(run, sha256: sha256)
                 let candidates = try Self.duplicateCandidates(c, keys, athleteID: athleteID)
-                switch DuplicatePolicy.decide(keys, candidates: candidates, allowDuplicates: allowDuplicates) {
-                case .duplicate(let id, let sameBytes):
-                    outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes))
+                let decision = try DuplicatePolicy.decide(
+                    keys, candidates: candidates, allowDuplicates: allowDuplicates
+                ) { try Self.shiftedCandidates(c, keys, run, athleteID: athleteID) }
+                switch decision {
+                case .duplicate(let id, let sameBytes, let shift):
+                    outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes, clockShiftSeconds: shift))
                 case .replace(let stored):
                     var record = RunRecord(
                         run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
@@ -588,6 +591,32 @@ extension PGStore {
                 .text(athleteID), .text(keys.sha256), .int(Int64(keys.activityIndex)), .double(window.earliest),
                 .double(window.latest), .double(keys.startedAt)
             ])
+    }
+
+    /// What `ShiftedCopy` compares (as in the embedded store): the athlete's
+    /// runs started within its window whose elapsed time is within its
+    /// tolerance, with their samples, and the incoming run's samples.
+    static func shiftedCandidates(_ c: PGConnection, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
+        -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
+    {
+        let window = ShiftedCopy.window(startedAt: keys.startedAt)
+        let found = try runs(
+            c,
+            """
+            SELECT \(runColumns) FROM run WHERE athlete_id = $1 AND started_at BETWEEN $2 AND $3
+            AND abs((ended_at - started_at) - $4) <= $5 ORDER BY id
+            """,
+            [
+                .text(athleteID), .double(window.earliest), .double(window.latest),
+                .double(keys.endedAt - keys.startedAt), .double(ShiftedCopy.elapsedToleranceSeconds)
+            ]
+        ).filter { ShiftedCopy.mayBeCopy(keys, $0) }
+        guard !found.isEmpty else { return ([], SampleSeries()) }
+        let stored = try found.compactMap { r -> (RunRecord, SampleSeries)? in
+            let blob = try c.query("SELECT data FROM run_samples WHERE run_id = $1", [.text(r.id)]).bytes(0, 0)
+            return blob.flatMap { try? SampleCodec.decode($0) }.map { (r, $0) }
+        }
+        return (stored, (try? SampleCodec.decode(run.encodedSamples)) ?? SampleSeries())
     }
 
     static func update(_ c: PGConnection, _ record: RunRecord) throws {

@@ -149,9 +149,12 @@ public final class SQLiteStore: Store {
         for run in file.runs {
             let keys = DuplicateKeys(run, sha256: sha256)
             let candidates = try duplicateCandidates(db, keys, athleteID: athleteID)
-            switch DuplicatePolicy.decide(keys, candidates: candidates, allowDuplicates: file.allowDuplicates) {
-            case .duplicate(let id, let sameBytes):
-                outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes))
+            let decision = try DuplicatePolicy.decide(
+                keys, candidates: candidates, allowDuplicates: file.allowDuplicates
+            ) { try shiftedCandidates(db, keys, run, athleteID: athleteID) }
+            switch decision {
+            case .duplicate(let id, let sameBytes, let shift):
+                outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes, clockShiftSeconds: shift))
             case .replace(let stored):
                 try upgrade(
                     db, stored, with: run, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
@@ -236,6 +239,33 @@ public final class SQLiteStore: Store {
                 ORDER BY abs(started_at - ?)
                 """), arguments: [athleteID, window.earliest, window.latest, keys.startedAt])
         return sameBytes + nearby
+    }
+
+    /// What `ShiftedCopy` compares: the athlete's runs started within its
+    /// window whose elapsed time is within its tolerance, with their samples,
+    /// and the incoming run's samples.
+    private func shiftedCandidates(_ db: Database, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
+        -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
+    {
+        let window = ShiftedCopy.window(startedAt: keys.startedAt)
+        let runs = try RunRecord.fetchAll(
+            Self.cached(
+                db,
+                """
+                SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
+                AND abs((ended_at - started_at) - ?) <= ?
+                """),
+            arguments: [
+                athleteID, window.earliest, window.latest, keys.endedAt - keys.startedAt,
+                ShiftedCopy.elapsedToleranceSeconds
+            ]
+        ).filter { ShiftedCopy.mayBeCopy(keys, $0) }
+        guard !runs.isEmpty else { return ([], SampleSeries()) }
+        let stored = try runs.compactMap { r -> (RunRecord, SampleSeries)? in
+            guard let blob = try SamplesRecord.fetchOne(db, key: r.id) else { return nil }
+            return (try? SampleCodec.decode([UInt8](blob.data))).map { (r, $0) }
+        }
+        return (stored, (try? SampleCodec.decode(run.encodedSamples)) ?? SampleSeries())
     }
 
     /// Stored runs in the filter's order (oldest first by default), sorted and

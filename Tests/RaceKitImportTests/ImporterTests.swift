@@ -44,6 +44,17 @@ func makeExport() throws -> URL {
 }
 
 @Suite struct ImporterTests {
+    /// A copy with its clock shifted is reported as a duplicate with the shift (issue 36).
+    @Test func aShiftedCopyIsSaidWithItsShift() throws {
+        let r = Importer.result(
+            "b.gpx", [.duplicate(existingRunID: "R1", sameBytes: false, clockShiftSeconds: 7200)], notes: [])
+        #expect(r.status == .duplicate && r.runIds == ["R1"])
+        #expect(
+            try #require(r.reason).contains("R1, this copy's clock 2:00:00 later (whole hours"), "\(r.reason ?? "")")
+        let plain = Importer.result("b.gpx", [.duplicate(existingRunID: "R1", sameBytes: false)], notes: [])
+        #expect(try #require(plain.reason).contains("start within 60 s"))
+    }
+
     @Test func collectsActivityFilesRecursivelyInOrder() throws {
         let dir = try makeExport()
         let (files, missing) = InputCollector.collect([dir.path, "/nonexistent/x.gpx"])

@@ -173,7 +173,7 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         let dup = try store.insert(
             [makeRun(start: 1030, distance: 10_150)], athleteID: "default", sourceFile: "a.tcx",
             format: .tcx, sha256: "bb", allowDuplicates: false)
-        guard case .duplicate(_, false) = dup[0] else { Issue.record("expected a cross-format duplicate"); return }
+        guard case .duplicate(_, false, nil) = dup[0] else { Issue.record("expected a cross-format duplicate"); return }
         // 61 s apart: another activity.
         let other = try store.insert(
             [makeRun(start: 1061, distance: 10_000)],

@@ -45,8 +45,9 @@ public enum DuplicateDecision: Sendable, Equatable {
     /// A new activity: store it.
     case insert
     /// Already stored as `runID`: the same bytes, or the same activity from
-    /// another file or device, no richer than the stored copy.
-    case duplicate(runID: String, sameBytes: Bool)
+    /// another file or device, no richer than the stored copy; with its clock
+    /// shifted by `clockShiftSeconds` (`ShiftedCopy`) when not nil.
+    case duplicate(runID: String, sameBytes: Bool, clockShiftSeconds: Double? = nil)
     /// The same activity, richer than `stored`: replace its source, samples and
     /// analysis, keeping its id and what the user set on it.
     case replace(stored: RunRecord)
@@ -100,6 +101,22 @@ public enum DuplicatePolicy {
         guard let stored = nearestFirst.first(where: { isSameActivity(incoming, $0) }) else { return .insert }
         return isRicher(incoming, than: stored)
             ? .replace(stored: stored) : .duplicate(runID: stored.id, sameBytes: false)
+    }
+
+    /// `decide`, then, for an activity it would insert, the shifted copies:
+    /// `shifted` gives the stored runs started within `ShiftedCopy.window` whose
+    /// elapsed time is within its tolerance, with their samples, and the
+    /// incoming samples (asked only then). A shifted copy is a duplicate, said
+    /// with its shift; the stored run stays (which clock is right is not known).
+    public static func decide(
+        _ incoming: DuplicateKeys, candidates: [RunRecord], allowDuplicates: Bool,
+        shifted: () throws -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
+    ) rethrows -> DuplicateDecision {
+        let decision = decide(incoming, candidates: candidates, allowDuplicates: allowDuplicates)
+        guard decision == .insert, !allowDuplicates else { return decision }
+        let (stored, samples) = try shifted()
+        guard let copy = ShiftedCopy.find(incoming, samples: samples, among: stored) else { return .insert }
+        return .duplicate(runID: copy.run.id, sameBytes: false, clockShiftSeconds: copy.shiftSeconds)
     }
 
     /// Whether `stored`, which started within the window, is the same activity:

@@ -24,8 +24,9 @@ public struct NewRun: Sendable {
 /// What happened to one activity offered to the store.
 public enum InsertOutcome: Sendable, Equatable {
     case inserted(runID: String)
-    /// Already stored: the same bytes, or the same activity in another file.
-    case duplicate(existingRunID: String, sameBytes: Bool)
+    /// Already stored: the same bytes, or the same activity in another file
+    /// (its clock shifted by `clockShiftSeconds`, `ShiftedCopy`, when not nil).
+    case duplicate(existingRunID: String, sameBytes: Bool, clockShiftSeconds: Double? = nil)
     /// The same activity, richer than the stored copy: its samples and summary
     /// replaced the stored ones, keeping the run's id and what the user set.
     case upgraded(runID: String)
