@@ -22,7 +22,8 @@ public enum RepairOutcome: Sendable {
 ///    other channels' ranges (`Plausibility`).
 /// 5. Elevation that is 0 on every point is a placeholder: unknown, not 0.
 /// 6. Distance: the device's cumulative distance when it has one that grows (offset
-///    so it starts at 0, gaps interpolated in time, backward steps held); otherwise
+///    so it starts at 0 unless the device's laps or session total count the offset
+///    too, gaps interpolated in time, backward steps held); otherwise
 ///    great-circle distance over positions, summed within segments (a gap between
 ///    segments or tracks was never recorded; the path through points dropped
 ///    for a backward time counts, `BackwardBridge`); otherwise the laps' total when the
@@ -101,10 +102,35 @@ public enum TrackRepair {
         if let deviceTotal = normaliseDeviceDistance(&samples, maxSpeed: speedLimit, report: &report) {
             source = .device
             total = deviceTotal
+            // A counter already past 0 at the first record (a FIT file whose first
+            // record holds 25 m, a pool swim's first length) counted from the
+            // activity's start when the device's own total (laps or session) is
+            // the last value (within 2% and 10 m), not the span: the offset is
+            // distance run. An excerpt's lap total matches neither.
+            let offset = report.distanceOffsetMeters
+            let device = raw.laps.compactMap(\.distanceMeters).reduce(0, +)
+            let last = deviceTotal + offset
+            if offset > 0, device > 0, abs(device - last) <= 0.02 * device + 10,
+                abs(device - last) < abs(device - deviceTotal)
+            {
+                samples.modify(.distance) { d in for i in d.indices { d[i] += offset } }
+                total = deviceTotal + offset
+                report.distanceOffsetMeters = 0
+            }
         } else if hasPositions {
             total = computeGPSDistance(
                 &samples, segmentStarts: segmentStarts, maxSpeed: speedLimit, report: &report, bridges: bridges)
             source = .gps
+            // An Apple Health workout's route with the workout's own total (the
+            // watch's distance, from its accelerometer and GPS): the device
+            // distance wins, the route's shape spread over it (within 10%).
+            let workout = raw.laps.compactMap(\.distanceMeters).reduce(0, +)
+            if format == .health, let gps = total, gps > 0, workout > 0, abs(workout - gps) <= 0.1 * gps {
+                let scale = workout / gps
+                samples.modify(.distance) { d in for i in d.indices { d[i] *= scale } }
+                total = workout
+                source = .device
+            }
         } else {
             samples.distance = ContiguousArray(repeating: .nan, count: samples.count)
             let lapTotal = raw.laps.compactMap(\.distanceMeters).reduce(0, +)

@@ -333,3 +333,41 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         }
     }
 }
+
+/// Device distance (issue 36, item 4): a counter past 0 at the first record is
+/// distance run when the device's own total counts it; a route is spread over
+/// an Apple Health workout's own total.
+@Suite struct DeviceDistanceTests {
+    /// 241 records 10 m apart from 25 m (a FIT file whose first record holds 25 m).
+    func counter(lap: Double?) -> RawActivity {
+        var raw = rawActivity((0..<241).map { point(Double($0) * 4, dist: 25 + Double($0) * 10) })
+        if let lap { raw.laps = [Lap(startTime: 0, totalTimeSeconds: 960, distanceMeters: lap)] }
+        return raw
+    }
+
+    @Test func aCounterPastZeroCountsWhenTheDevicesTotalDoes() throws {
+        let fit = try repaired(counter(lap: 2425), .fit)
+        #expect(fit.distanceMeters == 2425 && fit.samples.distance[0] == 25 && fit.repairs.distanceOffsetMeters == 0)
+        // The device's total is the span: the offset is not distance (an excerpt).
+        let span = try repaired(counter(lap: 2400), .fit)
+        #expect(span.distanceMeters == 2400 && span.samples.distance[0] == 0 && span.repairs.distanceOffsetMeters == 25)
+        // No device total, or one that matches neither (a lap of the whole run): measured from the first value.
+        #expect(try repaired(counter(lap: nil), .fit).distanceMeters == 2400)
+        #expect(try repaired(counter(lap: 6840), .tcx).distanceMeters == 2400)
+    }
+
+    @Test func anAppleHealthRouteIsSpreadOverTheWorkoutsTotal() throws {
+        // 31 fixes 0.0018° of latitude apart: about 6,005 m of route for a 5,970 m workout.
+        func route() -> RawActivity {
+            var raw = rawActivity((0..<31).map { point(Double($0) * 60, lat: 48 + Double($0) * 0.0018, lon: 11) })
+            raw.laps = [Lap(startTime: 0, totalTimeSeconds: 1800, distanceMeters: 5970)]
+            return raw
+        }
+        let health = try repaired(route(), .health)
+        #expect(health.distanceSource == .device && abs(health.distanceMeters! - 5970) < 1e-6)
+        #expect(abs(health.samples.distance[30] - 5970) < 1e-6 && health.samples.distance[15] < 3000)
+        // A GPX route keeps its own path.
+        let gpx = try repaired(route(), .gpx)
+        #expect(gpx.distanceSource == .gps && gpx.distanceMeters! > 5990)
+    }
+}

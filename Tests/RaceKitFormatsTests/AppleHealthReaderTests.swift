@@ -59,8 +59,11 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         let activity = try repaired(export.activity(of: 0, route: noRoutes))
         #expect(activity.sport == .running)
         #expect(activity.samples.count == 31)
-        #expect(activity.distanceSource == .gps)
-        #expect(abs(activity.distanceMeters! - 30 * 200.151) < 1)
+        // The route's 30 steps of 200.15 m, spread over the workout's own 3.73 mi
+        // (the device distance wins, issue 36).
+        #expect(activity.distanceSource == .device)
+        #expect(abs(activity.distanceMeters! - 3.73 * 1609.344) < 0.01)
+        #expect(abs(activity.samples.distance[30] - 3.73 * 1609.344) < 0.01)
         #expect(activity.samples.latitude[30] == 48.154)
         #expect(activity.samples.elevation[0] == 520.5)
         #expect(activity.isIndoor == false)
@@ -92,8 +95,9 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         #expect(activity.samples.count == 37)
         #expect(activity.segmentStarts == [0, 21])
         #expect(activity.samples.time[21] == Double(1_677_913_200 + 1500))
-        // Distance within segments only: 20 + 15 steps of 200.15 m.
-        #expect(abs(activity.distanceMeters! - 35 * 200.151) < 1)
+        // Distance within segments only (20 + 15 steps of 200.15 m, 7,005 m),
+        // then the workout's own 7,000 m.
+        #expect(abs(activity.distanceMeters! - 7000) < 0.01 && activity.distanceSource == .device)
         #expect(activity.samples.heartRate.allSatisfy { $0 == 150 })
         #expect(activity.laps.first?.distanceMeters == 7000)
         #expect(activity.laps.first?.totalTimeSeconds == 2100)

@@ -45,7 +45,7 @@ private func exportFolder() throws -> URL {
         #expect(abs(treadmill.distanceMeters! - 4000) < 1)
         #expect(treadmill.avgHeartRate == 140)
         let paused = try #require(runs.first { $0.startedAt == 1_677_913_200 })
-        #expect(abs(paused.distanceMeters! - 35 * 200.151) < 1)
+        #expect(abs(paused.distanceMeters! - 7000) < 0.01)
         #expect(paused.movingSeconds == 2100)
         #expect(paused.avgHeartRate == 150)
         let ride = try #require(runs.first { $0.sport == .cycling })

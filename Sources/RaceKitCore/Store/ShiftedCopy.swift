@@ -6,9 +6,9 @@ import Foundation
 /// samples' shape whatever the offset: the same elapsed time and distance, and
 /// the same positions, heart rate or distance at the same times from the start.
 public enum ShiftedCopy {
-    /// How far apart the two clocks may be: a day and two hours, every time
-    /// zone's offset and a date slip included.
-    public static let maximumShiftSeconds = 26 * 3600.0
+    /// How far apart the two clocks may be: the widest UTC offset (+14:00);
+    /// the same run a day later is a fixture or a treadmill habit, not a copy.
+    public static let maximumShiftSeconds = 14 * 3600.0
     /// The elapsed times within this many seconds (as the duplicate rule's start).
     public static let elapsedToleranceSeconds = DuplicatePolicy.startToleranceSeconds
     /// Where the shapes are compared: this many times, evenly over the shorter span.
