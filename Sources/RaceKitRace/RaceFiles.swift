@@ -89,18 +89,22 @@ public enum RaceScriptJob {
     public struct Options: Sendable {
         public var personality: ShippedPersonality?
         public var personalityFile: String?
+        /// The script file (`--output`), or the folder it goes in (`--out`,
+        /// created when missing, the file named after the setup).
         public var output: String?
+        public var outputDirectory: String?
         public var force: Bool
         /// The athlete's physiology, for the heart-rate message (none without it).
         public var physiology: Physiology?
 
         public init(
-            personality: ShippedPersonality?, personalityFile: String?, output: String?, force: Bool,
-            physiology: Physiology? = nil
+            personality: ShippedPersonality?, personalityFile: String?, output: String?,
+            outputDirectory: String? = nil, force: Bool, physiology: Physiology? = nil
         ) {
             self.personality = personality
             self.personalityFile = personalityFile
             self.output = output
+            self.outputDirectory = outputDirectory
             self.force = force
             self.physiology = physiology
         }
@@ -125,10 +129,30 @@ public enum RaceScriptJob {
             o.personality?.rawValue ?? setup.personality ?? ShippedPersonality.calmCoach.rawValue)
     }
 
+    /// Where the script goes: `--output FILE`; `--out DIR` (a folder, as
+    /// everywhere: a name ending in .json that is no folder is refused, naming
+    /// --output) with the setup's file name; the setup's `script.output`; or
+    /// beside the setup. The file's folder is created when missing.
+    static func scriptPath(_ o: Options, setup: RaceSetup) throws -> String {
+        let name = "\(setup.fileStem).script.json"
+        var isFolder: ObjCBool = false
+        if let dir = o.outputDirectory, dir.hasSuffix(".json"),
+            !(FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder) && isFolder.boolValue)
+        {
+            throw Failure(
+                .usage, "--out \(dir): --out is a folder (created when missing); give --output \(dir) for a file")
+        }
+        let path =
+            o.output ?? o.outputDirectory.map { "\($0)/\(name)" } ?? setup.resolvedPath(setup.script["output"] ?? name)
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try AtomicFile.createDirectory(folder) }
+        return path
+    }
+
     public static func run(_ o: Options, plan: RacePlan) throws -> Outcome {
         let setup = plan.setup
         let voice = try personality(o, setup: setup)
-        let path = o.output ?? setup.resolvedPath(setup.script["output"] ?? "\(setup.fileStem).script.json")
+        let path = try scriptPath(o, setup: setup)
         // Up to date when the existing script was made from the same inputs:
         // decided before generating anything. An existing file that does not
         // decode is not up to date, so it is regenerated (try? on purpose).

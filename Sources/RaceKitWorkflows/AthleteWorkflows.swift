@@ -19,17 +19,18 @@ public struct AthleteProfile {
     }
 
     /// `athlete show --format json` (docs/contracts/json.md, "Athletes and predictions").
-    public func json() throws -> String {
+    public func json() throws -> String { try JSONOutput.string(record) }
+
+    var record: AthleteJSON {
         let (a, p) = (athlete, physiology)
-        return try JSONOutput.string(
-            AthleteJSON(
-                id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel,
-                maxHeartRate: p.maxHeartRate,
-                maxHeartRateEstimated: p.maxHeartRateEstimated, restingHeartRate: p.restingHeartRate,
-                thresholdHeartRate: p.thresholdHeartRate,
-                thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
-                thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
-                thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs))
+        return AthleteJSON(
+            id: a.id, name: a.name, timeZone: a.timeZone, sex: a.sex, zoneModel: a.zoneModel,
+            maxHeartRate: p.maxHeartRate,
+            maxHeartRateEstimated: p.maxHeartRateEstimated, restingHeartRate: p.restingHeartRate,
+            thresholdHeartRate: p.thresholdHeartRate,
+            thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
+            thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
+            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs)
     }
 
     func hr(_ v: Double?, _ est: Bool) -> String {
@@ -82,6 +83,15 @@ public struct AthleteProfile {
 /// `athlete list`, `athlete set`.
 public enum AthleteJobs {
     /// Every athlete with their profile and run count, as a table.
+    /// Why `id` is no athlete id (lower-case letters, digits and dashes, not
+    /// starting with a dash), nil when it is one.
+    public static func idProblem(_ id: String) -> String? {
+        guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }),
+            id.first != "-"
+        else { return "athlete id '\(id)' must be lower-case letters, digits and dashes" }
+        return nil
+    }
+
     public static func roster(_ store: any Store) throws -> String {
         Format.table(
             header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],

@@ -11,10 +11,13 @@ public struct RunView: Sendable {
     public var id: String { record.id }
     public var startedAt: String { Format.isoTime(record.startedAt) }
     /// Moving time (elapsed when unknown) over distance; nil without either, so
-    /// an activity without pace sorts last and never reads "0:00".
+    /// an activity without pace sorts last and never reads "0:00", and nil for
+    /// an average faster than the sport allows (a 333 m "run" in 3 s read 0:09/km).
     public var avgPaceSecondsPerKm: Double? {
         let seconds = record.movingSeconds ?? record.elapsedSeconds
-        guard let d = record.distanceMeters, d > 0, seconds > 0 else { return nil }
+        guard let d = record.distanceMeters, d > 0, seconds > 0,
+            d / seconds <= SportLimits.of(record.sport, declared: true).maxPlausibleSpeed
+        else { return nil }
         return seconds / (d / 1000)
     }
 

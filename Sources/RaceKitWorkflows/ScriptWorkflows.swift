@@ -271,10 +271,9 @@ extension ScriptSimulation {
     public static func checkAudio(scriptPath: String, to path: String, voice: String) throws -> SpeechTools {
         let format = try HeardFormat.of(path)
         let folder = ScriptAudio.folder(of: path)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
-            access(folder, W_OK) == 0
-        else {
+        // A missing folder is created, as for every output (`AtomicFile.createDirectory`).
+        try AtomicFile.createDirectory(folder)
+        guard access(folder, W_OK) == 0 else {
             throw OutputError.cannotCreate(path: path, reason: "\(folder) is not a folder this user can write in")
         }
         // The same folder by any name (a symbolic link to it, `..` paths): its

@@ -13,6 +13,17 @@ public enum StoreCheck {
         public var messages: [String] { notes.map { "note: " + $0 } + problems.map { "problem: " + $0 } }
     }
 
+    /// What `store check` prints: on stdout the digest and "ok" (or the JSON,
+    /// `SummaryJSON.storeCheck`), on stderr each note and problem (text only);
+    /// `sound` false is exit 65.
+    public static func report(_ store: any Store, json: Bool) throws -> (out: String, errors: [String], sound: Bool) {
+        let check = try run(store)
+        let digest = try StoreDigest.of(store), sound = check.problems.isEmpty
+        if json { return (try SummaryJSON.storeCheck(check, digest: digest), [], sound) }
+        let ok = "ok: \(check.runs) runs, integrity check passed, every run's samples whole."
+        return ("digest: \(digest)" + (sound ? "\n" + ok : ""), check.messages, sound)
+    }
+
     public static func run(_ store: any Store) throws -> Outcome {
         var (runs, problems) = try store.verify()
         var notes: [String] = []

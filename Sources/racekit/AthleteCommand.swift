@@ -70,13 +70,7 @@ extension RaceKitCommand.AthleteCommand {
         @Argument(help: "Athlete id: lower-case letters, digits and dashes.") var id: String
         @OptionGroup var profile: ProfileOptions
 
-        func validate() throws {
-            guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }),
-                id.first != "-"
-            else {
-                throw ValidationError("athlete id '\(id)' must be lower-case letters, digits and dashes")
-            }
-        }
+        func validate() throws { if let why = AthleteJobs.idProblem(id) { throw ValidationError(why) } }
 
         func run() throws {
             let store = try storeOptions.create()
@@ -128,9 +122,11 @@ extension RaceKitCommand.AthleteCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List athletes.")
         @OptionGroup var storeOptions: StoreOptions
+        @Option(help: "table or json.") var format: SummaryFormat = .table
 
         func run() throws {
-            Console.out(try AthleteJobs.roster(try storeOptions.read()))
+            let store = try storeOptions.read()
+            Console.out(format == .json ? try SummaryJSON.athletes(store) : try AthleteJobs.roster(store))
         }
     }
 }

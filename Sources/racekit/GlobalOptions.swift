@@ -66,6 +66,7 @@ struct StoreOptions: ParsableArguments {
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, csv, json
 }
+enum SummaryFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
 
 /// The one place an error becomes a message and a sysexits code.
 enum Exit {

@@ -24,8 +24,8 @@ extension RaceKitCommand.Runs {
 
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "The athlete whose records to show.") var athlete = "default"
-        @Option(help: "One distance (400m, 1k, 1mi, 5k, 10k, half, marathon): its fastest efforts.") var distance:
-            String?
+        @Option(help: "One distance (400m, 800m, 1k, 1mi, 3k, 5k, 10k, 15k, 10mi, half, 30k, marathon, 50k).")
+        var distance: String?
         @Option(help: "How many efforts with --distance (1-1000).") var limit = 10
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
@@ -137,6 +137,7 @@ extension RaceKitCommand.Runs {
         @Option(help: "Only this athlete (default: all athletes).") var athlete: String?
         @Flag(help: "Redo every run, not only stale ones.") var all = false
         @Option(parsing: .unconditional, help: .shard("Only ")) var shard: Shard?
+        @Option(help: "table or json.") var format: SummaryFormat = .table
 
         func validate() throws {
             if athlete != nil, shard != nil { throw ValidationError("give --athlete or --shard, not both") }
@@ -145,7 +146,7 @@ extension RaceKitCommand.Runs {
         func run() throws {
             let total = try RunJobs.recompute(try storeOptions.write(), athlete: athlete, all: all, shard: shard)
             for f in total.failed { Console.error("failed: \(f)") }
-            Console.out(total.summary)
+            Console.out(format == .json ? try SummaryJSON.recompute(total) : total.summary)
             if !total.failed.isEmpty { throw Exit.code(.someFailed) }
         }
     }

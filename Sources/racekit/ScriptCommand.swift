@@ -24,19 +24,19 @@ extension RaceKitCommand.Race {
         @Option(help: "A shipped personality (or --personality-file).")
         var personality: ShippedPersonality?
         @Option(help: ArgumentHelp("A personality YAML of your own.", valueName: "file")) var personalityFile: String?
-        @Option(help: ArgumentHelp("Where to write the script.", valueName: "file")) var out: String?
-        /// The old name of --out, kept working and out of the help.
-        @Option(name: .customLong("output"), help: .hidden) var output: String?
+        @Option(help: ArgumentHelp("Folder for the script (created when missing).", valueName: "dir")) var out: String?
+        @Option(help: ArgumentHelp("The script file (instead of --out).", valueName: "file")) var output: String?
         @Option(help: "Pace feedback every km or mi.") var unit: DistanceUnit = .km
         @Flag(help: "Write even when the script is up to date.") var force = false
 
         func validate() throws {
-            if out != nil, output != nil { throw ValidationError("--output is the old name of --out: give one") }
+            if out != nil, output != nil { throw ValidationError("give --out DIR or --output FILE, not both") }
         }
 
         func run() throws {
             let options = RaceScriptJob.Options(
-                personality: personality, personalityFile: personalityFile, output: out ?? output, force: force)
+                personality: personality, personalityFile: personalityFile, output: output, outputDirectory: out,
+                force: force)
             Console.out(
                 try RaceScriptWorkflow.run(
                     setupFile: file, unitMeters: unit.meters, options: options, openStore: storeOptions.readIfExists,
@@ -69,8 +69,10 @@ extension RaceKitCommand.ScriptGroup {
             abstract: "Check a script: structure, triggers, expressions, branches, placeholders.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The script (JSON).") var file: String
+        @Option(help: "table or json.") var format: SummaryFormat = .table
         func run() throws {
             let s = try ScriptLoading.load(file)
+            if format == .json { return Console.json(try SummaryJSON.validated(s, file: file)) }
             Console.out(
                 "\(file): valid: \(s.messages.count) messages, \(s.branches.count) branches, personality \(s.personality), generator \(s.generator)"
             )

@@ -19,14 +19,13 @@ extension RaceKitCommand {
             )
 
             @OptionGroup var storeOptions: StoreOptions
+            @Option(help: "table or json (exit 65 all the same when unsound).") var format: SummaryFormat = .table
 
             func run() throws {
-                let store = try storeOptions.read()
-                let check = try StoreCheck.run(store)
-                for line in check.messages { Console.error(line) }
-                Console.out("digest: \(try StoreDigest.of(store))")
-                guard check.problems.isEmpty else { throw Exit.code(.dataError) }
-                Console.out("ok: \(check.runs) runs, integrity check passed, every run's samples whole.")
+                let report = try StoreCheck.report(try storeOptions.read(), json: format == .json)
+                for line in report.errors { Console.error(line) }
+                Console.out(report.out)
+                if !report.sound { throw Exit.code(.dataError) }
             }
         }
 

@@ -56,8 +56,8 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         // 150 bpm with LTHR 170 is 88%: Friel zone 2 (85-89%) holds all 528 s.
         #expect(zones.first { $0["name"] as? String == "2" }?["seconds"] as? Double == 528)
         let efforts = try #require(run["bestEfforts"] as? [[String: Any]])
-        #expect(efforts.map { $0["distanceMeters"] as! Double } == [400, 1000, 1609.344])
-        #expect(abs((efforts[1]["elapsedSeconds"] as! Double) - 240) < 0.01)
+        #expect(efforts.map { $0["distanceMeters"] as! Double } == [400, 800, 1000, 1609.344])
+        #expect(abs((efforts[2]["elapsedSeconds"] as! Double) - 240) < 0.01)
         #expect(run["loadSource"] as? String == "heart-rate")
         #expect(run["movingSeconds"] as? Double == 528)
     }
@@ -111,7 +111,7 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         _ = try importedRunID(cli, "b.tcx")
         let r = try cli.run(["runs", "bests", "--format", "json"])
         let records = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
-        #expect(records.map { $0["distanceMeters"] as! Double } == [400, 1000, 1609.344])
+        #expect(records.map { $0["distanceMeters"] as! Double } == [400, 800, 1000, 1609.344])
         #expect(records.allSatisfy { $0["runId"] as? String == fast })
         let one = try cli.run(["runs", "bests", "--distance", "1k", "--format", "csv"])
         let rows = one.stdout.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",").map(String.init) }

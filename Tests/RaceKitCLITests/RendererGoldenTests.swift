@@ -173,7 +173,7 @@ import Testing
 
     @Test func scriptShowAndSimulate() throws {
         let (cli, id) = try Self.prepare()
-        _ = try Self.output(cli, ["race", "script", "golden-ten.yaml", "--out", "golden-ten.script.json"], runID: id)
+        _ = try Self.output(cli, ["race", "script", "golden-ten.yaml", "--output", "golden-ten.script.json"], runID: id)
         let show = ["script", "show", "golden-ten.script.json"]
         try Self.check(try Self.output(cli, show, runID: id), "script-show.txt")
         try Self.check(try Self.output(cli, show + ["--format", "md"], runID: id), "script-show.md")

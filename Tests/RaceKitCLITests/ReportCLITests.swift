@@ -46,14 +46,14 @@ import Glibc
         #expect(try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"]).status == 0)
         let slow = try String(contentsOf: report, encoding: .utf8)
         #expect(!slow.contains("Personal records"), "a 27:47 5k is no record after a 23:09 one")
-        // At 4 m/s against 3.6 m/s: 400 m 1:40 (was 1:51), 1 km 4:10 (4:38),
-        // a mile 6:42 (7:27), 5 km 20:50 (23:09).
+        // At 4 m/s against 3.6 m/s: 400 m 1:40 (was 1:51), 800 m 3:20 (3:42),
+        // 1 km 4:10 (4:38), a mile 6:42 (7:27), 3 km 12:30 (13:53), 5 km 20:50 (23:09).
         try cli.write("fast.gpx", trackGPX(seconds: 1500, speed: 4.0, start: "2026-11-12T07:00:00Z"))
         #expect(try cli.run(["import", "fast.gpx"]).status == 0)
         #expect(try cli.run(["report", "weekly", "--week", "2026-W46", "--weeks", "3", "--quiet"]).status == 0)
         let fast = try String(contentsOf: report, encoding: .utf8)
         let line =
-            "Personal records: 400m 1:40 (was 1:51), 1k 4:10 (was 4:38), 1mi 6:42 (was 7:27), 5k 20:50 (was 23:09)."
+            "Personal records: 400m 1:40 (was 1:51), 800m 3:20 (was 3:42), 1k 4:10 (was 4:38), 1mi 6:42 (was 7:27), 3k 12:30 (was 13:53), 5k 20:50 (was 23:09)."
         #expect(fast.contains(line), "\(fast)")
     }
 

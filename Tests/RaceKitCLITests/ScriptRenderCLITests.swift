@@ -153,18 +153,23 @@ func toolsInstalled(_ tools: [String]) -> Bool {
             "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.mp3"
         ])
         #expect(r.status == 64 && r.stderr.contains("give a file ending in .opus, .ogg, .m4a or .wav"), "\(r.stderr)")
-        // Checked before the simulation prints: a folder to write in, the voice, not the clips' own folder.
+        // Checked before the simulation prints: a folder to write in (created when
+        // missing, as every output folder), the voice, not the clips' own folder.
         try FileManager.default.createDirectory(
             atPath: cli.workdir.path + "/Races/ten-audio", withIntermediateDirectories: true)
+        try cli.write("afile", "not a folder")
         for (audio, extra, status, said) in [
-            ("nowhere/heard.opus", [String](), Int32(73), "nowhere is not a folder this user can write in"),
-            ("heard.opus", ["--voice", "en-klingon"], 64, "unknown voice 'en-klingon'"),
+            ("afile/heard.opus", [String](), Int32(73), "it exists and is not a folder"),
+            ("fresh/heard.opus", ["--voice", "en-klingon"], 64, "unknown voice 'en-klingon'"),
             ("Races/ten-audio/0123456789abcdef.opus", [], 64, "that is the script's audio folder")
         ] {
             let r = try cli.run(
                 ["script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", audio] + extra)
             #expect(r.status == status && r.stdout.isEmpty && r.stderr.contains(said), "\(audio): \(r.stderr)")
         }
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: cli.workdir.path + "/fresh", isDirectory: &isFolder))
+        #expect(isFolder.boolValue, "the missing folder of --audio is created")
         let alone = try cli.run([
             "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--real-time"
         ])

@@ -265,8 +265,8 @@ func straightRun(
 
     @Test func bestEffortsOnlyForDistancesThatFit() {
         let efforts = BestEfforts.compute(straightRun(seconds: 2000, speed: 3.2).samples)
-        #expect(efforts.map(\.distanceMeters) == [400, 1000, 1609.344, 5000])
-        #expect(abs(efforts[3].elapsedSeconds - 1562.5) < 0.01)
+        #expect(efforts.map(\.distanceMeters) == [400, 800, 1000, 1609.344, 3000, 5000])
+        #expect(abs(efforts[5].elapsedSeconds - 1562.5) < 0.01 && abs(efforts[4].elapsedSeconds - 937.5) < 0.01)
     }
 
     /// Memory for splits grows with distance: a distance far past any activity

@@ -178,6 +178,27 @@ import Testing
         #expect(a.sport == .skiing)
     }
 
+    /// Records stay clean (issue 36, item 5): a navigation track at 5.1 m/s
+    /// and a ski tour, neither naming a sport, are no runs; a 333 m, 3 s "run"
+    /// has no pace load.
+    @Test func inferenceKeepsRecordsClean() throws {
+        let navigation = try repaired(track(seconds: 1800, speed: 5.1, sport: nil))
+        #expect(navigation.sport == .other && navigation.repairs.inferredSport == "other")
+        #expect(try repaired(track(seconds: 1800, speed: 4.8, sport: nil)).sport == .running)
+        // Skins up at 0.8 m/s for 50 minutes (+0.1 m/s), down at 9 m/s for 4 (-1.25 m/s):
+        // 7% of the moving windows, 47% of the distance.
+        var raw = track(seconds: 3240, speed: 1, sport: nil, speedAt: { i in i < 3000 ? 0.8 : 9 })
+        var ele = 1500.0
+        for i in 0..<raw.samples.count {
+            raw.samples.elevation[i] = ele
+            ele += i < 3000 ? 0.1 : -1.25
+        }
+        #expect(try repaired(raw).sport == .skiing)
+        let threshold = Physiology(thresholdPaceSecondsPerKm: 250)
+        #expect(TrainingLoadModel.pace(movingSeconds: 3, movingMeters: 333, physiology: threshold) == nil)
+        #expect(TrainingLoadModel.pace(movingSeconds: 1500, movingMeters: 5000, physiology: threshold) != nil)
+    }
+
     /// A declared run with a bus ride in it: the run stays, the ride is no best effort.
     @Test func aStretchFasterThanAHumanIsLeftOutOfBestEfforts() throws {
         let raw = track(seconds: 3600, speed: 3.3, speedAt: { i in (600..<900).contains(i) ? 10 : nil })

@@ -12,10 +12,13 @@ public struct BestEffort: Sendable, Equatable, Codable {
 
 /// Best efforts by a two-pointer scan over the cumulative distance.
 public enum BestEfforts {
-    /// 400 m, 1 km, 1 mile, 5 km, 10 km, half marathon, marathon.
+    /// The distances of track, road and ultra records: 400 m, 800 m, 1 km,
+    /// 1 mile, 3 km, 5 km, 10 km, 15 km, 10 miles, half marathon, 30 km,
+    /// marathon, 50 km.
     public static let standardDistances: [(name: String, meters: Double)] = [
-        ("400m", 400), ("1k", 1000), ("1mi", Units.metersPerMile), ("5k", 5000), ("10k", 10_000),
-        ("half", 21_097.5), ("marathon", 42_195)
+        ("400m", 400), ("800m", 800), ("1k", 1000), ("1mi", Units.metersPerMile), ("3k", 3000), ("5k", 5000),
+        ("10k", 10_000), ("15k", 15_000), ("10mi", 10 * Units.metersPerMile), ("half", 21_097.5), ("30k", 30_000),
+        ("marathon", 42_195), ("50k", 50_000)
     ]
 
     /// The metres of the standard distance `text` names (`5k`, `half`, `1609.344`), nil for any other.

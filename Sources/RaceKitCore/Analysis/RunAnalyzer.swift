@@ -57,7 +57,9 @@ public enum RunAnalyzer {
     /// out stretches faster than a human runs; summaries are range-checked.
     /// 4: grade-adjusted pace.
     /// 5: without distance, moving time is the elapsed time less recorded pauses.
-    public static let version = 5
+    /// 6: best efforts also at 800 m, 3 km, 15 km, 10 miles, 30 km and 50 km; no
+    /// pace load for an average faster than `TrainingLoadModel.maximumIntensity`.
+    public static let version = 6
 
     /// The part of the analysis that depends on the athlete's physiology: time in
     /// zones and training load. `runs recompute` redoes only this when only the

@@ -7,13 +7,19 @@
 /// (five minutes) covered by moving windows:
 /// - **driving** when the median is above 15 m/s (54 km/h) or the 90th
 ///   percentile above 25 m/s (90 km/h);
-/// - **skiing** when at least a tenth of the moving windows are faster than
-///   6 m/s, four in five of those go downhill steeper than 5%, and the activity
-///   descends at least 300 m (lifts up, runs down);
+/// - **skiing** when the moving windows faster than 6 m/s hold at least a
+///   tenth of the moving distance (a ski tour climbs slowly for hours and skis
+///   down in minutes: a tenth of its windows, most of its distance), four in
+///   five of those go downhill steeper than 5%, and the activity descends at
+///   least 300 m (lifts or skins up, runs down);
 /// - **cycling** when the median is above 6.5 m/s (2:34/km: faster than the
 ///   marathon world record, 5.8 m/s, for half the moving time) or the 90th
 ///   percentile above 8.5 m/s (1:58/km for a tenth of it; the 400 m world record
 ///   averages 9.3 m/s for 43 s);
+/// - **other** when the median is above 5 m/s (3:20/km for half the moving
+///   time, a 2:21 marathon's pace): a navigation track or a ride too slow to
+///   be called one, but no run of a file that names no sport, so that it sets
+///   no running record (the athlete can set the sport);
 /// - otherwise nil: it may be a run.
 public enum SportInference {
     public static let windowSeconds = 60.0
@@ -22,6 +28,7 @@ public enum SportInference {
     public static let minimumMovingSeconds = 300.0
     public static let drivingMedian = 15.0, drivingP90 = 25.0
     public static let cyclingMedian = 6.5, cyclingP90 = 8.5
+    public static let runningMedian = 5.0
     public static let skiFastSpeed = 6.0, skiFastShare = 0.1, skiDownhillShare = 0.8
     public static let skiGrade = -0.05, skiMinimumDescent = 300.0
 
@@ -38,7 +45,7 @@ public enum SportInference {
             segmentOf[i] = seg
         }
         var speeds: [Double] = []
-        var fast = 0, fastDownhill = 0
+        var fast = 0, fastDownhill = 0, fastDistance = 0.0, movingDistance = 0.0
         var covered = 0.0
         var i = 0
         for j in 1..<n {
@@ -51,9 +58,12 @@ public enum SportInference {
             let v = dd / dt
             guard v >= movingSpeed else { continue }
             speeds.append(v)
-            covered += min(s.time[j] - s.time[j - 1], windowSeconds)
+            let step = min(s.time[j] - s.time[j - 1], windowSeconds)
+            covered += step
+            movingDistance += v * step
             if v > skiFastSpeed {
                 fast += 1
+                fastDistance += v * step
                 let de = s.elevation[j] - s.elevation[i]
                 if de.isFinite, dd > 0, de / dd < skiGrade { fastDownhill += 1 }
             }
@@ -62,12 +72,13 @@ public enum SportInference {
         let p90 = OrderStatistic.select(&speeds, min(speeds.count - 1, speeds.count * 9 / 10))
         let median = OrderStatistic.select(&speeds, speeds.count / 2)
         if median > drivingMedian || p90 > drivingP90 { return .driving }
-        if Double(fast) >= skiFastShare * Double(speeds.count), Double(fastDownhill) >= skiDownhillShare * Double(fast),
+        if fastDistance >= skiFastShare * movingDistance, Double(fastDownhill) >= skiDownhillShare * Double(fast),
             descent(s.elevation) >= skiMinimumDescent
         {
             return .skiing
         }
         if median > cyclingMedian || p90 > cyclingP90 { return .cycling }
+        if median > runningMedian { return .other }
         return nil
     }
 

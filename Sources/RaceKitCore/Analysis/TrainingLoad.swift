@@ -91,11 +91,17 @@ public enum TrainingLoadModel {
     }
 
     /// Pace-based load; nil without a threshold pace or without moving distance.
+    /// The fastest average a pace load is worked out for, as a multiple of the threshold speed.
+    public static let maximumIntensity = 2.0
+
     public static func pace(movingSeconds: Double?, movingMeters: Double, physiology p: Physiology) -> TrainingLoad? {
         guard let pace = p.thresholdPaceSecondsPerKm, pace > 0, let moving = movingSeconds, moving > 0,
             movingMeters > 0
         else { return nil }
         let intensity = (movingMeters / moving) / (1000 / pace)
+        // Twice the threshold speed on average is no run (a 400 m race is about
+        // 1.4 times it): a 333 m "run" in 3 s scored 37.
+        guard intensity <= maximumIntensity else { return nil }
         return TrainingLoad(
             value: moving / 3600 * intensity * intensity * 100, source: .pace,
             estimated: p.thresholdPaceEstimated ? ["thresholdPace"] : [])
