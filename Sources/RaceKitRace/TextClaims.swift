@@ -85,23 +85,31 @@ public struct TextClaims: Sendable, Equatable, Hashable {
         var w: [(String, Word)] = []
         for p in [
             "a little", "a touch", "a bit", "a tad", "slightly", "a fraction", "a few seconds", "fractionally",
-            "marginally", "bit leisurely", "just off", "barely", "a smidge", "a hair"
+            "marginally", "bit leisurely", "just off", "barely", "a smidge", "a hair", "nothing dramatic",
+            "all you need"
         ] {
             w.append((p, .size(.small)))
         }
         for p in [
             "well ahead", "well behind", "way ahead", "way behind", "a lot", "far ahead", "far behind", "big gap",
-            "huge", "massive", "miles ahead", "miles behind", "a long way off", "a big"
+            "huge", "massive", "miles ahead", "miles behind", "a long way off", "a big", "way quicker", "way slower",
+            "way faster", "well quicker", "well slower", "well faster", "way off", "nowhere near", "glaciers"
         ] {
             w.append((p, .size(.large)))
         }
         for p in [
             "plenty of race", "plenty of running", "long way to go", "the race is long", "a long race",
             "back half", "the wall", "the last few", "real race starts", "for the final stretch",
-            "for the closing stretch", "this early", "too early", "early part", "early on",
+            "for the closing stretch", "for later", "for the end", "at the end", "half an hour", "there's time",
+            "this early", "too early", "early part", "early on",
             "still early", "early miles", "early kilometres", "the first half"
         ] {
-            w.append((p, .place(p.contains("early") || p == "the first half" ? [.early] : [.early, .middle])))
+            w.append(
+                (
+                    p,
+                    .place(
+                        p.contains("early") || p == "the first half" || p == "back half" ? [.early] : [.early, .middle])
+                ))
         }
         for p in [
             "nearly home", "nearly there", "almost there", "almost home", "almost done", "final push",

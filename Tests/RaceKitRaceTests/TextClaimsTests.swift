@@ -121,7 +121,9 @@ import Testing
                 "fading_late", (1...4).map { "\n    - \"fade \($0)\"" }.joined() + "\n    - \"Slowing a touch.\"",
                 "cannot claim"
             ),
-            ("near_finish", "\n    - \"Nearly there, target nailed.\"", "cannot claim")
+            ("near_finish", "\n    - \"Nearly there, target nailed.\"", "cannot claim"),
+            ("pace_km", "\n    - \"{unit} {km}, way slower than planned.\"", "cannot claim"),
+            ("gel", "\n    - \"Gel {number}, fuel for later.\"", "place: [early, middle]")
         ]
         for (role, items, expected) in cases {
             let why = try #require(Self.refusal(role, items), "\(role): \(items)")
