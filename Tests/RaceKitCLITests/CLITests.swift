@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -19,12 +20,12 @@ struct CLI {
         return URL(fileURLWithPath: ".build/debug/racekit")
     }
 
-    let workdir: URL
+    /// The work folder, removed with everything in it when the last copy of
+    /// this value goes (a suite leaves nothing behind).
+    let scratch: ScratchFolder
+    var workdir: URL { scratch.url }
 
-    init() throws {
-        workdir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchFolder("rk-cli") }
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A fresh folder under the temporary directory, removed with everything in it
 /// when the value is released, so a suite leaves nothing behind.
-public final class ScratchFolder {
+public final class ScratchFolder: Sendable {
     public let url: URL
     public var path: String { url.path }
 
