@@ -210,8 +210,8 @@ demo: build
 	@echo "$$ racekit race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans"
 	@$(BIN) race plan Races/hilly-half.yaml --export band,tcx,gpx --out $(DEMO_DIR)/plans
 	@echo
-	@echo "$$ racekit --store $(DEMO_STORE) race script Races/hilly-half.yaml --out $(DEMO_DIR)/hilly-half.script.json"
-	@$(BIN) --store $(DEMO_STORE) race script Races/hilly-half.yaml --out $(DEMO_DIR)/hilly-half.script.json
+	@echo "$$ racekit --store $(DEMO_STORE) race script Races/hilly-half.yaml --out $(DEMO_DIR)"
+	@$(BIN) --store $(DEMO_STORE) race script Races/hilly-half.yaml --out $(DEMO_DIR)
 	@echo
 	@echo "$$ racekit script show $(DEMO_DIR)/hilly-half.script.json | head -20"
 	@$(BIN) script show $(DEMO_DIR)/hilly-half.script.json | head -20
