@@ -12,7 +12,8 @@ extension RaceKitCommand.Race {
                 The personality comes from --personality, --personality-file, the setup's script.personality \
                 (or script.personality_file), else calm_coach. The script is written beside the race file, \
                 named after it (Races/hilly-half.yaml: Races/hilly-half.script.json), unless the setup's \
-                script.output or --out says otherwise; an unchanged script (same input digest) is left alone \
+                script.output, --out DIR (a folder, created when missing) or --output FILE says otherwise; an \
+                unchanged script (same input digest) is left alone \
                 unless --force.
 
                   racekit race script Races/berlin-marathon-2026.yaml --personality calm_coach
