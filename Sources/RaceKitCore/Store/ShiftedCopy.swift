@@ -137,7 +137,7 @@ public enum ShiftedCopy {
     /// "2:00:00 later (whole hours: a local time written as UTC?)", for a message.
     public static func describe(_ shift: Double) -> String {
         let s = abs(shift).rounded()
-        let clock = String(format: "%d:%02d:%02d", Int(s) / 3600, Int(s) / 60 % 60, Int(s) % 60)
+        let clock = TextFormat.duration(s)
         let side = shift > 0 ? "later" : "earlier"
         let hours = s.truncatingRemainder(dividingBy: 1800) == 0
         return "\(clock) \(side)"
