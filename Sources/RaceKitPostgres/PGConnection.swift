@@ -248,10 +248,12 @@ public struct PGRows: ~Copyable {
 
     private func raw(_ row: Int, _ column: Int) -> (Oid, UnsafeRawBufferPointer)? {
         guard row >= 0, row < count, column >= 0, column < columns else { return nil }
-        let r = Int32(row), c = Int32(column)
-        guard pq.getisnull!(result, r, c) == 0, let p = pq.getvalue!(result, r, c) else { return nil }
-        return (pq.ftype!(result, c), UnsafeRawBufferPointer(start: p, count: Int(pq.getlength!(result, r, c))))
+        return PGRowView(result: result, pq: pq, row: row).raw(column)
     }
+
+    /// Row `i` as the declared column readers read it (`StoreRow`); valid while
+    /// these rows are.
+    func view(_ row: Int) -> PGRowView { PGRowView(result: result, pq: pq, row: row) }
 
     public func isNull(_ row: Int, _ column: Int) -> Bool { raw(row, column) == nil }
 
@@ -399,5 +401,50 @@ public enum PGLocation {
     /// `message` with every one of `secrets` replaced by `***`.
     static func scrubbed(_ message: String, _ secrets: [String]) -> String {
         ConnectionURL.scrubbed(message, secrets)
+    }
+}
+
+/// One row of a result as a `StoreRow`: each value as its type OID says.
+struct PGRowView: StoreRow {
+    let result: OpaquePointer
+    let pq: RKLibPQ
+    let row: Int
+
+    func raw(_ column: Int) -> (Oid, UnsafeRawBufferPointer)? {
+        let r = Int32(row), c = Int32(column)
+        guard column >= 0, column < Int(pq.nfields!(result)), pq.getisnull!(result, r, c) == 0,
+            let p = pq.getvalue!(result, r, c)
+        else { return nil }
+        return (pq.ftype!(result, c), UnsafeRawBufferPointer(start: p, count: Int(pq.getlength!(result, r, c))))
+    }
+
+    func value(_ i: Int, _ type: ColumnType) -> StoreValue {
+        guard let (oid, b) = raw(i) else { return .null }
+        switch (oid, b.count) {
+        case (PGType.bool, 1): return .boolean(b[0] != 0)
+        case (PGType.int8, 8): return .integer(Int(Int64(bigEndian: b.loadUnaligned(as: Int64.self))))
+        case (PGType.int4, 4): return .integer(Int(Int32(bigEndian: b.loadUnaligned(as: Int32.self))))
+        case (PGType.int2, 2): return .integer(Int(Int16(bigEndian: b.loadUnaligned(as: Int16.self))))
+        case (PGType.float8, 8): return .real(Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))))
+        case (PGType.float4, 4):
+            return .real(Double(Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(as: UInt32.self)))))
+        case (PGType.text, _), (PGType.varchar, _), (PGType.bpchar, _), (PGType.name, _):
+            return .text(String(decoding: b, as: UTF8.self))
+        default: return .blob(Array(b))
+        }
+    }
+}
+
+extension StoreValue {
+    /// The parameter libpq binds.
+    var pgValue: PGValue {
+        switch self {
+        case .null: return .null
+        case .text(let s): return .text(s)
+        case .real(let d): return .double(d)
+        case .integer(let i): return .int(Int64(i))
+        case .boolean(let b): return .bool(b)
+        case .blob(let b): return .bytes(b)
+        }
     }
 }

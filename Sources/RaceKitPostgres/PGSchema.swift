@@ -6,8 +6,21 @@ import RaceKitCore
 /// times as `double precision` seconds since 1970 as there, samples as `bytea` in
 /// the same compact codec, stored without compression (they are packed already).
 public enum PGSchema {
-    /// The migrations of this build, in order: identifier and SQL.
-    static let migrations: [(id: String, sql: String)] = [
+    /// The migrations of this build with `registry`'s metrics, in order: the
+    /// historical one (pg1, as 0.4.0 shipped it), then those the declared
+    /// schema derives (`StoreSchema`): the daily measurements, then one per
+    /// metric column the run table lacks (`metric-COLUMN`), as in the embedded store.
+    static func migrations(_ registry: MetricRegistry) -> [(id: String, sql: String)] {
+        let dialect = SQLDialect.postgres
+        var out = historical
+        out.append(("pg2-declared-daily", dialect.create(DailyMeasurement.table).joined(separator: ";\n")))
+        for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
+            out.append(("metric-\(column.name)", dialect.addColumn(column, to: "run")))
+        }
+        return out
+    }
+
+    static let historical: [(id: String, sql: String)] = [
         (
             "pg1-schema",
             """
@@ -105,7 +118,9 @@ public enum PGSchema {
     ]
 
     /// The identifier of this build's last migration.
-    public static var latest: String { migrations.last?.id ?? "none" }
+    public static func latest(_ registry: MetricRegistry = .standard) -> String {
+        migrations(registry).last?.id ?? "none"
+    }
 
     /// Where a database stands against this build's migrations.
     public enum State: Equatable, Sendable {
@@ -135,8 +150,9 @@ public enum PGSchema {
         return (0..<rows.count).compactMap { rows.string($0, 0) }
     }
 
-    public static func state(_ c: PGConnection) throws(PGError) -> State {
+    public static func state(_ c: PGConnection, registry: MetricRegistry = .standard) throws(PGError) -> State {
         let done = try applied(c)
+        let migrations = self.migrations(registry)
         let known = Set(migrations.map(\.id))
         if let unknown = done.last(where: { !known.contains($0) }) { return .newer(unknown) }
         if done.count == migrations.count { return .current }
@@ -153,15 +169,17 @@ public enum PGSchema {
     /// `created` is set when this call applied the first migration (made the
     /// store): of several processes starting at once, only one.
     @discardableResult
-    public static func migrate(_ c: PGConnection, created: UnsafeMutablePointer<Bool>? = nil) throws -> State {
+    public static func migrate(
+        _ c: PGConnection, registry: MetricRegistry = .standard, created: UnsafeMutablePointer<Bool>? = nil
+    ) throws -> State {
         try c.transaction { c in
             try c.query("SELECT pg_advisory_xact_lock($1)", [.int(lockKey)])
             try c.query(ledger)
-            let state = try state(c)
+            let state = try state(c, registry: registry)
             guard case .older(let last) = state else { return state }
             created?.pointee = last == nil
             let done = Set(try applied(c))
-            for migration in migrations where !done.contains(migration.id) {
+            for migration in migrations(registry) where !done.contains(migration.id) {
                 try c.execute(script: migration.sql)
                 try c.query("INSERT INTO racekit_migrations (identifier) VALUES ($1)", [.text(migration.id)])
             }

@@ -20,7 +20,7 @@ extension PGStore {
             values.append(.int(Int64(max(0, limit))))
             let r = try c.query(
                 """
-                SELECT \(Self.runColumns(prefix: "r.")), s.segments, s.data
+                SELECT \(runColumnList(prefix: "r.")), s.segments, s.data
                 FROM run r LEFT JOIN run_samples s ON s.run_id = r.id \(after) ORDER BY r.id LIMIT $\(values.count)
                 """, values)
             guard r.count > 0, let last = r.string(r.count - 1, 0) else { return [] }
@@ -29,9 +29,9 @@ extension PGStore {
             let range = (id == nil ? "" : "run_id > $1 AND ") + "run_id <= $\(bounds.count)"
             let zones = try Self.pageZones(c, range, bounds)
             let efforts = try Self.pageEfforts(c, range, bounds)
-            let n = RunRecord.CodingKeys.allCases.count
+            let n = runColumns.count
             return try (0..<r.count).map { i in
-                let record = try Self.run(r, i)
+                let record = try run(r, i)
                 return StoredRun(
                     record: record, samples: r.bytes(i, n + 1), segments: r.string(i, n),
                     zones: zones[record.id] ?? [], bestEfforts: efforts[record.id] ?? [])
@@ -90,23 +90,60 @@ extension PGStore {
                     """, Self.athleteValues(athlete))
             }
             let copied = try source.forEachRunPage(pageSize: pageSize) { page in
-                for run in page { try Self.insert(c, run) }
+                for run in page { try insert(c, run) }
             }
             for link in try source.allRaceLinks() { try Self.upsertLink(c, link) }
+            try Self.insertMeasurements(c, source.allMeasurements())
             return copied
         }
     }
 
     /// Writes one copied run with its samples, zones and best efforts as they were.
-    static func insert(_ c: PGConnection, _ run: StoredRun) throws {
+    func insert(_ c: PGConnection, _ run: StoredRun) throws {
         let id = run.record.id
-        try c.query("INSERT INTO run (\(runColumns)) VALUES (\(runPlaceholders))", runValues(run.record))
+        try c.query("INSERT INTO run (\(runColumnList)) VALUES (\(runPlaceholders))", runValues(run.record))
         if let samples = run.samples {
             try c.query(
                 "INSERT INTO run_samples (run_id, segments, data) VALUES ($1, $2, $3)",
                 [.text(id), .text(run.segments ?? "[0]"), .bytes(samples)])
         }
-        try writeZones(c, runID: id, run.zones)
-        try writeEfforts(c, runID: id, run.bestEfforts)
+        try Self.writeZones(c, runID: id, run.zones)
+        try Self.writeEfforts(c, runID: id, run.bestEfforts)
+    }
+}
+
+// MARK: Daily measurements
+
+extension PGStore {
+    @discardableResult
+    static func insertMeasurements(_ c: PGConnection, _ measurements: [DailyMeasurement]) throws -> Int {
+        let sql = DailyMeasurement.SQL.insert(.postgres)
+        var added = 0
+        for m in measurements {
+            added += try c.query(sql, m.storeValues.map(\.pgValue)).affected
+        }
+        return added
+    }
+
+    @discardableResult
+    public func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
+        try write { c in
+            for athlete in Set(measurements.map(\.athleteID)) {
+                let r = try c.query("SELECT EXISTS (SELECT 1 FROM athlete WHERE id = $1)", [.text(athlete)])
+                guard r.bool(0, 0) == true else { throw StoreError.unknownAthlete(athlete) }
+            }
+            return try Self.insertMeasurements(c, measurements)
+        }
+    }
+
+    public func measurements(athleteID: String, kind: String?, from: Double?, until: Double?) throws
+        -> [DailyMeasurement]
+    {
+        let sql = DailyMeasurement.SQL.select(.postgres, kind: kind != nil, from: from != nil, until: until != nil)
+        let values = DailyMeasurement.SQL.parameters(athleteID: athleteID, kind: kind, from: from, until: until)
+        return try read { c in
+            let r = try c.query(sql, values.map(\.pgValue))
+            return try (0..<r.count).map { try DailyMeasurement(row: r.view($0)) }
+        }
     }
 }

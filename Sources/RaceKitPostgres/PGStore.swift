@@ -16,19 +16,25 @@ public final class PGStore: Sendable {
     public let access: StoreAccess
     /// True when opening created the schema (an empty database made a store).
     public let created: Bool
+    /// The metrics of the run table (the standard list unless opened with more).
+    public let registry: MetricRegistry
+    /// The run table's declared columns (`RunColumns.of(registry)`).
+    let runColumns: [RunColumn]
 
     /// Connects to `conninfo` and checks the schema: a writer applies missing
     /// migrations (once, whoever comes first); a reader needs a current schema; a
     /// database a newer RaceKit wrote is refused; a database without RaceKit's
     /// tables is `StoreError.missing` for a command that does not create a store.
-    public init(conninfo: String, access: StoreAccess) throws {
+    public init(conninfo: String, access: StoreAccess, registry: MetricRegistry = .standard) throws {
         let c = try PGConnection(conninfo)
         location = c.location
         self.access = access
-        var state = try PGSchema.state(c)
+        self.registry = registry
+        runColumns = RunColumns.of(registry)
+        var state = try PGSchema.state(c, registry: registry)
         var created = false
         if case .newer(let id) = state {
-            throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest)
+            throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest(registry))
         }
         if case .older(let applied) = state {
             if applied == nil, access != .create { throw StoreError.missing(path: c.location) }
@@ -38,9 +44,9 @@ public final class PGStore: Sendable {
             }
             // Of several importers starting at once, only the one that made the
             // schema says "created store".
-            state = try PGSchema.migrate(c, created: &created)
+            state = try PGSchema.migrate(c, registry: registry, created: &created)
             if case .newer(let id) = state {
-                throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest)
+                throw StoreError.newer(path: c.location, schema: id, known: PGSchema.latest(registry))
             }
         }
         if case .unrecorded = state {
@@ -152,102 +158,20 @@ private final class Exclusive: @unchecked Sendable {
 // MARK: Runs
 
 extension PGStore {
-    /// The run table's columns in `RunRecord.CodingKeys` order (`run(_:_:)` reads them by index).
-    static let runColumns = RunRecord.CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
-    static func runColumns(prefix: String) -> String {
-        RunRecord.CodingKeys.allCases.map { prefix + $0.rawValue }.joined(separator: ", ")
-    }
+    /// The run table's declared columns (`RunColumns.of(registry)`), as a select list.
+    var runColumnList: String { runColumnList(prefix: "") }
+    func runColumnList(prefix: String) -> String { runColumns.map { prefix + $0.spec.name }.joined(separator: ", ") }
 
     /// A run from row `i`, its columns from `offset` on: every column checked, a
     /// value of the wrong type or an unknown enum value is a store error.
-    static func run(_ r: borrowing PGRows, _ i: Int, offset: Int = 0) throws -> RunRecord {
-        var column = offset
-        let id = r.string(i, offset) ?? "?"
-        func fail(_ what: String) -> StoreError {
-            .database("run \(id), column \(RunRecord.CodingKeys.allCases[column - offset].rawValue): \(what)")
-        }
-        func text() throws -> String {
-            defer { column += 1 }
-            guard let v = r.string(i, column) else { throw fail("missing or not text") }
-            return v
-        }
-        func optionalText() -> String? {
-            defer { column += 1 }
-            return r.string(i, column)
-        }
-        func number() throws -> Double {
-            defer { column += 1 }
-            guard let v = r.double(i, column) else { throw fail("missing or not a number") }
-            return v
-        }
-        func optionalNumber() -> Double? {
-            defer { column += 1 }
-            return r.double(i, column)
-        }
-        func integer() throws -> Int {
-            defer { column += 1 }
-            guard let v = r.int(i, column) else { throw fail("missing or not an integer") }
-            return v
-        }
-        func optionalInteger() -> Int? {
-            defer { column += 1 }
-            return r.int(i, column)
-        }
-        func flag() throws -> Bool {
-            defer { column += 1 }
-            guard let v = r.bool(i, column) else { throw fail("missing or not a boolean") }
-            return v
-        }
-        func value<E: RawRepresentable>(_: E.Type) throws -> E where E.RawValue == String {
-            let t = try text()
-            guard let v = E(rawValue: t) else {
-                column -= 1
-                throw fail("'\(t.prefix(40))' is not a \(E.self) this racekit knows")
-            }
-            return v
-        }
-        func optionalValue<E: RawRepresentable>(_: E.Type) throws -> E? where E.RawValue == String {
-            guard let t = optionalText() else { return nil }
-            guard let v = E(rawValue: t) else {
-                column -= 1
-                throw fail("'\(t.prefix(40))' is not a \(E.self) this racekit knows")
-            }
-            return v
-        }
-        return RunRecord(
-            id: try text(), athleteID: try text(), sport: try value(Sport.self), sportDeclared: try flag(),
-            name: optionalText(), sourceFile: try text(), sourceFormat: try value(SourceFormat.self),
-            sourceSHA256: try text(), activityIndex: try integer(), creator: optionalText(),
-            startedAt: try number(), endedAt: try number(), elapsedSeconds: try number(),
-            movingSeconds: optionalNumber(), distanceMeters: optionalNumber(),
-            distanceSource: try value(DistanceSource.self), ascentMeters: optionalNumber(),
-            descentMeters: optionalNumber(), avgHeartRate: optionalNumber(), maxHeartRate: optionalNumber(),
-            heartRateCoveragePercent: optionalNumber(), avgCadence: optionalNumber(), load: optionalNumber(),
-            loadSource: try optionalValue(LoadSource.self), label: optionalText(), mode: try value(RunMode.self),
-            runType: try value(RunType.self), perceivedEffort: optionalInteger(), notes: optionalText(),
-            pointCount: try integer(), repairs: try text(), analysisVersion: try integer(), importedAt: try number(),
-            zoneModel: try optionalValue(ZoneModel.self), loadEstimated: optionalText(),
-            analysisProfile: optionalText(), gradeAdjustedPaceSecondsPerKm: optionalNumber())
+    func run(_ r: borrowing PGRows, _ i: Int, offset: Int = 0) throws -> RunRecord {
+        try RunRecord(row: r.view(i), offset: offset, columns: runColumns, registry: registry)
     }
 
-    /// A run's columns as parameters, in `runColumns` order.
-    static func runValues(_ r: RunRecord) -> [PGValue] {
-        [
-            .text(r.id), .text(r.athleteID), .text(r.sport.rawValue), .bool(r.sportDeclared), .from(r.name),
-            .text(r.sourceFile), .text(r.sourceFormat.rawValue), .text(r.sourceSHA256), .int(Int64(r.activityIndex)),
-            .from(r.creator), .double(r.startedAt), .double(r.endedAt), .double(r.elapsedSeconds),
-            .from(r.movingSeconds), .from(r.distanceMeters), .text(r.distanceSource.rawValue), .from(r.ascentMeters),
-            .from(r.descentMeters), .from(r.avgHeartRate), .from(r.maxHeartRate), .from(r.heartRateCoveragePercent),
-            .from(r.avgCadence), .from(r.load), .from(r.loadSource?.rawValue), .from(r.label), .text(r.mode.rawValue),
-            .text(r.runType.rawValue), .from(r.perceivedEffort), .from(r.notes), .int(Int64(r.pointCount)),
-            .text(r.repairs), .int(Int64(r.analysisVersion)), .double(r.importedAt), .from(r.zoneModel?.rawValue),
-            .from(r.loadEstimated), .from(r.analysisProfile), .from(r.gradeAdjustedPaceSecondsPerKm)
-        ]
-    }
+    /// A run's columns as parameters, in `runColumnList` order.
+    func runValues(_ r: RunRecord) -> [PGValue] { r.with(registry).storeValues(runColumns).map(\.pgValue) }
 
-    static var runPlaceholders: String {
-        (1...RunRecord.CodingKeys.allCases.count).map { "$\($0)" }.joined(separator: ", ")
-    }
+    var runPlaceholders: String { (1...runColumns.count).map { "$\($0)" }.joined(separator: ", ") }
 
     /// The ORDER BY terms of an order, as the embedded store's: its key (unknown
     /// values last), then start time and id (bytewise, whatever the database's
@@ -268,14 +192,14 @@ extension PGStore {
         return terms.map { $0.0 + ($0.ascending != reversed ? " ASC" : " DESC") }.joined(separator: ", ")
     }
 
-    static func runs(_ c: PGConnection, _ sql: String, _ parameters: [PGValue] = []) throws -> [RunRecord] {
+    func runs(_ c: PGConnection, _ sql: String, _ parameters: [PGValue] = []) throws -> [RunRecord] {
         let r = try c.query(sql, parameters)
         return try (0..<r.count).map { try run(r, $0) }
     }
 
     public func runs(matching filter: RunFilter) throws -> [RunRecord] {
         try read { c in
-            var sql = "SELECT \(Self.runColumns) FROM run WHERE true"
+            var sql = "SELECT \(runColumnList) FROM run WHERE true"
             var values: [PGValue] = []
             func add(_ clause: String, _ v: PGValue) {
                 values.append(v)
@@ -290,7 +214,7 @@ extension PGStore {
                 values.append(.int(Int64(max(0, l))))
                 sql += " LIMIT $\(values.count)"
             }
-            return try Self.runs(c, sql, values)
+            return try runs(c, sql, values)
         }
     }
 
@@ -304,7 +228,7 @@ extension PGStore {
     }
 
     public func run(id: String) throws -> RunRecord? {
-        try read { c in try Self.runs(c, "SELECT \(Self.runColumns) FROM run WHERE id = $1", [.text(id)]).first }
+        try read { c in try runs(c, "SELECT \(runColumnList) FROM run WHERE id = $1", [.text(id)]).first }
     }
 
     public func runs(idPrefix prefix: String) throws -> [RunRecord] {
@@ -312,21 +236,21 @@ extension PGStore {
         let escaped = prefix.uppercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
         return try read { c in
-            try Self.runs(
-                c, "SELECT \(Self.runColumns) FROM run WHERE upper(id) LIKE $1 ORDER BY id LIMIT 5",
+            try runs(
+                c, "SELECT \(runColumnList) FROM run WHERE upper(id) LIKE $1 ORDER BY id LIMIT 5",
                 [.text(escaped + "%")])
         }
     }
 
     public func staleRuns(athleteID: String, currentProfile: String, force: Bool) throws -> [RunRecord] {
         try read { c in
-            var sql = "SELECT \(Self.runColumns) FROM run WHERE athlete_id = $1"
+            var sql = "SELECT \(runColumnList) FROM run WHERE athlete_id = $1"
             var values: [PGValue] = [.text(athleteID)]
             if !force {
                 sql += " AND (analysis_version < $2 OR analysis_profile IS NULL OR analysis_profile <> $3)"
-                values += [.int(Int64(RunAnalyzer.version)), .text(currentProfile)]
+                values += [.int(Int64(RunAnalyzer.version(registry))), .text(currentProfile)]
             }
-            return try Self.runs(c, sql + " ORDER BY started_at, id", values)
+            return try runs(c, sql + " ORDER BY started_at, id", values)
         }
     }
 }
@@ -475,7 +399,7 @@ extension PGStore {
     {
         try read { c in
             var sql = """
-                SELECT \(Self.runColumns(prefix: "r.")), e.distance_m, e.elapsed_s, e.start_offset_s
+                SELECT \(runColumnList(prefix: "r.")), e.distance_m, e.elapsed_s, e.start_offset_s
                 FROM \(Self.rowsPerRun(of: "best_effort", as: "e", oneAthlete: athleteID != nil)) WHERE r.sport = 'running'
                 """
             var values: [PGValue] = []
@@ -493,7 +417,7 @@ extension PGStore {
                 // The fastest effort per distance, the earliest run on a tie: ranked
                 // on the efforts alone, then the winners' runs read.
                 sql = """
-                    SELECT \(Self.runColumns(prefix: "r.")), w.effort_m, w.effort_s, w.effort_offset_s FROM (
+                    SELECT \(runColumnList(prefix: "r.")), w.effort_m, w.effort_s, w.effort_offset_s FROM (
                         SELECT e.run_id, e.distance_m AS effort_m, e.elapsed_s AS effort_s,
                             e.start_offset_s AS effort_offset_s,
                             row_number() OVER (PARTITION BY e.distance_m ORDER BY e.elapsed_s, r.started_at, r.id COLLATE "C") AS rank
@@ -504,13 +428,13 @@ extension PGStore {
                     """
             }
             let r = try c.query(sql, values)
-            let n = RunRecord.CodingKeys.allCases.count
+            let n = runColumns.count
             return try (0..<r.count).map { i in
                 guard let d = r.double(i, n), let t = r.double(i, n + 1), let o = r.double(i, n + 2) else {
                     throw StoreError.database("best_effort row: a required column is missing or of another type")
                 }
                 return PersonalRecord(
-                    distanceMeters: d, elapsedSeconds: t, startOffsetSeconds: o, run: try Self.run(r, i))
+                    distanceMeters: d, elapsedSeconds: t, startOffsetSeconds: o, run: try run(r, i))
             }
         }
     }
@@ -539,10 +463,10 @@ extension PGStore {
             var outcomes: [InsertOutcome] = []
             for run in runs {
                 let keys = DuplicateKeys(run, sha256: sha256)
-                let candidates = try Self.duplicateCandidates(c, keys, athleteID: athleteID)
+                let candidates = try duplicateCandidates(c, keys, athleteID: athleteID)
                 let decision = try DuplicatePolicy.decide(
                     keys, candidates: candidates, allowDuplicates: allowDuplicates
-                ) { try Self.shiftedCandidates(c, keys, run, athleteID: athleteID) }
+                ) { try shiftedCandidates(c, keys, run, athleteID: athleteID) }
                 switch decision {
                 case .duplicate(let id, let sameBytes, let shift):
                     outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes, clockShiftSeconds: shift))
@@ -551,7 +475,7 @@ extension PGStore {
                         run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
                         importedAt: importedAt)
                     record.keepWhatTheUserSet(on: stored)
-                    try Self.update(c, record)
+                    try update(c, record)
                     try Self.writeSamples(c, runID: record.id, run)
                     try Self.writeDetails(c, runID: record.id, analysis: run.analysis)
                     outcomes.append(.upgraded(runID: record.id))
@@ -560,7 +484,7 @@ extension PGStore {
                         run, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
                         importedAt: importedAt)
                     try c.query(
-                        "INSERT INTO run (\(Self.runColumns)) VALUES (\(Self.runPlaceholders))", Self.runValues(record))
+                        "INSERT INTO run (\(runColumnList)) VALUES (\(runPlaceholders))", runValues(record))
                     try Self.writeSamples(c, runID: record.id, run)
                     try Self.writeDetails(c, runID: record.id, analysis: run.analysis, replacing: false)
                     outcomes.append(.inserted(runID: record.id))
@@ -573,14 +497,14 @@ extension PGStore {
     /// The seed of the per-athlete import lock's key (a hash of the athlete id): "RKAT".
     static let athleteLockSpace: Int64 = 0x524B_4154
 
-    static func duplicateCandidates(_ c: PGConnection, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
+    func duplicateCandidates(_ c: PGConnection, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
         let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
         // The runs of the same bytes first, then those that started nearby, nearest
         // first, in one round trip. A NaN window selects nothing (as in the embedded store).
         return try runs(
             c,
             """
-            SELECT \(runColumns) FROM (
+            SELECT \(runColumnList) FROM (
                 SELECT *, 0 AS part, 0::float8 AS gap FROM run
                 WHERE athlete_id = $1 AND source_sha256 = $2 AND activity_index = $3
                 UNION ALL
@@ -596,14 +520,14 @@ extension PGStore {
     /// What `ShiftedCopy` compares (as in the embedded store): the athlete's
     /// runs started within its window whose elapsed time is within its
     /// tolerance, with their samples, and the incoming run's samples.
-    static func shiftedCandidates(_ c: PGConnection, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
+    func shiftedCandidates(_ c: PGConnection, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
         -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
     {
         let window = ShiftedCopy.window(startedAt: keys.startedAt)
         let found = try runs(
             c,
             """
-            SELECT \(runColumns) FROM run WHERE athlete_id = $1 AND started_at BETWEEN $2 AND $3
+            SELECT \(runColumnList) FROM run WHERE athlete_id = $1 AND started_at BETWEEN $2 AND $3
             AND abs((ended_at - started_at) - $4) <= $5 ORDER BY id
             """,
             [
@@ -619,8 +543,8 @@ extension PGStore {
         return (stored, (try? SampleCodec.decode(run.encodedSamples)) ?? SampleSeries())
     }
 
-    static func update(_ c: PGConnection, _ record: RunRecord) throws {
-        let names = RunRecord.CodingKeys.allCases.map(\.rawValue)
+    func update(_ c: PGConnection, _ record: RunRecord) throws {
+        let names = runColumns.map(\.spec.name)
         let sets = names.enumerated().dropFirst().map { "\($0.element) = $\($0.offset + 1)" }.joined(separator: ", ")
         try c.query("UPDATE run SET \(sets) WHERE id = $1", runValues(record))
     }
@@ -677,13 +601,13 @@ extension PGStore {
     public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport?) throws {
         try write { c in
             guard
-                var record = try Self.runs(
-                    c, "SELECT \(Self.runColumns) FROM run WHERE id = $1 FOR UPDATE", [.text(runID)]
+                var record = try runs(
+                    c, "SELECT \(runColumnList) FROM run WHERE id = $1 FOR UPDATE", [.text(runID)]
                 ).first
             else { return }
             if let sport { record.sport = sport }
             record.apply(analysis)
-            try Self.update(c, record)
+            try update(c, record)
             try Self.writeDetails(c, runID: runID, analysis: analysis)
         }
     }
@@ -709,11 +633,11 @@ extension PGStore {
     public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
         try write { c in
             guard
-                var r = try Self.runs(c, "SELECT \(Self.runColumns) FROM run WHERE id = $1 FOR UPDATE", [.text(runID)])
+                var r = try runs(c, "SELECT \(runColumnList) FROM run WHERE id = $1 FOR UPDATE", [.text(runID)])
                     .first
             else { throw StoreError.unknownRun(runID) }
             r.apply(e)
-            try Self.update(c, r)
+            try update(c, r)
             return r
         }
     }

@@ -9,15 +9,11 @@ extension Athlete: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "athlete"
 }
 
-extension RunRecord: FetchableRecord, PersistableRecord {
+/// The run table for GRDB's query interface (filters, orders, counts); rows
+/// are read and written through the declared columns (`RunColumns`), never
+/// Codable and never by a hand-kept position.
+extension RunRecord: TableRecord {
     public static let databaseTableName = "run"
-
-    /// Columns in the order `init(row:)` reads them (by index: listing 10,000 runs
-    /// through Codable's name lookups costs more than the query).
-    public static var databaseSelection: [any SQLSelectable] { CodingKeys.allCases.map { Column($0.rawValue) } }
-
-    /// The same columns for raw SQL: `SELECT \(columnList) FROM run ...`.
-    static let columnList = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
 }
 
 extension RaceLink: FetchableRecord, PersistableRecord {
@@ -32,50 +28,32 @@ extension RaceLink: FetchableRecord, PersistableRecord {
     }
 }
 
-extension RunRecord {
-    static func unknown<E>(_ type: E.Type, _ text: String, column: Int) -> StoreError {
-        .database(
-            "run column \(CodingKeys.allCases[column].rawValue): '\(text.prefix(40))' is not a \(E.self) this racekit knows"
-        )
+/// A GRDB row as the declared columns read it.
+struct GRDBStoreRow: StoreRow {
+    let row: Row
+    func value(_ i: Int, _ type: ColumnType) -> StoreValue {
+        let v: DatabaseValue = row[i]
+        switch v.storage {
+        case .null: return .null
+        case .int64(let n): return type == .boolean ? .boolean(n != 0) : .integer(Int(n))
+        case .double(let d): return .real(d)
+        case .string(let s): return .text(s)
+        case .blob(let b): return .blob([UInt8](b))
+        }
     }
+}
 
-    /// Every column through GRDB's throwing `decode`: a stored value of the
-    /// wrong type or an unknown enum value is a store error, never a trap.
-    public init(row: Row) throws {
-        var i = 0
-        // Plain columns through GRDB's fast path (StatementColumnConvertible);
-        // enum columns read as text and checked against the enum's cases.
-        func next<T: DatabaseValueConvertible & StatementColumnConvertible>() throws -> T {
-            defer { i += 1 }
-            return try row.decode(atIndex: i)
+extension StoreValue {
+    /// The value GRDB binds.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .text(let s): return s.databaseValue
+        case .real(let d): return d.databaseValue
+        case .integer(let i): return i.databaseValue
+        case .boolean(let b): return b.databaseValue
+        case .blob(let b): return Data(b).databaseValue
         }
-        func nextOptional<T: DatabaseValueConvertible & StatementColumnConvertible>() throws -> T? {
-            defer { i += 1 }
-            return try row.decode(atIndex: i)
-        }
-        func next<E: RawRepresentable>() throws -> E where E.RawValue == String {
-            let text: String = try next()
-            guard let value = E(rawValue: text) else { throw Self.unknown(E.self, text, column: i - 1) }
-            return value
-        }
-        func nextOptional<E: RawRepresentable>() throws -> E? where E.RawValue == String {
-            guard let text: String = try nextOptional() else { return nil }
-            guard let value = E(rawValue: text) else { throw Self.unknown(E.self, text, column: i - 1) }
-            return value
-        }
-        // Arguments are evaluated left to right: the columns in `CodingKeys` order.
-        try self.init(
-            id: next(), athleteID: next(), sport: next(), sportDeclared: next(), name: nextOptional(),
-            sourceFile: next(), sourceFormat: next(), sourceSHA256: next(), activityIndex: next(),
-            creator: nextOptional(), startedAt: next(), endedAt: next(), elapsedSeconds: next(),
-            movingSeconds: nextOptional(), distanceMeters: nextOptional(), distanceSource: next(),
-            ascentMeters: nextOptional(), descentMeters: nextOptional(), avgHeartRate: nextOptional(),
-            maxHeartRate: nextOptional(), heartRateCoveragePercent: nextOptional(), avgCadence: nextOptional(),
-            load: nextOptional(), loadSource: nextOptional(), label: nextOptional(), mode: next(),
-            runType: next(), perceivedEffort: nextOptional(), notes: nextOptional(), pointCount: next(),
-            repairs: next(), analysisVersion: next(), importedAt: next(), zoneModel: nextOptional(),
-            loadEstimated: nextOptional(), analysisProfile: nextOptional(),
-            gradeAdjustedPaceSecondsPerKm: nextOptional())
     }
 }
 
@@ -92,16 +70,16 @@ extension Sex: DatabaseValueConvertible {}
 extension RunRecord {
     /// The run table's columns, named once.
     public enum Columns {
-        public static let id = Column(CodingKeys.id)
-        public static let athleteID = Column(CodingKeys.athleteID)
-        public static let sport = Column(CodingKeys.sport)
-        public static let startedAt = Column(CodingKeys.startedAt)
-        public static let elapsedSeconds = Column(CodingKeys.elapsedSeconds)
-        public static let movingSeconds = Column(CodingKeys.movingSeconds)
-        public static let distanceMeters = Column(CodingKeys.distanceMeters)
-        public static let load = Column(CodingKeys.load)
-        public static let analysisVersion = Column(CodingKeys.analysisVersion)
-        public static let analysisProfile = Column(CodingKeys.analysisProfile)
+        public static let id = Column("id")
+        public static let athleteID = Column("athlete_id")
+        public static let sport = Column("sport")
+        public static let startedAt = Column("started_at")
+        public static let elapsedSeconds = Column("elapsed_s")
+        public static let movingSeconds = Column(Metric.MovingSeconds.column)
+        public static let distanceMeters = Column(Metric.DistanceMeters.column)
+        public static let load = Column(Metric.Load.column)
+        public static let analysisVersion = Column("analysis_version")
+        public static let analysisProfile = Column("analysis_profile")
     }
 }
 

@@ -1,4 +1,5 @@
 import GRDB
+import RaceKitCore
 
 /// The store's schema, as named, append-only migrations.
 enum Migrations {
@@ -19,8 +20,10 @@ enum Migrations {
     /// The identifier of this build's last migration.
     static var latest: String { migrator.migrations.last ?? "none" }
 
-    static func state(_ db: Database) throws -> State {
-        let migrator = self.migrator
+    static func state(_ db: Database) throws -> State { try state(db, registry: .standard) }
+
+    static func state(_ db: Database, registry: MetricRegistry) throws -> State {
+        let migrator = self.migrator(registry)
         let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
         if let newest = unknown.max(by: { (version($0), $0) < (version($1), $1) }) { return .newer(newest) }
         // RaceKit never sets SQLite's user_version: a store with one was written by
@@ -39,7 +42,38 @@ enum Migrations {
         return Int(identifier.dropFirst().prefix(while: \.isNumber)) ?? -1
     }
 
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { migrator(.standard) }
+
+    /// The historical migrations (v1 to v6, as 0.4.0 shipped them), then those
+    /// the declared schema derives (`StoreSchema`): v7 brings the athlete table
+    /// and the daily measurements to the declaration, then one migration adds
+    /// each metric column the run table lacks (`metric-COLUMN`).
+    static func migrator(_ registry: MetricRegistry) -> DatabaseMigrator {
+        var migrator = historical
+        let dialect = SQLDialect.sqlite
+        // The athlete table as declared: its zone_model default was 'hrmax5'
+        // here and 'auto' in PostgreSQL (drift the declaration removes). SQLite
+        // cannot change a default: the table is rebuilt (foreign keys are off
+        // during a migration and checked after it).
+        migrator.registerMigration("v7-declared-athlete-daily") { db in
+            var athlete = StoreSchema.athlete
+            athlete.name = "athlete_v7"
+            for sql in dialect.create(athlete) { try db.execute(sql: sql) }
+            let columns = StoreSchema.athlete.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO athlete_v7 (\(columns)) SELECT \(columns) FROM athlete")
+            try db.drop(table: "athlete")
+            try db.rename(table: "athlete_v7", to: "athlete")
+            for sql in dialect.create(DailyMeasurement.table) { try db.execute(sql: sql) }
+        }
+        for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
+            migrator.registerMigration("metric-\(column.name)") { db in
+                try db.execute(sql: dialect.addColumn(column, to: "run"))
+            }
+        }
+        return migrator
+    }
+
+    static var historical: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-athletes-runs-samples") { db in
             try db.create(table: "athlete") { t in

@@ -19,12 +19,12 @@ extension SQLiteStore {
                 let runs = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT \(RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")),
+                        SELECT \(runColumns.map { "r." + $0.spec.name }.joined(separator: ", ")),
                         s.segments, s.data FROM run r LEFT JOIN run_samples s ON s.run_id = r.id
                         \(after) ORDER BY r.id LIMIT ?
                         """, arguments: StatementArguments((id.map { [$0] } ?? []) + [max(0, limit)]))
                 guard let last = runs.last else { return [] }
-                let n = RunRecord.CodingKeys.allCases.count
+                let n = runColumns.count
                 let range = (id.map { _ in "run_id > ? AND " } ?? "") + "run_id <= ?"
                 let bounds = StatementArguments((id.map { [$0] } ?? []) + [last[0] as String])
                 var zones: [String: [ZoneTime]] = [:]
@@ -41,7 +41,7 @@ extension SQLiteStore {
                             startOffsetSeconds: e.startOffsetSeconds))
                 }
                 return try runs.map { row in
-                    let record = try RunRecord(row: row)
+                    let record = try decodeRun(row)
                     let data: Data? = row[n + 1]
                     return StoredRun(
                         record: record, samples: data.map { [UInt8]($0) }, segments: row[n],
@@ -65,21 +65,22 @@ extension SQLiteStore {
                 guard held == 0 else { throw StoreError.notEmpty(path: path) }
                 for athlete in try source.athletes() { try athlete.save(db) }
                 let copied = try source.forEachRunPage(pageSize: pageSize) { page in
-                    for run in page { try Self.insert(db, run) }
+                    for run in page { try insert(db, run) }
                 }
                 for link in try source.allRaceLinks() { try link.insert(db) }
+                try Self.insertMeasurements(db, source.allMeasurements())
                 return copied
             }
         }
     }
 
     /// Writes one copied run with its samples, zones and best efforts as they were.
-    static func insert(_ db: Database, _ run: StoredRun) throws {
+    func insert(_ db: Database, _ run: StoredRun) throws {
         let id = run.record.id
-        try run.record.insert(db)
+        try insertRun(db, run.record)
         if let samples = run.samples {
-            try insertSamples(db, runID: id, blob: samples, segments: run.segments ?? "[0]")
+            try Self.insertSamples(db, runID: id, blob: samples, segments: run.segments ?? "[0]")
         }
-        try writeDetails(db, runID: id, zones: run.zones, bestEfforts: run.bestEfforts)
+        try Self.writeDetails(db, runID: id, zones: run.zones, bestEfforts: run.bestEfforts)
     }
 }

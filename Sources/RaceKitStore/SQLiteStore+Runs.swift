@@ -66,14 +66,14 @@ extension SQLiteStore {
 
     /// A stored run.
     public func run(id: String) throws -> RunRecord? {
-        try wrap { try writer.read { try RunRecord.fetchOne($0, key: id) } }
+        try wrap { try writer.read { try fetchRun($0, id: id) } }
     }
 
     /// Runs whose id starts with `prefix` (ids are long; a unique prefix is enough).
     public func runs(idPrefix prefix: String) throws -> [RunRecord] {
         try wrap {
             try writer.read { db in
-                try RunRecord.filter(RunRecord.Columns.id.like(prefix.uppercased() + "%")).limit(5).fetchAll(db)
+                try fetchRuns(db, RunRecord.filter(RunRecord.Columns.id.like(prefix.uppercased() + "%")).limit(5))
             }
         }
     }
@@ -187,10 +187,10 @@ extension SQLiteStore {
     public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport?) throws {
         try wrap {
             try write { db in
-                guard var record = try RunRecord.fetchOne(db, key: runID) else { return }
+                guard var record = try fetchRun(db, id: runID) else { return }
                 if let sport { record.sport = sport }
                 record.apply(analysis)
-                try record.update(db)
+                try updateRun(db, record)
                 try Self.writeDetails(db, runID: runID, analysis: analysis)
             }
         }
@@ -233,11 +233,11 @@ extension SQLiteStore {
                 var request = RunRecord.filter(RunRecord.Columns.athleteID == athleteID)
                 if !force {
                     request = request.filter(
-                        RunRecord.Columns.analysisVersion < RunAnalyzer.version
+                        RunRecord.Columns.analysisVersion < RunAnalyzer.version(registry)
                             || RunRecord.Columns.analysisProfile == nil
                             || RunRecord.Columns.analysisProfile != currentProfile)
                 }
-                return try request.order(RunRecord.Columns.startedAt).fetchAll(db)
+                return try fetchRuns(db, request.order(RunRecord.Columns.startedAt))
             }
         }
     }
@@ -246,9 +246,9 @@ extension SQLiteStore {
     public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
         try wrap {
             try write { db in
-                guard var r = try RunRecord.fetchOne(db, key: runID) else { throw StoreError.unknownRun(runID) }
+                guard var r = try fetchRun(db, id: runID) else { throw StoreError.unknownRun(runID) }
                 r.apply(e)
-                try r.update(db)
+                try updateRun(db, r)
                 return r
             }
         }
@@ -270,7 +270,7 @@ extension SQLiteStore {
     {
         try wrap {
             try writer.read { db in
-                let runColumns = RunRecord.CodingKeys.allCases.map { "r." + $0.rawValue }.joined(separator: ", ")
+                let runColumns = self.runColumns.map { "r." + $0.spec.name }.joined(separator: ", ")
                 var filters = ""
                 var args: [any DatabaseValueConvertible] = []
                 if let athleteID { filters += " AND r.athlete_id = ?"; args.append(athleteID) }
@@ -300,7 +300,7 @@ extension SQLiteStore {
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args)).map { row in
                     PersonalRecord(
                         distanceMeters: row["effort_m"], elapsedSeconds: row["effort_s"],
-                        startOffsetSeconds: row["effort_offset_s"], run: try RunRecord(row: row))
+                        startOffsetSeconds: row["effort_offset_s"], run: try decodeRun(row))
                 }
             }
         }

@@ -24,27 +24,35 @@ public final class SQLiteStore: Store {
     public let access: StoreAccess
     /// The store file's path, ":memory:" for an in-memory store.
     public let path: String
+    /// The metrics of the run table (the standard list unless opened with more).
+    public let registry: MetricRegistry
+    /// The run table's declared columns (`RunColumns.of(registry)`).
+    let runColumns: [RunColumn]
 
     /// Opens the store at `path` as `access` allows (see `StoreAccess`): WAL
     /// and a busy timeout for writers, migrated to this build's schema; a store
     /// written by a newer RaceKit is refused (`StoreError.newer`).
-    public init(path: String, access: StoreAccess) throws {
-        (writer, created) = try StoreOpener.open(path: path, access: access)
+    public init(path: String, access: StoreAccess, registry: MetricRegistry = .standard) throws {
+        (writer, created) = try StoreOpener.open(path: path, access: access, registry: registry)
         (self.access, self.path) = (access, path)
+        self.registry = registry
+        runColumns = RunColumns.of(registry)
     }
 
     /// Opens the store at `path`, creating it (and its folder) when needed.
-    public convenience init(path: String) throws {
-        try self.init(path: path, access: .create)
+    public convenience init(path: String, registry: MetricRegistry = .standard) throws {
+        try self.init(path: path, access: .create, registry: registry)
     }
 
     /// An in-memory store (tests).
-    public init() throws {
+    public init(registry: MetricRegistry = .standard) throws {
         var config = Configuration()
         config.foreignKeysEnabled = true
         writer = try DatabaseQueue(configuration: config)
         (created, access, path) = (true, .create, ":memory:")
-        try Migrations.migrator.migrate(writer)
+        self.registry = registry
+        runColumns = RunColumns.of(registry)
+        try Migrations.migrator(registry).migrate(writer)
     }
 
     /// A statement prepared once per connection (GRDB's cache): an import runs
@@ -164,7 +172,7 @@ public final class SQLiteStore: Store {
                 let record = RunRecord(
                     run, athleteID: athleteID, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
                     importedAt: importedAt)
-                try record.insert(db)
+                try insertRun(db, record)
                 try Self.insertSamples(
                     db, runID: record.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
                 try Self.writeDetails(db, runID: record.id, analysis: run.analysis, fresh: true)
@@ -214,7 +222,7 @@ public final class SQLiteStore: Store {
             run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
             importedAt: importedAt)
         record.keepWhatTheUserSet(on: stored)
-        try record.update(db)
+        try updateRun(db, record)
         try SamplesRecord.deleteOne(db, key: stored.id)
         try Self.insertSamples(
             db, runID: stored.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
@@ -225,19 +233,12 @@ public final class SQLiteStore: Store {
     /// the same bytes, then those started in the policy's window, nearest first.
     private func duplicateCandidates(_ db: Database, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
         let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
-        let sameBytes = try RunRecord.fetchAll(
-            Self.cached(
-                db,
-                """
-                SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
-                """), arguments: [athleteID, keys.sha256, keys.activityIndex])
-        let nearby = try RunRecord.fetchAll(
-            Self.cached(
-                db,
-                """
-                SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
-                ORDER BY abs(started_at - ?)
-                """), arguments: [athleteID, window.earliest, window.latest, keys.startedAt])
+        let sameBytes = try fetchRuns(
+            db, runSelect("WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?"),
+            [athleteID, keys.sha256, keys.activityIndex])
+        let nearby = try fetchRuns(
+            db, runSelect("WHERE athlete_id = ? AND started_at BETWEEN ? AND ? ORDER BY abs(started_at - ?)"),
+            [athleteID, window.earliest, window.latest, keys.startedAt])
         return sameBytes + nearby
     }
 
@@ -248,14 +249,10 @@ public final class SQLiteStore: Store {
         -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
     {
         let window = ShiftedCopy.window(startedAt: keys.startedAt)
-        let runs = try RunRecord.fetchAll(
-            Self.cached(
-                db,
-                """
-                SELECT \(RunRecord.columnList) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
-                AND abs((ended_at - started_at) - ?) <= ?
-                """),
-            arguments: [
+        let runs = try fetchRuns(
+            db,
+            runSelect("WHERE athlete_id = ? AND started_at BETWEEN ? AND ? AND abs((ended_at - started_at) - ?) <= ?"),
+            [
                 athleteID, window.earliest, window.latest, keys.endedAt - keys.startedAt,
                 ShiftedCopy.elapsedToleranceSeconds
             ]
@@ -280,7 +277,7 @@ public final class SQLiteStore: Store {
                 if let u = filter.until { request = request.filter(RunRecord.Columns.startedAt <= u) }
                 request = request.order(Self.ordering(filter.order, reversed: filter.reversed))
                 if let l = filter.limit { request = request.limit(l) }
-                return try request.fetchAll(db)
+                return try fetchRuns(db, request)
             }
         }
     }

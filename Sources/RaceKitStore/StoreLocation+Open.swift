@@ -5,10 +5,10 @@ extension StoreLocation {
     /// Opens the store at this location as `access` allows: the one place that
     /// knows every backend (a new backend is a case of `StoreLocation` and a
     /// branch here).
-    public func open(access: StoreAccess) throws -> any Store {
+    public func open(access: StoreAccess, registry: MetricRegistry = .standard) throws -> any Store {
         switch self {
-        case .sqlite(let path): return try SQLiteStore(path: path, access: access)
-        case .postgres(let url): return try PGStore(conninfo: url, access: access)
+        case .sqlite(let path): return try SQLiteStore(path: path, access: access, registry: registry)
+        case .postgres(let url): return try PGStore(conninfo: url, access: access, registry: registry)
         }
     }
 

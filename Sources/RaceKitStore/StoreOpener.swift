@@ -89,13 +89,15 @@ final class OpenLock {
 /// Opens the store file for a `StoreAccess`.
 enum StoreOpener {
     /// The open database and whether this call created the store file.
-    static func open(path: String, access: StoreAccess) throws -> (writer: any DatabaseWriter, created: Bool) {
+    static func open(path: String, access: StoreAccess, registry: MetricRegistry = .standard) throws -> (
+        writer: any DatabaseWriter, created: Bool
+    ) {
         let file = StoreFile(path: path)
         if access != .create, !file.exists { throw StoreError.missing(path: path) }
         do {
             switch access {
-            case .read: return (try openForReading(file), false)
-            case .write, .create: return try openForWriting(file, create: access == .create)
+            case .read: return (try openForReading(file, registry: registry), false)
+            case .write, .create: return try openForWriting(file, create: access == .create, registry: registry)
             }
         } catch let error as StoreError {
             throw error
@@ -108,11 +110,11 @@ enum StoreOpener {
 
     /// Opens for reading; a store from an older RaceKit is migrated first when
     /// the user can write it.
-    static func openForReading(_ file: StoreFile) throws -> any DatabaseWriter {
+    static func openForReading(_ file: StoreFile, registry: MetricRegistry) throws -> any DatabaseWriter {
         let lock = try OpenLock(file, exclusive: false)
         defer { lock.release() }
         let queue = try readQueue(file, writable: file.whyNotWritable == nil)
-        switch try queue.read(Migrations.state) {
+        switch try queue.read({ try Migrations.state($0, registry: registry) }) {
         case .current:
             return queue
         case .newer(let identifier):
@@ -129,7 +131,7 @@ enum StoreOpener {
             }
             try queue.close()
             lock.release()
-            return try openForWriting(file, create: false).writer
+            return try openForWriting(file, create: false, registry: registry).writer
         }
     }
 
@@ -154,7 +156,9 @@ enum StoreOpener {
 
     /// Opens for writing (WAL, busy timeout), creating the store when `create`,
     /// and migrates it; refuses a store from a newer RaceKit.
-    static func openForWriting(_ file: StoreFile, create: Bool) throws -> (writer: any DatabaseWriter, created: Bool) {
+    static func openForWriting(_ file: StoreFile, create: Bool, registry: MetricRegistry) throws -> (
+        writer: any DatabaseWriter, created: Bool
+    ) {
         if create { try createFolder(file) }
         if let why = file.whyNotWritable { throw StoreError.readOnly(path: file.path, reason: why) }
         let lock = try OpenLock(file, exclusive: true)
@@ -164,9 +168,9 @@ enum StoreOpener {
         config.busyMode = .timeout(30)
         config.foreignKeysEnabled = true
         let pool = try DatabasePool(path: file.path, configuration: config)
-        switch try pool.read(Migrations.state) {
+        switch try pool.read({ try Migrations.state($0, registry: registry) }) {
         case .current: break
-        case .older: try Migrations.migrator.migrate(pool)
+        case .older: try Migrations.migrator(registry).migrate(pool)
         case .unrecorded: throw StoreError.unrecordedSchema(path: file.path, ledger: "grdb_migrations")
         case .newer(let identifier):
             throw StoreError.newer(path: file.path, schema: identifier, known: Migrations.latest)

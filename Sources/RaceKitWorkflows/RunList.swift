@@ -27,6 +27,8 @@ public struct RunList {
     }
 
     public var runs: [RunView]
+    /// The store's metrics (the CSV's columns, even with no run).
+    public var registry: MetricRegistry
 
     public init(_ store: any Store, _ options: Options) throws {
         var filter = RunFilter()
@@ -40,6 +42,7 @@ public struct RunList {
         // The newest N in date order: the first N newest first, turned round.
         let newest = options.limit != nil && options.order == .startedAt && !options.reversed
         if newest { filter.reversed = true }
+        registry = store.registry
         let records = try store.runs(matching: filter)
         runs = (newest ? records.reversed() : records).map(RunView.init)
     }
@@ -48,7 +51,7 @@ public struct RunList {
     public func json() throws -> [UInt8] { try JSONOutput.line(runs.map(\.json)) }
 
     /// `runs list --format csv`.
-    public func csv() -> String { CSV.document(header: RunView.csvHeader, rows: runs.map(\.csvCells)) }
+    public func csv() -> String { CSV.document(header: RunView.csvHeader(registry), rows: runs.map(\.csvCells)) }
 
     /// The table and the totals per sport, or a hint to import when there is no run.
     public func text(unit: DistanceUnit) -> String {

@@ -54,6 +54,19 @@ public struct StoreDigest: Sendable, Equatable, CustomStringConvertible {
         }
         w.integer(links.count)
         for l in links { w.add(l) }
+        // Measurements, when there are any (a store without them digests as before).
+        // In their key's order (athlete, kind and source bytewise, then start and end).
+        let measurements = try store.allMeasurements().sorted { a, b in
+            for (x, y) in [(a.athleteID, b.athleteID), (a.kind, b.kind), (a.source, b.source)] where x != y {
+                return x.utf8.lexicographicallyPrecedes(y.utf8)
+            }
+            return (a.start, a.end) < (b.start, b.end)
+        }
+        if !measurements.isEmpty {
+            w.text("daily measurements")
+            w.integer(measurements.count)
+            for m in measurements { w.add(m) }
+        }
         var hasher = ContentDigest()
         hasher.update(w.bytes)
         return StoreDigest(sha256: hasher.finish(), athletes: athletes.count, runs: runs.count, raceLinks: links.count)
@@ -138,50 +151,36 @@ struct CanonicalWriter {
         bytes.append(v ? 1 : 0)
     }
 
-    /// Every stored field of a run, named, in `CodingKeys` order (the switch
-    /// is exhaustive: a new column cannot be left out).
+    /// Every stored column of a run, named, in the run table's declared order
+    /// (`RunColumns`: 0.4.0's columns, then the newer metrics'). A newer
+    /// metric's column counts only when it holds a value, so a store whose
+    /// runs lack a metric digests as one without the column.
     mutating func add(_ r: RunRecord) {
-        for key in RunRecord.CodingKeys.allCases {
-            text(key.rawValue)
-            switch key {
-            case .id: text(r.id)
-            case .athleteID: text(r.athleteID)
-            case .sport: text(r.sport.rawValue)
-            case .sportDeclared: flag(r.sportDeclared)
-            case .name: text(r.name)
-            case .sourceFile: text(r.sourceFile)
-            case .sourceFormat: text(r.sourceFormat.rawValue)
-            case .sourceSHA256: text(r.sourceSHA256)
-            case .activityIndex: integer(r.activityIndex)
-            case .creator: text(r.creator)
-            case .startedAt: number(r.startedAt)
-            case .endedAt: number(r.endedAt)
-            case .elapsedSeconds: number(r.elapsedSeconds)
-            case .movingSeconds: number(r.movingSeconds)
-            case .distanceMeters: number(r.distanceMeters)
-            case .distanceSource: text(r.distanceSource.rawValue)
-            case .ascentMeters: number(r.ascentMeters)
-            case .descentMeters: number(r.descentMeters)
-            case .avgHeartRate: number(r.avgHeartRate)
-            case .maxHeartRate: number(r.maxHeartRate)
-            case .heartRateCoveragePercent: number(r.heartRateCoveragePercent)
-            case .avgCadence: number(r.avgCadence)
-            case .load: number(r.load)
-            case .loadSource: text(r.loadSource?.rawValue)
-            case .label: text(r.label)
-            case .mode: text(r.mode.rawValue)
-            case .runType: text(r.runType.rawValue)
-            case .perceivedEffort: integer(r.perceivedEffort)
-            case .notes: text(r.notes)
-            case .pointCount: integer(r.pointCount)
-            case .repairs: text(r.repairs)
-            case .analysisVersion: integer(r.analysisVersion)
-            case .importedAt: number(r.importedAt)
-            case .zoneModel: text(r.zoneModel?.rawValue)
-            case .loadEstimated: text(r.loadEstimated)
-            case .analysisProfile: text(r.analysisProfile)
-            case .gradeAdjustedPaceSecondsPerKm: number(r.gradeAdjustedPaceSecondsPerKm)
-            }
+        for c in RunColumns.of(r.metrics.registry) {
+            let value = c.get(r)
+            if value == .null, !RunColumns.historical.contains(c.spec.name) { continue }
+            text(c.spec.name)
+            add(value, as: c.spec.type)
+        }
+    }
+
+    /// A value as its declared type hashes (absent when null).
+    mutating func add(_ v: StoreValue, as type: ColumnType) {
+        switch v {
+        case .null: absent()
+        case .text(let s): text(s)
+        case .real(let d): number(d)
+        case .integer(let i): type == .real ? number(Double(i)) : integer(i)
+        case .boolean(let b): flag(b)
+        case .blob(let b): bytes(b)
+        }
+    }
+
+    /// A daily measurement's columns, named, in the table's order.
+    mutating func add(_ m: DailyMeasurement) {
+        for (name, value) in zip(DailyMeasurement.columns, m.storeValues) {
+            text(name)
+            add(value, as: DailyMeasurement.table.column(name)?.type ?? .text)
         }
     }
 

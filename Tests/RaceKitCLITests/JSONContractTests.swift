@@ -6,7 +6,7 @@ import Testing
     /// `runs list --format json` is written in one pass only while the run's
     /// keys are declared sorted (`FlatSortedEncodable`).
     @Test func theRunsKeysAreDeclaredSorted() {
-        let keys = RunJSON.CodingKeys.allCases.map(\.rawValue)
+        let keys = RunJSON.keys()
         #expect(keys == keys.sorted())
         #expect(keys.count == 28)
         #expect(keys.contains("gradeAdjustedPaceSecondsPerKm"))

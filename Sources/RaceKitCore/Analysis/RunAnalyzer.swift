@@ -18,6 +18,9 @@ public struct RunAnalysis: Sendable {
     private(set) var samples: SampleSeries
     /// True once `dropSeries()` released the samples: only the figures are left.
     public private(set) var isFiguresOnly = false
+    /// Every metric's value (`MetricRegistry.compute`), redone by `apply`.
+    public internal(set) var metrics: RunMetrics
+    let sport: Sport
 
     /// Releases the samples and per-step flags kept for `apply` and `splits`, once
     /// only the figures are needed (a run waiting for the store's lock would
@@ -37,6 +40,13 @@ public struct RunAnalysis: Sendable {
         self.zones = zones
         self.load = load
         physiology = p
+        metrics = metrics.registry.compute(context)
+    }
+
+    /// What the metrics are computed over.
+    var context: MetricContext {
+        MetricContext(
+            samples: samples, sport: sport, summary: summary, moving: moving, physiology: physiology, load: load)
     }
 
     /// Splits at every km or mile.
@@ -59,7 +69,12 @@ public enum RunAnalyzer {
     /// 5: without distance, moving time is the elapsed time less recorded pauses.
     /// 6: best efforts also at 800 m, 3 km, 15 km, 10 miles, 30 km and 50 km; no
     /// pace load for an average faster than `TrainingLoadModel.maximumIntensity`.
-    public static let version = 6
+    public static let baseVersion = 6
+
+    /// The version of an analysis with `registry`'s metrics: a metric added
+    /// later (`RunMetric.since`) makes runs analysed before it stale.
+    public static func version(_ registry: MetricRegistry) -> Int { max(baseVersion, registry.version) }
+    public static var version: Int { version(.standard) }
 
     /// The part of the analysis that depends on the athlete's physiology: time in
     /// zones and training load. `runs recompute` redoes only this when only the
@@ -106,7 +121,8 @@ public enum RunAnalyzer {
     /// Every analysis of `activity`. `bestEfforts`: `bestEfforts(of: activity)`
     /// when the caller has it already, worked out here otherwise.
     public static func analyse(
-        _ activity: Activity, physiology: Physiology, bestEfforts efforts: [BestEffort]? = nil
+        _ activity: Activity, physiology: Physiology, bestEfforts efforts: [BestEffort]? = nil,
+        registry: MetricRegistry = .standard
     ) -> RunAnalysis {
         let s = activity.samples
         let hasDistance = hasDistance(activity)
@@ -127,9 +143,12 @@ public enum RunAnalyzer {
         summary = summary.sanitised()
 
         let (model, zones, load) = zonesAndLoad(s, summary: summary, physiology: physiology)
-        return RunAnalysis(
+        var analysis = RunAnalysis(
             summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
             zones: zones, bestEfforts: efforts ?? bestEfforts(of: activity), load: load,
-            physiology: physiology, gradeProfile: grades, samples: s)
+            physiology: physiology, gradeProfile: grades, samples: s, metrics: RunMetrics(registry),
+            sport: activity.sport)
+        analysis.metrics = registry.compute(analysis.context)
+        return analysis
     }
 }

@@ -205,10 +205,25 @@ public protocol RaceLinkRepository: Sendable {
     func allRaceLinks() throws -> [RaceLink]
 }
 
+/// An athlete's daily measurements (`DailyMeasurement`): sleep, HRV, resting
+/// heart rate, body mass. The SQL is `DailyMeasurement.SQL`'s, the same in both backends.
+public protocol DailyRepository: Sendable {
+    /// Stores the measurements not stored yet (same athlete, kind, source, start
+    /// and end), in one transaction; returns how many were new.
+    @discardableResult
+    func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int
+    /// An athlete's measurements (of one kind when given) starting in
+    /// `from...until` (either end open when nil), by start, kind and source.
+    func measurements(athleteID: String, kind: String?, from: Double?, until: Double?) throws -> [DailyMeasurement]
+}
+
 /// A whole store: what a command opens (`StoreLocation.open(access:)` in
 /// RaceKitStore). A backend is one type conforming to this; the SQLite file
 /// is `SQLiteStore`.
-public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository {
+public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository, DailyRepository {
+    /// The metrics this store's run table holds (the standard list unless the
+    /// store was opened with more).
+    var registry: MetricRegistry { get }
     /// True when opening created the store (a `.create` open of a missing one).
     var created: Bool { get }
     /// How the store was opened: one opened to `.read` refuses every change.
@@ -272,6 +287,14 @@ extension Store {
     /// race link, no athlete but the default one.
     public func isEmpty() throws -> Bool {
         try runCount() == 0 && allRaceLinks().isEmpty && athletes().allSatisfy { $0.id == Athlete.defaultID }
+            && allMeasurements().isEmpty
+    }
+}
+
+extension DailyRepository where Self: AthleteRepository {
+    /// Every athlete's measurements (a copy, the digest).
+    public func allMeasurements() throws -> [DailyMeasurement] {
+        try athletes().flatMap { try measurements(athleteID: $0.id, kind: nil, from: nil, until: nil) }
     }
 }
 

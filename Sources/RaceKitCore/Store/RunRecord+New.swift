@@ -8,6 +8,7 @@ extension RunRecord {
         importedAt: Double
     ) {
         let s = run.summary, a = run.activity
+        let registry = run.analysis.metrics.registry
         self.init(
             id: ULID.make(at: s.startedAt), athleteID: athleteID, sport: a.sport,
             sportDeclared: a.sportDeclared, name: a.name, sourceFile: sourceFile, sourceFormat: format,
@@ -18,28 +19,18 @@ extension RunRecord {
             heartRateCoveragePercent: s.heartRateCoveragePercent, avgCadence: s.avgCadence,
             load: nil, loadSource: nil, label: run.label, mode: .free, runType: a.isIndoor ? .treadmill : .outdoor,
             perceivedEffort: nil, notes: run.notes, pointCount: s.pointCount, repairs: StoredJSON.text(a.repairs),
-            analysisVersion: RunAnalyzer.version, importedAt: importedAt)
+            analysisVersion: RunAnalyzer.version(registry), importedAt: importedAt, registry: registry)
         apply(run.analysis)
     }
 
     /// Copies an analysis' figures into the row (and marks it analysed by this
     /// version with that physiology).
     public mutating func apply(_ a: RunAnalysis) {
-        let s = a.summary
-        distanceMeters = s.distanceMeters
-        movingSeconds = s.movingSeconds
-        ascentMeters = s.ascentMeters
-        descentMeters = s.descentMeters
-        avgHeartRate = s.avgHeartRate
-        maxHeartRate = s.maxHeartRate
-        heartRateCoveragePercent = s.heartRateCoveragePercent
-        avgCadence = s.avgCadence
-        gradeAdjustedPaceSecondsPerKm = s.gradeAdjustedPaceSecondsPerKm
-        load = a.load?.value
+        metrics = a.metrics
         loadSource = a.load?.source
         loadEstimated = a.load.map { StoredJSON.text($0.estimated) }
         zoneModel = a.zoneModel
-        analysisVersion = RunAnalyzer.version
+        analysisVersion = RunAnalyzer.version(a.metrics.registry)
         analysisProfile = a.physiology.profileKey
     }
 

@@ -1,7 +1,12 @@
 import Foundation
 
-/// A stored run: where it came from and its summary.
-public struct RunRecord: Codable, Sendable, Equatable {
+/// A stored run: where it came from, what the user set, and its metrics.
+///
+/// The fixed fields are declared once, with their columns, in `RunColumns`;
+/// every per-run figure is a metric of the registry (`metrics`), read and
+/// written through it. The typed properties below the fixed ones are the
+/// standard metrics' values, for the code that reads them by name.
+public struct RunRecord: Sendable, Equatable {
     public var id: String
     public var athleteID: String
     public var sport: Sport
@@ -20,16 +25,7 @@ public struct RunRecord: Codable, Sendable, Equatable {
     public var startedAt: Double
     public var endedAt: Double
     public var elapsedSeconds: Double
-    public var movingSeconds: Double?
-    public var distanceMeters: Double?
     public var distanceSource: DistanceSource
-    public var ascentMeters: Double?
-    public var descentMeters: Double?
-    public var avgHeartRate: Double?
-    public var maxHeartRate: Double?
-    public var heartRateCoveragePercent: Double?
-    public var avgCadence: Double?
-    public var load: Double?
     public var loadSource: LoadSource?
     public var label: String?
     public var mode: RunMode
@@ -48,10 +44,61 @@ public struct RunRecord: Codable, Sendable, Equatable {
     public var loadEstimated: String?
     /// JSON of the physiology the analysis used (`Physiology.profileKey`).
     public var analysisProfile: String?
-    /// Grade-adjusted pace, seconds per km (analysis version 4 on).
-    public var gradeAdjustedPaceSecondsPerKm: Double?
+    /// Every metric's value (`MetricRegistry`).
+    public var metrics: RunMetrics
 
-    /// Every field, in declaration order (a backend reading a row builds the run with it).
+    public var movingSeconds: Double? {
+        get { metrics[Metric.MovingSeconds.self] }
+        set { metrics[Metric.MovingSeconds.self] = newValue }
+    }
+    public var distanceMeters: Double? {
+        get { metrics[Metric.DistanceMeters.self] }
+        set { metrics[Metric.DistanceMeters.self] = newValue }
+    }
+    public var ascentMeters: Double? {
+        get { metrics[Metric.AscentMeters.self] }
+        set { metrics[Metric.AscentMeters.self] = newValue }
+    }
+    public var descentMeters: Double? {
+        get { metrics[Metric.DescentMeters.self] }
+        set { metrics[Metric.DescentMeters.self] = newValue }
+    }
+    public var avgHeartRate: Double? {
+        get { metrics[Metric.AvgHeartRate.self] }
+        set { metrics[Metric.AvgHeartRate.self] = newValue }
+    }
+    public var maxHeartRate: Double? {
+        get { metrics[Metric.MaxHeartRate.self] }
+        set { metrics[Metric.MaxHeartRate.self] = newValue }
+    }
+    public var heartRateCoveragePercent: Double? {
+        get { metrics[Metric.HeartRateCoverage.self] }
+        set { metrics[Metric.HeartRateCoverage.self] = newValue }
+    }
+    public var avgCadence: Double? {
+        get { metrics[Metric.AvgCadence.self] }
+        set { metrics[Metric.AvgCadence.self] = newValue }
+    }
+    public var load: Double? {
+        get { metrics[Metric.Load.self] }
+        set { metrics[Metric.Load.self] = newValue }
+    }
+    /// Grade-adjusted pace, seconds per km (analysis version 4 on).
+    public var gradeAdjustedPaceSecondsPerKm: Double? {
+        get { metrics[Metric.GradeAdjustedPace.self] }
+        set { metrics[Metric.GradeAdjustedPace.self] = newValue }
+    }
+
+    /// A run with its fixed fields empty, for a backend to fill column by column.
+    init(blank registry: MetricRegistry) {
+        id = ""; athleteID = ""; sport = .other; sportDeclared = false; sourceFile = ""; sourceFormat = .gpx
+        sourceSHA256 = ""; activityIndex = 0; startedAt = 0; endedAt = 0; elapsedSeconds = 0
+        distanceSource = .none; mode = .free; runType = .outdoor; pointCount = 0; repairs = "{}"
+        analysisVersion = 0; importedAt = 0; metrics = RunMetrics(registry)
+    }
+
+    /// Every field (tests and the row of a new activity); the standard metrics
+    /// by name, the others nil.
     public init(
         id: String, athleteID: String, sport: Sport, sportDeclared: Bool, name: String?, sourceFile: String,
         sourceFormat: SourceFormat, sourceSHA256: String, activityIndex: Int, creator: String?,
@@ -61,37 +108,24 @@ public struct RunRecord: Codable, Sendable, Equatable {
         load: Double?, loadSource: LoadSource?, label: String?, mode: RunMode, runType: RunType,
         perceivedEffort: Int?, notes: String?, pointCount: Int, repairs: String, analysisVersion: Int,
         importedAt: Double, zoneModel: ZoneModel? = nil, loadEstimated: String? = nil,
-        analysisProfile: String? = nil, gradeAdjustedPaceSecondsPerKm: Double? = nil
+        analysisProfile: String? = nil, gradeAdjustedPaceSecondsPerKm: Double? = nil,
+        registry: MetricRegistry = .standard
     ) {
         self.id = id; self.athleteID = athleteID; self.sport = sport; self.sportDeclared = sportDeclared
         self.name = name; self.sourceFile = sourceFile; self.sourceFormat = sourceFormat
         self.sourceSHA256 = sourceSHA256; self.activityIndex = activityIndex; self.creator = creator
         self.startedAt = startedAt; self.endedAt = endedAt; self.elapsedSeconds = elapsedSeconds
-        self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
-        self.distanceSource = distanceSource; self.ascentMeters = ascentMeters; self.descentMeters = descentMeters
-        self.avgHeartRate = avgHeartRate; self.maxHeartRate = maxHeartRate
-        self.heartRateCoveragePercent = heartRateCoveragePercent; self.avgCadence = avgCadence
-        self.load = load; self.loadSource = loadSource; self.label = label; self.mode = mode
+        self.distanceSource = distanceSource; self.loadSource = loadSource; self.label = label; self.mode = mode
         self.runType = runType; self.perceivedEffort = perceivedEffort; self.notes = notes
         self.pointCount = pointCount; self.repairs = repairs; self.analysisVersion = analysisVersion
         self.importedAt = importedAt; self.zoneModel = zoneModel; self.loadEstimated = loadEstimated
-        self.analysisProfile = analysisProfile; self.gradeAdjustedPaceSecondsPerKm = gradeAdjustedPaceSecondsPerKm
-    }
-
-    /// The stored field names, the same in every backend's schema. Declaration
-    /// order is the order of `init`'s parameters (the SQLite store reads its
-    /// columns by index in this order).
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, athleteID = "athlete_id", sport, sportDeclared = "sport_declared", name, sourceFile = "source_file"
-        case sourceFormat = "source_format", sourceSHA256 = "source_sha256", activityIndex = "activity_index", creator
-        case startedAt = "started_at", endedAt = "ended_at", elapsedSeconds = "elapsed_s", movingSeconds = "moving_s"
-        case distanceMeters = "distance_m", distanceSource = "distance_source", ascentMeters = "ascent_m"
-        case descentMeters = "descent_m", avgHeartRate = "avg_hr", maxHeartRate = "max_hr"
-        case heartRateCoveragePercent = "hr_coverage_pct", avgCadence = "avg_cadence", load, loadSource = "load_source"
-        case label, mode, runType = "run_type", perceivedEffort = "perceived_effort", notes, pointCount = "point_count"
-        case repairs, analysisVersion = "analysis_version", importedAt = "imported_at"
-        case zoneModel = "zone_model", loadEstimated = "load_estimated"
-        case analysisProfile = "analysis_profile", gradeAdjustedPaceSecondsPerKm = "gap_pace_s_per_km"
+        self.analysisProfile = analysisProfile
+        metrics = RunMetrics(registry)
+        self.movingSeconds = movingSeconds; self.distanceMeters = distanceMeters
+        self.ascentMeters = ascentMeters; self.descentMeters = descentMeters
+        self.avgHeartRate = avgHeartRate; self.maxHeartRate = maxHeartRate
+        self.heartRateCoveragePercent = heartRateCoveragePercent; self.avgCadence = avgCadence
+        self.load = load; self.gradeAdjustedPaceSecondsPerKm = gradeAdjustedPaceSecondsPerKm
     }
 
     /// The load inputs that were estimated; a stored value that is not a JSON

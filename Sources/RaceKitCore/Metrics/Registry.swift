@@ -1,0 +1,21 @@
+/// The per-run metrics, one type per file (`Metric.*`): adding one is its file
+/// and a line here (docs/development.md, "Extending").
+public enum Metric {}
+
+extension MetricRegistry {
+    /// Every metric RaceKit computes, stores and prints. The order is the run
+    /// table's (after its fixed columns) and the CSV's (after the fixed columns):
+    /// append, never reorder.
+    public static let standard = MetricRegistry([
+        Metric.MovingSeconds.self,
+        Metric.DistanceMeters.self,
+        Metric.AscentMeters.self,
+        Metric.DescentMeters.self,
+        Metric.AvgHeartRate.self,
+        Metric.MaxHeartRate.self,
+        Metric.HeartRateCoverage.self,
+        Metric.AvgCadence.self,
+        Metric.Load.self,
+        Metric.GradeAdjustedPace.self
+    ])
+}

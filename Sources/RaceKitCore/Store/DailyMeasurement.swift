@@ -1,0 +1,151 @@
+/// A measurement of an athlete that is not a run: a night's sleep stage, a
+/// morning's HRV, the day's resting heart rate, a weighing. One generic table
+/// holds them all (`daily_measurement`); what each kind is lives in `DailyKind`.
+public struct DailyMeasurement: Sendable, Equatable {
+    public var athleteID: String
+    /// A `DailyKind` key.
+    public var kind: String
+    public var value: Double
+    /// The kind's unit, stored with the value (a later unit change cannot
+    /// reinterpret old rows).
+    public var unit: String
+    /// Seconds since the epoch (UTC); `end == start` for an instant reading.
+    public var start: Double
+    public var end: Double
+    /// The device or app that measured it (Apple Health's `sourceName`, "manual").
+    public var source: String
+    /// The file it was imported from (nil when entered by hand).
+    public var sourceFile: String?
+    public var importedAt: Double
+
+    public init(
+        athleteID: String, kind: DailyKind, value: Double, start: Double, end: Double? = nil, source: String,
+        sourceFile: String? = nil, importedAt: Double
+    ) {
+        self.athleteID = athleteID; self.kind = kind.key; self.value = value; unit = kind.unit
+        self.start = start; self.end = end ?? start; self.source = source; self.sourceFile = sourceFile
+        self.importedAt = importedAt
+    }
+
+    /// Two rows of the same athlete, kind, source, start and end are one
+    /// measurement: a second import of the same export adds nothing.
+    public static let table = TableSpec(
+        name: "daily_measurement",
+        columns: [
+            ColumnSpec("athlete_id", .text, references: StoreSchema.ref("athlete")), ColumnSpec("kind", .text),
+            ColumnSpec("source", .text), ColumnSpec("start_at", .real), ColumnSpec("end_at", .real),
+            ColumnSpec("value", .real), ColumnSpec("unit", .text), ColumnSpec("source_file", .text, nullable: true),
+            ColumnSpec("imported_at", .real)
+        ],
+        primaryKey: ["athlete_id", "kind", "source", "start_at", "end_at"],
+        indexes: [IndexSpec(name: "daily_by_athlete_kind_start", columns: ["athlete_id", "kind", "start_at"])])
+
+    /// The table's columns, in order: what a row holds and a statement binds.
+    public static let columns = table.columns.map(\.name)
+
+    /// The statements both backends run, in their dialect.
+    public enum SQL {
+        public static func insert(_ d: SQLDialect) -> String {
+            let marks = (1...columns.count).map(d.placeholder).joined(separator: ", ")
+            return
+                "INSERT INTO daily_measurement (\(columns.joined(separator: ", "))) VALUES (\(marks)) ON CONFLICT DO NOTHING"
+        }
+
+        /// The select and its parameters' order: athlete, then kind, from and
+        /// until where given.
+        public static func select(_ d: SQLDialect, kind: Bool, from: Bool, until: Bool) -> String {
+            var sql =
+                "SELECT \(columns.joined(separator: ", ")) FROM daily_measurement WHERE athlete_id = \(d.placeholder(1))"
+            var n = 1
+            func next() -> String {
+                n += 1
+                return d.placeholder(n)
+            }
+            if kind { sql += " AND kind = \(next())" }
+            if from { sql += " AND start_at >= \(next())" }
+            if until { sql += " AND start_at <= \(next())" }
+            return sql + " ORDER BY start_at, kind, source, end_at"
+        }
+
+        /// The parameters of `select`, in order.
+        public static func parameters(athleteID: String, kind: String?, from: Double?, until: Double?) -> [StoreValue] {
+            [.text(athleteID)]
+                + [kind.map(StoreValue.text), from.map(StoreValue.real), until.map(StoreValue.real)]
+                .compactMap { $0 }
+        }
+    }
+
+    public var storeValues: [StoreValue] {
+        [
+            .text(athleteID), .text(kind), .text(source), .real(start), .real(end), .real(value), .text(unit),
+            sourceFile.map(StoreValue.text) ?? .null, .real(importedAt)
+        ]
+    }
+
+    /// A measurement from a row holding `columns` in order from `offset`.
+    public init(row: some StoreRow, offset: Int = 0) throws {
+        func fail(_ k: Int, _ what: String) -> StoreError {
+            .database("daily_measurement, column \(Self.columns[k]): \(what)")
+        }
+        func text(_ k: Int) throws -> String {
+            guard case .text(let s) = row.value(offset + k, .text) else { throw fail(k, "missing or not text") }
+            return s
+        }
+        func real(_ k: Int) throws -> Double {
+            switch row.value(offset + k, .real) {
+            case .real(let v): return v
+            case .integer(let i): return Double(i)
+            default: throw fail(k, "missing or not a number")
+            }
+        }
+        athleteID = try text(0); kind = try text(1); source = try text(2); start = try real(3); end = try real(4)
+        value = try real(5); unit = try text(6)
+        if case .text(let s) = row.value(offset + 7, .text) { sourceFile = s } else { sourceFile = nil }
+        importedAt = try real(8)
+    }
+}
+
+/// A kind of daily measurement: its key, unit, plausible range and how one
+/// day's value is formed from the day's rows. A new kind is one line in `all`.
+public struct DailyKind: Sendable, Equatable {
+    /// How a day's rows become the day's value (the wellness issue applies them).
+    public enum DayValue: String, Sendable {
+        /// The time asleep or in bed: the spans' total, from one source.
+        case spanTotal
+        /// The mean of the readings taken during that night's sleep.
+        case meanDuringSleep
+        /// The mean of the day's readings, from one source.
+        case mean
+        /// The day's last reading.
+        case last
+    }
+
+    public var key: String
+    public var unit: String
+    public var range: ClosedRange<Double>
+    public var dayValue: DayValue
+    public var summary: String
+
+    public init(_ key: String, _ unit: String, _ range: ClosedRange<Double>, _ dayValue: DayValue, _ summary: String) {
+        self.key = key; self.unit = unit; self.range = range; self.dayValue = dayValue; self.summary = summary
+    }
+
+    /// Every kind, by key.
+    public static let all: [DailyKind] = [
+        DailyKind("sleep_in_bed", "s", 0...86_400, .spanTotal, "A span in bed (Apple Health InBed)."),
+        DailyKind(
+            "sleep_asleep", "s", 0...86_400, .spanTotal, "A span asleep, stage not told (Asleep, AsleepUnspecified)."),
+        DailyKind("sleep_core", "s", 0...86_400, .spanTotal, "A span of core (light) sleep."),
+        DailyKind("sleep_deep", "s", 0...86_400, .spanTotal, "A span of deep sleep."),
+        DailyKind("sleep_rem", "s", 0...86_400, .spanTotal, "A span of REM sleep."),
+        DailyKind("sleep_awake", "s", 0...86_400, .spanTotal, "A span awake within the night: not sleep."),
+        DailyKind("hrv_sdnn", "ms", 1...400, .meanDuringSleep, "Heart-rate variability, SDNN (Apple Watch)."),
+        DailyKind("hrv_rmssd", "ms", 1...400, .meanDuringSleep, "Heart-rate variability, RMSSD (HRV apps)."),
+        DailyKind("resting_hr", "bpm", 20...150, .mean, "Resting heart rate."),
+        DailyKind("respiratory_rate", "1/min", 4...60, .meanDuringSleep, "Breaths per minute."),
+        DailyKind("vo2max", "ml/kg/min", 10...95, .last, "VO2max as the device estimates it."),
+        DailyKind("body_mass", "kg", 20...300, .last, "Body mass.")
+    ]
+
+    public static func named(_ key: String) -> DailyKind? { all.first { $0.key == key } }
+}
