@@ -156,10 +156,10 @@ extension Importer {
         var activity = activity
         SampleCodec.quantize(&activity.samples)
         let ready = activity
-        let (profile, history) = (context.profile, context.history)
+        let (profile, history, registry) = (context.profile, context.history, context.store.registry)
         let (analysed, blob) = both(
             { () -> RunAnalysis in
-                var analysis = RunAnalyzer.analyse(ready, physiology: profile)
+                var analysis = RunAnalyzer.analyse(ready, physiology: profile, registry: registry)
                 let withRun =
                     ready.sport == .running
                     ? history.adding(maxHeartRate: analysis.summary.maxHeartRate, bestEfforts: analysis.bestEfforts)

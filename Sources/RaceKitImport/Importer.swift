@@ -485,7 +485,7 @@ public struct Importer: Sendable {
             return .done(FileResult(file: path, status: .skipped, reason: whyNoActivity(document)))
         }
         let context = try loadContext()
-        let (profile, history) = (context.profile, context.history)
+        let (profile, history, registry) = (context.profile, context.history, context.store.registry)
         var newRuns: [NewRun] = []
         var notes = document.notes
         var skipped: [String: [Int]] = [:]   // why -> the activities skipped for it
@@ -519,7 +519,7 @@ public struct Importer: Sendable {
                     var analysis: RunAnalysis?
                     let other = Locked<([BestEffort], [UInt8])?>(nil)
                     SideBySide.run(threaded: true) {
-                        analysis = RunAnalyzer.analyse(ready, physiology: profile, bestEfforts: [])
+                        analysis = RunAnalyzer.analyse(ready, physiology: profile, bestEfforts: [], registry: registry)
                     } _: {
                         let efforts = RunAnalyzer.bestEfforts(of: ready), encoded = SampleCodec.encode(ready.samples)
                         other.withLock { $0 = (efforts, encoded) }
@@ -528,7 +528,8 @@ public struct Importer: Sendable {
                     (analysed.bestEfforts, blob) = other.withLock { $0! }
                 } else {
                     (analysed, blob) = Self.both(
-                        { RunAnalyzer.analyse(ready, physiology: profile) }, { SampleCodec.encode(ready.samples) })
+                        { RunAnalyzer.analyse(ready, physiology: profile, registry: registry) },
+                        { SampleCodec.encode(ready.samples) })
                 }
                 let running = ready.sport == .running   // the history counts running only
                 let withRun =

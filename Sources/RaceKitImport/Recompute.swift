@@ -39,7 +39,7 @@ public struct Recompute: Sendable {
             let physiology = try store.physiology(athleteID: athlete.id)
             let stale = try store.staleRuns(athleteID: athlete.id, currentProfile: physiology.profileKey, force: false)
             guard !stale.isEmpty else { return nil }
-            let current = stale.filter { $0.analysisVersion == RunAnalyzer.version }.count
+            let current = stale.filter { $0.analysisVersion == RunAnalyzer.version(store.registry) }.count
             return Pending(athleteID: athlete.id, provisional: current, olderVersion: stale.count - current)
         }
     }
@@ -50,7 +50,8 @@ public struct Recompute: Sendable {
         let physiology = try store.physiology(athleteID: record.athleteID)
         var activity = try store.activity(of: record)
         TrackRepair.recheck(&activity)
-        try store.saveAnalysis(runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology))
+        try store.saveAnalysis(
+            runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology, registry: store.registry))
     }
 
     /// Runs read and analysed again between two writes to the store.
@@ -114,10 +115,10 @@ public struct Recompute: Sendable {
     }
 
     func update(_ record: RunRecord, physiology: Physiology, force: Bool) throws -> Update {
-        if force || record.analysisVersion != RunAnalyzer.version {
+        if force || record.analysisVersion != RunAnalyzer.version(store.registry) {
             var activity = try store.activity(of: record)
             let sportChanged = TrackRepair.recheck(&activity)
-            var analysis = RunAnalyzer.analyse(activity, physiology: physiology)
+            var analysis = RunAnalyzer.analyse(activity, physiology: physiology, registry: store.registry)
             // A chunk of runs waits for the store: each keeps its figures, not its samples.
             analysis.dropSeries()
             return .analysis(analysis, sport: sportChanged ? activity.sport : nil)

@@ -25,6 +25,9 @@ extension AthleteRepository {
 /// The runs of a store, their samples and analysis details. Every method
 /// throws `StoreError`.
 public protocol RunRepository: Sendable {
+    /// The metrics this store's run table holds (the standard list unless the
+    /// store was opened with more).
+    var registry: MetricRegistry { get }
     /// Stores the activities of one file in a single transaction, all or
     /// nothing: for each, the store fetches the candidates `DuplicatePolicy`
     /// needs and applies its decision in that transaction.
@@ -221,9 +224,6 @@ public protocol DailyRepository: Sendable {
 /// RaceKitStore). A backend is one type conforming to this; the SQLite file
 /// is `SQLiteStore`.
 public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository, DailyRepository {
-    /// The metrics this store's run table holds (the standard list unless the
-    /// store was opened with more).
-    var registry: MetricRegistry { get }
     /// True when opening created the store (a `.create` open of a missing one).
     var created: Bool { get }
     /// How the store was opened: one opened to `.read` refuses every change.

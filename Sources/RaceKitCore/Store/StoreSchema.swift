@@ -74,7 +74,7 @@ public enum SQLDialect: Sendable {
     /// The `n`th (1-based) statement parameter.
     public func placeholder(_ n: Int) -> String { self == .sqlite ? "?" : "$\(n)" }
 
-    static func literal(_ d: ColumnDefault) -> String {
+    public static func literal(_ d: ColumnDefault) -> String {
         switch d {
         case .text(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
         case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
