@@ -75,14 +75,26 @@ public struct Importer: Sendable {
         var profile: Physiology
         /// Their history, for estimates.
         var history: Physiology.History
+        /// The athlete's import stamps by absolute path (none when duplicates are
+        /// allowed: every file is then read), and the ids of their runs.
+        var stamps: [String: FileStamp] = [:]
+        var storedRunIDs: Set<String> = []
     }
 
     func context() throws -> Context {
         let store = try pending.get()
-        return Context(
+        var context = Context(
             store: store,
             profile: try store.athlete(id: options.athleteID)?.physiology ?? Physiology(),
             history: try store.history(athleteID: options.athleteID))
+        if !options.allowDuplicates {
+            let stamps = try store.stamps(athleteID: options.athleteID)
+            if !stamps.isEmpty {
+                context.stamps = Dictionary(stamps.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+                context.storedRunIDs = try store.runIDs(athleteID: options.athleteID)
+            }
+        }
+        return context
     }
 
     /// What a whole import did: one result per file, and what went wrong when the
@@ -206,6 +218,9 @@ public struct Importer: Sendable {
                 storeFailure: StoreFailure(
                     file: broken.file, error: broken.error, notImported: outcome.unread + files.count - reached))
         }
+        // What the files became, for the next import: a cache, not data (a
+        // failure to write it only means the next import reads them again).
+        if !options.allowDuplicates { try? store.recordStamps(outcome.stamps) }
         var recomputeError: RecomputeError?
         // Always, not only when this import stored something: an import killed
         // after its last file was stored but before this step left runs analysed
@@ -275,6 +290,7 @@ public struct Importer: Sendable {
             let readAhead: ActivityFileReader.ReadAhead =
                 ProcessInfo.processInfo.activeProcessorCount > workers ? .largeFiles : .never
             let slots = ResultSlots(progress: progress)
+            let book = StampBook(athleteID: importer.options.athleteID)
             let broken = StoreBreak(stop: unusable)
             let batcher = InsertBatcher()
             let queue = ImportQueue(maxItems: 4 * workers, maxBytes: 256 << 20)
@@ -288,9 +304,10 @@ public struct Importer: Sendable {
                     while let (index, item) = queue.pop() {
                         if unusable.isSet { continue }   // drain: the producer may wait for room
                         let prepared: Prepared
+                        var facts: FileFacts?
                         switch item {
                         case .file(let path):
-                            prepared = importer.importFile(path, context: context, readAhead: readAhead)
+                            (prepared, facts) = importer.importFile(path, context: context, readAhead: readAhead)
                         case .entry(let entry):
                             prepared = importer.importEntry(entry, context: context)
                         case .workout(let workout):
@@ -298,8 +315,13 @@ public struct Importer: Sendable {
                         }
                         // The runs go to the batcher, which tells the result once they are stored.
                         if let result = Importer.submit(
-                            prepared, to: batcher, broken: broken, deliver: { slots.fill(index, $0) })
+                            prepared, to: batcher, broken: broken,
+                            deliver: { [facts] in
+                                book.note(facts, $0)
+                                slots.fill(index, $0)
+                            })
                         {
+                            book.note(facts, result)
                             slots.fill(index, result)
                         }
                     }
@@ -309,7 +331,8 @@ public struct Importer: Sendable {
             queue.close()
             group.wait()
             batcher.flush()
-            return Outcome(results: slots.results(), broken: broken.failure, unread: slots.unfilled)
+            return Outcome(
+                results: slots.results(), broken: broken.failure, unread: slots.unfilled, stamps: book.stamps)
         }
 
         /// The results in input order; the failure that left the store unusable
@@ -318,6 +341,8 @@ public struct Importer: Sendable {
             var results: [FileResult]
             var broken: (file: String, error: any RaceKitError)?
             var unread: Int
+            /// What the files read became, for the next import.
+            var stamps: [FileStamp]
         }
     }
 
@@ -326,10 +351,23 @@ public struct Importer: Sendable {
     /// store. Each run's estimates include the run itself, so an import that sets
     /// no new record leaves nothing to recompute.
     public func importFile(_ path: String) -> FileResult {
-        Self.complete(importFile(path, context: context, readAhead: .largeFiles))
+        Self.complete(importFile(path, context: context, readAhead: .largeFiles).prepared)
     }
 
+    /// The file imported, or said as its last import said when it has not
+    /// changed since (`StampBook.unchanged`); and its facts when it was read.
     func importFile(
+        _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
+    ) -> (prepared: Prepared, facts: FileFacts?) {
+        let facts = FileFacts.of(path)
+        // A store that does not open fails the file below, as it always did.
+        if let facts, let loaded = try? context(), let said = StampBook.unchanged(facts, file: path, in: loaded) {
+            return (.done(said), nil)
+        }
+        return (readFile(path, context: context, readAhead: readAhead), facts)
+    }
+
+    func readFile(
         _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
     ) -> Prepared {
         guarded(path) {

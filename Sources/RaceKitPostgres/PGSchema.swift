@@ -14,6 +14,7 @@ public enum PGSchema {
         let dialect = SQLDialect.postgres
         var out = historical
         out.append(("pg2-declared-daily", dialect.create(DailyMeasurement.table).joined(separator: ";\n")))
+        out.append(("pg3-import-stamps", dialect.create(FileStamp.table).joined(separator: ";\n")))
         for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
             out.append(("metric-\(column.name)", dialect.addColumn(column, to: "run")))
         }

@@ -147,3 +147,29 @@ extension PGStore {
         }
     }
 }
+
+// MARK: Import stamps
+
+extension PGStore {
+    public func runIDs(athleteID: String) throws -> Set<String> {
+        try read { c in
+            let r = try c.query("SELECT id FROM run WHERE athlete_id = $1", [.text(athleteID)])
+            return Set((0..<r.count).compactMap { r.string($0, 0) })
+        }
+    }
+
+    public func stamps(athleteID: String) throws -> [FileStamp] {
+        try read { c in
+            let r = try c.query(FileStamp.SQL.select(.postgres), [.text(athleteID)])
+            return try (0..<r.count).map { try FileStamp(row: r.view($0)) }
+        }
+    }
+
+    public func recordStamps(_ stamps: [FileStamp]) throws {
+        guard !stamps.isEmpty else { return }
+        let sql = FileStamp.SQL.upsert(.postgres)
+        try write { c in
+            for s in stamps { try c.query(sql, s.storeValues.map(\.pgValue)) }
+        }
+    }
+}

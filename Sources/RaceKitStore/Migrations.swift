@@ -65,6 +65,10 @@ enum Migrations {
             try db.rename(table: "athlete_v7", to: "athlete")
             for sql in dialect.create(DailyMeasurement.table) { try db.execute(sql: sql) }
         }
+        // What imports saw of the files they finished with (`FileStamp`).
+        migrator.registerMigration("v8-import-stamps") { db in
+            for sql in dialect.create(FileStamp.table) { try db.execute(sql: sql) }
+        }
         for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
             migrator.registerMigration("metric-\(column.name)") { db in
                 try db.execute(sql: dialect.addColumn(column, to: "run"))

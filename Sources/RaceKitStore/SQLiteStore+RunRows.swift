@@ -96,3 +96,40 @@ extension SQLiteStore {
         }
     }
 }
+
+// MARK: Import stamps
+
+extension SQLiteStore {
+    public func runIDs(athleteID: String) throws -> Set<String> {
+        try wrap {
+            try writer.read { db in
+                Set(
+                    try String.fetchAll(
+                        Self.cached(db, "SELECT id FROM run WHERE athlete_id = ?"), arguments: [athleteID]))
+            }
+        }
+    }
+
+    public func stamps(athleteID: String) throws -> [FileStamp] {
+        try wrap {
+            try writer.read { db in
+                let cursor = try Row.fetchCursor(db, sql: FileStamp.SQL.select(.sqlite), arguments: [athleteID])
+                var out: [FileStamp] = []
+                while let row = try cursor.next() { out.append(try FileStamp(row: GRDBStoreRow(row: row))) }
+                return out
+            }
+        }
+    }
+
+    public func recordStamps(_ stamps: [FileStamp]) throws {
+        guard !stamps.isEmpty else { return }
+        try wrap {
+            try write { db in
+                let statement = try Self.cached(db, FileStamp.SQL.upsert(.sqlite))
+                for s in stamps {
+                    try statement.execute(arguments: StatementArguments(s.storeValues.map(\.databaseValue)))
+                }
+            }
+        }
+    }
+}

@@ -140,7 +140,7 @@ import Glibc
         #expect(try cli.run(["import", "run.gpx", "--store", "store.sqlite"]).status == 0)
         try Self.sql(cli, "store.sqlite", "INSERT INTO grdb_migrations VALUES ('v7-foo')")
         let message =
-            "racekit: store.sqlite was written by a newer RaceKit (schema v7-foo; this racekit knows up to v7-declared-athlete-daily): upgrade racekit\n"
+            "racekit: store.sqlite was written by a newer RaceKit (schema v7-foo; this racekit knows up to v8-import-stamps): upgrade racekit\n"
         for args in [["runs", "list"], ["import", "run.gpx"], ["athlete", "set", "default", "--max-hr", "190"]] {
             let r = try cli.run(args + ["--store", "store.sqlite"])
             #expect(r.status == 65 && r.stderr == message, "\(args): \(r.status) \(r.stderr)")
@@ -246,6 +246,6 @@ import Glibc
         try Self.chmod(cli, "data", 0o555)
         let r = try Self.runAsNobody(cli, ["runs", "list", "--store", "data/s.sqlite"])
         #expect(r.status == 73, "\(r.stderr)")
-        #expect(r.stderr.contains("must first be upgraded from schema v4-drop-low-hr to v7-declared-athlete-daily"))
+        #expect(r.stderr.contains("must first be upgraded from schema v4-drop-low-hr to v8-import-stamps"))
     }
 }

@@ -149,3 +149,28 @@ private func decide(_ keys: DuplicateKeys, _ candidates: [RunRecord], allow: Boo
         #expect(keys.isIndoor == a.isIndoor && keys.sport == a.sport)
     }
 }
+
+/// `RunRecord`'s typed accessors read the standard metrics at their index.
+@Suite struct StandardMetricSlotTests {
+    @Test func eachAccessorReadsItsOwnMetric() {
+        var r = RunRecord(
+            id: "x", athleteID: "default", sport: .running, sportDeclared: true, name: nil, sourceFile: "a.fit",
+            sourceFormat: .fit, sourceSHA256: "s", activityIndex: 0, creator: nil, startedAt: 0, endedAt: 10,
+            elapsedSeconds: 10, movingSeconds: 1, distanceMeters: 2, distanceSource: .device, ascentMeters: 3,
+            descentMeters: 4, avgHeartRate: 5, maxHeartRate: 6, heartRateCoveragePercent: 7, avgCadence: 8, load: 9,
+            loadSource: nil, label: nil, mode: .free, runType: .outdoor, perceivedEffort: nil, notes: nil,
+            pointCount: 2, repairs: "{}", analysisVersion: 6, importedAt: 0, gradeAdjustedPaceSecondsPerKm: 10)
+        let types: [any RunMetric.Type] = [
+            Metric.MovingSeconds.self, Metric.DistanceMeters.self, Metric.AscentMeters.self,
+            Metric.DescentMeters.self, Metric.AvgHeartRate.self, Metric.MaxHeartRate.self,
+            Metric.HeartRateCoverage.self, Metric.AvgCadence.self, Metric.Load.self, Metric.GradeAdjustedPace.self
+        ]
+        for (i, m) in types.enumerated() { #expect(r.metrics[m] == Double(i + 1), "\(m)") }
+        // The same through a registry that does not start with the standard list.
+        let other = MetricRegistry(types.reversed())
+        r = r.with(other)
+        #expect(r.distanceMeters == 2 && r.gradeAdjustedPaceSecondsPerKm == 10 && r.movingSeconds == 1)
+        r.load = 42
+        #expect(r.metrics[Metric.Load.self] == 42)
+    }
+}

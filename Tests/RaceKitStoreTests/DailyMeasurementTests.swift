@@ -103,3 +103,30 @@ import Testing
         #expect(try store.runCount(athleteID: "anna") == 0)
     }
 }
+
+/// Import stamps on every backend: upserted by athlete and path, read back.
+@Suite struct FileStampStoreTests {
+    @Test(arguments: Backend.all) func stampsAreReplacedByPathAndReadBack(_ backend: Backend) throws {
+        let store = try backend.make()
+        let a = FileStamp(
+            athleteID: Athlete.defaultID, path: "/data/a.fit", size: 1234,
+            modifiedNanoseconds: 1_772_400_000_123_456_789,
+            inode: 99, status: "imported", reason: nil, runIDs: ["01ABC"], recordedAt: 5)
+        var b = a
+        b.path = "/data/b.gpx"
+        b.status = "skipped"
+        b.reason = "a route, not an activity"
+        b.runIDs = "[]"
+        try store.recordStamps([a, b])
+        #expect(try store.stamps(athleteID: Athlete.defaultID).sorted { $0.path < $1.path } == [a, b])
+        var changed = a
+        changed.size = 4321
+        changed.modifiedNanoseconds += 1
+        try store.recordStamps([changed])
+        #expect(try store.stamps(athleteID: Athlete.defaultID).sorted { $0.path < $1.path } == [changed, b])
+        #expect(try store.stamps(athleteID: "nobody").isEmpty)
+        #expect(changed.runIDList == ["01ABC"] && b.runIDList.isEmpty)
+        #expect(a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 99))
+        #expect(!a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 98))
+    }
+}

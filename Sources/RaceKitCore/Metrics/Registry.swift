@@ -6,7 +6,9 @@ extension MetricRegistry {
     /// Every metric RaceKit computes, stores and prints. The order is the run
     /// table's (after its fixed columns) and the CSV's (after the fixed columns):
     /// append, never reorder.
-    public static let standard = MetricRegistry([
+    public static let standard = MetricRegistry(standardList)
+
+    static let standardList: [any RunMetric.Type] = [
         Metric.MovingSeconds.self,
         Metric.DistanceMeters.self,
         Metric.AscentMeters.self,
@@ -17,5 +19,5 @@ extension MetricRegistry {
         Metric.AvgCadence.self,
         Metric.Load.self,
         Metric.GradeAdjustedPace.self
-    ])
+    ]
 }

@@ -87,6 +87,11 @@ public enum MetricNames {
 public final class MetricRegistry: Sendable, Equatable {
     public let metrics: [any RunMetric.Type]
     let indexByType: [ObjectIdentifier: Int]
+    /// True when the list starts with the standard list: each standard metric
+    /// is then at its standard index (`RunRecord`'s typed accessors read it
+    /// there, without a lookup: `runs list` and the weekly report read them
+    /// for every run).
+    let extendsStandard: Bool
 
     public init(_ metrics: [any RunMetric.Type]) {
         self.metrics = metrics
@@ -97,6 +102,10 @@ public final class MetricRegistry: Sendable, Equatable {
         }
         precondition(Set(metrics.map { $0.column }).count == metrics.count, "two metrics share a column")
         indexByType = index
+        let standard = MetricRegistry.standardList
+        extendsStandard =
+            metrics.count >= standard.count
+            && zip(metrics, standard).allSatisfy { ObjectIdentifier($0) == ObjectIdentifier($1) }
     }
 
     /// The standard list and `extra` after it.
@@ -155,6 +164,17 @@ public struct RunMetrics: Sendable, Equatable {
         var out = RunMetrics(registry)
         for (i, m) in registry.metrics.enumerated() { out[index: i] = self[m] }
         return out
+    }
+
+    /// The value of `metric`, the standard list's `index`th (a typed accessor).
+    @inline(__always)
+    func standard(_ index: Int, _ metric: any RunMetric.Type) -> Double? {
+        registry.extendsStandard ? self[index: index] : self[metric]
+    }
+
+    @inline(__always)
+    mutating func setStandard(_ index: Int, _ metric: any RunMetric.Type, _ value: Double?) {
+        if registry.extendsStandard { self[index: index] = value } else { self[metric] = value }
     }
 
     public static func == (a: RunMetrics, b: RunMetrics) -> Bool {

@@ -48,6 +48,8 @@ public protocol RunRepository: Sendable {
     func runs(matching filter: RunFilter) throws -> [RunRecord]
     /// Number of stored runs (of one athlete when given).
     func runCount(athleteID: String?) throws -> Int
+    /// The ids of an athlete's runs (only the ids: an import checks its stamps' runs against them).
+    func runIDs(athleteID: String) throws -> Set<String>
     /// A stored run.
     func run(id: String) throws -> RunRecord?
     /// Up to five runs whose id starts with `prefix`, any case (a unique prefix names a run).
@@ -220,10 +222,20 @@ public protocol DailyRepository: Sendable {
     func measurements(athleteID: String, kind: String?, from: Double?, until: Double?) throws -> [DailyMeasurement]
 }
 
+/// What imports saw of the plain files they finished with (`FileStamp`): a
+/// later import skips a file whose path, size, modification time and inode
+/// are the same. Not data: no copy, no digest.
+public protocol StampRepository: Sendable {
+    /// The athlete's stamps.
+    func stamps(athleteID: String) throws -> [FileStamp]
+    /// Stores the stamps (each replacing the same athlete and path's), in one transaction.
+    func recordStamps(_ stamps: [FileStamp]) throws
+}
+
 /// A whole store: what a command opens (`StoreLocation.open(access:)` in
 /// RaceKitStore). A backend is one type conforming to this; the SQLite file
 /// is `SQLiteStore`.
-public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository, DailyRepository {
+public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository, DailyRepository, StampRepository {
     /// True when opening created the store (a `.create` open of a missing one).
     var created: Bool { get }
     /// How the store was opened: one opened to `.read` refuses every change.

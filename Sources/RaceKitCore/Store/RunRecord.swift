@@ -47,46 +47,49 @@ public struct RunRecord: Sendable, Equatable {
     /// Every metric's value (`MetricRegistry`).
     public var metrics: RunMetrics
 
+    // The standard metrics by name, at their index in `MetricRegistry.standard`
+    // (a test checks each index names its metric).
+
     public var movingSeconds: Double? {
-        get { metrics[Metric.MovingSeconds.self] }
-        set { metrics[Metric.MovingSeconds.self] = newValue }
+        get { metrics.standard(0, Metric.MovingSeconds.self) }
+        set { metrics.setStandard(0, Metric.MovingSeconds.self, newValue) }
     }
     public var distanceMeters: Double? {
-        get { metrics[Metric.DistanceMeters.self] }
-        set { metrics[Metric.DistanceMeters.self] = newValue }
+        get { metrics.standard(1, Metric.DistanceMeters.self) }
+        set { metrics.setStandard(1, Metric.DistanceMeters.self, newValue) }
     }
     public var ascentMeters: Double? {
-        get { metrics[Metric.AscentMeters.self] }
-        set { metrics[Metric.AscentMeters.self] = newValue }
+        get { metrics.standard(2, Metric.AscentMeters.self) }
+        set { metrics.setStandard(2, Metric.AscentMeters.self, newValue) }
     }
     public var descentMeters: Double? {
-        get { metrics[Metric.DescentMeters.self] }
-        set { metrics[Metric.DescentMeters.self] = newValue }
+        get { metrics.standard(3, Metric.DescentMeters.self) }
+        set { metrics.setStandard(3, Metric.DescentMeters.self, newValue) }
     }
     public var avgHeartRate: Double? {
-        get { metrics[Metric.AvgHeartRate.self] }
-        set { metrics[Metric.AvgHeartRate.self] = newValue }
+        get { metrics.standard(4, Metric.AvgHeartRate.self) }
+        set { metrics.setStandard(4, Metric.AvgHeartRate.self, newValue) }
     }
     public var maxHeartRate: Double? {
-        get { metrics[Metric.MaxHeartRate.self] }
-        set { metrics[Metric.MaxHeartRate.self] = newValue }
+        get { metrics.standard(5, Metric.MaxHeartRate.self) }
+        set { metrics.setStandard(5, Metric.MaxHeartRate.self, newValue) }
     }
     public var heartRateCoveragePercent: Double? {
-        get { metrics[Metric.HeartRateCoverage.self] }
-        set { metrics[Metric.HeartRateCoverage.self] = newValue }
+        get { metrics.standard(6, Metric.HeartRateCoverage.self) }
+        set { metrics.setStandard(6, Metric.HeartRateCoverage.self, newValue) }
     }
     public var avgCadence: Double? {
-        get { metrics[Metric.AvgCadence.self] }
-        set { metrics[Metric.AvgCadence.self] = newValue }
+        get { metrics.standard(7, Metric.AvgCadence.self) }
+        set { metrics.setStandard(7, Metric.AvgCadence.self, newValue) }
     }
     public var load: Double? {
-        get { metrics[Metric.Load.self] }
-        set { metrics[Metric.Load.self] = newValue }
+        get { metrics.standard(8, Metric.Load.self) }
+        set { metrics.setStandard(8, Metric.Load.self, newValue) }
     }
     /// Grade-adjusted pace, seconds per km (analysis version 4 on).
     public var gradeAdjustedPaceSecondsPerKm: Double? {
-        get { metrics[Metric.GradeAdjustedPace.self] }
-        set { metrics[Metric.GradeAdjustedPace.self] = newValue }
+        get { metrics.standard(9, Metric.GradeAdjustedPace.self) }
+        set { metrics.setStandard(9, Metric.GradeAdjustedPace.self, newValue) }
     }
 
     /// A run with its fixed fields empty, for a backend to fill column by column.

@@ -117,7 +117,7 @@ public enum SQLDialect: Sendable {
 /// The store's schema: every table, in creation order (a table after those it references).
 public enum StoreSchema {
     public static func tables(_ registry: MetricRegistry = .standard) -> [TableSpec] {
-        [athlete, run(registry), samples, zones, bestEfforts, raceLinks, DailyMeasurement.table]
+        [athlete, run(registry), samples, zones, bestEfforts, raceLinks, DailyMeasurement.table, FileStamp.table]
     }
 
     static func ref(_ table: String, _ column: String = "id", _ action: ForeignKey.Action = .cascade) -> ForeignKey {
