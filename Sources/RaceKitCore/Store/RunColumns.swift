@@ -114,83 +114,98 @@ public enum RunColumns {
         return e
     }
 
-    static func text(
-        _ name: String, _ path: WritableKeyPath<RunRecord, String> & Sendable, default d: String? = nil
-    ) -> Entry {
+    // Each column reads and writes its field through two closures, not a key
+    // path: a key path's access is a runtime call, and `runs list` reads every
+    // column of thousands of runs.
+    typealias Get<T> = @Sendable (RunRecord) -> T
+    typealias Put<T> = @Sendable (inout RunRecord, T) -> Void
+
+    static func text(_ name: String, _ get: @escaping Get<String>, _ set: @escaping Put<String>) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .text, default: d.map(ColumnDefault.text)), get: { .text($0[keyPath: path]) },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try required(text(v)) }))
+                spec: ColumnSpec(name, .text), get: { .text(get($0)) },
+                set: { r, v throws(ColumnError) in set(&r, try required(text(v))) }))
     }
-    static func optionalText(_ name: String, _ path: WritableKeyPath<RunRecord, String?> & Sendable) -> Entry {
+    static func optionalText(_ name: String, _ get: @escaping Get<String?>, _ set: @escaping Put<String?>) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .text, nullable: true), get: { $0[keyPath: path].map(StoreValue.text) ?? .null },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try text(v) }))
+                spec: ColumnSpec(name, .text, nullable: true), get: { get($0).map(StoreValue.text) ?? .null },
+                set: { r, v throws(ColumnError) in set(&r, try text(v)) }))
     }
-    static func real(_ name: String, _ path: WritableKeyPath<RunRecord, Double> & Sendable) -> Entry {
+    static func real(_ name: String, _ get: @escaping Get<Double>, _ set: @escaping Put<Double>) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .real), get: { .real($0[keyPath: path]) },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try required(real(v)) }))
+                spec: ColumnSpec(name, .real), get: { .real(get($0)) },
+                set: { r, v throws(ColumnError) in set(&r, try required(real(v))) }))
     }
-    static func integer(_ name: String, _ path: WritableKeyPath<RunRecord, Int> & Sendable) -> Entry {
+    static func integer(_ name: String, _ get: @escaping Get<Int>, _ set: @escaping Put<Int>) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .integer), get: { .integer($0[keyPath: path]) },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try required(integer(v)) }))
+                spec: ColumnSpec(name, .integer), get: { .integer(get($0)) },
+                set: { r, v throws(ColumnError) in set(&r, try required(integer(v))) }))
     }
-    static func optionalInteger(_ name: String, _ path: WritableKeyPath<RunRecord, Int?> & Sendable) -> Entry {
+    static func optionalInteger(_ name: String, _ get: @escaping Get<Int?>, _ set: @escaping Put<Int?>) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .integer, nullable: true),
-                get: { $0[keyPath: path].map(StoreValue.integer) ?? .null },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try integer(v) }))
+                spec: ColumnSpec(name, .integer, nullable: true), get: { get($0).map(StoreValue.integer) ?? .null },
+                set: { r, v throws(ColumnError) in set(&r, try integer(v)) }))
     }
-    static func boolean(_ name: String, _ path: WritableKeyPath<RunRecord, Bool> & Sendable) -> Entry {
+    static func boolean(_ name: String, _ get: @escaping Get<Bool>, _ set: @escaping Put<Bool>) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .boolean), get: { .boolean($0[keyPath: path]) },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try required(boolean(v)) }))
+                spec: ColumnSpec(name, .boolean), get: { .boolean(get($0)) },
+                set: { r, v throws(ColumnError) in set(&r, try required(boolean(v))) }))
     }
     static func value<E: RawRepresentable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<RunRecord, E> & Sendable, default d: E? = nil
+        _ name: String, default d: E? = nil, _ get: @escaping Get<E>, _ set: @escaping Put<E>
     ) -> Entry where E.RawValue == String {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .text, default: d.map { .text($0.rawValue) }),
-                get: { .text($0[keyPath: path].rawValue) },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try required(known(text(v))) }))
+                spec: ColumnSpec(name, .text, default: d.map { .text($0.rawValue) }), get: { .text(get($0).rawValue) },
+                set: { r, v throws(ColumnError) in set(&r, try required(known(text(v)))) }))
     }
     static func optionalValue<E: RawRepresentable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<RunRecord, E?> & Sendable
+        _ name: String, _ get: @escaping Get<E?>, _ set: @escaping Put<E?>
     ) -> Entry where E.RawValue == String {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .text, nullable: true),
-                get: { $0[keyPath: path].map { .text($0.rawValue) } ?? .null },
-                set: { r, v throws(ColumnError) in r[keyPath: path] = try known(text(v)) }))
+                spec: ColumnSpec(name, .text, nullable: true), get: { get($0).map { .text($0.rawValue) } ?? .null },
+                set: { r, v throws(ColumnError) in set(&r, try known(text(v))) }))
     }
 
     /// The run table as 0.4.0 had it, column for column: the fixed fields and,
     /// in their places, the metrics stored then.
     static let fixed: [Entry] = [
-        text("id", \.id), text("athlete_id", \.athleteID), value("sport", \.sport),
-        boolean("sport_declared", \.sportDeclared), optionalText("name", \.name), text("source_file", \.sourceFile),
-        value("source_format", \.sourceFormat), text("source_sha256", \.sourceSHA256),
-        integer("activity_index", \.activityIndex), optionalText("creator", \.creator),
-        real("started_at", \.startedAt), real("ended_at", \.endedAt), real("elapsed_s", \.elapsedSeconds),
+        text("id", { $0.id }, { $0.id = $1 }), text("athlete_id", { $0.athleteID }, { $0.athleteID = $1 }),
+        value("sport", { $0.sport }, { $0.sport = $1 }),
+        boolean("sport_declared", { $0.sportDeclared }, { $0.sportDeclared = $1 }),
+        optionalText("name", { $0.name }, { $0.name = $1 }),
+        text("source_file", { $0.sourceFile }, { $0.sourceFile = $1 }),
+        value("source_format", { $0.sourceFormat }, { $0.sourceFormat = $1 }),
+        text("source_sha256", { $0.sourceSHA256 }, { $0.sourceSHA256 = $1 }),
+        integer("activity_index", { $0.activityIndex }, { $0.activityIndex = $1 }),
+        optionalText("creator", { $0.creator }, { $0.creator = $1 }),
+        real("started_at", { $0.startedAt }, { $0.startedAt = $1 }),
+        real("ended_at", { $0.endedAt }, { $0.endedAt = $1 }),
+        real("elapsed_s", { $0.elapsedSeconds }, { $0.elapsedSeconds = $1 }),
         .metric(Metric.MovingSeconds.self), .metric(Metric.DistanceMeters.self),
-        value("distance_source", \.distanceSource), .metric(Metric.AscentMeters.self),
+        value("distance_source", { $0.distanceSource }, { $0.distanceSource = $1 }), .metric(Metric.AscentMeters.self),
         .metric(Metric.DescentMeters.self), .metric(Metric.AvgHeartRate.self), .metric(Metric.MaxHeartRate.self),
         .metric(Metric.HeartRateCoverage.self), .metric(Metric.AvgCadence.self), .metric(Metric.Load.self),
-        optionalValue("load_source", \.loadSource), optionalText("label", \.label),
-        value("mode", \.mode, default: .free), value("run_type", \.runType, default: .outdoor),
-        optionalInteger("perceived_effort", \.perceivedEffort), optionalText("notes", \.notes),
-        integer("point_count", \.pointCount), text("repairs", \.repairs),
-        integer("analysis_version", \.analysisVersion), real("imported_at", \.importedAt),
-        optionalValue("zone_model", \.zoneModel), optionalText("load_estimated", \.loadEstimated),
-        optionalText("analysis_profile", \.analysisProfile), .metric(Metric.GradeAdjustedPace.self)
+        optionalValue("load_source", { $0.loadSource }, { $0.loadSource = $1 }),
+        optionalText("label", { $0.label }, { $0.label = $1 }),
+        value("mode", default: .free, { $0.mode }, { $0.mode = $1 }),
+        value("run_type", default: .outdoor, { $0.runType }, { $0.runType = $1 }),
+        optionalInteger("perceived_effort", { $0.perceivedEffort }, { $0.perceivedEffort = $1 }),
+        optionalText("notes", { $0.notes }, { $0.notes = $1 }),
+        integer("point_count", { $0.pointCount }, { $0.pointCount = $1 }),
+        text("repairs", { $0.repairs }, { $0.repairs = $1 }),
+        integer("analysis_version", { $0.analysisVersion }, { $0.analysisVersion = $1 }),
+        real("imported_at", { $0.importedAt }, { $0.importedAt = $1 }),
+        optionalValue("zone_model", { $0.zoneModel }, { $0.zoneModel = $1 }),
+        optionalText("load_estimated", { $0.loadEstimated }, { $0.loadEstimated = $1 }),
+        optionalText("analysis_profile", { $0.analysisProfile }, { $0.analysisProfile = $1 }),
+        .metric(Metric.GradeAdjustedPace.self)
     ]
 }
 
