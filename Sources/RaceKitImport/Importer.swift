@@ -14,6 +14,10 @@ public struct ImportOptions: Sendable {
     /// The formats read: which files inside folders and archives are activity
     /// files, and which reader reads each.
     public var readers = ActivityReaders.standard
+    /// A file changed this recently (modification or change time, seconds
+    /// before it was read) gets no import stamp: it may still be being
+    /// written within one tick of the file system's clock (2 s covers FAT's).
+    public var stampSettleSeconds = 2.0
     public init() {}
 }
 
@@ -87,12 +91,13 @@ public struct Importer: Sendable {
             store: store,
             profile: try store.athlete(id: options.athleteID)?.physiology ?? Physiology(),
             history: try store.history(athleteID: options.athleteID))
-        if !options.allowDuplicates {
-            let stamps = try store.stamps(athleteID: options.athleteID)
-            if !stamps.isEmpty {
-                context.stamps = Dictionary(stamps.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-                context.storedRunIDs = try store.runIDs(athleteID: options.athleteID)
-            }
+        // The stamps are a cache: a damaged one (a value of the wrong type) only
+        // means every file is read, never a failed import.
+        if !options.allowDuplicates, let stamps = try? store.stamps(athleteID: options.athleteID), !stamps.isEmpty,
+            let ids = try? store.runIDs(athleteID: options.athleteID)
+        {
+            context.stamps = Dictionary(stamps.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+            context.storedRunIDs = ids
         }
         return context
     }
@@ -220,7 +225,9 @@ public struct Importer: Sendable {
         }
         // What the files became, for the next import: a cache, not data (a
         // failure to write it only means the next import reads them again).
-        if !options.allowDuplicates { try? store.recordStamps(outcome.stamps) }
+        if !options.allowDuplicates {
+            try? store.recordStamps(outcome.stamps.stamps(reader: FileStamp.reader(store.registry)))
+        }
         var recomputeError: RecomputeError?
         // Always, not only when this import stored something: an import killed
         // after its last file was stored but before this step left runs analysed
@@ -331,8 +338,7 @@ public struct Importer: Sendable {
             queue.close()
             group.wait()
             batcher.flush()
-            return Outcome(
-                results: slots.results(), broken: broken.failure, unread: slots.unfilled, stamps: book.stamps)
+            return Outcome(results: slots.results(), broken: broken.failure, unread: slots.unfilled, stamps: book)
         }
 
         /// The results in input order; the failure that left the store unusable
@@ -342,7 +348,7 @@ public struct Importer: Sendable {
             var broken: (file: String, error: any RaceKitError)?
             var unread: Int
             /// What the files read became, for the next import.
-            var stamps: [FileStamp]
+            var stamps: StampBook
         }
     }
 
@@ -359,7 +365,7 @@ public struct Importer: Sendable {
     func importFile(
         _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
     ) -> (prepared: Prepared, facts: FileFacts?) {
-        let facts = FileFacts.of(path)
+        let facts = FileFacts.of(path, settle: options.stampSettleSeconds)
         // A store that does not open fails the file below, as it always did.
         if let facts, let loaded = try? context(), let said = StampBook.unchanged(facts, file: path, in: loaded) {
             return (.done(said), nil)

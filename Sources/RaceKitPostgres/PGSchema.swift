@@ -13,13 +13,48 @@ public enum PGSchema {
     static func migrations(_ registry: MetricRegistry) -> [(id: String, sql: String)] {
         let dialect = SQLDialect.postgres
         var out = historical
-        out.append(("pg2-declared-daily", dialect.create(DailyMeasurement.table).joined(separator: ";\n")))
-        out.append(("pg3-import-stamps", dialect.create(FileStamp.table).joined(separator: ";\n")))
+        out.append(("pg2-declared-daily", frozenPG2))
+        out.append(("pg3-import-stamps", frozenPG3))
         for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
             out.append(("metric-\(column.name)", dialect.addColumn(column, to: "run")))
         }
         return out
     }
+
+    /// pg2 and pg3 as the declaration (`StoreSchema`) rendered them when they
+    /// were written: frozen, like pg1.
+    static let frozenPG2 = """
+        CREATE TABLE "daily_measurement" (
+            "athlete_id" text NOT NULL REFERENCES "athlete"("id") ON DELETE CASCADE,
+            "kind" text NOT NULL,
+            "source" text NOT NULL,
+            "start_at" double precision NOT NULL,
+            "end_at" double precision NOT NULL,
+            "value" double precision NOT NULL,
+            "unit" text NOT NULL,
+            "source_file" text,
+            "imported_at" double precision NOT NULL,
+            PRIMARY KEY ("athlete_id", "kind", "source", "start_at", "end_at")
+        );
+        CREATE INDEX "daily_by_athlete_kind_start" ON "daily_measurement" ("athlete_id", "kind", "start_at")
+        """
+
+    static let frozenPG3 = """
+        CREATE TABLE "import_stamp" (
+            "athlete_id" text NOT NULL REFERENCES "athlete"("id") ON DELETE CASCADE,
+            "path" text NOT NULL,
+            "size" bigint NOT NULL,
+            "modified_ns" bigint NOT NULL,
+            "inode" bigint NOT NULL,
+            "changed_ns" bigint NOT NULL,
+            "reader" text NOT NULL,
+            "status" text NOT NULL,
+            "reason" text,
+            "run_ids" text NOT NULL,
+            "recorded_at" double precision NOT NULL,
+            PRIMARY KEY ("athlete_id", "path")
+        )
+        """
 
     static let historical: [(id: String, sql: String)] = [
         (

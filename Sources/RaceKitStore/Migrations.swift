@@ -49,25 +49,23 @@ enum Migrations {
     /// and the daily measurements to the declaration, then one migration adds
     /// each metric column the run table lacks (`metric-COLUMN`).
     static func migrator(_ registry: MetricRegistry) -> DatabaseMigrator {
-        var migrator = historical
+        // Without GRDB's closing foreign-key check of the whole database: every
+        // rebuild here copies rows as they are and can break no reference, and
+        // the check would refuse to upgrade a store over one orphan row some
+        // sqlite3 session left (foreign keys are off there by default), leaving
+        // it unopenable.
+        var migrator = historical.disablingDeferredForeignKeyChecks()
         let dialect = SQLDialect.sqlite
         // The athlete table as declared: its zone_model default was 'hrmax5'
         // here and 'auto' in PostgreSQL (drift the declaration removes). SQLite
         // cannot change a default: the table is rebuilt (foreign keys are off
         // during a migration and checked after it).
         migrator.registerMigration("v7-declared-athlete-daily") { db in
-            var athlete = StoreSchema.athlete
-            athlete.name = "athlete_v7"
-            for sql in dialect.create(athlete) { try db.execute(sql: sql) }
-            let columns = StoreSchema.athlete.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO athlete_v7 (\(columns)) SELECT \(columns) FROM athlete")
-            try db.drop(table: "athlete")
-            try db.rename(table: "athlete_v7", to: "athlete")
-            for sql in dialect.create(DailyMeasurement.table) { try db.execute(sql: sql) }
+            for sql in Frozen.v7 { try db.execute(sql: sql) }
         }
         // What imports saw of the files they finished with (`FileStamp`).
         migrator.registerMigration("v8-import-stamps") { db in
-            for sql in dialect.create(FileStamp.table) { try db.execute(sql: sql) }
+            for sql in Frozen.v8 { try db.execute(sql: sql) }
         }
         for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
             migrator.registerMigration("metric-\(column.name)") { db in
@@ -75,6 +73,72 @@ enum Migrations {
             }
         }
         return migrator
+    }
+
+    /// The DDL of v7 and v8 as the declaration (`StoreSchema`) rendered it when
+    /// they were written: frozen, like v1 to v6 (a later change to a table is a
+    /// migration of its own; `MetricRegistryTests` checks the result against
+    /// the declaration).
+    enum Frozen {
+        static let v7 = [
+            """
+            CREATE TABLE "athlete_v7" (
+                "id" TEXT PRIMARY KEY,
+                "name" TEXT NOT NULL,
+                "max_hr" DOUBLE,
+                "resting_hr" DOUBLE,
+                "threshold_hr" DOUBLE,
+                "threshold_pace_s_per_km" DOUBLE,
+                "sex" TEXT,
+                "time_zone" TEXT NOT NULL DEFAULT 'UTC',
+                "zone_model" TEXT NOT NULL DEFAULT 'auto',
+                "created_at" DOUBLE NOT NULL
+            )
+            """,
+            """
+            INSERT INTO athlete_v7 (id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex,
+                time_zone, zone_model, created_at)
+            SELECT id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex, time_zone, zone_model,
+                created_at FROM athlete
+            """,
+            "DROP TABLE athlete",
+            "ALTER TABLE athlete_v7 RENAME TO athlete",
+            """
+            CREATE TABLE "daily_measurement" (
+                "athlete_id" TEXT NOT NULL REFERENCES "athlete"("id") ON DELETE CASCADE,
+                "kind" TEXT NOT NULL,
+                "source" TEXT NOT NULL,
+                "start_at" DOUBLE NOT NULL,
+                "end_at" DOUBLE NOT NULL,
+                "value" DOUBLE NOT NULL,
+                "unit" TEXT NOT NULL,
+                "source_file" TEXT,
+                "imported_at" DOUBLE NOT NULL,
+                PRIMARY KEY ("athlete_id", "kind", "source", "start_at", "end_at")
+            )
+            """,
+            """
+            CREATE INDEX "daily_by_athlete_kind_start" ON "daily_measurement" ("athlete_id", "kind", "start_at")
+            """
+        ]
+        static let v8 = [
+            """
+            CREATE TABLE "import_stamp" (
+                "athlete_id" TEXT NOT NULL REFERENCES "athlete"("id") ON DELETE CASCADE,
+                "path" TEXT NOT NULL,
+                "size" INTEGER NOT NULL,
+                "modified_ns" INTEGER NOT NULL,
+                "inode" INTEGER NOT NULL,
+                "changed_ns" INTEGER NOT NULL,
+                "reader" TEXT NOT NULL,
+                "status" TEXT NOT NULL,
+                "reason" TEXT,
+                "run_ids" TEXT NOT NULL,
+                "recorded_at" DOUBLE NOT NULL,
+                PRIMARY KEY ("athlete_id", "path")
+            )
+            """
+        ]
     }
 
     static var historical: DatabaseMigrator {

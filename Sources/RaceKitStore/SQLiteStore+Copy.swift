@@ -60,7 +60,7 @@ extension SQLiteStore {
                     db,
                     sql: """
                         SELECT (SELECT count(*) FROM run) + (SELECT count(*) FROM race_link)
-                        + (SELECT count(*) FROM athlete WHERE id <> 'default')
+                        + (SELECT count(*) FROM athlete WHERE id <> 'default') + (SELECT count(*) FROM daily_measurement)
                         """)
                 guard held == 0 else { throw StoreError.notEmpty(path: path) }
                 for athlete in try source.athletes() { try athlete.save(db) }

@@ -67,7 +67,8 @@ extension SQLiteStore {
 
     @discardableResult
     public func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
-        try wrap {
+        try DailyMeasurement.check(measurements)
+        return try wrap {
             try write { db in
                 for athlete in Set(measurements.map(\.athleteID)) {
                     guard
@@ -115,7 +116,10 @@ extension SQLiteStore {
             try writer.read { db in
                 let cursor = try Row.fetchCursor(db, sql: FileStamp.SQL.select(.sqlite), arguments: [athleteID])
                 var out: [FileStamp] = []
-                while let row = try cursor.next() { out.append(try FileStamp(row: GRDBStoreRow(row: row))) }
+                // A cache: a damaged row is left out (its file is read again), never an error.
+                while let row = try cursor.next() {
+                    if let stamp = try? FileStamp(row: GRDBStoreRow(row: row)) { out.append(stamp) }
+                }
                 return out
             }
         }

@@ -8,8 +8,10 @@ import RaceKitFormats
 ///
 /// What is hashed, in this order: the athletes by id, the runs by id, the race
 /// links by setup key (ids and keys ordered by their UTF-8 bytes, whatever the
-/// database's collation). Each athlete, run and link is its stored fields in
-/// `CodingKeys` order, each field its name and a typed, length-prefixed value:
+/// database's collation), then the daily measurements when there are any. An
+/// athlete or link is its stored fields in `CodingKeys` order, a run its
+/// declared columns (`RunColumns`; a newer metric's only when it holds a
+/// value), each field its name and a typed, length-prefixed value:
 /// text as its UTF-8 bytes, numbers as the bit pattern of their Double (−0 as
 /// 0: SQLite stores it so), integers as 64 bits, absent values as absent. A
 /// run adds its samples blob byte for byte, its segment starts as stored,

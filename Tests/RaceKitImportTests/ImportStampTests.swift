@@ -13,6 +13,13 @@ import Glibc
 /// modification time and inode are what the last import recorded is not read
 /// again (issue 41, item 4); anything else is read as before.
 @Suite struct ImportStampTests {
+    /// Options whose files are stamped at once (the tests' files are seconds old).
+    static var options: ImportOptions {
+        var o = ImportOptions()
+        o.stampSettleSeconds = 0
+        return o
+    }
+
     /// Rewrites `path` in place with `text` (same inode) and gives it back its
     /// modification time to the nanosecond: a change only reading would see.
     static func rewriteKeepingStat(_ path: String, _ text: String) throws {
@@ -35,7 +42,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try RunStore()
         let files = InputCollector.collect([dir.path]).files
-        let importer = Importer(store: store, options: ImportOptions())
+        let importer = Importer(store: store, options: Self.options)
         let first = try importer.run(files: files)
         #expect(try store.runCount() == 4)
         let stamps = try store.stamps(athleteID: Athlete.defaultID)
@@ -58,23 +65,26 @@ import Glibc
             }
         }
 
-        // Same size, modification time and inode: not read (the broken text
-        // would fail); the store is unchanged.
+        // Rewritten in place with its size, inode and modification time put
+        // back (as `cp -p` or `rsync -t` do): the change time still moved, so
+        // it is read again (and the broken text fails).
         let a = dir.appendingPathComponent("a.gpx").path
         let original = try String(contentsOfFile: a, encoding: .utf8)
         try Self.rewriteKeepingStat(a, String(repeating: "x", count: original.utf8.count))
         let third = try importer.run(files: [a])
-        #expect(third.map(\.status) == [.duplicate])
+        #expect(third.map(\.status) == [.failed])
         #expect(try store.runCount() == 4)
 
         // Touched: read as now (and found broken).
-        var times = [timespec(tv_sec: 1_800_000_000, tv_nsec: 5), timespec(tv_sec: 1_800_000_000, tv_nsec: 5)]
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 5), timespec(tv_sec: 1_700_000_000, tv_nsec: 5)]
         #expect(utimensat(AT_FDCWD, a, &times, 0) == 0)
         let fourth = try importer.run(files: [a])
         #expect(fourth.map(\.status) == [.failed])
         // Put back, it is the same run again (the digest decides).
         try original.write(toFile: a, atomically: false, encoding: .utf8)
-        #expect(try importer.run(files: [a]).map(\.status) == [.duplicate])
+        let back = try importer.run(files: [a])
+        #expect(back.map(\.status) == [.duplicate])
+        #expect(back.first?.reason?.hasPrefix("unchanged") == false)
     }
 
     @Test func aFileWhoseRunWasDeletedIsImportedAgain() throws {
@@ -82,7 +92,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try RunStore()
         let a = dir.appendingPathComponent("a.gpx").path
-        let importer = Importer(store: store, options: ImportOptions())
+        let importer = Importer(store: store, options: Self.options)
         let first = try importer.run(files: [a])
         let id = try #require(first.first?.runIds.first)
         try store.delete(runID: id)
@@ -95,17 +105,55 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try RunStore()
         let a = dir.appendingPathComponent("a.gpx").path
-        #expect(try Importer(store: store, options: ImportOptions()).run(files: [a]).map(\.status) == [.imported])
-        var options = ImportOptions()
+        #expect(try Importer(store: store, options: Self.options).run(files: [a]).map(\.status) == [.imported])
+        var options = Self.options
         options.allowDuplicates = true
         // Read again (the same bytes are still the same run: a duplicate, said as such).
         let again = try Importer(store: store, options: options).run(files: [a])
         #expect(again.map(\.status) == [.duplicate])
         #expect(again.first?.reason?.hasPrefix("unchanged") == false)
         try store.addAthlete(Athlete(id: "anna", name: "Anna", createdAt: 0))
-        var anna = ImportOptions()
+        var anna = Self.options
         anna.athleteID = "anna"
         #expect(try Importer(store: store, options: anna).run(files: [a]).map(\.status) == [.imported])
         #expect(try Importer(store: store, options: anna).run(files: [a]).map(\.status) == [.duplicate])
+    }
+}
+
+@Suite struct DamagedStampTests {
+    static var options: ImportOptions { ImportStampTests.options }
+
+    /// A stamp table holding a value of the wrong type reads every file again:
+    /// the import goes on as if there were no stamps.
+    @Test func aDamagedStampOnlyMeansTheFileIsReadAgain() throws {
+        let dir = try makeExport()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try RunStore()
+        let a = dir.appendingPathComponent("a.gpx").path
+        let importer = Importer(store: store, options: Self.options)
+        #expect(try importer.run(files: [a]).map(\.status) == [.imported])
+        try store.writer.write { db in try db.execute(sql: "UPDATE import_stamp SET size = 'big'") }
+        #expect(try store.stamps(athleteID: Athlete.defaultID).isEmpty, "a damaged row is left out")
+        let again = try importer.run(files: [a])
+        #expect(again.map(\.status) == [.duplicate])
+        #expect(again.first?.reason?.hasPrefix("unchanged") == false)
+    }
+}
+
+@Suite struct StampSettleTests {
+    /// A file changed a moment ago gets no stamp: the next import reads it.
+    @Test func aFreshFileIsNotStamped() throws {
+        let dir = try makeExport()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try RunStore()
+        let a = dir.appendingPathComponent("a.gpx").path
+        var options = ImportOptions()
+        options.stampSettleSeconds = 3600
+        #expect(try Importer(store: store, options: options).run(files: [a]).map(\.status) == [.imported])
+        #expect(try store.stamps(athleteID: Athlete.defaultID).isEmpty)
+        // A file's facts: the inode of any size never traps, the change time is kept.
+        let facts = try #require(FileFacts.of(a, settle: 0))
+        #expect(facts.path == a && facts.changedNanoseconds > 0 && !facts.recent)
+        #expect(FileFacts.of(dir.path, settle: 0) == nil, "a folder is not a file")
     }
 }

@@ -52,6 +52,29 @@ import Testing
         #expect(try store.isEmpty() == false)
     }
 
+    @Test(arguments: Backend.all) func badMeasurementsAreRefusedWholeNamingTheProblem(_ backend: Backend) throws {
+        let store = try backend.make()
+        var nan = Self.night()[2]
+        nan.value = .nan
+        var unit = Self.night()[2]
+        unit.unit = "s"
+        var backwards = Self.night()[0]
+        backwards.end = backwards.start - 1
+        var unknown = Self.night()[3]
+        unknown.kind = "mood"
+        var high = Self.night()[3]
+        high.value = 400
+        for (bad, says) in [
+            (nan, "nan ms is outside"), (unit, "unit s, not ms"), (backwards, "before it starts"),
+            (unknown, "no such kind"), (high, "400.0 bpm is outside 20.0...150.0")
+        ] {
+            let error = #expect(throws: Failure.self) { try store.addMeasurements(Self.night() + [bad]) }
+            #expect(error?.description.contains(says) == true, "\(error?.description ?? "-")")
+            #expect(error?.exitClass == .dataError)
+        }
+        #expect(try store.measurements(athleteID: Athlete.defaultID, kind: nil, from: nil, until: nil).isEmpty)
+    }
+
     @Test func everyKindHasAUnitAndARange() {
         let keys = DailyKind.all.map(\.key)
         #expect(Set(keys).count == keys.count)
@@ -111,7 +134,8 @@ import Testing
         let a = FileStamp(
             athleteID: Athlete.defaultID, path: "/data/a.fit", size: 1234,
             modifiedNanoseconds: 1_772_400_000_123_456_789,
-            inode: 99, status: "imported", reason: nil, runIDs: ["01ABC"], recordedAt: 5)
+            inode: 99, changedNanoseconds: 7, reader: "racekit 0.4.0, analysis 6", status: "imported", reason: nil,
+            runIDs: ["01ABC"], recordedAt: 5)
         var b = a
         b.path = "/data/b.gpx"
         b.status = "skipped"
@@ -126,7 +150,10 @@ import Testing
         #expect(try store.stamps(athleteID: Athlete.defaultID).sorted { $0.path < $1.path } == [changed, b])
         #expect(try store.stamps(athleteID: "nobody").isEmpty)
         #expect(changed.runIDList == ["01ABC"] && b.runIDList.isEmpty)
-        #expect(a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 99))
-        #expect(!a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 98))
+        #expect(a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 99, changedNanoseconds: 7))
+        #expect(
+            !a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 98, changedNanoseconds: 7))
+        #expect(
+            !a.matches(size: 1234, modifiedNanoseconds: 1_772_400_000_123_456_789, inode: 99, changedNanoseconds: 8))
     }
 }

@@ -144,6 +144,14 @@ enum PeakHeartRateTest: RunMetric {
                     }
                     #expect(live.defaultValueSQL == c.defaultValue.map(SQLDialect.literal), "\(table.name).\(c.name)")
                 }
+                // Every declared reference is a foreign key of the live table.
+                let keys = try db.foreignKeys(on: table.name)
+                for c in table.columns {
+                    guard let r = c.references else { continue }
+                    #expect(
+                        keys.contains { $0.destinationTable == r.table && $0.originColumns == [c.name] },
+                        "\(table.name).\(c.name) -> \(r.table)")
+                }
             }
         }
         guard let url = StoreCopyTests.pgURL, case .postgres(let db) = try StoreCopyTests.freshDatabase(url) else {

@@ -101,6 +101,12 @@ public final class MetricRegistry: Sendable, Equatable {
             index[ObjectIdentifier(m)] = i
         }
         precondition(Set(metrics.map { $0.column }).count == metrics.count, "two metrics share a column")
+        precondition(Set(metrics.map { "\($0.key)" }).count == metrics.count, "two metrics share a JSON key")
+        for m in metrics where !RunColumns.historical.contains(m.column) {
+            // A new metric must make today's runs stale, or it stays unknown on every one of them.
+            precondition(m.since > RunAnalyzer.baseVersion, "\(m).since must be above \(RunAnalyzer.baseVersion)")
+            precondition(!RunColumns.fixedNames.contains(m.column), "\(m).column is a fixed column of the run table")
+        }
         indexByType = index
         let standard = MetricRegistry.standardList
         extendsStandard =

@@ -82,10 +82,36 @@ public struct DailyMeasurement: Sendable, Equatable {
         ]
     }
 
+    /// Why the store refuses this measurement: an unknown kind, a unit that is
+    /// not the kind's, a value that is not a number or outside the kind's range,
+    /// times that are not numbers or end before they start; nil when it is fine.
+    public var problem: String? {
+        let which = "\(kind) of \(athleteID) from \(source) at \(start)"
+        guard let k = DailyKind.named(kind) else { return "\(which): no such kind of measurement" }
+        guard unit == k.unit else { return "\(which): unit \(unit), not \(k.unit)" }
+        guard value.isFinite, k.range.contains(value) else {
+            return "\(which): \(value) \(unit) is outside \(k.range.lowerBound)...\(k.range.upperBound)"
+        }
+        guard start.isFinite, end.isFinite, end >= start else { return "\(which): ends (\(end)) before it starts" }
+        guard !source.isEmpty else { return "\(which): no source" }
+        return nil
+    }
+
+    /// Every measurement's problem, or nothing: what `addMeasurements` checks first.
+    public static func check(_ measurements: [DailyMeasurement]) throws {
+        if let problem = measurements.lazy.compactMap(\.problem).first {
+            throw Failure(.dataError, "daily measurement \(problem)")
+        }
+    }
+
     /// A measurement from a row holding `columns` in order from `offset`.
     public init(row: some StoreRow, offset: Int = 0) throws {
+        var which = ""
+        if case .text(let a) = row.value(offset, .text), case .text(let k) = row.value(offset + 1, .text) {
+            which = " \(k.prefix(40)) of \(a.prefix(40))"
+        }
         func fail(_ k: Int, _ what: String) -> StoreError {
-            .database("daily_measurement, column \(Self.columns[k]): \(what)")
+            .database("daily_measurement\(which), column \(Self.columns[k]): \(what)")
         }
         func text(_ k: Int) throws -> String {
             guard case .text(let s) = row.value(offset + k, .text) else { throw fail(k, "missing or not text") }

@@ -14,6 +14,12 @@ public struct FileStamp: Sendable, Equatable {
     /// Nanoseconds since the epoch.
     public var modifiedNanoseconds: Int
     public var inode: Int
+    /// The change time (ctime), nanoseconds since the epoch.
+    public var changedNanoseconds: Int
+    /// The racekit and analysis that read the file (`FileStamp.reader`): a
+    /// stamp of another one is not used (a newer reader may read what an older
+    /// one skipped).
+    public var reader: String
     /// What the import said: imported, upgraded and duplicate files are kept
     /// with their runs (`runIDs`), skipped ones with why.
     public var status: String
@@ -23,17 +29,24 @@ public struct FileStamp: Sendable, Equatable {
     public var recordedAt: Double
 
     public init(
-        athleteID: String, path: String, size: Int, modifiedNanoseconds: Int, inode: Int, status: String,
-        reason: String?, runIDs: [String], recordedAt: Double
+        athleteID: String, path: String, size: Int, modifiedNanoseconds: Int, inode: Int, changedNanoseconds: Int,
+        reader: String, status: String, reason: String?, runIDs: [String], recordedAt: Double
     ) {
         self.athleteID = athleteID; self.path = path; self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds; self.inode = inode; self.status = status
+        self.modifiedNanoseconds = modifiedNanoseconds; self.inode = inode
+        self.changedNanoseconds = changedNanoseconds; self.reader = reader; self.status = status
         self.reason = reason; self.runIDs = StoredJSON.text(runIDs); self.recordedAt = recordedAt
     }
 
-    /// The same file as far as the four facts tell.
-    public func matches(size: Int, modifiedNanoseconds: Int, inode: Int) -> Bool {
+    /// The same file as far as the facts tell.
+    public func matches(size: Int, modifiedNanoseconds: Int, inode: Int, changedNanoseconds: Int) -> Bool {
         self.size == size && self.modifiedNanoseconds == modifiedNanoseconds && self.inode == inode
+            && self.changedNanoseconds == changedNanoseconds
+    }
+
+    /// The racekit and analysis version of an import with `registry`.
+    public static func reader(_ registry: MetricRegistry) -> String {
+        "racekit \(RaceKitVersion.current), analysis \(RunAnalyzer.version(registry))"
     }
 
     public var runIDList: [String] {
@@ -45,7 +58,8 @@ public struct FileStamp: Sendable, Equatable {
         columns: [
             ColumnSpec("athlete_id", .text, references: StoreSchema.ref("athlete")), ColumnSpec("path", .text),
             ColumnSpec("size", .integer), ColumnSpec("modified_ns", .integer), ColumnSpec("inode", .integer),
-            ColumnSpec("status", .text), ColumnSpec("reason", .text, nullable: true), ColumnSpec("run_ids", .text),
+            ColumnSpec("changed_ns", .integer), ColumnSpec("reader", .text), ColumnSpec("status", .text),
+            ColumnSpec("reason", .text, nullable: true), ColumnSpec("run_ids", .text),
             ColumnSpec("recorded_at", .real)
         ],
         primaryKey: ["athlete_id", "path"])
@@ -55,13 +69,16 @@ public struct FileStamp: Sendable, Equatable {
     public var storeValues: [StoreValue] {
         [
             .text(athleteID), .text(path), .integer(size), .integer(modifiedNanoseconds), .integer(inode),
-            .text(status), reason.map(StoreValue.text) ?? .null, .text(runIDs), .real(recordedAt)
+            .integer(changedNanoseconds), .text(reader), .text(status), reason.map(StoreValue.text) ?? .null,
+            .text(runIDs), .real(recordedAt)
         ]
     }
 
     public init(row: some StoreRow) throws {
+        let rowName: String
+        if case .text(let p) = row.value(1, .text) { rowName = " \(p.prefix(200))" } else { rowName = "" }
         func fail(_ k: Int) -> StoreError {
-            .database("import_stamp, column \(Self.columns[k]): missing or of another type")
+            .database("import_stamp\(rowName), column \(Self.columns[k]): missing or of another type")
         }
         func text(_ k: Int) throws -> String {
             guard case .text(let s) = row.value(k, .text) else { throw fail(k) }
@@ -72,13 +89,13 @@ public struct FileStamp: Sendable, Equatable {
             return i
         }
         athleteID = try text(0); path = try text(1); size = try integer(2); modifiedNanoseconds = try integer(3)
-        inode = try integer(4); status = try text(5)
-        if case .text(let s) = row.value(6, .text) { reason = s } else { reason = nil }
-        runIDs = try text(7)
-        switch row.value(8, .real) {
+        inode = try integer(4); changedNanoseconds = try integer(5); reader = try text(6); status = try text(7)
+        if case .text(let s) = row.value(8, .text) { reason = s } else { reason = nil }
+        runIDs = try text(9)
+        switch row.value(10, .real) {
         case .real(let v): recordedAt = v
         case .integer(let i): recordedAt = Double(i)
-        default: throw fail(8)
+        default: throw fail(10)
         }
     }
 

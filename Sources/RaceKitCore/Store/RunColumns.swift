@@ -64,6 +64,13 @@ public enum RunColumns {
             }
         })
 
+    /// The names of the fixed columns (no metric may take one).
+    static let fixedNames: Set<String> = Set(
+        fixed.compactMap { entry in
+            if case .field(let c) = entry { return c.spec.name }
+            return nil
+        })
+
     enum Entry {
         case field(RunColumn)
         case metric(any RunMetric.Type)
@@ -120,10 +127,12 @@ public enum RunColumns {
     typealias Get<T> = @Sendable (RunRecord) -> T
     typealias Put<T> = @Sendable (inout RunRecord, T) -> Void
 
-    static func text(_ name: String, _ get: @escaping Get<String>, _ set: @escaping Put<String>) -> Entry {
+    static func text(
+        _ name: String, references: ForeignKey? = nil, _ get: @escaping Get<String>, _ set: @escaping Put<String>
+    ) -> Entry {
         .field(
             RunColumn(
-                spec: ColumnSpec(name, .text), get: { .text(get($0)) },
+                spec: ColumnSpec(name, .text, references: references), get: { .text(get($0)) },
                 set: { r, v throws(ColumnError) in set(&r, try required(text(v))) }))
     }
     static func optionalText(_ name: String, _ get: @escaping Get<String?>, _ set: @escaping Put<String?>) -> Entry {
@@ -176,7 +185,8 @@ public enum RunColumns {
     /// The run table as 0.4.0 had it, column for column: the fixed fields and,
     /// in their places, the metrics stored then.
     static let fixed: [Entry] = [
-        text("id", { $0.id }, { $0.id = $1 }), text("athlete_id", { $0.athleteID }, { $0.athleteID = $1 }),
+        text("id", { $0.id }, { $0.id = $1 }),
+        text("athlete_id", references: StoreSchema.ref("athlete"), { $0.athleteID }, { $0.athleteID = $1 }),
         value("sport", { $0.sport }, { $0.sport = $1 }),
         boolean("sport_declared", { $0.sportDeclared }, { $0.sportDeclared = $1 }),
         optionalText("name", { $0.name }, { $0.name = $1 }),
