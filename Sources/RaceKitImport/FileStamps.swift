@@ -63,16 +63,19 @@ final class StampBook: Sendable {
         else { return nil }
         let runs = stamp.runIDList
         guard runs.allSatisfy(context.storedRunIDs.contains) else { return nil }
-        let why = "unchanged since it was last imported (same size, modification time and inode)"
+        // Said exactly as reading it would say it (a duplicate's ids, a skipped
+        // file's reason): a nightly re-import prints "Nothing new" as before.
+        var said: FileResult
         switch stamp.status {
         case FileStatus.skipped.rawValue:
-            return FileResult(
-                file: file, status: .skipped, reason: [why, stamp.reason].compactMap { $0 }.joined(separator: ": "))
+            said = FileResult(file: file, status: .skipped, reason: stamp.reason)
         case FileStatus.imported.rawValue, FileStatus.upgraded.rawValue, FileStatus.duplicate.rawValue:
             guard !runs.isEmpty else { return nil }
-            return FileResult(file: file, status: .duplicate, runIds: runs, reason: "\(why): already stored")
+            said = FileResult(file: file, status: .duplicate, runIds: runs)
         default: return nil
         }
+        said.unchanged = true
+        return said
     }
 
     /// Keeps what a read file became (not a failure: that file is read again;

@@ -18,6 +18,13 @@ public struct FileResult: Sendable, Codable, Equatable {
         self.file = file; self.status = status; self.runIds = runIds; self.reason = reason
     }
 
+    /// True when the file was not read: its import stamp said it is unchanged
+    /// since the last import, which this result repeats (not in the JSON: the
+    /// result is the one reading it would give).
+    public var unchanged = false
+
+    enum CodingKeys: String, CodingKey { case file, status, runIds, reason }
+
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(file, forKey: .file)
