@@ -15,6 +15,11 @@ oracle, decoded in the same run) within the tolerances of ../shared/corpus/READM
   maxHeartRate     session max_heart_rate            2 bpm
   startedAt        session start_time                60 s
   sport            session sport (running, cycling)  exact
+  avgPowerWatts    mean of the session's record power          2 %   (native field 7, or the
+  normalizedPowerWatts  its 30-record rolling mean's            3 %    developer field that
+                   fourth-power mean, fourth root                     stands for it) when the
+                                                                      session has 60 records
+                                                                      with power
 
 A line of fit-expected.jsonl may widen a tolerance (`tolerances`) or leave a metric
 out (`skip`), always with its reason in `why`.
@@ -25,7 +30,8 @@ import json, os, subprocess, sys, tempfile
 from datetime import datetime, timezone
 
 TOLERANCES = {"distanceMeters": (0.5, "%"), "elapsedSeconds": (2, "s"), "movingSeconds": (5, "%"),
-              "avgHeartRate": (2, "bpm"), "maxHeartRate": (2, "bpm"), "startedAt": (60, "s")}
+              "avgHeartRate": (2, "bpm"), "maxHeartRate": (2, "bpm"), "startedAt": (60, "s"),
+              "avgPowerWatts": (2, "%"), "normalizedPowerWatts": (3, "%")}
 CHECKED_SPORTS = {"running", "cycling"}
 
 def sessions(path):
@@ -36,6 +42,7 @@ def sessions(path):
         frames = list(read_frames(path))
     except Exception as e:  # the oracle gives up on some damaged files: what it read before
         frames = getattr(e, "frames", [])
+    power = record_power(frames)
     for frame in frames:
         if True:
             if type(frame).__name__ == "FitDataMessage" and frame.name == "session":
@@ -53,7 +60,34 @@ def sessions(path):
                     "avgHeartRate": v.get("avg_heart_rate"),
                     "maxHeartRate": v.get("max_heart_rate"),
                 })
+                end = v.get("timestamp")
+                if isinstance(start, datetime) and isinstance(end, datetime):
+                    watts = [w for t, w in power if start.timestamp() <= t <= end.timestamp()]
+                    if len(watts) >= 60:
+                        out[-1]["avgPowerWatts"] = sum(watts) / len(watts)
+                        rolling = [sum(watts[i - 29:i + 1]) / 30 for i in range(29, len(watts))]
+                        out[-1]["normalizedPowerWatts"] = (sum(r ** 4 for r in rolling) / len(rolling)) ** 0.25
     return sorted(out, key=lambda s: s["startedAt"] or 0)
+
+def record_power(frames):
+    """(time, watts) of every record with power: its native field, else a developer
+    field that declares native field 7 or is named Power or RP_Power."""
+    out = []
+    for frame in frames:
+        if type(frame).__name__ != "FitDataMessage" or frame.name != "record":
+            continue
+        t = frame.get_value("timestamp", fallback=None)
+        watts = None
+        for f in frame.fields:
+            if f.name == "power" and isinstance(f.value, (int, float)) and not getattr(f, "is_developer", False):
+                watts = f.value
+        if watts is None:
+            for f in frame.fields:
+                if f.name in ("Power", "RP_Power") and isinstance(f.value, (int, float)):
+                    watts = f.value
+        if isinstance(t, datetime) and watts is not None and 0 <= watts <= 3000:
+            out.append((t.timestamp(), watts))
+    return out
 
 def read_frames(path):
     import fitdecode
@@ -96,7 +130,7 @@ def main():
             [binary, "runs", "list", "--format", "json"], capture_output=True, text=True, env=env, check=True).stdout)}
     names = sorted(f for f in os.listdir(folder) if f.lower().endswith((".fit", ".fit.gz")))
     listed = {e["file"] for e in expected}
-    passed = failed = compared = 0
+    passed = failed = compared = powered = 0
     for name in names:
         if name not in listed:
             failed += 1
@@ -116,9 +150,13 @@ def main():
                 refs = sessions(os.path.join(folder, name))
                 if len(refs) == len(stored):
                     for run, ref in zip(stored, refs):
+                        powered += "avgPowerWatts" in ref
                         if ref["sport"] in CHECKED_SPORTS:
                             compared += 1
                             problems += check(run, ref, exp, verbose, name)
+                        elif "avgPowerWatts" in ref:  # power on any sport (an indoor rower, a trainer)
+                            compared += 1
+                            problems += check(run, ref, exp, verbose, name, POWER)
                 elif refs:
                     problems.append(f"{len(stored)} runs, fitdecode has {len(refs)} sessions")
         if problems:
@@ -126,22 +164,24 @@ def main():
             print(f"FAIL {name}: " + "; ".join(problems))
         else:
             passed += 1
-    print(f"FIT conformance: {passed} passed, {failed} failed ({compared} running/cycling sessions "
-          f"compared with fitdecode)")
+    print(f"FIT conformance: {passed} passed, {failed} failed ({compared} sessions compared with "
+          f"fitdecode, {powered} of them with power)")
     return 1 if failed else 0
 
-def check(run, ref, exp, verbose, name):
+POWER = ("avgPowerWatts", "normalizedPowerWatts")
+
+def check(run, ref, exp, verbose, name, keys=None):
     errs = []
-    if run["sport"] != ref["sport"]:
+    if keys is None and run["sport"] != ref["sport"]:
         errs.append(f"sport {run['sport']}, fitdecode {ref['sport']}")
     timer = ref.get("timerSeconds")
-    if ref.get("movingSeconds") is None and timer and run.get("movingSeconds") is not None:
+    if keys is None and ref.get("movingSeconds") is None and timer and run.get("movingSeconds") is not None:
         if run["movingSeconds"] > timer * 1.05:
             errs.append(f"movingSeconds {run['movingSeconds']} exceeds the timer time {timer} by more than 5%")
         elif verbose:
             print(f"  {name[:44]:44s} movingSeconds   ours {run['movingSeconds']:>14.1f} timer     {timer:>14.1f} (upper bound)")
     for key, (tol, unit) in TOLERANCES.items():
-        if key in exp.get("skip", []) or ref.get(key) is None:
+        if key in exp.get("skip", []) or ref.get(key) is None or (keys is not None and key not in keys):
             continue
         tol = exp.get("tolerances", {}).get(key, tol)
         v = iso(run["startedAt"]) if key == "startedAt" else run.get(key)

@@ -142,6 +142,9 @@ public struct Activity: Sendable {
     /// True when the activity has no positions but a device or lap distance (treadmill, indoor).
     public var isIndoor: Bool
     public var repairs: RepairReport
+    /// A stored run's values (`activity(of:)` of a store): what the file
+    /// reported (`RunMetric.isReported`) is kept by a recompute.
+    public var stored: RunMetrics?
 
     public init(
         sport: Sport, sportDeclared: Bool, name: String?, creator: String?, format: SourceFormat,

@@ -12,7 +12,7 @@ public struct SourceFormat: RawRepresentable, Hashable, Sendable, Codable {
     public static let health = SourceFormat(rawValue: "health")
 }
 
-/// A lap as a TCX file summarises it (start, timer time and distance).
+/// A lap as the device summarised it (start, timer time, distance, energy).
 public struct Lap: Sendable, Equatable {
     /// Lap start, seconds since the epoch.
     public var startTime: Double?
@@ -20,8 +20,14 @@ public struct Lap: Sendable, Equatable {
     public var totalTimeSeconds: Double?
     /// Lap distance in metres.
     public var distanceMeters: Double?
-    public init(startTime: Double? = nil, totalTimeSeconds: Double? = nil, distanceMeters: Double? = nil) {
+    /// Energy in kilocalories (FIT `total_calories`, TCX `Calories`, Apple Health's active energy).
+    public var energyKcal: Double?
+    public init(
+        startTime: Double? = nil, totalTimeSeconds: Double? = nil, distanceMeters: Double? = nil,
+        energyKcal: Double? = nil
+    ) {
         self.startTime = startTime; self.totalTimeSeconds = totalTimeSeconds; self.distanceMeters = distanceMeters
+        self.energyKcal = energyKcal
     }
 }
 

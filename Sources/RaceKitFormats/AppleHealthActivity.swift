@@ -39,7 +39,7 @@ extension AppleHealthExport {
         let w = workouts[index]
         if let problem = w.problem { return .skipped(reason: "\(w.label): \(problem)") }
         guard let start = w.start, let end = w.end else { return .skipped(reason: "\(w.label): no dates") }
-        var notes: [String] = []
+        var notes: [String] = w.energyNote.map { [$0] } ?? []
         var raw = RawActivity()
         raw.sport = w.sport.rawValue
         // The type and the local start as Apple wrote it ("Running 2024-01-16 07:00"):
@@ -49,7 +49,9 @@ extension AppleHealthExport {
         raw.creator = w.sourceName
         raw.declaredStart = Double(start)
         raw.laps = [
-            Lap(startTime: Double(start), totalTimeSeconds: w.durationSeconds, distanceMeters: w.distanceMeters)
+            Lap(
+                startTime: Double(start), totalTimeSeconds: w.durationSeconds, distanceMeters: w.distanceMeters,
+                energyKcal: w.energyKcal)
         ]
 
         var samples = SampleSeries()

@@ -115,6 +115,7 @@ struct WorkoutParser {
     private let locationStart: Int
     private var totalDistance: (value: Double?, text: String, unit: String?)?
     private var duration: (value: Double?, text: String, unit: String?)?
+    private var energy: (value: Double?, text: String, unit: String?)?
     private var problems: [String] = []
 
     /// Longest workout accepted (the longest activity RaceKit stores).
@@ -139,6 +140,8 @@ struct WorkoutParser {
             case .durationUnit: duration = (duration?.value, duration?.text ?? "", bytes.string)
             case .totalDistance: totalDistance = (bytes.number, bytes.string, totalDistance?.unit)
             case .totalDistanceUnit: totalDistance = (totalDistance?.value, totalDistance?.text ?? "", bytes.string)
+            case .totalEnergyBurned: energy = (bytes.number, bytes.string, energy?.unit)
+            case .totalEnergyBurnedUnit: energy = (energy?.value, energy?.text ?? "", bytes.string)
             default: break
             }
         }
@@ -158,6 +161,30 @@ struct WorkoutParser {
             workout.distanceMeters = meters(
                 totalDistance.value, totalDistance.text, unit: totalDistance.unit, what: "totalDistance")
         }
+        if let energy, !energy.text.isEmpty {
+            workout.energyKcal = kilocalories(energy.value, energy.text, unit: energy.unit, what: "totalEnergyBurned")
+        }
+    }
+
+    /// Most energy accepted for one workout, in kilocalories (a week-long ultra burns about 60,000).
+    static let maxKilocalories = 100_000.0
+
+    /// An energy in kilocalories; a value that is not one is left out with a
+    /// note (the workout is imported without it).
+    private mutating func kilocalories(_ value: Double?, _ text: String, unit: String?, what: String) -> Double? {
+        guard let value, value >= 0, value.isFinite else {
+            workout.energyNote = "\(what) \"\(text)\" is not an energy (left out)"
+            return nil
+        }
+        guard let unit, let factor = HealthUnit.kilocalories(unit) else {
+            workout.energyNote = "unknown \(what) unit \"\(unit ?? "")\" (left out)"
+            return nil
+        }
+        guard value * factor <= Self.maxKilocalories else {
+            workout.energyNote = "\(what) \(text) \(unit) is more than \(Int(Self.maxKilocalories)) kcal (left out)"
+            return nil
+        }
+        return value * factor
     }
 
     private mutating func seconds(_ value: Double?, _ text: String, unit: String?, what: String) -> Double? {
@@ -265,6 +292,13 @@ struct WorkoutParser {
             let text = stat.sum.map { "\($0)" } ?? ""
             if let m = meters(stat.sum, text, unit: stat.unit, what: "\(wanted) statistic") {
                 workout.distanceMeters = m
+            }
+        }
+        if let stat = workout.statistics.first(where: { $0.type == "ActiveEnergyBurned" && $0.sum != nil }) {
+            let text = stat.sum.map { "\($0)" } ?? ""
+            if let kcal = kilocalories(stat.sum, text, unit: stat.unit, what: "ActiveEnergyBurned statistic") {
+                workout.energyKcal = kcal
+                workout.energyNote = nil
             }
         }
         if !problems.isEmpty { workout.problem = problems.joined(separator: "; ") }

@@ -23,6 +23,11 @@ public struct HealthWorkout: Sendable {
     /// Declared distance in metres: the workout's `totalDistance` (before iOS 16)
     /// or its distance statistic (`WorkoutStatistics`, since iOS 16).
     public var distanceMeters: Double?
+    /// Active energy in kilocalories: the workout's `totalEnergyBurned` (before
+    /// iOS 16) or its `ActiveEnergyBurned` statistic (since iOS 16).
+    public var energyKcal: Double?
+    /// Why an energy the workout declares was left out.
+    public var energyNote: String?
     /// `HKIndoorWorkout` metadata: true indoor (treadmill), false outdoor, nil unknown.
     public var indoor: Bool?
     /// Metadata entries (`key`, `value`), at most `AppleHealthExport.maxMetadata`.
@@ -253,6 +258,18 @@ enum HealthUnit {
         case "hr", "h": return 3600
         case "ms": return 0.001
         case "d", "day": return 86_400
+        default: return nil
+        }
+    }
+
+    /// Kilocalories per unit of energy; nil for a unit RaceKit does not know
+    /// (HealthKit writes `Cal` for the dietary calorie, a kilocalorie).
+    static func kilocalories(_ unit: String) -> Double? {
+        switch unit {
+        case "kcal", "Cal": return 1
+        case "cal": return 0.001
+        case "kJ": return 1 / 4.184
+        case "J": return 1 / 4184
         default: return nil
         }
     }

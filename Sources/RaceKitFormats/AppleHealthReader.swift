@@ -61,7 +61,7 @@ enum HealthName: UInt8 {
     // Attributes
     case type, unit, value, startDate, endDate, sourceName, workoutActivityType, duration, durationUnit
     case totalDistance, totalDistanceUnit, key, date, sum, average, minimum, maximum, latitude, longitude
-    case altitude, path
+    case altitude, path, totalEnergyBurned, totalEnergyBurnedUnit
 
     static let spellings: [(String, HealthName)] = [
         ("HealthData", .healthData), ("Record", .record), ("Workout", .workout),
@@ -73,7 +73,8 @@ enum HealthName: UInt8 {
         ("workoutActivityType", .workoutActivityType), ("duration", .duration), ("durationUnit", .durationUnit),
         ("totalDistance", .totalDistance), ("totalDistanceUnit", .totalDistanceUnit), ("key", .key),
         ("date", .date), ("sum", .sum), ("average", .average), ("minimum", .minimum), ("maximum", .maximum),
-        ("latitude", .latitude), ("longitude", .longitude), ("altitude", .altitude), ("path", .path)
+        ("latitude", .latitude), ("longitude", .longitude), ("altitude", .altitude), ("path", .path),
+        ("totalEnergyBurned", .totalEnergyBurned), ("totalEnergyBurnedUnit", .totalEnergyBurnedUnit)
     ]
 }
 

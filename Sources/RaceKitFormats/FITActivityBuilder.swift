@@ -13,6 +13,10 @@ final class FITActivityBuilder: FITSink {
         var elapsed: Double?
         var timer: Double?
         var distance: Double?
+        var calories: Double?
+
+        /// The session's totals as one lap (a file without laps).
+        var lap: Lap { Lap(startTime: start, totalTimeSeconds: timer, distanceMeters: distance, energyKcal: calories) }
     }
 
     struct LapEntry {
@@ -39,6 +43,9 @@ final class FITActivityBuilder: FITSink {
     private var deviceCreator: (manufacturer: Int?, product: Int?, name: String?, software: Double?)?
     private var developerKeys = Set<UInt16>()
     private var developerNames: [UInt16: String] = [:]
+    /// The developer fields read into a channel (by the description's native
+    /// field, else by name), with their scale and offset.
+    private var developerChannels: [UInt16: FITDeveloperChannel] = [:]
     /// Most sessions of one file: a triathlon has 5 (transitions included), a
     /// swimrun a few dozen; each becomes an activity of its own.
     static let maxSessions = 1_000
@@ -93,7 +100,9 @@ final class FITActivityBuilder: FITSink {
             let start = time(m[2])
             laps.append(
                 LapEntry(
-                    lap: Lap(startTime: start, totalTimeSeconds: scaled(m[8], 1000), distanceMeters: scaled(m[9], 100)),
+                    lap: Lap(
+                        startTime: start, totalTimeSeconds: scaled(m[8], 1000), distanceMeters: scaled(m[9], 100),
+                        energyKcal: calories(m[11])),
                     time: start ?? time(m[253])))
         case FITProfile.Message.session:
             guard inActivity else { return }
@@ -102,7 +111,8 @@ final class FITActivityBuilder: FITSink {
             }
             var s = Session(
                 start: time(m[2]), end: time(m[253]), sport: m.int(5), subSport: m.int(6),
-                elapsed: scaled(m[7], 1000), timer: scaled(m[8], 1000), distance: scaled(m[9], 100))
+                elapsed: scaled(m[7], 1000), timer: scaled(m[8], 1000), distance: scaled(m[9], 100),
+                calories: calories(m[11]))
             if s.start == nil, let end = s.end, let elapsed = s.elapsed { s.start = end - elapsed }
             sessions.append(s)
         case FITProfile.Message.sport:
@@ -122,12 +132,14 @@ final class FITActivityBuilder: FITSink {
         case FITProfile.Message.fieldDescription:
             // May come after the definitions that use the field, and without a
             // developer_data_id message: names are looked up at the end.
-            if let index = m.int(0), let number = m.int(1), let fieldName = m.strings[3], (0..<256).contains(index),
-                (0..<256).contains(number),
-                developerNames.count < 4096
-            {
-                developerNames[UInt16(index) << 8 | UInt16(number)] = fieldName
-            }
+            guard let index = m.int(0), let number = m.int(1), (0..<256).contains(index), (0..<256).contains(number),
+                developerNames.count < FITDecoder.maximumDeveloperFields
+            else { return }
+            let key = UInt16(index) << 8 | UInt16(number)
+            if let fieldName = m.strings[3] { developerNames[key] = fieldName }
+            developerChannels[key] = FITDeveloperChannel(
+                name: m.strings[3], units: m.strings[8], nativeMessage: m.int(14), nativeField: m.int(15),
+                scale: m[6], offset: m[7])
         default:
             break
         }
@@ -148,6 +160,11 @@ final class FITActivityBuilder: FITSink {
         v >= 0 && v <= Double(UInt32.max) ? v / scale : nil
     }
 
+    /// `total_calories` (uint16 kcal); nil when missing. A device that counts
+    /// none writes 0: kept (a 0 is what it says, not our guess).
+    @inline(__always)
+    private func calories(_ v: Double) -> Double? { v >= 0 && v < 65_535 ? v : nil }
+
     /// Semicircles to degrees: x * 180 / 2^31.
     static let degreesPerSemicircle = 180.0 / 2_147_483_648.0
 
@@ -167,12 +184,27 @@ final class FITActivityBuilder: FITSink {
         p.cadence = m[53].isNaN ? m[4] : m[4] + m[53] / 128
         p.power = m[7]
         p.temperature = m[13]
+        if m.developerCount > 0, !developerChannels.isEmpty { developer(m, into: &p) }
         if timerStopped {
             timerStopped = false
             breakSegment()
         }
         samples.append(p)
         if samples.count > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
+    }
+
+    /// A record's developer fields into the channels they stand for, where the
+    /// record has no native value (native fields first).
+    private func developer(_ m: FITMessage, into p: inout SamplePoint) {
+        for i in 0..<m.developerCount {
+            guard let channel = developerChannels[m.developerKeys[i]], let target = channel.target else { continue }
+            let v = channel.physical(m.developerValues[i])
+            switch target {
+            case .power: if p.power.isNaN { p.power = v }
+            case .heartRate: if p.heartRate.isNaN { p.heartRate = v }
+            case .cadence: if p.cadence.isNaN { p.cadence = v }
+            }
+        }
     }
 
     /// The creator: the product name when the device wrote one, else the
@@ -198,10 +230,20 @@ final class FITActivityBuilder: FITSink {
         return text
     }
 
-    /// Names of the developer fields the file defined (skipped by their size).
+    /// Names of the developer fields the file defined and RaceKit does not read.
     var developerFieldNames: [String] {
-        developerKeys.sorted().map { key in
-            developerNames[key] ?? "developer \(key >> 8) field \(key & 0xFF)"
+        var seen = Set<String>()
+        return developerKeys.sorted().filter { developerChannels[$0]?.target == nil }.compactMap { key in
+            let name = developerNames[key] ?? "developer \(key >> 8) field \(key & 0xFF)"
+            return seen.insert(name).inserted ? name : nil
+        }
+    }
+
+    /// Names of the developer fields read into a channel, with the channel.
+    var developerFieldsRead: [String] {
+        developerKeys.sorted().compactMap { key in
+            guard let c = developerChannels[key], let target = c.target else { return nil }
+            return "\(c.name ?? "developer \(key >> 8) field \(key & 0xFF)") as \(target.rawValue)"
         }
     }
 
@@ -223,7 +265,7 @@ final class FITActivityBuilder: FITSink {
             raw.declaredStart = s?.start
             raw.laps = laps.map(\.lap)
             if raw.laps.isEmpty, let s, s.distance != nil || s.timer != nil {
-                raw.laps = [Lap(startTime: s.start, totalTimeSeconds: s.timer, distanceMeters: s.distance)]
+                raw.laps = [s.lap]
             }
             if samples.isEmpty && raw.laps.isEmpty { return }
             swap(&raw.samples, &samples)
@@ -282,9 +324,46 @@ final class FITActivityBuilder: FITSink {
             raw.creator = creator
             raw.declaredStart = s.start
             if raw.laps.isEmpty, s.distance != nil || s.timer != nil {
-                raw.laps = [Lap(startTime: s.start, totalTimeSeconds: s.timer, distanceMeters: s.distance)]
+                raw.laps = [s.lap]
             }
             document.activities.append(raw)
         }
+    }
+}
+
+/// What a developer field's description says of it, and the channel it is read
+/// into: the native record field it declares (`native_field_num` of a record:
+/// power 7, heart rate 3, cadence 4), else a known name (Stryd's `Power`,
+/// Garmin Running Power's `RP_Power`, which declares none).
+struct FITDeveloperChannel {
+    enum Target: String { case power, heartRate = "heart rate", cadence }
+
+    var name: String?
+    var units: String?
+    var nativeMessage: Int?
+    var nativeField: Int?
+    var scale: Double
+    var offset: Double
+
+    /// Names read as power when the description declares no native field.
+    static let powerNames: Set<String> = ["power", "rp_power", "rp power"]
+
+    var target: Target? {
+        if nativeMessage == nil || nativeMessage == Int(FITProfile.Message.record), let nativeField {
+            switch nativeField {
+            case 7: return .power
+            case 3: return .heartRate
+            case 4: return .cadence
+            default: return nil
+            }
+        }
+        guard nativeField == nil, let name else { return nil }
+        return Self.powerNames.contains(name.lowercased()) ? .power : nil
+    }
+
+    /// The raw value in the field's units (its own scale and offset, when given).
+    func physical(_ raw: Double) -> Double {
+        let s = scale.isFinite && scale > 0 ? scale : 1
+        return raw / s - (offset.isFinite ? offset : 0)
     }
 }

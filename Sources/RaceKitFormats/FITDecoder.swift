@@ -26,6 +26,10 @@ struct FITDecodeReport {
     var oddFieldSizes = 0
     /// Data messages with a compressed timestamp but no earlier full timestamp.
     var untimedCompressed = 0
+    /// Developer fields of records whose description declares a base type that
+    /// does not exist or does not fit the field's size: not read (keys:
+    /// developer data index << 8 | field number).
+    var unreadableDeveloperFields = Set<UInt16>()
 }
 
 /// One decoded data message handed to the sink: numeric values by field number
@@ -35,6 +39,12 @@ struct FITMessage {
     /// 256 values, indexed by field number.
     let values: UnsafeMutablePointer<Double>
     var strings: [UInt8: String] = [:]
+
+    /// The developer fields of a record that could be read: `developerCount`
+    /// keys (developer data index << 8 | field number) and their raw values.
+    var developerCount = 0
+    let developerKeys: UnsafeMutablePointer<UInt16>
+    let developerValues: UnsafeMutablePointer<Double>
 
     subscript(_ field: UInt8) -> Double { values[Int(field)] }
     /// The value as an integer, nil when missing (or, from a hostile base type
@@ -59,7 +69,8 @@ protocol FITSink: AnyObject {
 /// Streaming FIT decoder, written from the public FIT protocol description:
 /// 12- and 14-byte headers with their CRC, definition and data messages in both
 /// byte orders, compressed-timestamp headers (with rollover), developer fields
-/// (skipped by their size), several FIT files chained in one document, and the
+/// (a record's read by the base type their field description declares, the
+/// others skipped by their size), several FIT files chained in one document, and the
 /// file CRC. It reads one message at a time from `FITInput`; nothing is kept
 /// but the 16 local definitions and the last timestamp. It owns the buffer of
 /// decoded values (freed with it), so it cannot be copied.
@@ -72,6 +83,13 @@ struct FITDecoder: ~Copyable {
         var isString: Bool
     }
 
+    /// A developer field of a definition: where it is and whose it is.
+    private struct DeveloperField {
+        var offset: Int
+        var size: Int
+        var key: UInt16
+    }
+
     private struct Definition {
         var global: UInt16
         var bigEndian: Bool
@@ -79,6 +97,8 @@ struct FITDecoder: ~Copyable {
         var size: Int
         /// The fields the profile wants decoded.
         var fields: [Field]
+        /// The developer fields, kept for records only.
+        var developer: [DeveloperField]
         var hasTimestamp: Bool
     }
 
@@ -88,16 +108,30 @@ struct FITDecoder: ~Copyable {
     private var lastTimestamp: UInt32?
     private var messageNumber = 0
     private let values: UnsafeMutablePointer<Double>
+    /// The base type of each developer field its description declared (this FIT file's).
+    private var developerTypes: [UInt16: UInt8] = [:]
+    private let developerKeys: UnsafeMutablePointer<UInt16>
+    private let developerValues: UnsafeMutablePointer<Double>
     private(set) var report = FITDecodeReport()
+    /// Most developer field descriptions kept per FIT file (256 x 256 can be declared).
+    static let maximumDeveloperFields = 4096
 
     init(input: FITInput, sink: FITSink) {
         self.input = input
         self.sink = sink
         values = .allocate(capacity: 256)
         values.initialize(repeating: .nan, count: 256)
+        developerKeys = .allocate(capacity: 256)
+        developerKeys.initialize(repeating: 0, count: 256)
+        developerValues = .allocate(capacity: 256)
+        developerValues.initialize(repeating: .nan, count: 256)
     }
 
-    deinit { values.deallocate() }
+    deinit {
+        values.deallocate()
+        developerKeys.deallocate()
+        developerValues.deallocate()
+    }
 
     private func damage(_ at: Int, _ reason: String, truncated: Bool = false) -> FITDamage {
         FITDamage(offset: at, message: messageNumber, reason: reason, truncated: truncated)
@@ -183,6 +217,7 @@ struct FITDecoder: ~Copyable {
         input.consume(headerSize)
         report.units += 1
         definitions = [Definition?](repeating: nil, count: 16)
+        developerTypes = [:]
         lastTimestamp = nil
         sink.unitStarted()
         if dataSize == 0 { report.unfinishedUnits += 1 }
@@ -239,7 +274,8 @@ struct FITDecoder: ~Copyable {
             throw damage(at, "the file ends inside message \(messageNumber) (truncated)", truncated: true)
         }
         let body = input.pointer + 1
-        var message = FITMessage(global: definition.global, values: values)
+        var message = FITMessage(
+            global: definition.global, values: values, developerKeys: developerKeys, developerValues: developerValues)
         for f in definition.fields {
             if f.isString {
                 message.strings[f.number] = Self.string(body + f.offset, f.size)
@@ -247,6 +283,22 @@ struct FITDecoder: ~Copyable {
                 values[Int(f.number)] = FITBaseType.value(body + f.offset, f.baseType, bigEndian: definition.bigEndian)
             }
         }
+        for f in definition.developer {
+            // Not described (yet): named in the notes as not imported.
+            guard let type = developerTypes[f.key] else { continue }
+            let unit = FITBaseType.size(type)
+            guard type <= FITBaseType.maximum, type != FITBaseType.string, f.size >= unit, f.size % unit == 0 else {
+                report.unreadableDeveloperFields.insert(f.key)
+                continue
+            }
+            // An array where one value is expected: the first element.
+            let v = FITBaseType.value(body + f.offset, type, bigEndian: definition.bigEndian)
+            guard !v.isNaN else { continue }
+            developerKeys[message.developerCount] = f.key
+            developerValues[message.developerCount] = v
+            message.developerCount += 1
+        }
+        if definition.global == FITProfile.Message.fieldDescription { noteDescription() }
         if definition.hasTimestamp {
             let t = values[Int(FITProfile.timestampField)]
             // Any base type may be declared: only a uint32's range is a timestamp.
@@ -263,11 +315,21 @@ struct FITDecoder: ~Copyable {
             }
         }
         input.consume(total)
-        if !definition.fields.isEmpty || compressed {
+        if !definition.fields.isEmpty || compressed || message.developerCount > 0 {
             try sink.message(message)
         }
         for f in definition.fields where !f.isString { values[Int(f.number)] = .nan }
         if compressed { values[Int(FITProfile.timestampField)] = .nan }
+    }
+
+    /// A field description (decoded in `values`): the base type its developer
+    /// field's values are read with.
+    private mutating func noteDescription() {
+        let index = values[0], number = values[1], type = values[2]
+        guard (0..<256).contains(index), (0..<256).contains(number), (0..<256).contains(type),
+            developerTypes.count < Self.maximumDeveloperFields
+        else { return }
+        developerTypes[UInt16(index) << 8 | UInt16(number)] = UInt8(type) & 0x1F
     }
 
     private mutating func decodeDefinition(_ header: UInt8, at: Int, dataEnd: Int) throws {
@@ -331,13 +393,18 @@ struct FITDecoder: ~Copyable {
             if number == FITProfile.timestampField { hasTimestamp = true }
         }
         var developerKeys: [UInt16] = []
+        var developer: [DeveloperField] = []
         let developerStart = 6 + 3 * fieldCount + 1
         for k in 0..<developerCount {
             let number = p.load(fromByteOffset: developerStart + 3 * k, as: UInt8.self)
             let size = Int(p.load(fromByteOffset: developerStart + 3 * k + 1, as: UInt8.self))
             let index = p.load(fromByteOffset: developerStart + 3 * k + 2, as: UInt8.self)
+            let key = UInt16(index) << 8 | UInt16(number)
+            if global == FITProfile.Message.record, size > 0 {
+                developer.append(DeveloperField(offset: offset, size: size, key: key))
+            }
             offset += size
-            developerKeys.append(UInt16(index) << 8 | UInt16(number))
+            developerKeys.append(key)
         }
         input.consume(total)
         if !developerKeys.isEmpty { sink.developerFields(developerKeys) }
@@ -345,7 +412,8 @@ struct FITDecoder: ~Copyable {
             sink.recordsExpected((dataEnd - input.offset) / (1 + offset))
         }
         definitions[Int(header & 0x0F)] = Definition(
-            global: global, bigEndian: bigEndian, size: offset, fields: fields, hasTimestamp: hasTimestamp)
+            global: global, bigEndian: bigEndian, size: offset, fields: fields, developer: developer,
+            hasTimestamp: hasTimestamp)
     }
 
     /// A string field: UTF-8 up to the first NUL or the end of the field (some

@@ -28,13 +28,13 @@ enum FITProfile {
         if field == timestampField { return true }
         switch global {
         case Message.record: return field <= 7 || field == 13 || field == 53 || field == 73 || field == 78
-        case Message.session: return field <= 9 || field == 16 || field == 17
-        case Message.lap: return field <= 9 || field == 25 || field == 39
+        case Message.session: return field <= 9 || field == 11 || field == 16 || field == 17
+        case Message.lap: return field <= 9 || field == 11 || field == 25 || field == 39
         case Message.event: return field <= 1
         case Message.fileID: return field <= 2 || field == 4
         case Message.deviceInfo: return field <= 5
         case Message.sport: return field <= 1
-        case Message.fieldDescription: return field <= 2
+        case Message.fieldDescription: return field <= 2 || field == 6 || field == 7 || field == 14 || field == 15
         default: return false
         }
     }
@@ -45,7 +45,7 @@ enum FITProfile {
         case Message.fileID: return field == 8
         case Message.deviceInfo: return field == 27
         case Message.sport: return field == 3
-        case Message.fieldDescription: return field == 3
+        case Message.fieldDescription: return field == 3 || field == 8
         default: return false
         }
     }

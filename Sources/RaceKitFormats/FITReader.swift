@@ -86,6 +86,16 @@ public enum FITReader {
                 "\(report.untimedCompressed) messages with a compressed timestamp before any full timestamp (left untimed)"
             )
         }
+        let read = builder.developerFieldsRead
+        if !read.isEmpty { notes.append("developer fields read: \(read.joined(separator: ", "))") }
+        if !report.unreadableDeveloperFields.isEmpty {
+            let keys = report.unreadableDeveloperFields.sorted().prefix(8).map {
+                "developer \($0 >> 8) field \($0 & 0xFF)"
+            }
+            notes.append(
+                "\(report.unreadableDeveloperFields.count) developer field\(report.unreadableDeveloperFields.count == 1 ? "" : "s") whose description declares a base type that does not exist or does not fit the field (ignored): \(keys.joined(separator: ", "))"
+            )
+        }
         let developer = builder.developerFieldNames
         if !developer.isEmpty {
             let shown = developer.prefix(8).joined(separator: ", ") + (developer.count > 8 ? ", ..." : "")

@@ -11,7 +11,7 @@ import RaceKitCore
 final class TCXHandler: ElementHandler {
     private enum Capture: UInt8 {
         case none, time, latitude, longitude, altitude, distance, heartRate, cadence, runCadence, speed, watts
-        case activityId, lapTime, lapDistance, creatorName, authorName, courseName, notes
+        case activityId, lapTime, lapDistance, lapCalories, creatorName, authorName, courseName, notes
     }
 
     private var document = ParsedDocument(format: .tcx)
@@ -85,6 +85,7 @@ final class TCXHandler: ElementHandler {
                 tracksInLap = 0
             case .totalTimeSeconds where parent == .lap: next = .lapTime
             case .distanceMeters where parent == .lap: next = .lapDistance
+            case .calories where parent == .lap: next = .lapCalories
             case .track:
                 partCount += 1
                 if activity != nil, tracksInLap > 0 || activity!.samples.count == 0 {
@@ -165,6 +166,7 @@ final class TCXHandler: ElementHandler {
             if t.isFinite { activity?.declaredStart = t }
         case .lapTime: lap?.totalTimeSeconds = finite(elements.number(&issues))
         case .lapDistance: lap?.distanceMeters = finite(elements.number(&issues))
+        case .lapCalories: lap?.energyKcal = finite(elements.number(&issues))
         case .creatorName: activity?.creator = elements.string
         case .authorName: if document.creator == nil { document.creator = elements.string }
         case .courseName: course?.name = elements.string

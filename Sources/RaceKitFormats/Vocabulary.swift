@@ -10,7 +10,7 @@ enum Local: UInt8 {
     case trainingCenterDatabase, activity, id, lap, totalTimeSeconds, distanceMeters, track, trackpoint
     case timeTCX, latitudeDegrees, longitudeDegrees, altitudeMeters, heartRateBpm, value, cadenceTCX
     case runCadence, watts, speedTCX, creatorTCX, nameTCX, courses, course, coursePoint, author
-    case sport, startTime, notes
+    case sport, startTime, notes, calories
 
     static let spellings: [(String, Local)] = [
         ("gpx", .gpx), ("metadata", .metadata), ("trk", .trk), ("trkseg", .trkseg), ("trkpt", .trkpt),
@@ -28,7 +28,7 @@ enum Local: UInt8 {
         ("Cadence", .cadenceTCX), ("RunCadence", .runCadence), ("Watts", .watts), ("Speed", .speedTCX),
         ("Creator", .creatorTCX), ("Name", .nameTCX), ("Courses", .courses), ("Course", .course),
         ("CoursePoint", .coursePoint), ("Author", .author), ("Sport", .sport), ("StartTime", .startTime),
-        ("Notes", .notes)
+        ("Notes", .notes), ("Calories", .calories)
     ]
 }
 

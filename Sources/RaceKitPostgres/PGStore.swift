@@ -282,10 +282,12 @@ extension PGStore {
         } catch {
             throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")
         }
-        return Activity(
+        var activity = Activity(
             sport: r.sport, sportDeclared: r.sportDeclared, name: r.name, creator: r.creator, format: r.sourceFormat,
             samples: samples, segmentStarts: segments, distanceSource: r.distanceSource,
             distanceMeters: r.distanceMeters, laps: [], isIndoor: r.runType == .treadmill, repairs: RepairReport())
+        activity.stored = r.metrics
+        return activity
     }
 
     static func zone(_ r: borrowing PGRows, _ i: Int, offset: Int) throws -> ZoneTime {

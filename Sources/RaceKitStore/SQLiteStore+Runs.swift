@@ -176,11 +176,13 @@ extension SQLiteStore {
                 throw StoreError.corruptSamples(runID: r.id, reason: "\(error)")
             }
         }
-        return Activity(
+        var activity = Activity(
             sport: r.sport, sportDeclared: r.sportDeclared, name: r.name,
             creator: r.creator, format: r.sourceFormat, samples: samples,
             segmentStarts: segments, distanceSource: r.distanceSource, distanceMeters: r.distanceMeters, laps: [],
             isIndoor: r.runType == .treadmill, repairs: RepairReport())
+        activity.stored = r.metrics
+        return activity
     }
 
     /// Stores a new analysis of an existing run (and its sport, when inferred anew).

@@ -108,6 +108,21 @@ public struct RunDetail {
                     ? "none" : "\(Format.number(r.avgCadence, digits: 0)) \(SportDisplay(r.sport).cadenceUnit)"
             )
         ]
+        let m = r.metrics
+        if let timer = m[Metric.TimerSeconds.self] {
+            facts.insert(("Timer", "\(Format.duration(timer)) (the device's)"), at: 3)
+        }
+        if let avg = m[Metric.AvgPower.self] {
+            var power = "avg \(Format.number(avg, digits: 0))"
+            if let np = m[Metric.NormalizedPower.self] { power += " · normalized \(Format.number(np, digits: 0))" }
+            if let max = m[Metric.MaxPower.self] { power += " · max \(Format.number(max, digits: 0))" }
+            power += " W"
+            if let vi = m[Metric.VariabilityIndex.self] { power += " · variability \(Format.number(vi, digits: 2))" }
+            facts.append(("Power", power))
+        }
+        if let kcal = m[Metric.EnergyKcal.self] {
+            facts.append(("Energy", "\(Format.number(kcal, digits: 0)) kcal (the device's)"))
+        }
         let estimated = try r.estimatedLoadInputs()
         facts.append(
             (

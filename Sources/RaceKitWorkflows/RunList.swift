@@ -56,14 +56,17 @@ public struct RunList {
     /// The table and the totals per sport, or a hint to import when there is no run.
     public func text(unit: DistanceUnit) -> String {
         if runs.isEmpty { return "No runs match. Import some with: racekit import PATH" }
+        // Average and normalized power only where a run has them (most runs have none).
+        let power = runs.contains { $0.record.metrics[Metric.AvgPower.self] != nil }
+        var header = [
+            "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace or speed", "elev+", "avg HR", "load"
+        ]
+        if power { header += ["avg W", "norm W"] }
         let table = Format.table(
-            header: [
-                "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace or speed",
-                "elev+", "avg HR", "load", "name / source"
-            ],
+            header: header + ["name / source"],
             rows: runs.map { v in
                 let r = v.record
-                return [
+                var row = [
                     r.id, String(v.startedAt.prefix(16).map { $0 == "T" ? " " : $0 }),
                     r.sport.rawValue,
                     Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
@@ -72,9 +75,16 @@ public struct RunList {
                         meters: r.distanceMeters, seconds: r.movingSeconds ?? r.elapsedSeconds,
                         unitMeters: unit.meters, unitName: unit.rawValue),
                     Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),
-                    Format.number(r.load, digits: 0), r.label ?? r.name ?? r.sourceFile
+                    Format.number(r.load, digits: 0)
                 ]
-            }, rightAligned: [3, 4, 5, 6, 7, 8, 9])
+                if power {
+                    row += [
+                        Format.number(r.metrics[Metric.AvgPower.self], digits: 0),
+                        Format.number(r.metrics[Metric.NormalizedPower.self], digits: 0)
+                    ]
+                }
+                return row + [r.label ?? r.name ?? r.sourceFile]
+            }, rightAligned: Set(3..<(header.count)))
         return table + "\n" + Self.totals(runs.map(\.record), unit: unit)
     }
 

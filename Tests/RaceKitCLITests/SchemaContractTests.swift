@@ -1,4 +1,6 @@
 import Foundation
+import RaceKitCore
+import RaceKitWorkflows
 import Testing
 
 /// `racekit-gen`, built beside `racekit`.
@@ -155,7 +157,14 @@ extension SchemaContractTests {
         #expect(Set(outputs.keys).isSubset(of: Set(documented.keys)), "\(documented.keys.sorted())")
         for (name, args) in outputs {
             let header = try output(args + ["--format", "csv"]).split(separator: "\r\n").first.map(String.init)
-            #expect(header == documented[name], "\(name)")
+            var expected = documented[name]
+            if name == "`runs list`", let row = expected, row.hasSuffix(",…") {
+                // `…`: the metrics newer than 0.4.0, after notes, in the registry's order.
+                let newer = RunView.csvHeader(.standard).drop { $0 != "notes" }.dropFirst()
+                expected = String(row.dropLast()) + newer.joined(separator: ",")
+                #expect(!newer.isEmpty)
+            }
+            #expect(header == expected, "\(name)")
         }
         // runs show's CSV is its splits, with runs splits' header.
         let show = try output(["runs", "show", f.raceRunID, "--format", "csv"]).split(separator: "\r\n").first

@@ -45,6 +45,26 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         #expect(export.workouts[0].metadata.contains(HealthMetadata(key: "HKWeatherHumidity", value: "6500 % ")))
     }
 
+    @Test func theWorkoutsEnergyIsItsTotalOrItsActiveEnergyStatistic() throws {
+        let (export, _) = try fixtureExport()
+        // Before iOS 16: totalEnergyBurned; since: the ActiveEnergyBurned statistic.
+        #expect(export.workouts[0].energyKcal == 400)
+        #expect(export.workouts.contains { $0.energyKcal == 420 })
+        let workout = { (energy: String) in
+            """
+            <HealthData><Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
+            \(energy) sourceName="W" startDate="2024-01-16 07:00:00 +0100" endDate="2024-01-16 07:30:00 +0100"/></HealthData>
+            """
+        }
+        let kj = try read(workout("totalEnergyBurned=\"1046\" totalEnergyBurnedUnit=\"kJ\""))
+        #expect(abs(try #require(kj.workouts[0].energyKcal) - 250) < 0.01)
+        #expect(kj.workouts[0].problem == nil)
+        // A unit RaceKit does not know loses the energy, not the workout.
+        let odd = try read(workout("totalEnergyBurned=\"3\" totalEnergyBurnedUnit=\"furlongs\""))
+        #expect(odd.workouts[0].energyKcal == nil && odd.workouts[0].problem == nil)
+        #expect(odd.workouts[0].energyNote == "unknown totalEnergyBurned unit \"furlongs\" (left out)")
+    }
+
     @Test func readsTheShapeBeforeIOS16MilesAndInlineLocations() throws {
         let (export, _) = try fixtureExport()
         let w = export.workouts[0]

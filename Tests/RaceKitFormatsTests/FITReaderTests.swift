@@ -111,6 +111,73 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(doc.notes.contains("developer fields not imported: Form Power, developer 1 field 1"))
     }
 
+    /// A field description (global 206): index, number, base type, name, units,
+    /// and the native record field it stands for (nil: none declared).
+    private func describe(
+        _ w: inout FITWriter, local: UInt8, index: Int64, number: Int64, type: Int64, name: String,
+        nativeField: Int64? = nil, scale: Int64? = nil
+    ) {
+        w.define(
+            local: local, global: 206,
+            fields: [
+                .init(0, .uint8), .init(1, .uint8), .init(2, .uint8), .init(3, .string, size: 16),
+                .init(8, .string, size: 8), .init(14, .uint16), .init(15, .uint8), .init(6, .uint8)
+            ])
+        w.write(
+            local: local,
+            [
+                .int(index), .int(number), .int(type), .string(name), .string("Watts"),
+                nativeField == nil ? .invalid : .int(20), nativeField.map { .int($0) } ?? .invalid,
+                scale.map { .int($0) } ?? .invalid
+            ])
+    }
+
+    @Test func developerPowerIsReadByItsNativeFieldThenByNameAndNativePowerWins() throws {
+        var w = FITWriter()
+        // Stryd: "Power" declaring native field 7; Garmin Running Power: "RP_Power" at developer
+        // index 1 with no native field; "Form Power" is not power; a uint16 with scale 10.
+        describe(&w, local: 1, index: 0, number: 0, type: 0x84, name: "Power", nativeField: 7)
+        describe(&w, local: 1, index: 1, number: 5, type: 0x84, name: "RP_Power")
+        describe(&w, local: 1, index: 0, number: 8, type: 0x84, name: "Form Power")
+        describe(&w, local: 1, index: 0, number: 9, type: 0x84, name: "Heart", nativeField: 3, scale: 10)
+        w.define(
+            local: 0, global: 20, fields: [.init(253, .uint32)],
+            developer: [.init(0, size: 2), .init(5, size: 2, developerIndex: 1), .init(8, size: 2), .init(9, size: 2)])
+        // 250, 300, 70 and 1500 / 10.
+        w.write(local: 0, [.int(fitStart)], developer: [[0xFA, 0], [0x2C, 1], [70, 0], [0xDC, 5]])
+        w.write(local: 0, [.int(fitStart + 1)], developer: [[0xFF, 0xFF], [0x2C, 1], [70, 0], [0xFF, 0xFF]])
+        w.define(
+            local: 2, global: 20, fields: [.init(253, .uint32), .init(7, .uint16)],
+            developer: [.init(0, size: 2)])
+        w.write(local: 2, [.int(fitStart + 2), .int(222)], developer: [[0xFA, 0]])
+        let doc = try readFIT(w.file()).document
+        let s = try #require(doc.activities.first).samples
+        // Record 1: Stryd's Power (first); record 2: Stryd's invalid, RP_Power's 300; record 3: native 222.
+        #expect(Array(s.power) == [250, 300, 222])
+        #expect(s.heartRate[0] == 150 && s.heartRate[1].isNaN)
+        #expect(doc.notes.contains("developer fields read: Power as power, Heart as heart rate, RP_Power as power"))
+        #expect(doc.notes.contains("developer fields not imported: Form Power"))
+    }
+
+    @Test func aDeveloperDescriptionWithABogusBaseTypeOrSizeIsNotedNotRead() throws {
+        for (type, size) in [(Int64(0x1F), 2), (0x07, 2), (0x86, 2), (0x84, 3)] {
+            var w = FITWriter()
+            describe(&w, local: 1, index: 0, number: 0, type: type, name: "Power", nativeField: 7)
+            w.define(
+                local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)], developer: [.init(0, size: size)]
+            )
+            w.write(local: 0, [.int(fitStart), .int(140)], developer: [[UInt8](repeating: 0x10, count: size)])
+            let doc = try readFIT(w.file()).document
+            let s = try #require(doc.activities.first).samples
+            #expect(s.power[0].isNaN, "base type \(type), size \(size)")
+            #expect(s.heartRate[0] == 140)
+            #expect(
+                doc.notes.contains(
+                    "1 developer field whose description declares a base type that does not exist or does not fit the field (ignored): developer 0 field 0"
+                ), "\(doc.notes)")
+        }
+    }
+
     @Test func chainedFilesAreReadAsOneWithFreshDefinitions() throws {
         var a = FITWriter()
         a.define(local: 0, global: 20, fields: [.init(253, .uint32), .init(3, .uint8)])

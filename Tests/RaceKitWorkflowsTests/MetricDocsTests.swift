@@ -39,10 +39,26 @@ import Testing
             summary["required"] = keys
             properties = properties.filter { keys.contains($0.key) }
         }
+        // `runs show` is the summary's keys and the detail's: the metrics there too.
+        var top = try #require(schema["properties"] as? [String: Any])
+        for m in MetricRegistry.standard.metrics {
+            let key = "\(m.key)", expected = try Self.jsonObject(MetricDocs.property(m))
+            if (top[key] as? NSDictionary) != (expected as? NSDictionary) {
+                stale.append("runs show \(key)")
+                top[key] = expected
+            }
+        }
+        let topRequired = (schema["required"] as? [String]) ?? []
+        let detailKeys = topRequired.filter { key in !keys.contains(key) }
+        if topRequired != keys + detailKeys {
+            stale.append("runs show required")
+            schema["required"] = keys + detailKeys
+        }
         if Self.updating, !stale.isEmpty {
             summary["properties"] = properties
             defs["summary"] = summary
             schema["$defs"] = defs
+            schema["properties"] = top
             let data = try JSONSerialization.data(
                 withJSONObject: schema, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             try (data + Data("\n".utf8)).write(to: url)

@@ -9,13 +9,13 @@ import Testing
 @testable import RaceKitWorkflows
 
 /// A made-up metric, added the way a new one is (a type and a registry line):
-/// the highest heart-rate sample, introduced by analysis version 7.
+/// the highest heart-rate sample, introduced by the analysis version after today's.
 enum PeakHeartRateTest: RunMetric {
     static let key: StaticString = "peakHeartRateTest"
     static let unit = MetricUnit.bpm
     static let digits = 0
     static let plausible: ClosedRange<Double> = 20...250
-    static let since = 7
+    static let since = RunAnalyzer.version + 1
     static let summary = "Test only: the highest heart-rate sample."
     static func compute(_ c: MetricContext) -> Double? {
         var best: Double?
@@ -32,15 +32,16 @@ enum PeakHeartRateTest: RunMetric {
 
     @Test func theStandardRegistryIsConsistent() {
         let r = MetricRegistry.standard
-        #expect(RunAnalyzer.version(r) == RunAnalyzer.baseVersion)
-        #expect(RunAnalyzer.version(Self.extended) == 7)
+        #expect(RunAnalyzer.version(r) == r.version && r.version > RunAnalyzer.baseVersion)
+        #expect(RunAnalyzer.version(Self.extended) == RunAnalyzer.version + 1)
         #expect(PeakHeartRateTest.column == "peak_heart_rate_test")
-        // Every standard metric is in the 0.4.0 run table: none needs a migration.
-        #expect(StoreSchema.missingRunColumns(r, existing: RunColumns.historical).isEmpty)
+        // Every metric after 0.4.0's run table needs its migration, in registry order.
+        let added = r.metrics.map { $0.column }.filter { !RunColumns.historical.contains($0) }
+        #expect(added.starts(with: ["avg_power_watts", "max_power_watts", "normalized_power_watts"]))
+        #expect(StoreSchema.missingRunColumns(r, existing: RunColumns.historical).map(\.name) == added)
         #expect(
-            StoreSchema.missingRunColumns(Self.extended, existing: RunColumns.historical).map(\.name) == [
-                "peak_heart_rate_test"
-            ])
+            StoreSchema.missingRunColumns(Self.extended, existing: RunColumns.historical).map(\.name)
+                == added + ["peak_heart_rate_test"])
         #expect(RunJSON.keys(Self.extended).contains("peakHeartRateTest"))
         #expect(RunJSON.keys(Self.extended) == RunJSON.keys(Self.extended).sorted())
         #expect(RunView.csvHeader(Self.extended).last == "peak_heart_rate_test")
@@ -66,11 +67,13 @@ enum PeakHeartRateTest: RunMetric {
                 })
         }
         // The same store opened with the new metric: the column is added, the
-        // runs are stale (analysed by version 6), their value unknown.
+        // runs are stale (analysed by today's version), their value unknown.
         let store = try SQLiteStore(path: path, registry: Self.extended)
         let before = try store.runs()
         #expect(before.count == 2)
-        #expect(before.allSatisfy { $0.metrics[PeakHeartRateTest.self] == nil && $0.analysisVersion == 6 })
+        #expect(
+            before.allSatisfy { $0.metrics[PeakHeartRateTest.self] == nil && $0.analysisVersion == RunAnalyzer.version }
+        )
         let digestBefore = try StoreDigest.of(store)
         // A store without the metric's values digests as one without the metric.
         #expect(
@@ -81,7 +84,7 @@ enum PeakHeartRateTest: RunMetric {
         #expect(outcome.checked == 2 && outcome.updated == 2 && outcome.failed.isEmpty)
         let after = try store.runs()
         #expect(after.map { $0.metrics[PeakHeartRateTest.self] } == [150, 151])
-        #expect(after.allSatisfy { $0.analysisVersion == 7 })
+        #expect(after.allSatisfy { $0.analysisVersion == RunAnalyzer.version + 1 })
         #expect(try Recompute(store: store).run(athleteID: Athlete.defaultID, force: false, jobs: 1).checked == 0)
         // The other figures did not move.
         #expect(after.map(\.distanceMeters) == before.map(\.distanceMeters))
@@ -93,7 +96,7 @@ enum PeakHeartRateTest: RunMetric {
         #expect(json.contains("\"peakHeartRateTest\" : 150"))
         #expect(json == (try JSONOutput.string(list.runs.map(\.json)) + "\n"))
         let csv = list.csv().components(separatedBy: "\r\n")
-        #expect(csv[0].hasSuffix(",notes,peak_heart_rate_test"))
+        #expect(csv[0].hasSuffix(",peak_heart_rate_test") && csv[0].contains(",notes,"))
         #expect(csv[1].hasSuffix(",150"))
         let digestWithoutDaily = try StoreDigest.of(store)
         #expect(digestWithoutDaily != digestBefore)

@@ -10,6 +10,9 @@ public struct RunAnalysis: Sendable {
     public var zones: [ZoneTime]?
     public var bestEfforts: [BestEffort]
     public var load: TrainingLoad?
+    /// The device's laps and the stored values the metrics see (`MetricContext`).
+    let laps: [Lap]
+    let stored: RunMetrics?
     /// The physiology used (with its estimates).
     public var physiology: Physiology
     /// The recorded elevation's grades, for grade-adjusted pace (nil without
@@ -46,7 +49,8 @@ public struct RunAnalysis: Sendable {
     /// What the metrics are computed over.
     var context: MetricContext {
         MetricContext(
-            samples: samples, sport: sport, summary: summary, moving: moving, physiology: physiology, load: load)
+            samples: samples, sport: sport, summary: summary, moving: moving, physiology: physiology, load: load,
+            laps: laps, stored: stored)
     }
 
     /// Splits at every km or mile.
@@ -146,6 +150,7 @@ public enum RunAnalyzer {
         var analysis = RunAnalysis(
             summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
             zones: zones, bestEfforts: efforts ?? bestEfforts(of: activity), load: load,
+            laps: activity.repairs.lapTotalsIgnored ? [] : activity.laps, stored: activity.stored,
             physiology: physiology, gradeProfile: grades, samples: s, metrics: RunMetrics(registry),
             sport: activity.sport)
         analysis.metrics = registry.compute(analysis.context)

@@ -18,6 +18,12 @@ extension MetricRegistry {
         Metric.HeartRateCoverage.self,
         Metric.AvgCadence.self,
         Metric.Load.self,
-        Metric.GradeAdjustedPace.self
+        Metric.GradeAdjustedPace.self,
+        Metric.AvgPower.self,
+        Metric.MaxPower.self,
+        Metric.NormalizedPower.self,
+        Metric.VariabilityIndex.self,
+        Metric.TimerSeconds.self,
+        Metric.EnergyKcal.self
     ]
 }

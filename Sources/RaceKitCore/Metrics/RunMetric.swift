@@ -31,6 +31,10 @@ public protocol RunMetric: Sendable {
     /// The value over the run's samples and the analysis so far; nil when the
     /// run cannot tell it (no such channel, too short).
     static func compute(_ context: MetricContext) -> Double?
+    /// True when the value is the file's own (the device's timer, its energy),
+    /// read from its laps, not worked out from the samples: the store keeps no
+    /// laps, so a recompute keeps the stored value (default false).
+    static var isReported: Bool { get }
 }
 
 extension RunMetric {
@@ -38,6 +42,7 @@ extension RunMetric {
     public static var csvColumn: String { column }
     public static var csvScale: Double { 1 }
     public static var csvDigits: Int { digits }
+    public static var isReported: Bool { false }
 }
 
 /// What a metric's value is measured in.
@@ -47,7 +52,8 @@ public enum MetricUnit: String, Sendable, CaseIterable {
 }
 
 /// What `compute` sees: the cleaned samples, the run's figures so far (the
-/// summary), the moving steps, the physiology and the load.
+/// summary), the moving steps, the physiology and the load; the file's laps (at
+/// import) and the run's stored values (at a recompute).
 public struct MetricContext: Sendable {
     public let samples: SampleSeries
     public let sport: Sport
@@ -56,14 +62,28 @@ public struct MetricContext: Sendable {
     public let moving: [Bool]
     public let physiology: Physiology
     public let load: TrainingLoad?
+    /// The device's laps (or a session's totals as one lap); empty for a stored
+    /// run, and when their totals describe more than the points hold (an excerpt).
+    public let laps: [Lap]
+    /// The run's values before this analysis (a recompute of a stored run), nil at import.
+    public let stored: RunMetrics?
 
     public init(
         samples: SampleSeries, sport: Sport, summary: RunSummary, moving: [Bool], physiology: Physiology,
-        load: TrainingLoad?
+        load: TrainingLoad?, laps: [Lap] = [], stored: RunMetrics? = nil
     ) {
         self.samples = samples; self.sport = sport; self.summary = summary; self.moving = moving
-        self.physiology = physiology; self.load = load
+        self.physiology = physiology; self.load = load; self.laps = laps; self.stored = stored
     }
+
+    /// The sum of the laps' `value`, nil when no lap has one.
+    public func lapTotal(_ value: (Lap) -> Double?) -> Double? {
+        let values = laps.compactMap(value)
+        return values.isEmpty ? nil : values.reduce(0, +)
+    }
+
+    /// The run's power, one value per second (worked out on each use).
+    public var power: PowerSeries { PowerSeries(samples) }
 }
 
 public enum MetricNames {
@@ -131,7 +151,11 @@ public final class MetricRegistry: Sendable, Equatable {
     public func compute(_ context: MetricContext) -> RunMetrics {
         var values = RunMetrics(self)
         for (i, m) in metrics.enumerated() {
-            if let v = m.compute(context), v.isFinite, m.plausible.contains(v) { values[index: i] = v }
+            if let v = m.compute(context), v.isFinite, m.plausible.contains(v) {
+                values[index: i] = v
+            } else if m.isReported, let kept = context.stored?[m] {
+                values[index: i] = kept
+            }
         }
         return values
     }

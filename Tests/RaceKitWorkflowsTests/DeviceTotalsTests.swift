@@ -1,0 +1,138 @@
+import Foundation
+import RaceKitCore
+import RaceKitFormats
+import RaceKitImport
+import RaceKitStore
+import RaceKitTestSupport
+import Testing
+
+@testable import RaceKitWorkflows
+
+/// The device's timer and energy (issue 38, item 1): read from each format's
+/// laps or session, stored beside RaceKit's own figures, kept by a recompute
+/// (the store has no laps to read them again).
+@Suite struct DeviceTotalsTests {
+    /// A TCX run of two laps, each `seconds` long at 3 m/s, with the laps' totals.
+    static func tcx(laps: [(seconds: Int, timer: Double, calories: Int?)]) -> String {
+        var t = 1_772_348_400.0, lat = 48.0
+        var body = ""
+        for lap in laps {
+            body +=
+                "<Lap StartTime=\"\(TimestampParser.format(t, fractional: false))\"><TotalTimeSeconds>\(lap.timer)</TotalTimeSeconds>"
+            body += "<DistanceMeters>\(lap.seconds * 3)</DistanceMeters>"
+            if let c = lap.calories { body += "<Calories>\(c)</Calories>" }
+            body += "<Track>"
+            for _ in 0..<lap.seconds {
+                body +=
+                    "<Trackpoint><Time>\(TimestampParser.format(t, fractional: false))</Time><Position><LatitudeDegrees>\(lat)</LatitudeDegrees>"
+                body += "<LongitudeDegrees>11.0</LongitudeDegrees></Position></Trackpoint>"
+                t += 1; lat += 3 / 111_195.0
+            }
+            body += "</Track></Lap>"
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+            <Activities><Activity Sport="Running"><Id>\(TimestampParser.format(1_772_348_400, fractional: false))</Id>\(body)</Activity></Activities>
+            </TrainingCenterDatabase>
+            """
+    }
+
+    /// A FIT ride of `seconds` records with a session: timer and calories.
+    static func fit(seconds: Int, timer: Double, calories: Int64) -> [UInt8] {
+        let epoch: Int64 = 631_065_600
+        let start = Int64(1_772_348_400) - epoch
+        var w = FITWriter()
+        w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
+        w.write(local: 0, [.int(4)])
+        w.define(local: 1, global: 20, fields: [.init(253, .uint32), .init(5, .uint32), .init(7, .uint16)])
+        for i in 0..<Int64(seconds) { w.write(local: 1, [.int(start + i), .int(i * 800), .int(200)]) }
+        w.define(
+            local: 2, global: 18,
+            fields: [
+                .init(253, .uint32), .init(2, .uint32), .init(5, .enumeration), .init(7, .uint32), .init(8, .uint32),
+                .init(9, .uint32), .init(11, .uint16)
+            ])
+        w.write(
+            local: 2,
+            [
+                .int(start + Int64(seconds)), .int(start), .int(2), .int(Int64(seconds) * 1000),
+                .int(Int64(timer * 1000)), .int(Int64(seconds) * 800), .int(calories)
+            ])
+        return w.file()
+    }
+
+    @Test func theTimerAndEnergyOfEachFormatAreStoredAndKeptByARecompute() throws {
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = [
+            ("laps.tcx", Array(Self.tcx(laps: [(600, 590.5, 80), (500, 500, 70)]).utf8)),
+            ("no-calories.tcx", Array(Self.tcx(laps: [(300, 300, nil)]).utf8)),
+            ("ride.fit", Self.fit(seconds: 900, timer: 870.25, calories: 321))
+        ]
+        var paths: [String] = []
+        for (name, bytes) in files {
+            let url = dir.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            paths.append(url.path)
+        }
+        let store = try RunStore()
+        var options = ImportOptions()
+        options.allowDuplicates = true
+        let results = try Importer(store: store, options: options).run(files: paths)
+        #expect(results.allSatisfy { $0.status == .imported }, "\(results.map { ($0.file, $0.reason) })")
+        func totals() throws -> [String: [Double?]] {
+            Dictionary(
+                uniqueKeysWithValues: try store.runs().map {
+                    (
+                        $0.sourceFile ?? "",
+                        [$0.metrics[Metric.TimerSeconds.self], $0.metrics[Metric.EnergyKcal.self]]
+                    )
+                })
+        }
+        let imported = try totals()
+        #expect(imported["laps.tcx"] == [1090.5, 150])
+        #expect(imported["no-calories.tcx"] == [300, nil])
+        #expect(imported["ride.fit"] == [870.25, 321])
+        // Our own times beside them: the TCX points span 1,099 s.
+        let tcxRun = try #require(try store.runs().first { $0.sourceFile == "laps.tcx" })
+        #expect(tcxRun.elapsedSeconds == 1099)
+
+        let outcome = try Recompute(store: store).run(athleteID: Athlete.defaultID, force: true, jobs: 1)
+        #expect(outcome.checked == 3 && outcome.failed.isEmpty)
+        #expect(try totals() == imported)
+
+        // Shown where a coach looks: runs show's facts, runs list's power columns.
+        let ride = try #require(try store.runs().first { $0.sourceFile == "ride.fit" })
+        let show = try RunDetail.load(store, id: ride.id).text(splits: [], unit: .km)
+        #expect(show.contains("\nTimer       14:30 (the device's)\n"))
+        #expect(show.contains("\nPower       avg 200 · normalized 200 · max 200 W · variability 1.00\n"))
+        #expect(show.contains("\nEnergy      321 kcal (the device's)\n"))
+        let tcxShow = try RunDetail.load(store, id: tcxRun.id).text(splits: [], unit: .km)
+        #expect(!tcxShow.contains("Power") && tcxShow.contains("Timer       18:11 (the device's)"))
+        let list = try RunList(store, RunList.Options()).text(unit: .km)
+        #expect(list.contains("  avg W  norm W  "))
+        #expect(list.split(separator: "\n").contains { $0.contains("ride.fit") && $0.contains("    200     200  ") })
+        var runsOnly = RunList.Options()
+        runsOnly.sport = .running
+        #expect(!(try RunList(store, runsOnly).text(unit: .km)).contains("avg W"))
+    }
+
+    @Test func lapTotalsOfAnExcerptTellNoTimer() throws {
+        // A lap that claims an hour over 5 minutes of points: the laps describe more than the file holds.
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("excerpt.tcx")
+        try Self.tcx(laps: [(300, 3600, 500)]).write(to: url, atomically: false, encoding: .utf8)
+        let read = try ActivityFileReader.read(path: url.path)
+        guard case .document(let doc) = read.outcome,
+            case .activity(let activity) = TrackRepair.repair(doc.activities[0], format: .tcx)
+        else {
+            Issue.record("the excerpt did not read")
+            return
+        }
+        #expect(activity.repairs.lapTotalsIgnored)
+        let m = RunAnalyzer.analyse(activity, physiology: Physiology()).metrics
+        #expect(m[Metric.TimerSeconds.self] == nil && m[Metric.EnergyKcal.self] == nil)
+    }
+}
