@@ -14,6 +14,8 @@ oracle, decoded in the same run) within the tolerances of ../shared/corpus/READM
   avgHeartRate     session avg_heart_rate            2 bpm
   maxHeartRate     session max_heart_rate            2 bpm
   startedAt        session start_time                60 s
+  timerSeconds     session total_timer_time          0.5 s
+  energyKcal       session total_calories            1 kcal (0 is none: null)
   sport            session sport (running, cycling)  exact
   avgPowerWatts    mean of the session's record power          2 %   (native field 7, or the
   normalizedPowerWatts  its 30-record rolling mean's            3 %    developer field that
@@ -31,7 +33,8 @@ from datetime import datetime, timezone
 
 TOLERANCES = {"distanceMeters": (0.5, "%"), "elapsedSeconds": (2, "s"), "movingSeconds": (5, "%"),
               "avgHeartRate": (2, "bpm"), "maxHeartRate": (2, "bpm"), "startedAt": (60, "s"),
-              "avgPowerWatts": (2, "%"), "normalizedPowerWatts": (3, "%")}
+              "avgPowerWatts": (2, "%"), "normalizedPowerWatts": (3, "%"),
+              "timerSeconds": (0.5, "s"), "energyKcal": (1, "kcal")}
 CHECKED_SPORTS = {"running", "cycling"}
 
 def sessions(path):
@@ -59,6 +62,8 @@ def sessions(path):
                     "timerSeconds": v.get("total_timer_time"),
                     "avgHeartRate": v.get("avg_heart_rate"),
                     "maxHeartRate": v.get("max_heart_rate"),
+                    # 0 is what a device writes when it counted nothing: RaceKit's null.
+                    "energyKcal": v.get("total_calories") or None,
                 })
                 end = v.get("timestamp")
                 if isinstance(start, datetime) and isinstance(end, datetime):
@@ -168,7 +173,7 @@ def main():
           f"fitdecode, {powered} of them with power)")
     return 1 if failed else 0
 
-POWER = ("avgPowerWatts", "normalizedPowerWatts")
+POWER = ("avgPowerWatts", "normalizedPowerWatts", "timerSeconds", "energyKcal")
 
 def check(run, ref, exp, verbose, name, keys=None):
     errs = []

@@ -47,6 +47,10 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var timesWithoutZone = 0
     /// Lap totals ignored because they describe more than the points hold (an excerpt).
     public var lapTotalsIgnored = false
+    /// The session's totals ignored for the same reason.
+    public var sessionTotalsIgnored = false
+    /// Values in the file that are not numbers (`<ele>n/a</ele>`, `<Calories>abc</Calories>`).
+    public var nonNumericValues = 0
     /// Running cadence doubled from per-leg (strides) to steps per minute.
     public var cadenceDoubled = false
     /// A per-leg cadence field (TCX `RunCadence`) already held steps per minute: not doubled.
@@ -63,6 +67,24 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var inferredSport: String?
 
     public init() {}
+
+    /// The descriptions the import note carries: what the runner would miss
+    /// (the device's totals not used, values that are not numbers).
+    public var importNotes: [String] {
+        var out: [String] = []
+        if lapTotalsIgnored { out.append(Self.lapTotalsText) }
+        if sessionTotalsIgnored { out.append(Self.sessionTotalsText) }
+        if nonNumericValues > 0 { out.append(nonNumericText) }
+        return out
+    }
+
+    static let lapTotalsText =
+        "lap totals describe a longer activity: trackpoints trusted, the laps' timer and energy not used"
+    static let sessionTotalsText =
+        "the session's timer is longer than its records: the device's timer and energy not used"
+    var nonNumericText: String {
+        "\(nonNumericValues) value\(nonNumericValues == 1 ? "" : "s") that \(nonNumericValues == 1 ? "is" : "are") not a number ignored"
+    }
 
     /// Short human descriptions of the non-zero entries.
     public var descriptions: [String] {
@@ -91,7 +113,9 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if gpsJumps > 0 { out.append("\(gpsJumps) GPS jumps after which the track resumed elsewhere") }
         if reorderedSegments > 0 { out.append("segments reordered by time") }
         if timesWithoutZone > 0 { out.append("\(timesWithoutZone) timestamps without a zone taken as UTC") }
-        if lapTotalsIgnored { out.append("lap totals describe a longer activity: trackpoints trusted") }
+        if lapTotalsIgnored { out.append(Self.lapTotalsText) }
+        if sessionTotalsIgnored { out.append(Self.sessionTotalsText) }
+        if nonNumericValues > 0 { out.append(nonNumericText) }
         if cadenceDoubled { out.append("running cadence doubled to steps per minute") }
         if cadenceAlreadySteps { out.append("per-leg cadence already in steps per minute: kept") }
         if droppedElevation > 0 {
@@ -142,6 +166,8 @@ public struct Activity: Sendable {
     /// True when the activity has no positions but a device or lap distance (treadmill, indoor).
     public var isIndoor: Bool
     public var repairs: RepairReport
+    /// The device's totals for the whole activity (`RawActivity.session`).
+    public var session: Lap?
     /// A stored run's values (`activity(of:)` of a store): what the file
     /// reported (`RunMetric.isReported`) is kept by a recompute.
     public var stored: RunMetrics?

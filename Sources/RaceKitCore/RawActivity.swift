@@ -56,8 +56,11 @@ public struct RawActivity: Sendable {
     public var notes: String?
     /// Start declared by the file (TCX `Id`, GPX metadata time), seconds since the epoch.
     public var declaredStart: Double?
-    /// Laps (TCX only).
+    /// Laps (TCX, FIT; an Apple Health workout's totals as one).
     public var laps: [Lap] = []
+    /// The device's totals for the whole activity (a FIT session, an Apple Health
+    /// workout), preferred to the laps' sum for its timer and energy.
+    public var session: Lap?
     /// The points in file order.
     public var samples = SampleSeries()
     /// Index of the first point of each segment (GPX `trkseg`, TCX `Track`).

@@ -6,7 +6,10 @@
 /// - time: UInt32 milliseconds from the start (flag bit 0 clear), or Float64
 ///   seconds from the start when the activity spans more than 49 days (bit 0 set);
 /// - latitude and longitude: Int32 in 1e-7 degrees (1.1 cm), `Int32.min` when missing;
-/// - distance, elevation, heart rate, cadence, speed, power, temperature: Float32.
+/// - distance, elevation, heart rate, cadence, speed, power, temperature: Float32;
+/// then, when flag bit 1 is set, the extra channels (`SampleSeries.extras`): their
+/// count (UInt8), and for each its key and unit (UInt8 length, UTF-8; a unit of
+/// length 255 is none) and a Float32 per point. Blobs without extras are as before.
 /// NaN marks a missing value; an entirely missing channel costs nothing. A point
 /// with position, elevation, distance, HR and cadence takes 28 bytes: a 4-hour
 /// 1 Hz run is about 400 KB.
@@ -70,6 +73,16 @@ public enum SampleCodec {
                 }
             }
         }
+        for k in s.extras.indices {
+            s.extras[k].values.withUnsafeMutableBufferPointer { buf in
+                for i in buf.indices { buf[i] = Double(Float(buf[i])) }
+            }
+        }
+    }
+
+    /// The extra channels worth storing: those with a value.
+    static func storedExtras(_ s: SampleSeries) -> [ExtraChannel] {
+        Array(s.extras.filter { $0.values.contains { !$0.isNaN } }.prefix(ExtraChannel.maximumCount))
     }
 
     /// Encodes the series.
@@ -84,6 +97,17 @@ public enum SampleCodec {
             mask |= 1 << UInt16(c.rawValue)
             size += s.count * width(c, wideTime: wideTime)
         }
+        let extras = storedExtras(s)
+        let names = extras.map {
+            (
+                Array($0.key.utf8.prefix(ExtraChannel.maximumKeyBytes)),
+                $0.unit.map { Array($0.utf8.prefix(ExtraChannel.maximumKeyBytes)) }
+            )
+        }
+        if !extras.isEmpty {
+            size += 1
+            for (key, unit) in names { size += 2 + key.count + (unit?.count ?? 0) + 4 * s.count }
+        }
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             let out = UnsafeMutableRawBufferPointer(buffer)
             var offset = 0
@@ -94,7 +118,7 @@ public enum SampleCodec {
             for b in magic { put(b) }
             put(UInt32(s.count))
             put(mask)
-            put(UInt8(wideTime ? 1 : 0))
+            put(UInt8(wideTime ? 1 : 0) | (extras.isEmpty ? 0 : 2))
             put(start.bitPattern)
             for c in present {
                 s[c].withUnsafeBufferPointer { values in
@@ -108,6 +132,16 @@ public enum SampleCodec {
                     default:
                         for v in values { put(Float(v).bitPattern) }
                     }
+                }
+            }
+            if !extras.isEmpty {
+                put(UInt8(extras.count))
+                for (e, (key, unit)) in zip(extras, names) {
+                    put(UInt8(key.count))
+                    for b in key { put(b) }
+                    put(UInt8(unit?.count ?? 255))
+                    for b in unit ?? [] { put(b) }
+                    for v in e.values { put(Float(v).bitPattern) }
                 }
             }
             initialized = offset
@@ -126,7 +160,8 @@ public enum SampleCodec {
             }
             let count = Int(get(UInt32.self))
             let mask = get(UInt16.self)
-            let wideTime = get(UInt8.self) & 1 == 1
+            let flags = get(UInt8.self)
+            let wideTime = flags & 1 == 1
             let start = Double(bitPattern: get(UInt64.self))
             var s = SampleSeries()
             for c in SampleSeries.Channel.allCases {
@@ -148,6 +183,27 @@ public enum SampleCodec {
                     }
                 }
                 s[c] = values
+            }
+            if flags & 2 != 0 {
+                func bytes(_ n: Int) throws -> String {
+                    guard offset + n <= raw.count else { throw DecodeError.truncated }
+                    defer { offset += n }
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]), as: UTF8.self)
+                }
+                guard offset + 1 <= raw.count else { throw DecodeError.truncated }
+                let n = Int(get(UInt8.self))
+                for _ in 0..<n {
+                    guard offset + 1 <= raw.count else { throw DecodeError.truncated }
+                    let key = try bytes(Int(get(UInt8.self)))
+                    guard offset + 1 <= raw.count else { throw DecodeError.truncated }
+                    let unitLength = Int(get(UInt8.self))
+                    let unit = unitLength == 255 ? nil : try bytes(unitLength)
+                    guard offset + 4 * count <= raw.count else { throw DecodeError.truncated }
+                    var values = ContiguousArray<Double>()
+                    values.reserveCapacity(count)
+                    for _ in 0..<count { values.append(Double(Float(bitPattern: get(UInt32.self)))) }
+                    s.extras.append(ExtraChannel(key: key, unit: unit, values: values))
+                }
             }
             return s
         }

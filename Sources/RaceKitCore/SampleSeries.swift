@@ -55,6 +55,9 @@ public struct SampleSeries: Sendable, Equatable {
     public var speed = ContiguousArray<Double>()
     public var power = ContiguousArray<Double>()
     public var temperature = ContiguousArray<Double>()
+    /// Channels only some runs record (running dynamics, developer fields),
+    /// each as long as the fixed ones.
+    public var extras: [ExtraChannel] = []
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct SampleSeries: Sendable, Equatable {
         elevation.append(p.elevation); distance.append(p.distance); heartRate.append(p.heartRate)
         cadence.append(p.cadence); speed.append(p.speed); power.append(p.power)
         temperature.append(p.temperature)
+        if !extras.isEmpty { for k in extras.indices { extras[k].values.append(.nan) } }
     }
 
     /// The point at index `i`.

@@ -47,6 +47,7 @@ public enum TrackRepair {
     ) -> RepairOutcome {
         var report = RepairReport()
         report.timesWithoutZone = raw.issues.timesWithoutZone
+        report.nonNumericValues = raw.issues.nonNumericValues
         var samples = SampleSeries()
         swap(&samples, &raw.samples)
         var starts = segmentBounds(raw.segmentStarts, count: samples.count).map(\.lowerBound)
@@ -157,6 +158,7 @@ public enum TrackRepair {
         if source != .laps, lapDistance > (total ?? 0) * 1.1 + 100 || lapTime > span * 1.1 + 60 {
             report.lapTotalsIgnored = true
         }
+        if let timer = raw.session?.totalTimeSeconds, timer > span * 1.1 + 60 { report.sessionTotalsIgnored = true }
 
         var activity = Activity(
             sport: sport, sportDeclared: declared != nil, name: raw.name, creator: raw.creator,
@@ -164,6 +166,7 @@ public enum TrackRepair {
             distanceMeters: total, laps: raw.laps,
             isIndoor: !hasPositions && (source == .device || source == .laps), repairs: report)
         activity.notes = raw.notes
+        activity.session = raw.session
         return .activity(activity)
     }
 
@@ -226,9 +229,7 @@ public enum TrackRepair {
                 }
                 if t == last {
                     path.merged(latitude: s.latitude[r], longitude: s.longitude[r], time: t)
-                    var merged = s[point: w - 1]
-                    merged.fillMissing(from: s[point: r])
-                    s[point: w - 1] = merged
+                    s.fillMissing(point: w - 1, from: r)
                     report.mergedDuplicateTime += 1
                     continue
                 }
@@ -241,12 +242,12 @@ public enum TrackRepair {
             if let bridge = path.kept(at: w, latitude: s.latitude[r], longitude: s.longitude[r], time: t) {
                 bridges[w] = bridge
             }
-            if w != r { s[point: w] = s[point: r] }
+            if w != r { s.move(point: r, to: w) }
             w += 1
         }
         let excess = s.count - w
         if excess > 0 {
-            for channel in SampleSeries.Channel.allCases { s[channel].removeLast(excess) }
+            s.removeLast(excess)
         }
         if newStarts.first != 0, w > 0 { newStarts.insert(0, at: 0) }
         return newStarts
@@ -312,7 +313,7 @@ public enum TrackRepair {
         var newStarts: [Int] = []
         for k in order {
             newStarts.append(out.count)
-            for i in bounds[k] { out.append(s[point: i]) }
+            for i in bounds[k] { out.append(s, point: i) }
         }
         s = out
         return newStarts

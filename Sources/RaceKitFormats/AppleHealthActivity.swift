@@ -48,11 +48,11 @@ extension AppleHealthExport {
         raw.name = "\(w.activityType)\(w.indoor == true ? " (indoor)" : "") \(when)"
         raw.creator = w.sourceName
         raw.declaredStart = Double(start)
-        raw.laps = [
-            Lap(
-                startTime: Double(start), totalTimeSeconds: w.durationSeconds, distanceMeters: w.distanceMeters,
-                energyKcal: w.energyKcal)
-        ]
+        let totals = Lap(
+            startTime: Double(start), totalTimeSeconds: w.durationSeconds, distanceMeters: w.distanceMeters,
+            energyKcal: w.energyKcal)
+        raw.laps = [totals]
+        raw.session = totals
 
         var samples = SampleSeries()
         var segments: [Int] = []

@@ -46,6 +46,12 @@ final class FITActivityBuilder: FITSink {
     /// The developer fields read into a channel (by the description's native
     /// field, else by name), with their scale and offset.
     private var developerChannels: [UInt16: FITDeveloperChannel] = [:]
+    /// The developer fields whose values went into power, heart rate or cadence.
+    private var developerApplied = Set<UInt16>()
+    /// The extra channel each developer field of the records is kept in (nil: none left).
+    private var developerSlots: [UInt16: (slot: Int, factor: Double)?] = [:]
+    /// The extra channel of each running-dynamics record field, once seen.
+    private var dynamicsSlots = [Int?](repeating: nil, count: FITProfile.dynamics.count)
     /// Most sessions of one file: a triathlon has 5 (transitions included), a
     /// swimrun a few dozen; each becomes an activity of its own.
     static let maxSessions = 1_000
@@ -190,6 +196,7 @@ final class FITActivityBuilder: FITSink {
             breakSegment()
         }
         samples.append(p)
+        extras(m)
         if samples.count > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
     }
 
@@ -199,11 +206,40 @@ final class FITActivityBuilder: FITSink {
         for i in 0..<m.developerCount {
             guard let channel = developerChannels[m.developerKeys[i]], let target = channel.target else { continue }
             let v = channel.physical(m.developerValues[i])
+            if !developerApplied.contains(m.developerKeys[i]) { developerApplied.insert(m.developerKeys[i]) }
             switch target {
             case .power: if p.power.isNaN { p.power = v }
             case .heartRate: if p.heartRate.isNaN { p.heartRate = v }
             case .cadence: if p.cadence.isNaN { p.cadence = v }
             }
+        }
+    }
+
+    /// The record's running dynamics and the developer fields kept as channels
+    /// (after `samples.append`: the last point's values).
+    private func extras(_ m: FITMessage) {
+        let last = samples.count - 1
+        for (k, d) in FITProfile.dynamics.enumerated() {
+            let raw = m[d.field]
+            guard !raw.isNaN else { continue }
+            if dynamicsSlots[k] == nil { dynamicsSlots[k] = samples.extraIndex(d.key, unit: d.unit) }
+            if let slot = dynamicsSlots[k] { samples.extras[slot].values[last] = raw / d.scale }
+        }
+        guard m.developerCount > 0 else { return }
+        for i in 0..<m.developerCount {
+            let key = m.developerKeys[i]
+            guard let channel = developerChannels[key], channel.target == nil else { continue }
+            let target: (slot: Int, factor: Double)?
+            if let known = developerSlots[key] {
+                target = known
+            } else {
+                let kept = channel.kept(key)
+                target = samples.extraIndex(kept.key, unit: kept.unit).map { ($0, kept.factor) }
+                developerSlots[key] = target
+            }
+            // A native running-dynamics value of the record wins over a developer field's.
+            guard let target, samples.extras[target.slot].values[last].isNaN else { continue }
+            samples.extras[target.slot].values[last] = target.factor * channel.physical(m.developerValues[i])
         }
     }
 
@@ -233,15 +269,30 @@ final class FITActivityBuilder: FITSink {
     /// Names of the developer fields the file defined and RaceKit does not read.
     var developerFieldNames: [String] {
         var seen = Set<String>()
-        return developerKeys.sorted().filter { developerChannels[$0]?.target == nil }.compactMap { key in
+        return developerKeys.sorted().filter {
+            !developerApplied.contains($0) && (developerSlots[$0] ?? nil) == nil
+        }.compactMap { key in
             let name = developerNames[key] ?? "developer \(key >> 8) field \(key & 0xFF)"
             return seen.insert(name).inserted ? name : nil
         }
     }
 
+    /// A developer field's name, or its index and number when no description names it.
+    func developerLabel(_ key: UInt16) -> String {
+        developerNames[key] ?? "developer \(key >> 8) field \(key & 0xFF)"
+    }
+
+    /// Names of the developer fields of the records kept as channels of their own.
+    var developerFieldsKept: [String] {
+        developerKeys.sorted().compactMap { key in
+            guard (developerSlots[key] ?? nil) != nil, let c = developerChannels[key] else { return nil }
+            return c.name ?? "developer \(key >> 8) field \(key & 0xFF)"
+        }
+    }
+
     /// Names of the developer fields read into a channel, with the channel.
     var developerFieldsRead: [String] {
-        developerKeys.sorted().compactMap { key in
+        developerApplied.sorted().compactMap { key in
             guard let c = developerChannels[key], let target = c.target else { return nil }
             return "\(c.name ?? "developer \(key >> 8) field \(key & 0xFF)") as \(target.rawValue)"
         }
@@ -263,6 +314,7 @@ final class FITActivityBuilder: FITSink {
                 sport: s?.sport ?? sportMessage?.sport, subSport: s?.subSport ?? sportMessage?.subSport)
             raw.creator = creator
             raw.declaredStart = s?.start
+            raw.session = s?.lap
             raw.laps = laps.map(\.lap)
             if raw.laps.isEmpty, let s, s.distance != nil || s.timer != nil {
                 raw.laps = [s.lap]
@@ -301,7 +353,7 @@ final class FITActivityBuilder: FITSink {
                 }
             }
             current = k
-            parts[k].samples.append(samples[point: i])
+            parts[k].samples.append(samples, point: i)
         }
         var lapCurrent = 0
         for entry in laps {
@@ -323,6 +375,7 @@ final class FITActivityBuilder: FITSink {
             raw.name = "\(label) (session \(k + 1) of \(ordered.count))"
             raw.creator = creator
             raw.declaredStart = s.start
+            raw.session = s.lap
             if raw.laps.isEmpty, s.distance != nil || s.timer != nil {
                 raw.laps = [s.lap]
             }
@@ -359,6 +412,21 @@ struct FITDeveloperChannel {
         }
         guard nativeField == nil, let name else { return nil }
         return Self.powerNames.contains(name.lowercased()) ? .power : nil
+    }
+
+    /// The extra channel a developer field without a native channel is kept in:
+    /// Stryd's `Ground Time` and `Vertical Oscillation` are running dynamics
+    /// (in ms and cm), any other its own `developer:NAME` with its units.
+    func kept(_ key: UInt16) -> (key: String, unit: String?, factor: Double) {
+        let label = name ?? "developer \(key >> 8) field \(key & 0xFF)"
+        let unit = units?.lowercased()
+        switch label.lowercased() {
+        case "ground time" where unit == "ms" || unit == "milliseconds":
+            return (ExtraChannel.Key.groundContact, "ms", 1)
+        case "vertical oscillation" where unit == "cm": return (ExtraChannel.Key.verticalOscillation, "mm", 10)
+        case "vertical oscillation" where unit == "mm": return (ExtraChannel.Key.verticalOscillation, "mm", 1)
+        default: return (ExtraChannel.developer(label), units, 1)
+        }
     }
 
     /// The raw value in the field's units (its own scale and offset, when given).

@@ -326,10 +326,10 @@ struct FITDecoder: ~Copyable {
     /// field's values are read with.
     private mutating func noteDescription() {
         let index = values[0], number = values[1], type = values[2]
-        guard (0..<256).contains(index), (0..<256).contains(number), (0..<256).contains(type),
-            developerTypes.count < Self.maximumDeveloperFields
+        guard (0..<256).contains(index), (0..<256).contains(number), developerTypes.count < Self.maximumDeveloperFields
         else { return }
-        developerTypes[UInt16(index) << 8 | UInt16(number)] = UInt8(type) & 0x1F
+        // No base type, or the invalid 0xFF: a type no value can be read with.
+        developerTypes[UInt16(index) << 8 | UInt16(number)] = (0..<255).contains(type) ? UInt8(type) & 0x1F : 0xFF
     }
 
     private mutating func decodeDefinition(_ header: UInt8, at: Int, dataEnd: Int) throws {

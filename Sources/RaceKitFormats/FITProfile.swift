@@ -1,3 +1,5 @@
+import RaceKitCore
+
 /// The parts of the FIT protocol and profile (Garmin's public "FIT Protocol"
 /// description and the profile's message tables) that RaceKit reads.
 enum FITProfile {
@@ -27,7 +29,9 @@ enum FITProfile {
     static func wants(_ global: UInt16, _ field: UInt8) -> Bool {
         if field == timestampField { return true }
         switch global {
-        case Message.record: return field <= 7 || field == 13 || field == 53 || field == 73 || field == 78
+        case Message.record:
+            return field <= 7 || field == 13 || field == 39 || field == 41 || field == 53 || field == 73 || field == 78
+                || (83...85).contains(field)
         case Message.session: return field <= 9 || field == 11 || field == 16 || field == 17
         case Message.lap: return field <= 9 || field == 11 || field == 25 || field == 39
         case Message.event: return field <= 1
@@ -38,6 +42,17 @@ enum FITProfile {
         default: return false
         }
     }
+
+    /// The running-dynamics fields of a record, kept as extra channels: field,
+    /// scale, channel and unit (FIT profile: `vertical_oscillation`,
+    /// `stance_time`, `vertical_ratio`, `stance_time_balance`, `step_length`).
+    static let dynamics: [(field: UInt8, scale: Double, key: String, unit: String)] = [
+        (41, 10, ExtraChannel.Key.groundContact, "ms"),
+        (84, 100, ExtraChannel.Key.groundContactBalance, "%"),
+        (39, 10, ExtraChannel.Key.verticalOscillation, "mm"),
+        (83, 100, ExtraChannel.Key.verticalRatio, "%"),
+        (85, 10, ExtraChannel.Key.stepLength, "mm")
+    ]
 
     /// String fields kept (product names, developer field names).
     static func wantsString(_ global: UInt16, _ field: UInt8) -> Bool {

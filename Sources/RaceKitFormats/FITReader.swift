@@ -88,10 +88,13 @@ public enum FITReader {
         }
         let read = builder.developerFieldsRead
         if !read.isEmpty { notes.append("developer fields read: \(read.joined(separator: ", "))") }
+        let kept = builder.developerFieldsKept
+        if !kept.isEmpty {
+            let shown = kept.prefix(8).joined(separator: ", ") + (kept.count > 8 ? ", ..." : "")
+            notes.append("developer fields kept as channels: \(shown)")
+        }
         if !report.unreadableDeveloperFields.isEmpty {
-            let keys = report.unreadableDeveloperFields.sorted().prefix(8).map {
-                "developer \($0 >> 8) field \($0 & 0xFF)"
-            }
+            let keys = report.unreadableDeveloperFields.sorted().prefix(8).map { builder.developerLabel($0) }
             notes.append(
                 "\(report.unreadableDeveloperFields.count) developer field\(report.unreadableDeveloperFields.count == 1 ? "" : "s") whose description declares a base type that does not exist or does not fit the field (ignored): \(keys.joined(separator: ", "))"
             )

@@ -14,6 +14,9 @@ extension FITWriter {
         public var productName: String?
         /// Indices of points where the timer restarts after a stop (pauses).
         public var resumeAt: [Int] = []
+        /// Power as Stryd writes it: a developer field `Power` (declaring native
+        /// field 7) instead of the record's own field.
+        public var developerPower = false
         public init() {}
     }
 
@@ -55,7 +58,23 @@ extension FITWriter {
             local: 2, global: FITProfile.Message.event,
             fields: [Field(253, .uint32), Field(0, .enumeration), Field(1, .enumeration)], bigEndian: be)
         w.write(local: 2, [ts(first), .int(0), .int(0)])
-        w.define(local: 3, global: FITProfile.Message.record, fields: recordFields, bigEndian: be)
+        if info.developerPower {
+            w.define(
+                local: 6, global: FITProfile.Message.developerDataID, fields: [Field(3, .uint8)], bigEndian: be)
+            w.write(local: 6, [.int(0)])
+            w.define(
+                local: 6, global: FITProfile.Message.fieldDescription,
+                fields: [
+                    Field(0, .uint8), Field(1, .uint8), Field(2, .uint8), Field(3, .string, size: 8),
+                    Field(8, .string, size: 8), Field(14, .uint16), Field(15, .uint8)
+                ], bigEndian: be)
+            w.write(
+                local: 6,
+                [.int(0), .int(0), .int(0x84), .string("Power"), .string("Watts"), .int(20), .int(7)])
+        }
+        w.define(
+            local: 3, global: FITProfile.Message.record, fields: recordFields,
+            developer: info.developerPower ? [DeveloperField(0, size: 2)] : [], bigEndian: be)
         let resumes = Set(info.resumeAt)
         for (i, p) in points.enumerated() {
             if resumes.contains(i), i > 0 {
@@ -63,14 +82,19 @@ extension FITWriter {
                 w.write(local: 2, [ts(p.time), .int(0), .int(0)])
             }
             let cadence = p.cadence.isFinite ? p.cadence.rounded(.down) : .nan
+            var developer: [[UInt8]] = []
+            if info.developerPower {
+                let watts = p.power.isFinite ? UInt16(clamping: Int(p.power.rounded())) : UInt16.max
+                developer = [be ? [UInt8(watts >> 8), UInt8(watts & 0xFF)] : [UInt8(watts & 0xFF), UInt8(watts >> 8)]]
+            }
             w.write(
                 local: 3,
                 [
                     ts(p.time), scaled(p.latitude, 2_147_483_648.0 / 180), scaled(p.longitude, 2_147_483_648.0 / 180),
                     scaled(p.elevation, 5, 500), scaled(p.heartRate, 1), scaled(cadence, 1),
                     scaled(p.cadence - cadence, 128), scaled(p.distance, 100), scaled(p.speed, 1000),
-                    scaled(p.power, 1), scaled(p.temperature, 1)
-                ])
+                    info.developerPower ? .invalid : scaled(p.power, 1), scaled(p.temperature, 1)
+                ], developer: developer)
         }
         w.write(local: 2, [ts(last), .int(0), .int(4)])
         let distance = points.last(where: { $0.distance.isFinite })?.distance ?? .nan

@@ -166,7 +166,9 @@ final class TCXHandler: ElementHandler {
             if t.isFinite { activity?.declaredStart = t }
         case .lapTime: lap?.totalTimeSeconds = finite(elements.number(&issues))
         case .lapDistance: lap?.distanceMeters = finite(elements.number(&issues))
-        case .lapCalories: lap?.energyKcal = finite(elements.number(&issues))
+        case .lapCalories:
+            // A negative energy is no energy (the lap then has none: the laps' sum is no total).
+            lap?.energyKcal = finite(elements.number(&issues)).flatMap { $0 >= 0 ? $0 : nil }
         case .creatorName: activity?.creator = elements.string
         case .authorName: if document.creator == nil { document.creator = elements.string }
         case .courseName: course?.name = elements.string

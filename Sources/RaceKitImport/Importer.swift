@@ -553,6 +553,7 @@ public struct Importer: Sendable {
                 // Analyse the samples as they will be stored, so that a later
                 // recompute from the store gives exactly the same numbers.
                 SampleCodec.quantize(&activity.samples)
+                for note in activity.repairs.importNotes where !notes.contains(note) { notes.append(note) }
                 // Analysis and blob encoding are independent: run them side by
                 // side. On a long run the best efforts (a third of its analysis)
                 // go with the encoding, on a thread of its own.

@@ -42,6 +42,11 @@ public struct RunDetail {
                     startOffsetSeconds: TextFormat.round(e.startOffsetSeconds, 1))
             },
             loadEstimated: try record.estimatedLoadInputs(),
+            channels: analysis.channelSummaries.map { c in
+                RunDetailJSON.Channel(
+                    key: c.key, unit: c.unit, average: TextFormat.round(c.average, 2) ?? c.average,
+                    maximum: TextFormat.round(c.maximum, 2) ?? c.maximum)
+            },
             races: races.map { l in
                 RunDetailJSON.Race(
                     slug: l.setupSlug, name: l.raceName, file: l.setupFile,
@@ -62,6 +67,28 @@ public struct RunDetail {
         case .pacePer100m: return ("Avg pace", text.replacingOccurrences(of: "/100m", with: " /100 m"))
         case .pacePerUnit: return ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)")
         }
+    }
+
+    /// "ground contact 248 ms (50.8% left) · vertical oscillation 10.6 cm · ratio 8.1% ·
+    /// stride 1.21 m", nil without running dynamics.
+    static func dynamicsText(_ m: RunMetrics) -> String? {
+        var parts: [String] = []
+        if let gct = m[Metric.GroundContact.self] {
+            let balance = m[Metric.GroundContactBalance.self].map { " (\(Format.number($0, digits: 1))% left)" } ?? ""
+            parts.append("ground contact \(Format.number(gct, digits: 0)) ms\(balance)")
+        }
+        if let vo = m[Metric.VerticalOscillation.self] {
+            parts.append("vertical oscillation \(Format.number(vo / 10, digits: 1)) cm")
+        }
+        if let ratio = m[Metric.VerticalRatio.self] { parts.append("ratio \(Format.number(ratio, digits: 1))%") }
+        if let stride = m[Metric.StrideLength.self] { parts.append("stride \(Format.number(stride, digits: 2)) m") }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// A channel's value with the digits its size needs (3 significant, at most 2 decimals).
+    static func short(_ v: Double) -> String {
+        let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
+        return Format.number(v, digits: digits)
     }
 
     public func text(splits: [Split], unit: DistanceUnit) throws -> String {
@@ -122,6 +149,19 @@ public struct RunDetail {
         }
         if let kcal = m[Metric.EnergyKcal.self] {
             facts.append(("Energy", "\(Format.number(kcal, digits: 0)) kcal (the device's)"))
+        }
+        if let dynamics = Self.dynamicsText(m) { facts.append(("Dynamics", dynamics)) }
+        let developer = analysis.channelSummaries.filter { $0.developerName != nil }
+        if !developer.isEmpty {
+            facts.append(
+                (
+                    "Developer",
+                    developer.map { c in
+                        let unit = c.unit.map { " \($0)" } ?? ""
+                        return
+                            "\(c.developerName ?? c.key) avg \(Self.short(c.average)) · max \(Self.short(c.maximum))\(unit)"
+                    }.joined(separator: "; ")
+                ))
         }
         let estimated = try r.estimatedLoadInputs()
         facts.append(
@@ -271,8 +311,17 @@ public struct RunDetailJSON: Encodable {
     @Null var zoneModel: ZoneModel?
     var bestEfforts: [Effort]
     var loadEstimated: [String]
+    /// The run's extra channels: running dynamics and developer fields, summarised.
+    var channels: [Channel]
     /// The race setups linked to the run (`race review`).
     var races: [Race]
+
+    struct Channel: Encodable {
+        var key: String
+        @Null var unit: String?
+        var average: Double
+        var maximum: Double
+    }
 
     struct Race: Encodable {
         var slug, name, file: String
@@ -282,7 +331,7 @@ public struct RunDetailJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated, races
+        case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated, channels, races
     }
 
     /// The run's keys at the top level, beside the detail's.
@@ -295,6 +344,7 @@ public struct RunDetailJSON: Encodable {
         try c.encode(_zoneModel, forKey: .zoneModel)
         try c.encode(bestEfforts, forKey: .bestEfforts)
         try c.encode(loadEstimated, forKey: .loadEstimated)
+        try c.encode(channels, forKey: .channels)
         try c.encode(races, forKey: .races)
     }
 }

@@ -20,17 +20,21 @@ func writeBytes(_ bytes: [UInt8], to path: String) {
     do { try Data(bytes).write(to: url) } catch { fail("cannot write \(path): \(error)") }
 }
 
-/// The four-hour 1 Hz run of `long-run` as a FIT file (Garmin, with its pause).
+/// The four-hour 1 Hz run of `long-run` as a FIT file (Garmin, with its pause),
+/// its power as a Stryd developer field.
 func fitRun(_ path: String) {
     let points = fourHourRun()
     var info = FITWriter.ActivityInfo()
     info.productName = "Forerunner 965"
+    info.developerPower = true
     if let resume = points.indices.dropFirst().first(where: { points[$0].time - points[$0 - 1].time > 60 }) {
         info.resumeAt = [resume]
     }
-    let bytes = FITWriter.activity(fitSamples(points), info: info)
+    var samples = fitSamples(points)
+    for i in samples.indices { samples[i].power = benchPower(i) }
+    let bytes = FITWriter.activity(samples, info: info)
     writeBytes(bytes, to: path)
-    print("wrote \(path): \(points.count) records, \(bytes.count) bytes")
+    print("wrote \(path): \(points.count) records with developer power, \(bytes.count) bytes")
 }
 
 /// `count` ordinary FIT runs (20-70 minutes, 1-3 s recording), as `bench-folder` writes GPX/TCX.
@@ -122,4 +126,10 @@ func multisportFIT(sessions: Int, records: Int) -> [UInt8] {
         w.write(local: 2, [.int(start + Int64(each - 1)), .int(start), .int(1)])
     }
     return w.file()
+}
+
+/// A runner's power at second `i` of the four-hour run: about 240 W with a
+/// minute-long surge every ten minutes and some noise.
+func benchPower(_ i: Int) -> Double {
+    240 + (i % 600 < 60 ? 80 : 0) + 15 * sin(Double(i) / 7)
 }

@@ -115,18 +115,18 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
     /// and the native record field it stands for (nil: none declared).
     private func describe(
         _ w: inout FITWriter, local: UInt8, index: Int64, number: Int64, type: Int64, name: String,
-        nativeField: Int64? = nil, scale: Int64? = nil
+        nativeField: Int64? = nil, scale: Int64? = nil, units: String = "Watts"
     ) {
         w.define(
             local: local, global: 206,
             fields: [
-                .init(0, .uint8), .init(1, .uint8), .init(2, .uint8), .init(3, .string, size: 16),
+                .init(0, .uint8), .init(1, .uint8), .init(2, .uint8), .init(3, .string, size: 24),
                 .init(8, .string, size: 8), .init(14, .uint16), .init(15, .uint8), .init(6, .uint8)
             ])
         w.write(
             local: local,
             [
-                .int(index), .int(number), .int(type), .string(name), .string("Watts"),
+                .int(index), .int(number), .int(type), .string(name), .string(units),
                 nativeField == nil ? .invalid : .int(20), nativeField.map { .int($0) } ?? .invalid,
                 scale.map { .int($0) } ?? .invalid
             ])
@@ -156,11 +156,42 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(Array(s.power) == [250, 300, 222])
         #expect(s.heartRate[0] == 150 && s.heartRate[1].isNaN)
         #expect(doc.notes.contains("developer fields read: Power as power, Heart as heart rate, RP_Power as power"))
-        #expect(doc.notes.contains("developer fields not imported: Form Power"))
+        #expect(doc.notes.contains("developer fields kept as channels: Form Power"))
+    }
+
+    @Test func runningDynamicsAndOtherDeveloperFieldsAreKeptAsChannels() throws {
+        var w = FITWriter()
+        // Stryd: Ground Time in ms, Vertical Oscillation in cm, Leg Spring Stiffness (no native field).
+        describe(&w, local: 1, index: 0, number: 1, type: 0x84, name: "Ground Time", units: "ms")
+        describe(&w, local: 1, index: 0, number: 2, type: 0x84, name: "Vertical Oscillation", scale: 10, units: "cm")
+        describe(&w, local: 1, index: 0, number: 3, type: 0x84, name: "Leg Spring Stiffness", scale: 10, units: "kN/m")
+        w.define(
+            local: 0, global: 20,
+            fields: [.init(253, .uint32), .init(41, .uint16), .init(84, .uint16), .init(85, .uint16)],
+            developer: [.init(1, size: 2), .init(2, size: 2), .init(3, size: 2)])
+        // Native stance time 2,480 / 10 ms, balance 5,020 / 100 %, step length 10,500 / 10 mm.
+        w.write(
+            local: 0, [.int(fitStart), .int(2480), .int(5020), .int(10500)],
+            developer: [[0xF0, 0], [0x5A, 0], [0x8F, 0]])   // 240 ms, 9.0 cm, 14.3
+        w.write(
+            local: 0, [.int(fitStart + 1), .invalid, .invalid, .invalid], developer: [[0xFA, 0], [0x5F, 0], [0x8F, 0]])
+        let doc = try readFIT(w.file()).document
+        let s = try #require(doc.activities.first).samples
+        // The native field wins over Stryd's where both are there: 248 then 250 ms.
+        #expect(s.extra(ExtraChannel.Key.groundContact).map(Array.init) == [248, 250])
+        #expect(s.extra(ExtraChannel.Key.groundContactBalance)?[0] == 50.2)
+        #expect(s.extra(ExtraChannel.Key.stepLength)?[0] == 1050)
+        #expect(s.extra(ExtraChannel.Key.verticalOscillation).map(Array.init) == [90, 95])
+        let stiffness = try #require(
+            s.extras.first { $0.key == "developer:Leg Spring Stiffness" }, "\(doc.notes) \(s.extras.map(\.key))")
+        #expect(stiffness.unit == "kN/m" && abs(stiffness.values[0] - 14.3) < 1e-9)
+        #expect(
+            doc.notes.contains(
+                "developer fields kept as channels: Ground Time, Vertical Oscillation, Leg Spring Stiffness"))
     }
 
     @Test func aDeveloperDescriptionWithABogusBaseTypeOrSizeIsNotedNotRead() throws {
-        for (type, size) in [(Int64(0x1F), 2), (0x07, 2), (0x86, 2), (0x84, 3)] {
+        for (type, size) in [(Int64(0x1F), 2), (0x07, 2), (0x86, 2), (0x84, 3), (0xFF, 2)] {
             var w = FITWriter()
             describe(&w, local: 1, index: 0, number: 0, type: type, name: "Power", nativeField: 7)
             w.define(
@@ -173,8 +204,9 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
             #expect(s.heartRate[0] == 140)
             #expect(
                 doc.notes.contains(
-                    "1 developer field whose description declares a base type that does not exist or does not fit the field (ignored): developer 0 field 0"
+                    "1 developer field whose description declares a base type that does not exist or does not fit the field (ignored): Power"
                 ), "\(doc.notes)")
+            #expect(!doc.notes.contains { $0.hasPrefix("developer fields read") }, "\(doc.notes)")
         }
     }
 

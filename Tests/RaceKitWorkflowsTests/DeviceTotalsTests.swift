@@ -39,14 +39,30 @@ import Testing
     }
 
     /// A FIT ride of `seconds` records with a session: timer and calories.
-    static func fit(seconds: Int, timer: Double, calories: Int64) -> [UInt8] {
+    static func fit(seconds: Int, timer: Double, calories: Int64, lapCalories: [Int64?] = []) -> [UInt8] {
         let epoch: Int64 = 631_065_600
         let start = Int64(1_772_348_400) - epoch
         var w = FITWriter()
         w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
         w.write(local: 0, [.int(4)])
-        w.define(local: 1, global: 20, fields: [.init(253, .uint32), .init(5, .uint32), .init(7, .uint16)])
-        for i in 0..<Int64(seconds) { w.write(local: 1, [.int(start + i), .int(i * 800), .int(200)]) }
+        w.define(
+            local: 1, global: 20,
+            fields: [.init(253, .uint32), .init(0, .sint32), .init(1, .sint32), .init(5, .uint32), .init(7, .uint16)])
+        let perDegree = 2_147_483_648.0 / 180
+        for i in 0..<Int64(seconds) {
+            // 8 m/s due north from 48°N 11°E.
+            let lat = Int64(((48 + Double(i) * 8 / 111_195.0) * perDegree).rounded())
+            w.write(
+                local: 1,
+                [.int(start + i), .int(lat), .int(Int64((11 * perDegree).rounded())), .int(i * 800), .int(200)])
+        }
+        if !lapCalories.isEmpty {
+            w.define(local: 3, global: 19, fields: [.init(253, .uint32), .init(8, .uint32), .init(11, .uint16)])
+            let each = Int64(timer * 1000) / Int64(lapCalories.count)
+            for c in lapCalories {
+                w.write(local: 3, [.int(start + Int64(seconds)), .int(each), c.map { .int($0) } ?? .invalid])
+            }
+        }
         w.define(
             local: 2, global: 18,
             fields: [
@@ -68,7 +84,11 @@ import Testing
         let files = [
             ("laps.tcx", Array(Self.tcx(laps: [(600, 590.5, 80), (500, 500, 70)]).utf8)),
             ("no-calories.tcx", Array(Self.tcx(laps: [(300, 300, nil)]).utf8)),
-            ("ride.fit", Self.fit(seconds: 900, timer: 870.25, calories: 321))
+            ("ride.fit", Self.fit(seconds: 900, timer: 870.25, calories: 321)),
+            // Laps that lack calories (or have some of them): the session's total, not a part.
+            ("session.fit", Self.fit(seconds: 600, timer: 600, calories: 432, lapCalories: [nil, 60])),
+            // A TCX lap without a usable energy: the other lap's is a part, no total.
+            ("partial.tcx", Array(Self.tcx(laps: [(200, 200, -5), (200, 200, 100)]).utf8))
         ]
         var paths: [String] = []
         for (name, bytes) in files {
@@ -94,12 +114,14 @@ import Testing
         #expect(imported["laps.tcx"] == [1090.5, 150])
         #expect(imported["no-calories.tcx"] == [300, nil])
         #expect(imported["ride.fit"] == [870.25, 321])
+        #expect(imported["session.fit"] == [600, 432])
+        #expect(imported["partial.tcx"] == [400, nil])
         // Our own times beside them: the TCX points span 1,099 s.
         let tcxRun = try #require(try store.runs().first { $0.sourceFile == "laps.tcx" })
         #expect(tcxRun.elapsedSeconds == 1099)
 
         let outcome = try Recompute(store: store).run(athleteID: Athlete.defaultID, force: true, jobs: 1)
-        #expect(outcome.checked == 3 && outcome.failed.isEmpty)
+        #expect(outcome.checked == 5 && outcome.failed.isEmpty)
         #expect(try totals() == imported)
 
         // Shown where a coach looks: runs show's facts, runs list's power columns.
@@ -132,7 +154,41 @@ import Testing
             return
         }
         #expect(activity.repairs.lapTotalsIgnored)
+        #expect(
+            activity.repairs.descriptions.contains(
+                "lap totals describe a longer activity: trackpoints trusted, the laps' timer and energy not used"))
         let m = RunAnalyzer.analyse(activity, physiology: Physiology()).metrics
         #expect(m[Metric.TimerSeconds.self] == nil && m[Metric.EnergyKcal.self] == nil)
+    }
+
+    @Test func aWatchsFileWithPowerUpgradesTheExportOfItsTrack() throws {
+        // The same ride twice: a GPX of its track (no power), then the watch's FIT (power, timer).
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var points: [String] = []
+        var lat = 48.0
+        for i in 0..<900 {
+            let t = TimestampParser.format(1_772_348_400 + Double(i), fractional: false)
+            points.append("<trkpt lat=\"\(lat)\" lon=\"11\"><time>\(t)</time></trkpt>")
+            lat += 8 / 111_195.0
+        }
+        let gpx = dir.appendingPathComponent("ride.gpx")
+        try """
+        <?xml version="1.0"?><gpx version="1.1" creator="export" xmlns="http://www.topografix.com/GPX/1/1">\
+        <trk><type>cycling</type><trkseg>\(points.joined())</trkseg></trk></gpx>
+        """.write(to: gpx, atomically: false, encoding: .utf8)
+        let fit = dir.appendingPathComponent("ride.fit")
+        try Data(Self.fit(seconds: 900, timer: 899, calories: 300)).write(to: fit)
+        let store = try RunStore()
+        let first = try Importer(store: store, options: ImportOptions()).run(files: [gpx.path])
+        #expect(first.map(\.status) == [.imported])
+        let second = try Importer(store: store, options: ImportOptions()).run(files: [fit.path])
+        #expect(second.map(\.status) == [.upgraded], "\(second.map { ($0.status, $0.reason) })")
+        let run = try #require(try store.runs().first)
+        #expect(try store.runs().count == 1)
+        #expect(run.metrics[Metric.AvgPower.self] == 200 && run.metrics[Metric.TimerSeconds.self] == 899)
+        // And the export again does not take the power away.
+        let third = try Importer(store: store, options: ImportOptions()).run(files: [gpx.path])
+        #expect(third.map(\.status) == [.duplicate])
     }
 }

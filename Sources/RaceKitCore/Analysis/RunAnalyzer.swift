@@ -12,6 +12,7 @@ public struct RunAnalysis: Sendable {
     public var load: TrainingLoad?
     /// The device's laps and the stored values the metrics see (`MetricContext`).
     let laps: [Lap]
+    let session: Lap?
     let stored: RunMetrics?
     /// The physiology used (with its estimates).
     public var physiology: Physiology
@@ -19,6 +20,18 @@ public struct RunAnalysis: Sendable {
     /// distance or elevation).
     public private(set) var gradeProfile: GradeProfile?
     private(set) var samples: SampleSeries
+    /// The run's extra channels (running dynamics, developer fields), each
+    /// summarised: time-weighted average and maximum over its values.
+    public var channelSummaries: [ChannelSummary] {
+        samples.extras.compactMap { e in
+            let finite = e.values.filter { $0.isFinite }
+            guard let maximum = finite.max(),
+                let average = RunSummary.weightedAverage(e.values, time: samples.time, include: { $0.isFinite }).average
+            else { return nil }
+            return ChannelSummary(key: e.key, unit: e.unit, average: average, maximum: maximum)
+        }
+    }
+
     /// True once `dropSeries()` released the samples: only the figures are left.
     public private(set) var isFiguresOnly = false
     /// Every metric's value (`MetricRegistry.compute`), redone by `apply`.
@@ -50,7 +63,7 @@ public struct RunAnalysis: Sendable {
     var context: MetricContext {
         MetricContext(
             samples: samples, sport: sport, summary: summary, moving: moving, physiology: physiology, load: load,
-            laps: laps, stored: stored)
+            laps: laps, session: session, stored: stored)
     }
 
     /// Splits at every km or mile.
@@ -150,7 +163,8 @@ public enum RunAnalyzer {
         var analysis = RunAnalysis(
             summary: summary, moving: moving, hasDistance: hasDistance, zoneModel: model,
             zones: zones, bestEfforts: efforts ?? bestEfforts(of: activity), load: load,
-            laps: activity.repairs.lapTotalsIgnored ? [] : activity.laps, stored: activity.stored,
+            laps: activity.repairs.lapTotalsIgnored ? [] : activity.laps,
+            session: activity.repairs.sessionTotalsIgnored ? nil : activity.session, stored: activity.stored,
             physiology: physiology, gradeProfile: grades, samples: s, metrics: RunMetrics(registry),
             sport: activity.sport)
         analysis.metrics = registry.compute(analysis.context)

@@ -9,6 +9,8 @@ extension Metric {
         public static let isReported = true
         public static let summary =
             "The energy the device or app reports in kilocalories (FIT total_calories, TCX Calories, Apple Health active energy)."
-        public static func compute(_ c: MetricContext) -> Double? { c.lapTotal { $0.energyKcal } }
+        public static func compute(_ c: MetricContext) -> Double? {
+            c.deviceTotal { $0.energyKcal }
+        }
     }
 }

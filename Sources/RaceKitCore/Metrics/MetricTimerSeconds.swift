@@ -1,5 +1,5 @@
 extension Metric {
-    /// The device's timer time in seconds (what Garmin Connect and Strava show as time): the sum of its laps' timer.
+    /// The device's timer time in seconds (what Garmin Connect and Strava show as time): its session's, else the sum of its laps'.
     public enum TimerSeconds: RunMetric {
         public static let key: StaticString = "timerSeconds"
         public static let unit = MetricUnit.seconds
@@ -9,6 +9,8 @@ extension Metric {
         public static let isReported = true
         public static let summary =
             "The device's timer time in seconds (what Garmin Connect and Strava show as time): the sum of its laps' timer."
-        public static func compute(_ c: MetricContext) -> Double? { c.lapTotal { $0.totalTimeSeconds } }
+        public static func compute(_ c: MetricContext) -> Double? {
+            c.deviceTotal { $0.totalTimeSeconds }
+        }
     }
 }

@@ -24,6 +24,11 @@ extension MetricRegistry {
         Metric.NormalizedPower.self,
         Metric.VariabilityIndex.self,
         Metric.TimerSeconds.self,
-        Metric.EnergyKcal.self
+        Metric.EnergyKcal.self,
+        Metric.GroundContact.self,
+        Metric.GroundContactBalance.self,
+        Metric.VerticalOscillation.self,
+        Metric.VerticalRatio.self,
+        Metric.StrideLength.self
     ]
 }

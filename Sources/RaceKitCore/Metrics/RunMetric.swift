@@ -65,21 +65,41 @@ public struct MetricContext: Sendable {
     /// The device's laps (or a session's totals as one lap); empty for a stored
     /// run, and when their totals describe more than the points hold (an excerpt).
     public let laps: [Lap]
+    /// The device's totals for the whole activity (FIT session, Apple Health
+    /// workout); nil for a stored run and where they describe more than the points.
+    public let session: Lap?
     /// The run's values before this analysis (a recompute of a stored run), nil at import.
     public let stored: RunMetrics?
 
     public init(
         samples: SampleSeries, sport: Sport, summary: RunSummary, moving: [Bool], physiology: Physiology,
-        load: TrainingLoad?, laps: [Lap] = [], stored: RunMetrics? = nil
+        load: TrainingLoad?, laps: [Lap] = [], session: Lap? = nil, stored: RunMetrics? = nil
     ) {
         self.samples = samples; self.sport = sport; self.summary = summary; self.moving = moving
-        self.physiology = physiology; self.load = load; self.laps = laps; self.stored = stored
+        self.physiology = physiology; self.load = load; self.laps = laps; self.session = session
+        self.stored = stored
     }
 
-    /// The sum of the laps' `value`, nil when no lap has one.
-    public func lapTotal(_ value: (Lap) -> Double?) -> Double? {
-        let values = laps.compactMap(value)
-        return values.isEmpty ? nil : values.reduce(0, +)
+    /// A total the device reports: the session's when above 0, else the sum of
+    /// the laps' when every lap has one (a lap without it makes the sum a part,
+    /// not the total); nil otherwise. 0 is what devices (and Strava's TCX) write
+    /// when they counted nothing.
+    public func deviceTotal(_ value: (Lap) -> Double?) -> Double? {
+        if let session, let v = value(session), v > 0 { return v }
+        guard !laps.isEmpty else { return nil }
+        var sum = 0.0
+        for lap in laps {
+            guard let v = value(lap), v >= 0 else { return nil }
+            sum += v
+        }
+        return sum > 0 ? sum : nil
+    }
+
+    /// The time-weighted average of extra channel `key` over its positive values
+    /// (each held until the next, at most 25 s, as heart rate); nil without it.
+    public func extraAverage(_ key: String) -> Double? {
+        guard let values = samples.extra(key) else { return nil }
+        return RunSummary.weightedAverage(values, time: samples.time) { $0 > 0 }.average
     }
 
     /// The run's power, one value per second (worked out on each use).

@@ -17,6 +17,9 @@ public struct DuplicateKeys: Sendable, Equatable {
     /// No positions (a treadmill, an indoor recording).
     public var isIndoor: Bool
     public var pointCount: Int
+    /// Power figures, and the device's own timer (a watch's file over an export of its track).
+    public var hasPower = false
+    public var hasDeviceTimer = false
 
     public init(
         sha256: String, activityIndex: Int, startedAt: Double, endedAt: Double, distanceMeters: Double?,
@@ -37,6 +40,8 @@ public struct DuplicateKeys: Sendable, Equatable {
             distanceMeters: s.distanceMeters, sport: run.activity.sport, sportDeclared: run.activity.sportDeclared,
             hasHeartRate: s.avgHeartRate != nil, hasCadence: s.avgCadence != nil, hasElevation: s.ascentMeters != nil,
             isIndoor: run.activity.isIndoor, pointCount: s.pointCount)
+        hasPower = run.analysis.metrics[Metric.AvgPower.self] != nil
+        hasDeviceTimer = run.analysis.metrics[Metric.TimerSeconds.self] != nil
     }
 }
 
@@ -143,17 +148,22 @@ public enum DuplicatePolicy {
     }
 
     /// Whether a duplicate should replace the stored copy: it brings a channel the
-    /// stored run lacks (heart rate, cadence, elevation, positions) and loses none
+    /// stored run lacks (heart rate, cadence, elevation, positions, power, the
+    /// device's timer) and loses none
     /// of the stored ones, or it has the same channels and `richerPointRatio` times
     /// the points.
     public static func isRicher(_ incoming: DuplicateKeys, than stored: RunRecord) -> Bool {
         // Two files that declare different sports for one activity (a triathlon's
         // swim from the watch, "Workout" from another app): the stored one stays.
         if incoming.sportDeclared, stored.sportDeclared, incoming.sport != stored.sport { return false }
-        let new = [incoming.hasHeartRate, incoming.hasCadence, incoming.hasElevation, !incoming.isIndoor]
+        let new = [
+            incoming.hasHeartRate, incoming.hasCadence, incoming.hasElevation, !incoming.isIndoor, incoming.hasPower,
+            incoming.hasDeviceTimer
+        ]
         let old = [
             stored.avgHeartRate != nil, stored.avgCadence != nil, stored.ascentMeters != nil,
-            stored.runType != .treadmill
+            stored.runType != .treadmill, stored.metrics[Metric.AvgPower.self] != nil,
+            stored.metrics[Metric.TimerSeconds.self] != nil
         ]
         if zip(new, old).contains(where: { !$0 && $1 }) { return false }
         if zip(new, old).contains(where: { $0 && !$1 }) { return true }
