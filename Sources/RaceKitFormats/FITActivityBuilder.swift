@@ -143,6 +143,7 @@ final class FITActivityBuilder: FITSink {
             else { return }
             let key = UInt16(index) << 8 | UInt16(number)
             if let fieldName = m.strings[3] { developerNames[key] = fieldName }
+            plans = []
             developerChannels[key] = FITDeveloperChannel(
                 name: m.strings[3], units: m.strings[8], nativeMessage: m.int(14), nativeField: m.int(15),
                 scale: m[6], offset: m[7])
@@ -190,7 +191,6 @@ final class FITActivityBuilder: FITSink {
         p.cadence = m[53].isNaN ? m[4] : m[4] + m[53] / 128
         p.power = m[7]
         p.temperature = m[13]
-        if m.developerCount > 0, !developerChannels.isEmpty { developer(m, into: &p) }
         if timerStopped {
             timerStopped = false
             breakSegment()
@@ -200,46 +200,83 @@ final class FITActivityBuilder: FITSink {
         if samples.count > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
     }
 
-    /// A record's developer fields into the channels they stand for, where the
-    /// record has no native value (native fields first).
-    private func developer(_ m: FITMessage, into p: inout SamplePoint) {
+    /// What to do with the developer field at one position of a record:
+    /// records of one definition repeat their fields, so this is worked out
+    /// once per position, not looked up for every value.
+    private struct DeveloperPlan {
+        var key: UInt16
+        var target: FITDeveloperChannel.Target?
+        /// The description's scale and offset.
+        var scale: Double
+        var offset: Double
+        /// The extra channel and the factor to its unit (fields without a target).
+        var slot: Int?
+        var factor: Double
+        var applied = false
+    }
+    private var plans: [DeveloperPlan?] = []
+
+    /// The plan for position `i` holding `key`, made when new.
+    private func plan(_ i: Int, _ key: UInt16) -> DeveloperPlan? {
+        if i < plans.count, let p = plans[i], p.key == key { return p }
+        guard let channel = developerChannels[key] else { return nil }
+        let scale = channel.scale.isFinite && channel.scale > 0 ? channel.scale : 1
+        var made = DeveloperPlan(
+            key: key, target: channel.target, scale: scale, offset: channel.offset.isFinite ? channel.offset : 0,
+            slot: nil, factor: 1)
+        if channel.target == nil {
+            if let known = developerSlots[key] {
+                made.slot = known?.slot; made.factor = known?.factor ?? 1
+            } else {
+                let kept = channel.kept(key)
+                made.slot = samples.extraIndex(kept.key, unit: kept.unit)
+                made.factor = kept.factor
+                developerSlots[key] = .some(made.slot.map { ($0, kept.factor) })
+            }
+        }
+        made.applied = developerApplied.contains(key)
+        while plans.count <= i { plans.append(nil) }
+        plans[i] = made
+        return made
+    }
+
+    /// The record's running dynamics and developer fields (after `samples.append`:
+    /// the last point's values). A developer field standing for power, heart rate
+    /// or cadence fills it where the record has no native value (native first);
+    /// the others go to their extra channels.
+    private func extras(_ m: FITMessage) {
+        let last = samples.count - 1
+        // Most records have no dynamics: five reads, no walk over the table.
+        if !(m[41].isNaN && m[84].isNaN && m[39].isNaN && m[83].isNaN && m[85].isNaN) { dynamics(m, last) }
+        guard m.developerCount > 0, !developerChannels.isEmpty else { return }
         for i in 0..<m.developerCount {
-            guard let channel = developerChannels[m.developerKeys[i]], let target = channel.target else { continue }
-            let v = channel.physical(m.developerValues[i])
-            if !developerApplied.contains(m.developerKeys[i]) { developerApplied.insert(m.developerKeys[i]) }
-            switch target {
-            case .power: if p.power.isNaN { p.power = v }
-            case .heartRate: if p.heartRate.isNaN { p.heartRate = v }
-            case .cadence: if p.cadence.isNaN { p.cadence = v }
+            guard var p = plan(i, m.developerKeys[i]) else { continue }
+            let v = m.developerValues[i] / p.scale - p.offset
+            if let target = p.target {
+                if !p.applied {
+                    p.applied = true
+                    plans[i] = p
+                    developerApplied.insert(p.key)
+                }
+                switch target {
+                case .power: if samples.power[last].isNaN { samples.power[last] = v }
+                case .heartRate: if samples.heartRate[last].isNaN { samples.heartRate[last] = v }
+                case .cadence: if samples.cadence[last].isNaN { samples.cadence[last] = v }
+                }
+            } else if let slot = p.slot, samples.extras[slot].values[last].isNaN {
+                // A native running-dynamics value of the record wins over a developer field's.
+                samples.extras[slot].values[last] = p.factor * v
             }
         }
     }
 
-    /// The record's running dynamics and the developer fields kept as channels
-    /// (after `samples.append`: the last point's values).
-    private func extras(_ m: FITMessage) {
-        let last = samples.count - 1
+    /// The record's running-dynamics fields into their channels.
+    private func dynamics(_ m: FITMessage, _ last: Int) {
         for (k, d) in FITProfile.dynamics.enumerated() {
             let raw = m[d.field]
             guard !raw.isNaN else { continue }
             if dynamicsSlots[k] == nil { dynamicsSlots[k] = samples.extraIndex(d.key, unit: d.unit) }
             if let slot = dynamicsSlots[k] { samples.extras[slot].values[last] = raw / d.scale }
-        }
-        guard m.developerCount > 0 else { return }
-        for i in 0..<m.developerCount {
-            let key = m.developerKeys[i]
-            guard let channel = developerChannels[key], channel.target == nil else { continue }
-            let target: (slot: Int, factor: Double)?
-            if let known = developerSlots[key] {
-                target = known
-            } else {
-                let kept = channel.kept(key)
-                target = samples.extraIndex(kept.key, unit: kept.unit).map { ($0, kept.factor) }
-                developerSlots[key] = target
-            }
-            // A native running-dynamics value of the record wins over a developer field's.
-            guard let target, samples.extras[target.slot].values[last].isNaN else { continue }
-            samples.extras[target.slot].values[last] = target.factor * channel.physical(m.developerValues[i])
         }
     }
 
@@ -391,17 +428,25 @@ final class FITActivityBuilder: FITSink {
 struct FITDeveloperChannel {
     enum Target: String { case power, heartRate = "heart rate", cadence }
 
-    var name: String?
-    var units: String?
-    var nativeMessage: Int?
-    var nativeField: Int?
-    var scale: Double
-    var offset: Double
+    let name: String?
+    let units: String?
+    let nativeMessage: Int?
+    let nativeField: Int?
+    let scale: Double
+    let offset: Double
+    /// The channel it fills (worked out once: records ask for every value).
+    let target: Target?
+
+    init(name: String?, units: String?, nativeMessage: Int?, nativeField: Int?, scale: Double, offset: Double) {
+        self.name = name; self.units = units; self.nativeMessage = nativeMessage; self.nativeField = nativeField
+        self.scale = scale; self.offset = offset
+        target = Self.target(name: name, nativeMessage: nativeMessage, nativeField: nativeField)
+    }
 
     /// Names read as power when the description declares no native field.
     static let powerNames: Set<String> = ["power", "rp_power", "rp power"]
 
-    var target: Target? {
+    static func target(name: String?, nativeMessage: Int?, nativeField: Int?) -> Target? {
         if nativeMessage == nil || nativeMessage == Int(FITProfile.Message.record), let nativeField {
             switch nativeField {
             case 7: return .power

@@ -108,8 +108,12 @@ struct FITDecoder: ~Copyable {
     private var lastTimestamp: UInt32?
     private var messageNumber = 0
     private let values: UnsafeMutablePointer<Double>
-    /// The base type of each developer field its description declared (this FIT file's).
-    private var developerTypes: [UInt16: UInt8] = [:]
+    /// The base type of each developer field its description declared (this FIT
+    /// file's), by key: 0 not described, else the type + 1 (`bogusType` for none
+    /// usable). A table, not a dictionary: every record's fields are looked up.
+    private let developerTypes: UnsafeMutablePointer<UInt8>
+    private var describedFields = 0
+    static let bogusType: UInt8 = 0xFF
     private let developerKeys: UnsafeMutablePointer<UInt16>
     private let developerValues: UnsafeMutablePointer<Double>
     private(set) var report = FITDecodeReport()
@@ -125,12 +129,15 @@ struct FITDecoder: ~Copyable {
         developerKeys.initialize(repeating: 0, count: 256)
         developerValues = .allocate(capacity: 256)
         developerValues.initialize(repeating: .nan, count: 256)
+        developerTypes = .allocate(capacity: 65_536)
+        developerTypes.initialize(repeating: 0, count: 65_536)
     }
 
     deinit {
         values.deallocate()
         developerKeys.deallocate()
         developerValues.deallocate()
+        developerTypes.deallocate()
     }
 
     private func damage(_ at: Int, _ reason: String, truncated: Bool = false) -> FITDamage {
@@ -217,7 +224,8 @@ struct FITDecoder: ~Copyable {
         input.consume(headerSize)
         report.units += 1
         definitions = [Definition?](repeating: nil, count: 16)
-        developerTypes = [:]
+        if describedFields > 0 { developerTypes.update(repeating: 0, count: 65_536) }
+        describedFields = 0
         lastTimestamp = nil
         sink.unitStarted()
         if dataSize == 0 { report.unfinishedUnits += 1 }
@@ -285,7 +293,9 @@ struct FITDecoder: ~Copyable {
         }
         for f in definition.developer {
             // Not described (yet): named in the notes as not imported.
-            guard let type = developerTypes[f.key] else { continue }
+            let stored = developerTypes[Int(f.key)]
+            guard stored != 0 else { continue }
+            let type = stored == Self.bogusType ? stored : stored - 1
             let unit = FITBaseType.size(type)
             guard type <= FITBaseType.maximum, type != FITBaseType.string, f.size >= unit, f.size % unit == 0 else {
                 report.unreadableDeveloperFields.insert(f.key)
@@ -326,10 +336,12 @@ struct FITDecoder: ~Copyable {
     /// field's values are read with.
     private mutating func noteDescription() {
         let index = values[0], number = values[1], type = values[2]
-        guard (0..<256).contains(index), (0..<256).contains(number), developerTypes.count < Self.maximumDeveloperFields
+        guard (0..<256).contains(index), (0..<256).contains(number), describedFields < Self.maximumDeveloperFields
         else { return }
         // No base type, or the invalid 0xFF: a type no value can be read with.
-        developerTypes[UInt16(index) << 8 | UInt16(number)] = (0..<255).contains(type) ? UInt8(type) & 0x1F : 0xFF
+        let key = Int(UInt16(index) << 8 | UInt16(number))
+        if developerTypes[key] == 0 { describedFields += 1 }
+        developerTypes[key] = (0..<255).contains(type) ? (UInt8(type) & 0x1F) + 1 : Self.bogusType
     }
 
     private mutating func decodeDefinition(_ header: UInt8, at: Int, dataEnd: Int) throws {
