@@ -227,12 +227,16 @@ public enum SplitTable {
             gradeAdjustedPaceSecondsPerKm: TextFormat.round(s.gradeAdjustedPaceSecondsPerKm, 1),
             ascentMeters: TextFormat.round(s.ascentMeters, 1),
             descentMeters: TextFormat.round(s.descentMeters, 1), avgHeartRate: TextFormat.round(s.avgHeartRate, 1),
-            avgCadence: TextFormat.round(s.avgCadence, 1), partial: s.partial)
+            avgCadence: TextFormat.round(s.avgCadence, 1), avgPowerWatts: TextFormat.round(s.avgPowerWatts, 0),
+            partial: s.partial)
     }
 
+    /// The splits' table; a `W` column (average power) when any split has power.
     public static func text(_ splits: [Split], unit: DistanceUnit) -> String {
-        Format.table(
-            header: ["#", unit.rawValue, "time", "moving", "pace", "GAP", "elev +/-", "HR", "cad"],
+        let power = splits.contains { $0.avgPowerWatts != nil }
+        return Format.table(
+            header: ["#", unit.rawValue, "time", "moving", "pace", "GAP", "elev +/-", "HR", "cad"]
+                + (power ? ["W"] : []),
             rows: splits.map { s in
                 let length = (s.endMeters - s.startMeters) / unit.meters
                 return [
@@ -244,8 +248,8 @@ public enum SplitTable {
                         ? TextFormat.unknown
                         : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
                     Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
-                ]
-            }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8]) + (splits.last?.partial == true ? "\n* partial split" : "")
+                ] + (power ? [Format.number(s.avgPowerWatts, digits: 0)] : [])
+            }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9]) + (splits.last?.partial == true ? "\n* partial split" : "")
     }
 
     /// The splits as CSV (`CSV`: CRLF records).
@@ -253,7 +257,7 @@ public enum SplitTable {
         let u = unit.rawValue
         let header = [
             "index", "start_km", "end_km", "elapsed_time_s", "moving_time_s", "pace_s_per_\(u)", "gap_pace_s_per_\(u)",
-            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial"
+            "ascent_m", "descent_m", "avg_hr_bpm", "avg_cadence_spm", "partial", "avg_power_w"
         ]
         return CSV.document(header: header, rows: splits.map { csvCells($0, unit: unit) })
     }
@@ -267,7 +271,8 @@ public enum SplitTable {
             .number(s.paceSecondsPerKm.map { $0 * perUnit }, digits: 1),
             .number(s.gradeAdjustedPaceSecondsPerKm.map { $0 * perUnit }, digits: 1),
             .number(s.ascentMeters, digits: 1), .number(s.descentMeters, digits: 1),
-            .number(s.avgHeartRate, digits: 1), .number(s.avgCadence, digits: 1), .bool(s.partial)
+            .number(s.avgHeartRate, digits: 1), .number(s.avgCadence, digits: 1), .bool(s.partial),
+            .number(s.avgPowerWatts, digits: 0)
         ]
     }
 }
@@ -285,6 +290,7 @@ public struct SplitJSON: Encodable {
     @Null var descentMeters: Double?
     @Null var avgHeartRate: Double?
     @Null var avgCadence: Double?
+    @Null var avgPowerWatts: Double?
     var partial: Bool
 }
 

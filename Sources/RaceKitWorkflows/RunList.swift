@@ -57,7 +57,10 @@ public struct RunList {
     public func text(unit: DistanceUnit) -> String {
         if runs.isEmpty { return "No runs match. Import some with: racekit import PATH" }
         // Average and normalized power only where a run has them (most runs have none).
-        let power = runs.contains { $0.record.metrics[Metric.AvgPower.self] != nil }
+        // The metrics' places looked up once, not per run.
+        let avgPower = registry.index(of: Metric.AvgPower.self),
+            normalized = registry.index(of: Metric.NormalizedPower.self)
+        let power = avgPower.map { i in runs.contains { $0.record.metrics[index: i] != nil } } ?? false
         var header = [
             "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace or speed", "elev+", "avg HR", "load"
         ]
@@ -79,8 +82,8 @@ public struct RunList {
                 ]
                 if power {
                     row += [
-                        Format.number(r.metrics[Metric.AvgPower.self], digits: 0),
-                        Format.number(r.metrics[Metric.NormalizedPower.self], digits: 0)
+                        Format.number(avgPower.flatMap { r.metrics[index: $0] }, digits: 0),
+                        Format.number(normalized.flatMap { r.metrics[index: $0] }, digits: 0)
                     ]
                 }
                 return row + [r.label ?? r.name ?? r.sourceFile]

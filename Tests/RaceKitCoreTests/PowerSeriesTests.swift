@@ -92,4 +92,18 @@ struct PowerSeriesTests {
         #expect(np > 280 && np < 320)
         #expect(abs(try #require(m[Metric.VariabilityIndex.self]) - np / 250) < 1e-12)
     }
+
+    @Test func eachSplitHasItsAveragePower() throws {
+        // 8 m/s: a kilometre every 125 s; 100 W over the first, 300 W after.
+        var activity = straightRun(seconds: 400, speed: 8)
+        activity.samples.power = ContiguousArray((0..<activity.samples.count).map { $0 < 125 ? 100.0 : 300 })
+        let splits = RunAnalyzer.analyse(activity, physiology: Physiology()).splits(.km)
+        #expect(splits.count == 4)
+        #expect(abs(try #require(splits[0].avgPowerWatts) - 100) < 2)   // the boundary falls inside a step
+        #expect(abs(try #require(splits[1].avgPowerWatts) - 300) < 2)
+        #expect(splits[2].avgPowerWatts == 300)
+        // Without power, none.
+        let plain = RunAnalyzer.analyse(straightRun(seconds: 400, speed: 8), physiology: Physiology()).splits(.km)
+        #expect(plain.allSatisfy { $0.avgPowerWatts == nil })
+    }
 }

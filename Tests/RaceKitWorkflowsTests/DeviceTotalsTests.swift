@@ -130,7 +130,13 @@ import Testing
         #expect(show.contains("\nTimer       14:30 (the device's)\n"))
         #expect(show.contains("\nPower       avg 200 · normalized 200 · max 200 W · variability 1.00\n"))
         #expect(show.contains("\nEnergy      321 kcal (the device's)\n"))
+        let detail = try RunDetail.load(store, id: ride.id)
+        let table = SplitTable.text(detail.analysis.splits(.km), unit: .km).split(separator: "\n")
+        #expect(table.first?.hasSuffix("  cad    W") == true, "\(table)")
+        #expect(table[2].hasSuffix("  200"))
         let tcxShow = try RunDetail.load(store, id: tcxRun.id).text(splits: [], unit: .km)
+        #expect(
+            !SplitTable.text(try RunDetail.load(store, id: tcxRun.id).analysis.splits(.km), unit: .km).contains(" W"))
         #expect(!tcxShow.contains("Power") && tcxShow.contains("Timer       18:11 (the device's)"))
         let list = try RunList(store, RunList.Options()).text(unit: .km)
         #expect(list.contains("  avg W  norm W  "))

@@ -20,6 +20,8 @@ public struct Split: Sendable, Equatable, Codable {
     public var descentMeters: Double?
     public var avgHeartRate: Double?
     public var avgCadence: Double?
+    /// Time-weighted average power in watts, zeros kept (as the run's, `PowerSeries`).
+    public var avgPowerWatts: Double?
     /// True for the last split when it is shorter than the unit.
     public var partial: Bool
 }
@@ -60,7 +62,7 @@ public enum Splits {
             let isLast = index == bounds.count - 1
             var endTime = isLast ? s.time[n - 1] : startTime
             var movingTime = 0.0, ascent = 0.0, descent = 0.0
-            var hr = WeightedMean(), cad = WeightedMean()
+            var hr = WeightedMean(), cad = WeightedMean(), power = WeightedMean()
             while k < n - 1 {
                 let d0 = s.distance[k], d1 = s.distance[k + 1]
                 let t0 = s.time[k], t1 = s.time[k + 1]
@@ -74,6 +76,9 @@ public enum Splits {
                 if moving[k] { movingTime += dt }
                 hr.add(s.heartRate[k], weight: min(dt, RunSummary.stepCapSeconds))
                 if s.cadence[k] > 0 { cad.add(s.cadence[k], weight: min(dt, RunSummary.stepCapSeconds)) }
+                if PowerSeries.plausibleWatts.contains(s.power[k]), t1 - t0 <= PowerSeries.maximumHold {
+                    power.add(s.power[k], weight: dt)
+                }
                 if let e = elevation { ascent += e.gainAtStep[k] * fraction; descent += e.lossAtStep[k] * fraction }
                 if !isLast, d1 > end {
                     // The boundary lies inside this step: interpolate its time; the
@@ -93,7 +98,7 @@ public enum Splits {
                     paceSecondsPerKm: pace,
                     gradeAdjustedPaceSecondsPerKm: grade?.adjusted(pace, from: start, to: end),
                     ascentMeters: elevation == nil ? nil : ascent, descentMeters: elevation == nil ? nil : descent,
-                    avgHeartRate: hr.value, avgCadence: cad.value,
+                    avgHeartRate: hr.value, avgCadence: cad.value, avgPowerWatts: power.value,
                     partial: isLast && length < unit.meters - 1e-6))
             start = end
             startTime = endTime
