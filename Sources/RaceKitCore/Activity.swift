@@ -81,7 +81,7 @@ public struct RepairReport: Sendable, Equatable, Codable {
     static let lapTotalsText =
         "lap totals describe a longer activity: trackpoints trusted, the laps' timer and energy not used"
     static let sessionTotalsText =
-        "the session's timer is longer than its records: the device's timer and energy not used"
+        "the session's timer is longer than its records: the session's totals not used"
     var nonNumericText: String {
         "\(nonNumericValues) value\(nonNumericValues == 1 ? "" : "s") that \(nonNumericValues == 1 ? "is" : "are") not a number ignored"
     }

@@ -26,13 +26,32 @@ public struct ExtraChannel: Sendable, Equatable {
         public static let stepLength = "stepLengthMm"
     }
 
-    /// The key of a developer field kept as a channel.
-    public static func developer(_ name: String) -> String { "developer:" + name }
+    /// The key of a developer field kept as a channel (at most `maximumKeyBytes`).
+    public static func developer(_ name: String) -> String {
+        truncated("developer:" + name, bytes: maximumKeyBytes)
+    }
 
     /// Most extra channels a run keeps (a file may define hundreds of developer fields).
     public static let maximumCount = 32
     /// Longest key and unit kept, in UTF-8 bytes.
     public static let maximumKeyBytes = 64
+    /// Largest magnitude a developer value may have (beyond it: a sensor's garbage).
+    public static let maximumMagnitude = 1e9
+
+    /// `text` cut to at most `bytes` UTF-8 bytes at a character boundary.
+    public static func truncated(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var out = "", used = 0
+        for c in text {
+            let n = c.utf8.count
+            if used + n > bytes { break }
+            out.append(c); used += n
+        }
+        return out
+    }
+
+    /// True for the running-dynamics channels (their averages leave out zeros).
+    public var isDynamics: Bool { !key.hasPrefix("developer:") }
 }
 
 extension SampleSeries {
@@ -44,12 +63,13 @@ extension SampleSeries {
     /// The index of extra channel `key`, added (NaN at every point) when new;
     /// nil when the run already keeps `ExtraChannel.maximumCount`.
     public mutating func extraIndex(_ key: String, unit: String?) -> Int? {
+        let key = ExtraChannel.truncated(key, bytes: ExtraChannel.maximumKeyBytes)
         if let i = extras.firstIndex(where: { $0.key == key }) { return i }
         guard extras.count < ExtraChannel.maximumCount else { return nil }
         extras.append(
             ExtraChannel(
-                key: String(decoding: key.utf8.prefix(ExtraChannel.maximumKeyBytes), as: UTF8.self),
-                unit: unit.map { String(decoding: $0.utf8.prefix(ExtraChannel.maximumKeyBytes), as: UTF8.self) },
+                key: key,
+                unit: unit.map { ExtraChannel.truncated($0, bytes: ExtraChannel.maximumKeyBytes) },
                 values: ContiguousArray(repeating: .nan, count: count)))
         return extras.count - 1
     }

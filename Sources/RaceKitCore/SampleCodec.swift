@@ -100,8 +100,8 @@ public enum SampleCodec {
         let extras = storedExtras(s)
         let names = extras.map {
             (
-                Array($0.key.utf8.prefix(ExtraChannel.maximumKeyBytes)),
-                $0.unit.map { Array($0.utf8.prefix(ExtraChannel.maximumKeyBytes)) }
+                Array(ExtraChannel.truncated($0.key, bytes: ExtraChannel.maximumKeyBytes).utf8),
+                $0.unit.map { Array(ExtraChannel.truncated($0, bytes: ExtraChannel.maximumKeyBytes).utf8) }
             )
         }
         if !extras.isEmpty {

@@ -46,10 +46,23 @@ final class FITActivityBuilder: FITSink {
     /// The developer fields read into a channel (by the description's native
     /// field, else by name), with their scale and offset.
     private var developerChannels: [UInt16: FITDeveloperChannel] = [:]
-    /// The developer fields whose values went into power, heart rate or cadence.
+    /// The developer fields whose values went into power, heart rate or cadence
+    /// (this FIT file's: a chained file describes its own).
     private var developerApplied = Set<UInt16>()
-    /// The extra channel each developer field of the records is kept in (nil: none left).
+    /// The extra channel each developer field of the records is kept in (nil:
+    /// none left), and what its values are multiplied by (this FIT file's).
     private var developerSlots: [UInt16: (slot: Int, factor: Double)?] = [:]
+    /// Which developer field each extra channel holds (a longer name cut to the
+    /// same key must not share it).
+    private var slotOwners: [Int: UInt16] = [:]
+    /// Over all chained files, in order: the fields read into a channel ("Power
+    /// as power") and those kept as channels, for the notes; the keys used.
+    private var readNames: [String] = []
+    private var keptNames: [String] = []
+    private var usedKeys = Set<UInt16>()
+    /// Developer channels that stand for a running-dynamics channel, used as it
+    /// when the file has no native values for it (`finish`).
+    private var developerDynamics: [(channel: String, dynamics: String)] = []
     /// The extra channel of each running-dynamics record field, once seen.
     private var dynamicsSlots = [Int?](repeating: nil, count: FITProfile.dynamics.count)
     /// Most sessions of one file: a triathlon has 5 (transitions included), a
@@ -70,6 +83,11 @@ final class FITActivityBuilder: FITSink {
         unitHasFileID = false
         timerStopped = false
         breakSegment()
+        // A chained file's developer fields are its own descriptions.
+        developerChannels = [:]
+        developerSlots = [:]
+        developerApplied = []
+        plans = []
     }
 
     /// The next record starts a segment (once, however many reasons there are).
@@ -144,6 +162,8 @@ final class FITActivityBuilder: FITSink {
             let key = UInt16(index) << 8 | UInt16(number)
             if let fieldName = m.strings[3] { developerNames[key] = fieldName }
             plans = []
+            developerSlots[key] = nil   // described again: its values go where the new description says
+            developerApplied.remove(key)
             developerChannels[key] = FITDeveloperChannel(
                 name: m.strings[3], units: m.strings[8], nativeMessage: m.int(14), nativeField: m.int(15),
                 scale: m[6], offset: m[7])
@@ -228,16 +248,40 @@ final class FITActivityBuilder: FITSink {
             if let known = developerSlots[key] {
                 made.slot = known?.slot; made.factor = known?.factor ?? 1
             } else {
-                let kept = channel.kept(key)
-                made.slot = samples.extraIndex(kept.key, unit: kept.unit)
-                made.factor = kept.factor
-                developerSlots[key] = .some(made.slot.map { ($0, kept.factor) })
+                let target = slot(for: channel, key)
+                made.slot = target?.slot
+                made.factor = target?.factor ?? 1
+                developerSlots[key] = .some(target)
             }
         }
         made.applied = developerApplied.contains(key)
         while plans.count <= i { plans.append(nil) }
         plans[i] = made
         return made
+    }
+
+    /// The extra channel a developer field is kept in: `developer:NAME` (the
+    /// name cut to `ExtraChannel.maximumKeyBytes`; another field whose name cuts
+    /// to the same key gets its index and number added), nil past
+    /// `ExtraChannel.maximumCount`.
+    private func slot(for channel: FITDeveloperChannel, _ key: UInt16) -> (slot: Int, factor: Double)? {
+        let kept = channel.kept(key)
+        let label = channel.name ?? developerLabel(key)
+        var channelKey = kept.key
+        if let i = samples.extras.firstIndex(where: { $0.key == channelKey }), let owner = slotOwners[i], owner != key {
+            // "developer:" (10 bytes) and " (255/255)" (10) around the cut name.
+            channelKey = ExtraChannel.developer(
+                ExtraChannel.truncated(label, bytes: ExtraChannel.maximumKeyBytes - 20) + " (\(key >> 8)/\(key & 0xFF))"
+            )
+        }
+        guard let i = samples.extraIndex(channelKey, unit: kept.unit) else { return nil }
+        if slotOwners[i] == nil { slotOwners[i] = key }
+        if let dynamics = kept.dynamics, !developerDynamics.contains(where: { $0.channel == channelKey }) {
+            developerDynamics.append((channelKey, dynamics))
+        }
+        if !keptNames.contains(label) { keptNames.append(label) }
+        usedKeys.insert(key)
+        return (i, kept.factor)
     }
 
     /// The record's running dynamics and developer fields (after `samples.append`:
@@ -257,15 +301,21 @@ final class FITActivityBuilder: FITSink {
                     p.applied = true
                     plans[i] = p
                     developerApplied.insert(p.key)
+                    usedKeys.insert(p.key)
+                    let read = "\(developerLabel(p.key)) as \(target.rawValue)"
+                    if !readNames.contains(read) { readNames.append(read) }
                 }
                 switch target {
                 case .power: if samples.power[last].isNaN { samples.power[last] = v }
                 case .heartRate: if samples.heartRate[last].isNaN { samples.heartRate[last] = v }
                 case .cadence: if samples.cadence[last].isNaN { samples.cadence[last] = v }
                 }
-            } else if let slot = p.slot, samples.extras[slot].values[last].isNaN {
-                // A native running-dynamics value of the record wins over a developer field's.
-                samples.extras[slot].values[last] = p.factor * v
+            } else if let slot = p.slot {
+                let value = p.factor * v
+                // Beyond a Float32's comfortable range a value is a sensor's garbage.
+                if value.isFinite, abs(value) <= ExtraChannel.maximumMagnitude {
+                    samples.extras[slot].values[last] = value
+                }
             }
         }
     }
@@ -273,10 +323,10 @@ final class FITActivityBuilder: FITSink {
     /// The record's running-dynamics fields into their channels.
     private func dynamics(_ m: FITMessage, _ last: Int) {
         for (k, d) in FITProfile.dynamics.enumerated() {
-            let raw = m[d.field]
-            guard !raw.isNaN else { continue }
+            let value = m[d.field] / d.scale
+            guard d.range.contains(value) else { continue }
             if dynamicsSlots[k] == nil { dynamicsSlots[k] = samples.extraIndex(d.key, unit: d.unit) }
-            if let slot = dynamicsSlots[k] { samples.extras[slot].values[last] = raw / d.scale }
+            if let slot = dynamicsSlots[k] { samples.extras[slot].values[last] = value }
         }
     }
 
@@ -306,9 +356,7 @@ final class FITActivityBuilder: FITSink {
     /// Names of the developer fields the file defined and RaceKit does not read.
     var developerFieldNames: [String] {
         var seen = Set<String>()
-        return developerKeys.sorted().filter {
-            !developerApplied.contains($0) && (developerSlots[$0] ?? nil) == nil
-        }.compactMap { key in
+        return developerKeys.sorted().filter { !usedKeys.contains($0) }.compactMap { key in
             let name = developerNames[key] ?? "developer \(key >> 8) field \(key & 0xFF)"
             return seen.insert(name).inserted ? name : nil
         }
@@ -320,24 +368,21 @@ final class FITActivityBuilder: FITSink {
     }
 
     /// Names of the developer fields of the records kept as channels of their own.
-    var developerFieldsKept: [String] {
-        developerKeys.sorted().compactMap { key in
-            guard (developerSlots[key] ?? nil) != nil, let c = developerChannels[key] else { return nil }
-            return c.name ?? "developer \(key >> 8) field \(key & 0xFF)"
-        }
-    }
+    var developerFieldsKept: [String] { keptNames }
 
     /// Names of the developer fields read into a channel, with the channel.
-    var developerFieldsRead: [String] {
-        developerApplied.sorted().compactMap { key in
-            guard let c = developerChannels[key], let target = c.target else { return nil }
-            return "\(c.name ?? "developer \(key >> 8) field \(key & 0xFF)") as \(target.rawValue)"
-        }
-    }
+    var developerFieldsRead: [String] { readNames }
 
     /// Splits the records by session into activities (one per session that is
     /// not a transition); notes say what was skipped.
     func finish(into document: inout ParsedDocument) {
+        // A developer field standing for a running-dynamics channel (Stryd's
+        // Ground Time) is that channel when the file has no native values for
+        // it; beside native values (a walking stretch Stryd times and the watch
+        // does not) it stays a developer channel of its own.
+        for (channel, dynamics) in developerDynamics where samples.extra(dynamics) == nil {
+            if let i = samples.extras.firstIndex(where: { $0.key == channel }) { samples.extras[i].key = dynamics }
+        }
         let creator = self.creator
         document.creator = creator
         let ordered = sessions.enumerated().sorted {
@@ -459,18 +504,52 @@ struct FITDeveloperChannel {
         return Self.powerNames.contains(name.lowercased()) ? .power : nil
     }
 
-    /// The extra channel a developer field without a native channel is kept in:
-    /// Stryd's `Ground Time` and `Vertical Oscillation` are running dynamics
-    /// (in ms and cm), any other its own `developer:NAME` with its units.
-    func kept(_ key: UInt16) -> (key: String, unit: String?, factor: Double) {
+    /// The channel a developer field without a native channel of its own is
+    /// kept in: `developer:NAME` with its units; one that declares a running-
+    /// dynamics record field (Stryd's Ground Time 41, Vertical Oscillation 39),
+    /// or is named like one, is converted to that channel's unit (from ms or s,
+    /// mm, cm or m, %) and marked `dynamics`; with units RaceKit does not know, it
+    /// keeps its own.
+    func kept(_ key: UInt16) -> (key: String, unit: String?, factor: Double, dynamics: String?) {
         let label = name ?? "developer \(key >> 8) field \(key & 0xFF)"
-        let unit = units?.lowercased()
-        switch label.lowercased() {
-        case "ground time" where unit == "ms" || unit == "milliseconds":
-            return (ExtraChannel.Key.groundContact, "ms", 1)
-        case "vertical oscillation" where unit == "cm": return (ExtraChannel.Key.verticalOscillation, "mm", 10)
-        case "vertical oscillation" where unit == "mm": return (ExtraChannel.Key.verticalOscillation, "mm", 1)
-        default: return (ExtraChannel.developer(label), units, 1)
+        let channelKey = ExtraChannel.developer(label)
+        let own = (
+            channelKey, units.map { ExtraChannel.truncated($0, bytes: ExtraChannel.maximumKeyBytes) }, 1.0, String?.none
+        )
+        var field = nativeMessage == nil || nativeMessage == Int(FITProfile.Message.record) ? nativeField : nil
+        if field == nil {
+            switch label.lowercased() {
+            case "ground time", "ground contact time": field = 41
+            case "vertical oscillation": field = 39
+            default: break
+            }
+        }
+        guard let field, let d = FITProfile.dynamics.first(where: { Int($0.field) == field }),
+            let factor = Self.factor(from: units, to: d.unit)
+        else { return own }
+        return (channelKey, d.unit, factor, d.key)
+    }
+
+    /// What a value in `units` is multiplied by to be in `unit` (ms, mm or %);
+    /// nil for units RaceKit does not know.
+    static func factor(from units: String?, to unit: String) -> Double? {
+        let u = (units ?? "").trimmingBlanks().lowercased()
+        switch unit {
+        case "ms":
+            switch u {
+            case "ms", "millisecond", "milliseconds": return 1
+            case "s", "second", "seconds": return 1000
+            default: return nil
+            }
+        case "mm":
+            switch u {
+            case "mm", "millimeter", "millimeters", "millimetre", "millimetres": return 1
+            case "cm", "centimeter", "centimeters", "centimetre", "centimetres": return 10
+            case "m", "meter", "meters", "metre", "metres": return 1000
+            default: return nil
+            }
+        default:
+            return u == "%" || u == "percent" ? 1 : nil
         }
     }
 

@@ -46,12 +46,14 @@ enum FITProfile {
     /// The running-dynamics fields of a record, kept as extra channels: field,
     /// scale, channel and unit (FIT profile: `vertical_oscillation`,
     /// `stance_time`, `vertical_ratio`, `stance_time_balance`, `step_length`).
-    static let dynamics: [(field: UInt8, scale: Double, key: String, unit: String)] = [
-        (41, 10, ExtraChannel.Key.groundContact, "ms"),
-        (84, 100, ExtraChannel.Key.groundContactBalance, "%"),
-        (39, 10, ExtraChannel.Key.verticalOscillation, "mm"),
-        (83, 100, ExtraChannel.Key.verticalRatio, "%"),
-        (85, 10, ExtraChannel.Key.stepLength, "mm")
+    /// A value outside `range` (after the scale) is no value: 65,534 ms of
+    /// ground contact is a sensor's invalid marker read as a number.
+    static let dynamics: [(field: UInt8, scale: Double, key: String, unit: String, range: ClosedRange<Double>)] = [
+        (41, 10, ExtraChannel.Key.groundContact, "ms", 50...3000),
+        (84, 100, ExtraChannel.Key.groundContactBalance, "%", 1...99),
+        (39, 10, ExtraChannel.Key.verticalOscillation, "mm", 1...500),
+        (83, 100, ExtraChannel.Key.verticalRatio, "%", 0.5...60),
+        (85, 10, ExtraChannel.Key.stepLength, "mm", 50...5000)
     ]
 
     /// String fields kept (product names, developer field names).

@@ -156,11 +156,13 @@ public struct RunDetail {
             facts.append(
                 (
                     "Developer",
-                    developer.map { c in
-                        let unit = c.unit.map { " \($0)" } ?? ""
-                        return
-                            "\(c.developerName ?? c.key) avg \(Self.short(c.average)) · max \(Self.short(c.maximum))\(unit)"
-                    }.joined(separator: "; ")
+                    // The names and units come from the file: one line, whatever they hold.
+                    DisplayText.line(
+                        developer.map { c in
+                            let unit = c.unit.map { " \($0)" } ?? ""
+                            return
+                                "\(c.developerName ?? c.key) avg \(Self.short(c.average)) · max \(Self.short(c.maximum))\(unit)"
+                        }.joined(separator: "; "))
                 ))
         }
         let estimated = try r.estimatedLoadInputs()

@@ -120,7 +120,7 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         w.define(
             local: local, global: 206,
             fields: [
-                .init(0, .uint8), .init(1, .uint8), .init(2, .uint8), .init(3, .string, size: 24),
+                .init(0, .uint8), .init(1, .uint8), .init(2, .uint8), .init(3, .string, size: 96),
                 .init(8, .string, size: 8), .init(14, .uint16), .init(15, .uint8), .init(6, .uint8)
             ])
         w.write(
@@ -155,7 +155,7 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         // Record 1: Stryd's Power (first); record 2: Stryd's invalid, RP_Power's 300; record 3: native 222.
         #expect(Array(s.power) == [250, 300, 222])
         #expect(s.heartRate[0] == 150 && s.heartRate[1].isNaN)
-        #expect(doc.notes.contains("developer fields read: Power as power, Heart as heart rate, RP_Power as power"))
+        #expect(doc.notes.contains("developer fields read: Power as power, RP_Power as power, Heart as heart rate"))
         #expect(doc.notes.contains("developer fields kept as channels: Form Power"))
     }
 
@@ -177,8 +177,11 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
             local: 0, [.int(fitStart + 1), .invalid, .invalid, .invalid], developer: [[0xFA, 0], [0x5F, 0], [0x8F, 0]])
         let doc = try readFIT(w.file()).document
         let s = try #require(doc.activities.first).samples
-        // The native field wins over Stryd's where both are there: 248 then 250 ms.
-        #expect(s.extra(ExtraChannel.Key.groundContact).map(Array.init) == [248, 250])
+        // The watch's own ground contact is the channel; Stryd's beside it stays a developer
+        // channel (two measures are not mixed); Stryd's vertical oscillation, the only one, is the channel.
+        let gct = try #require(s.extra(ExtraChannel.Key.groundContact))
+        #expect(gct[0] == 248 && gct[1].isNaN)
+        #expect(s.extra("developer:Ground Time").map(Array.init) == [240, 250])
         #expect(s.extra(ExtraChannel.Key.groundContactBalance)?[0] == 50.2)
         #expect(s.extra(ExtraChannel.Key.stepLength)?[0] == 1050)
         #expect(s.extra(ExtraChannel.Key.verticalOscillation).map(Array.init) == [90, 95])
@@ -188,6 +191,52 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         #expect(
             doc.notes.contains(
                 "developer fields kept as channels: Ground Time, Vertical Oscillation, Leg Spring Stiffness"))
+    }
+
+    @Test func eachDescriptionNamesItsOwnValuesAcrossChainedFilesAndRedescriptions() throws {
+        func unit(_ name: String, units: String, value: UInt8, at t: Int64) -> [UInt8] {
+            var w = FITWriter()
+            describe(&w, local: 1, index: 0, number: 0, type: 0x02, name: name, units: units)
+            w.define(local: 0, global: 20, fields: [.init(253, .uint32)], developer: [.init(0, size: 1)])
+            w.write(local: 0, [.int(fitStart + t)], developer: [[value]])
+            w.write(local: 0, [.int(fitStart + t + 1)], developer: [[value]])
+            return w.file()
+        }
+        // Field 0/0 is Form Power in the first file, Core Temp in the chained second.
+        let doc = try readFIT(
+            unit("Form Power", units: "Watts", value: 60, at: 0) + unit("Core Temp", units: "C", value: 38, at: 2)
+        )
+        .document
+        let s = try #require(doc.activities.first).samples
+        let power = try #require(s.extras.first { $0.key == "developer:Form Power" })
+        let temp = try #require(s.extras.first { $0.key == "developer:Core Temp" })
+        #expect(power.unit == "Watts" && Array(power.values.prefix(2)) == [60, 60] && power.values[2].isNaN)
+        #expect(temp.unit == "C" && temp.values[0].isNaN && Array(temp.values.suffix(2)) == [38, 38])
+        #expect(doc.notes.contains("developer fields kept as channels: Form Power, Core Temp"))
+    }
+
+    @Test func longNamesHugeValuesAndInvalidDynamicsAreNotMixedUp() throws {
+        var w = FITWriter()
+        let stem = String(repeating: "é", count: 40)   // 80 bytes: cut at 64, on a character
+        describe(&w, local: 1, index: 0, number: 0, type: 0x88, name: stem + " one")
+        describe(&w, local: 1, index: 0, number: 1, type: 0x88, name: stem + " two")
+        w.define(
+            local: 0, global: 20, fields: [.init(253, .uint32), .init(41, .uint16)],
+            developer: [.init(0, size: 4), .init(1, size: 4)])
+        let one = withUnsafeBytes(of: Float(5).bitPattern.littleEndian, Array.init)
+        let huge = withUnsafeBytes(of: Float(1e30).bitPattern.littleEndian, Array.init)
+        w.write(local: 0, [.int(fitStart), .int(65534)], developer: [one, huge])
+        w.write(local: 0, [.int(fitStart + 1), .int(2500)], developer: [one, one])
+        let s = try #require(readFIT(w.file()).document.activities.first).samples
+        let developer = s.extras.filter { $0.key.hasPrefix("developer:") }
+        #expect(developer.count == 2)
+        #expect(Set(developer.map(\.key)).count == 2)
+        #expect(
+            developer.allSatisfy { $0.key.utf8.count <= ExtraChannel.maximumKeyBytes && !$0.key.contains("\u{FFFD}") })
+        #expect(developer[1].values[0].isNaN && developer[1].values[1] == 5)   // 1e30 is no value
+        // 65,534 / 10 ms of ground contact is the invalid marker, not a value.
+        let gct = try #require(s.extra(ExtraChannel.Key.groundContact))
+        #expect(gct[0].isNaN && gct[1] == 250)
     }
 
     @Test func aDeveloperDescriptionWithABogusBaseTypeOrSizeIsNotedNotRead() throws {

@@ -197,4 +197,33 @@ import Testing
         let third = try Importer(store: store, options: ImportOptions()).run(files: [gpx.path])
         #expect(third.map(\.status) == [.duplicate])
     }
+
+    @Test func aDeveloperFieldsNameStaysOnItsLineOfRunsShow() throws {
+        let epoch: Int64 = 631_065_600
+        let start = Int64(1_772_348_400) - epoch
+        var w = FITWriter()
+        w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
+        w.write(local: 0, [.int(4)])
+        w.define(
+            local: 1, global: 206,
+            fields: [
+                .init(0, .uint8), .init(1, .uint8), .init(2, .uint8), .init(3, .string, size: 24),
+                .init(8, .string, size: 8)
+            ])
+        w.write(local: 1, [.int(0), .int(0), .int(0x02), .string("Line1\nLine2"), .string("W\nW")])
+        w.define(local: 2, global: 20, fields: [.init(253, .uint32), .init(5, .uint32)], developer: [.init(0, size: 1)])
+        for i in 0..<Int64(120) { w.write(local: 2, [.int(start + i), .int(i * 300)], developer: [[42]]) }
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("nasty.fit")
+        try Data(w.file()).write(to: url)
+        let store = try RunStore()
+        #expect(
+            try Importer(store: store, options: ImportOptions()).run(files: [url.path]).map(\.status) == [.imported])
+        let run = try #require(try store.runs().first)
+        let text = try RunDetail.load(store, id: run.id).text(splits: [], unit: .km)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Developer") })
+        #expect(line.contains("Line1") && line.contains("Line2") && line.contains("avg 42.0 · max 42.0"), "\(line)")
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("Line2") || $0.hasPrefix("W") })
+    }
 }

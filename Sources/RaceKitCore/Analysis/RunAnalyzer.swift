@@ -21,12 +21,13 @@ public struct RunAnalysis: Sendable {
     public private(set) var gradeProfile: GradeProfile?
     private(set) var samples: SampleSeries
     /// The run's extra channels (running dynamics, developer fields), each
-    /// summarised: time-weighted average and maximum over its values.
+    /// summarised: time-weighted average and maximum over its values (for the
+    /// running dynamics over its positive ones, as their run figures).
     public var channelSummaries: [ChannelSummary] {
         samples.extras.compactMap { e in
-            let finite = e.values.filter { $0.isFinite }
-            guard let maximum = finite.max(),
-                let average = RunSummary.weightedAverage(e.values, time: samples.time, include: { $0.isFinite }).average
+            let counts: (Double) -> Bool = e.isDynamics ? { $0.isFinite && $0 > 0 } : { $0.isFinite }
+            guard let maximum = e.values.filter(counts).max(),
+                let average = RunSummary.weightedAverage(e.values, time: samples.time, include: counts).average
             else { return nil }
             return ChannelSummary(key: e.key, unit: e.unit, average: average, maximum: maximum)
         }
