@@ -47,6 +47,11 @@ public struct RepairReport: Sendable, Equatable, Codable {
     public var timesWithoutZone = 0
     /// Lap totals ignored because they describe more than the points hold (an excerpt).
     public var lapTotalsIgnored = false
+    /// Clock jumps repaired (`TrackRepair.rebaseClockJumps`), the largest in
+    /// seconds, and the points moved onto the rest of the track.
+    public var clockJumps = 0
+    public var clockJumpSeconds = 0.0
+    public var rebasedPoints = 0
     /// The session's totals ignored for the same reason.
     public var sessionTotalsIgnored = false
     /// Values in the file that are not numbers (`<ele>n/a</ele>`, `<Calories>abc</Calories>`).
@@ -75,7 +80,16 @@ public struct RepairReport: Sendable, Equatable, Codable {
         if lapTotalsIgnored { out.append(Self.lapTotalsText) }
         if sessionTotalsIgnored { out.append(Self.sessionTotalsText) }
         if nonNumericValues > 0 { out.append(nonNumericText) }
+        if clockJumps > 0 { out.append(clockJumpText) }
         return out
+    }
+
+    var clockJumpText: String {
+        let days = clockJumpSeconds / 86_400
+        let size =
+            days >= 1 ? "\(TextFormat.fixed(days, 1)) days" : "\(TextFormat.fixed(clockJumpSeconds / 3600, 1)) hours"
+        return
+            "the clock jumps \(clockJumps == 1 ? "once" : "\(clockJumps) times") (by up to \(size)): \(rebasedPoints) point\(rebasedPoints == 1 ? "" : "s") re-based onto the rest of the track"
     }
 
     static let lapTotalsText =

@@ -22,6 +22,12 @@ public struct Lap: Sendable, Equatable {
     public var distanceMeters: Double?
     /// Energy in kilocalories (FIT `total_calories`, TCX `Calories`, Apple Health's active energy).
     public var energyKcal: Double?
+    /// A pool swim's pool length in metres, its active lengths (rests left out),
+    /// their timer time in seconds, and the strokes (FIT session and `length`s).
+    public var poolLengthMeters: Double?
+    public var activeLengths: Double?
+    public var activeLengthSeconds: Double?
+    public var strokes: Double?
     public init(
         startTime: Double? = nil, totalTimeSeconds: Double? = nil, distanceMeters: Double? = nil,
         energyKcal: Double? = nil

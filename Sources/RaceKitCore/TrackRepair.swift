@@ -55,6 +55,7 @@ public enum TrackRepair {
             starts = reordered
             report.reorderedSegments = starts.count
         }
+        starts = rebaseClockJumps(&samples, starts: starts, report: &report)
         var bridges: [Int: BackwardBridge] = [:]
         let segmentStarts = compact(
             &samples, segmentStarts: starts, requirePosition: format == .gpx, report: &report, bridges: &bridges)

@@ -14,9 +14,22 @@ final class FITActivityBuilder: FITSink {
         var timer: Double?
         var distance: Double?
         var calories: Double?
+        /// Pool swims: `pool_length`, `num_active_lengths`, `total_cycles` (strokes).
+        var poolLength: Double?
+        var activeLengths: Double?
+        var strokes: Double?
 
         /// The session's totals as one lap (a file without laps).
         var lap: Lap { Lap(startTime: start, totalTimeSeconds: timer, distanceMeters: distance, energyKcal: calories) }
+    }
+
+    /// A pool length (FIT `length`): its start, timer time and strokes; idle
+    /// lengths are the rests between.
+    struct Length {
+        var start: Double
+        var seconds: Double
+        var strokes: Double?
+        var active: Bool
     }
 
     struct LapEntry {
@@ -31,6 +44,7 @@ final class FITActivityBuilder: FITSink {
     private var segmentStarts: [Int] = []
     private var timerStopped = false
     private var laps: [LapEntry] = []
+    private var lengths: [Length] = []
     private var sessions: [Session] = []
     private var sportMessage: (sport: Int?, subSport: Int?)?
     /// `file_id.type` of the current FIT file (nil: no file_id yet).
@@ -138,7 +152,20 @@ final class FITActivityBuilder: FITSink {
                 elapsed: scaled(m[7], 1000), timer: scaled(m[8], 1000), distance: scaled(m[9], 100),
                 calories: calories(m[11]))
             if s.start == nil, let end = s.end, let elapsed = s.elapsed { s.start = end - elapsed }
+            if let pool = scaled(m[44], 100), pool > 0 { s.poolLength = pool }
+            s.activeLengths = m.int(47).map(Double.init)
+            s.strokes = scaled(m[10], 1)
             sessions.append(s)
+        case FITProfile.Message.length:
+            guard inActivity, let start = time(m[2]) ?? time(m[253]),
+                let seconds = scaled(m[4], 1000) ?? scaled(m[3], 1000)
+            else { return }
+            if lengths.count >= ActivityFileReader.maxParts {
+                throw FITError.tooManyParts(file: name, what: "lengths", limit: ActivityFileReader.maxParts)
+            }
+            // length_type 0 is idle (a rest); a length without one that took time is swum.
+            let active = m.int(12).map { $0 == 1 } ?? (seconds > 0)
+            lengths.append(Length(start: start, seconds: seconds, strokes: scaled(m[5], 1), active: active))
         case FITProfile.Message.sport:
             if inActivity, sportMessage == nil { sportMessage = (m.int(0), m.int(1)) }
         case FITProfile.Message.fileID:
@@ -330,6 +357,51 @@ final class FITActivityBuilder: FITSink {
         }
     }
 
+    /// The session's totals with its pool swim: the session's pool length,
+    /// active lengths and strokes, else what its lengths add up to; the active
+    /// lengths' timer time.
+    private func swim(_ s: Session, _ lengths: [Length]) -> Lap {
+        var lap = s.lap
+        let active = lengths.filter(\.active)
+        lap.poolLengthMeters = s.poolLength
+        lap.activeLengths = s.activeLengths ?? (active.isEmpty ? nil : Double(active.count))
+        lap.activeLengthSeconds = active.isEmpty ? nil : active.reduce(0) { $0 + $1.seconds }
+        let strokes = active.compactMap(\.strokes)
+        lap.strokes = s.strokes ?? (strokes.isEmpty ? nil : strokes.reduce(0, +))
+        return lap
+    }
+
+    /// True when at least two records have a time (a track to keep).
+    private func hasTimedDistance(_ s: SampleSeries) -> Bool {
+        s.time.lazy.filter { $0.isFinite }.prefix(2).count == 2
+    }
+
+    /// A pool swim's track from its lengths: a point where each swum length
+    /// starts and one where it ends, the distance growing by the pool length;
+    /// a rest (an idle length, or a gap) between is a pause. Nil without a swum length.
+    static func points(_ lengths: [Length], pool: Double) -> (samples: SampleSeries, segmentStarts: [Int])? {
+        let swum = lengths.filter { $0.active && $0.seconds > 0 }.sorted { $0.start < $1.start }
+        guard !swum.isEmpty else { return nil }
+        var s = SampleSeries()
+        var starts: [Int] = []
+        var distance = 0.0
+        var lastEnd = -Double.infinity
+        for l in swum {
+            if l.start > lastEnd + 1 || starts.isEmpty {
+                starts.append(s.count)
+                var p = SamplePoint()
+                p.time = max(l.start, lastEnd); p.distance = distance
+                s.append(p)
+            }
+            distance += pool
+            var end = SamplePoint()
+            end.time = l.start + l.seconds; end.distance = distance
+            s.append(end)
+            lastEnd = end.time
+        }
+        return (s, starts)
+    }
+
     /// The creator: the product name when the device wrote one, else the
     /// manufacturer and product number, with the software version.
     var creator: String? {
@@ -396,12 +468,20 @@ final class FITActivityBuilder: FITSink {
                 sport: s?.sport ?? sportMessage?.sport, subSport: s?.subSport ?? sportMessage?.subSport)
             raw.creator = creator
             raw.declaredStart = s?.start
-            raw.session = s?.lap
+            raw.session = s.map { swim($0, lengths) }
             raw.laps = laps.map(\.lap)
             if raw.laps.isEmpty, let s, s.distance != nil || s.timer != nil {
                 raw.laps = [s.lap]
             }
             if samples.isEmpty && raw.laps.isEmpty { return }
+            if let pool = raw.session?.poolLengthMeters, !hasTimedDistance(samples),
+                let built = Self.points(lengths, pool: pool)
+            {
+                // A pool swim whose records carry no time (or none at all): its lengths are the track.
+                samples = built.samples
+                segmentStarts = built.segmentStarts.filter { $0 > 0 }
+                document.notes.append("the swim's track built from its \(lengths.filter(\.active).count) pool lengths")
+            }
             swap(&raw.samples, &samples)
             raw.segmentStarts = [0] + segmentStarts
             document.activities.append(raw)
@@ -457,7 +537,7 @@ final class FITActivityBuilder: FITSink {
             raw.name = "\(label) (session \(k + 1) of \(ordered.count))"
             raw.creator = creator
             raw.declaredStart = s.start
-            raw.session = s.lap
+            raw.session = swim(s, lengths.filter { l in session(of: l.start, current: k) == k })
             if raw.laps.isEmpty, s.distance != nil || s.timer != nil {
                 raw.laps = [s.lap]
             }

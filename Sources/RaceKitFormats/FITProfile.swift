@@ -16,6 +16,7 @@ enum FITProfile {
         static let session: UInt16 = 18
         static let lap: UInt16 = 19
         static let record: UInt16 = 20
+        static let length: UInt16 = 101
         static let event: UInt16 = 21
         static let deviceInfo: UInt16 = 23
         static let fieldDescription: UInt16 = 206
@@ -32,7 +33,9 @@ enum FITProfile {
         case Message.record:
             return field <= 7 || field == 13 || field == 39 || field == 41 || field == 53 || field == 73 || field == 78
                 || (83...85).contains(field)
-        case Message.session: return field <= 9 || field == 11 || field == 16 || field == 17
+        case Message.session:
+            return field <= 11 || field == 16 || field == 17 || field == 44 || field == 47
+        case Message.length: return (2...5).contains(field) || field == 12
         case Message.lap: return field <= 9 || field == 11 || field == 25 || field == 39
         case Message.event: return field <= 1
         case Message.fileID: return field <= 2 || field == 4

@@ -143,12 +143,15 @@ import Testing
     }
 
     @Test func anActivitySpanningMoreThanAWeekIsRefused() {
+        // Points 20 hours apart (no step a clock jump) over 8.3 days; a single
+        // 30-day step is a clock jump, repaired (ClockJumpTests).
         var raw = track(seconds: 10, speed: 3)
-        raw.samples.time[10] = raw.samples.time[9] + 30 * 86_400
+        let t0 = raw.samples.time[0]
+        for i in 0...10 { raw.samples.time[i] = t0 + Double(i) * 72_000 }
         guard case .notAnActivity(let reason) = TrackRepair.repair(raw, format: .gpx) else {
-            Issue.record("a 30-day span was stored"); return
+            Issue.record("an 8-day span was stored"); return
         }
-        #expect(reason.contains("30.0 days"))
+        #expect(reason.contains("8.3 days"))
     }
 
     @Test func undeclaredRidesAndDrivesAreInferredFromSpeedRunsStayRuns() throws {

@@ -226,4 +226,55 @@ import Testing
         #expect(line.contains("Line1") && line.contains("Line2") && line.contains("avg 42.0 · max 42.0"), "\(line)")
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("Line2") || $0.hasPrefix("W") })
     }
+
+    @Test func aPoolSwimWithoutTimedRecordsIsReadFromItsLengths() throws {
+        // 25 m pool: 4 lengths of 30 s and 15 strokes, a 60 s rest (an idle length), 2 more; records untimed.
+        let epoch: Int64 = 631_065_600
+        let start = Int64(1_772_348_400) - epoch
+        var w = FITWriter()
+        w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
+        w.write(local: 0, [.int(4)])
+        w.define(local: 1, global: 20, fields: [.init(5, .uint32)])
+        for i in 1...6 { w.write(local: 1, [.int(Int64(i) * 2500)]) }
+        w.define(
+            local: 2, global: 101,
+            fields: [
+                .init(253, .uint32), .init(2, .uint32), .init(4, .uint32), .init(5, .uint16), .init(12, .enumeration)
+            ])
+        var t = start
+        for k in 0..<7 {
+            let idle = k == 4
+            let seconds: Int64 = idle ? 60 : 30
+            w.write(
+                local: 2,
+                [.int(t + seconds), .int(t), .int(seconds * 1000), idle ? .invalid : .int(15), .int(idle ? 0 : 1)])
+            t += seconds
+        }
+        w.define(
+            local: 3, global: 18,
+            fields: [
+                .init(253, .uint32), .init(2, .uint32), .init(5, .enumeration), .init(6, .enumeration),
+                .init(7, .uint32),
+                .init(8, .uint32), .init(9, .uint32), .init(44, .uint16)
+            ])
+        w.write(
+            local: 3,
+            [.int(t), .int(start), .int(5), .int(17), .int((t - start) * 1000), .int(180_000), .int(15000), .int(2500)])
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("pool.fit")
+        try Data(w.file()).write(to: url)
+        let store = try RunStore()
+        let results = try Importer(store: store, options: ImportOptions()).run(files: [url.path])
+        #expect(results.map(\.status) == [.imported], "\(results.map(\.reason))")
+        #expect(results.first?.reason?.contains("the swim's track built from its 6 pool lengths") == true)
+        let run = try #require(try store.runs().first)
+        #expect(run.sport == .swimming && run.distanceMeters == 150)
+        #expect(run.movingSeconds == 180)   // the rest is a pause
+        let m = run.metrics
+        #expect(m[Metric.PoolLength.self] == 25 && m[Metric.Lengths.self] == 6 && m[Metric.Strokes.self] == 90)
+        #expect(m[Metric.AvgStrokeRate.self] == 30)   // 90 strokes in 180 s
+        #expect(m[Metric.Swolf.self] == 45)   // 30 s + 15 strokes a length
+        #expect(m[Metric.TimerSeconds.self] == 180)
+    }
 }

@@ -42,8 +42,9 @@ public struct PowerSeries: Sendable {
         watts = out
     }
 
-    /// True when there are enough seconds of power for the run's figures.
-    public var isUsable: Bool { watts.count >= Self.minimumSeconds }
+    /// True when there are enough seconds of power for the run's figures, and
+    /// not all of them 0 (a head unit writing 0 without a power meter).
+    public var isUsable: Bool { watts.count >= Self.minimumSeconds && watts.contains { $0 > 0 } }
 
     /// The mean power over the seconds with power.
     public var average: Double? {

@@ -29,6 +29,11 @@ extension MetricRegistry {
         Metric.GroundContactBalance.self,
         Metric.VerticalOscillation.self,
         Metric.VerticalRatio.self,
-        Metric.StrideLength.self
+        Metric.StrideLength.self,
+        Metric.PoolLength.self,
+        Metric.Lengths.self,
+        Metric.Strokes.self,
+        Metric.AvgStrokeRate.self,
+        Metric.Swolf.self
     ]
 }

@@ -48,7 +48,7 @@ extension RunMetric {
 /// What a metric's value is measured in.
 public enum MetricUnit: String, Sendable, CaseIterable {
     case seconds = "s", meters = "m", secondsPerKm = "s/km", bpm, percent = "%", perMinute = "1/min"
-    case watts = "W", milliseconds = "ms", millimeters = "mm", kilocalories = "kcal", points, ratio
+    case watts = "W", milliseconds = "ms", millimeters = "mm", kilocalories = "kcal", points, ratio, count
 }
 
 /// What `compute` sees: the cleaned samples, the run's figures so far (the
