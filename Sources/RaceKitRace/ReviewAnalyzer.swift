@@ -129,7 +129,9 @@ public enum ReviewAnalyzer {
                 actualSeconds: actual, gapSeconds: a1 - c1, stoppedSeconds: stopped,
                 plannedPaceSecondsPerKm: km > 0 ? planned / km : 0, actualPaceSecondsPerKm: pace,
                 gradeAdjustedPaceSecondsPerKm: gap, gradePercent: grade,
-                avgHeartRate: line.averageHeartRate(from: a0, to: a1), partial: p.partial)
+                avgHeartRate: line.averageHeartRate(from: a0, to: a1),
+                avgPowerWatts: line.averagePower(from: a0, to: a1),
+                partial: p.partial)
         }
     }
 

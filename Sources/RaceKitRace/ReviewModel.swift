@@ -79,6 +79,8 @@ public struct ReviewSplit: Sendable, Equatable {
     public var gradeAdjustedPaceSecondsPerKm: Double?
     public var gradePercent: Double?
     public var avgHeartRate: Double?
+    /// Time-weighted average power in watts (nil without 10 s of power in the split).
+    public var avgPowerWatts: Double?
     public var partial: Bool
 }
 

@@ -36,6 +36,7 @@ public enum ReviewOutput {
         @Null public var gradeAdjustedPaceSecondsPerKm: Double?
         @Null public var gradePercent: Double?
         @Null public var avgHeartRate: Double?
+        @Null public var avgPowerWatts: Double?
         public var partial: Bool
     }
 
@@ -67,7 +68,8 @@ public enum ReviewOutput {
                     gapSeconds: r(s.gapSeconds, 1), plannedPaceSecondsPerKm: r(s.plannedPaceSecondsPerKm, 1),
                     actualPaceSecondsPerKm: r(s.actualPaceSecondsPerKm, 1),
                     gradeAdjustedPaceSecondsPerKm: r(s.gradeAdjustedPaceSecondsPerKm, 1),
-                    gradePercent: r(s.gradePercent, 2), avgHeartRate: r(s.avgHeartRate, 1), partial: s.partial)
+                    gradePercent: r(s.gradePercent, 2), avgHeartRate: r(s.avgHeartRate, 1),
+                    avgPowerWatts: r(s.avgPowerWatts, 0), partial: s.partial)
             },
             brokeAtMeters: r(v.brokeAtMeters, 1), fadePercent: r(v.fadePercent, 2),
             cues: v.cues.map { c in
@@ -111,17 +113,21 @@ public enum ReviewOutput {
 
     static func splitRows(_ v: RaceReview) -> (header: [String], rows: [[String]], right: Set<Int>) {
         let u = unit(v)
-        let header = [u, "plan", "run", "behind", "plan/\(u)", "run/\(u)", "GAP/\(u)", "grade", "HR", "stop"]
+        // A W column (average power) where a split has power.
+        let power = v.splits.contains { $0.avgPowerWatts != nil }
+        let header =
+            [u, "plan", "run", "behind", "plan/\(u)", "run/\(u)", "GAP/\(u)", "grade", "HR"] + (power ? ["W"] : [])
+            + ["stop"]
         let rows = v.splits.map { s in
-            [
+            let watts = power ? [s.avgPowerWatts.map { TextFormat.fixed($0, 0) } ?? TextFormat.unknown] : []
+            return [
                 TextFormat.fixed(s.endMeters / v.plan.unitMeters, s.partial ? 2 : 0),
                 TextFormat.duration(s.plannedSeconds), TextFormat.duration(s.actualSeconds), signed(s.gapSeconds),
                 pace(s.plannedPaceSecondsPerKm, v), pace(s.actualPaceSecondsPerKm, v),
                 pace(s.gradeAdjustedPaceSecondsPerKm, v),
                 s.gradePercent.map { ($0 >= 0.05 ? "+" : "") + TextFormat.fixed($0, 1) + "%" } ?? TextFormat.unknown,
-                s.avgHeartRate.map { TextFormat.fixed($0, 0) } ?? TextFormat.unknown,
-                s.stoppedSeconds > 0 ? "\(TextFormat.fixed(s.stoppedSeconds, 0)) s" : ""
-            ]
+                s.avgHeartRate.map { TextFormat.fixed($0, 0) } ?? TextFormat.unknown
+            ] + watts + [s.stoppedSeconds > 0 ? "\(TextFormat.fixed(s.stoppedSeconds, 0)) s" : ""]
         }
         return (header, rows, Set(0..<header.count))
     }
@@ -224,7 +230,7 @@ public enum ReviewOutput {
             header: [
                 "index", "start_km", "end_km", "planned_time_s", "actual_time_s", "behind_plan_s",
                 "planned_pace_s_per_\(u)", "actual_pace_s_per_\(u)", "gap_pace_s_per_\(u)", "grade_percent",
-                "avg_hr_bpm", "stopped_s", "partial"
+                "avg_hr_bpm", "stopped_s", "partial", "avg_power_w"
             ],
             rows: v.splits.map { s in
                 [
@@ -234,7 +240,7 @@ public enum ReviewOutput {
                     .number(s.actualPaceSecondsPerKm * k, digits: 1),
                     .number(s.gradeAdjustedPaceSecondsPerKm.map { $0 * k }, digits: 1),
                     .number(s.gradePercent, digits: 2), .number(s.avgHeartRate, digits: 1),
-                    .number(s.stoppedSeconds, digits: 1), .bool(s.partial)
+                    .number(s.stoppedSeconds, digits: 1), .bool(s.partial), .number(s.avgPowerWatts, digits: 0)
                 ]
             })
     }

@@ -16,6 +16,9 @@ struct ReviewTimeline {
     /// Time-weighted heart-rate prefix sums (value × capped step, and the steps).
     let hrArea: [Double]
     let hrWeight: [Double]
+    /// Power prefix sums likewise (steps over `PowerSeries.maximumHold` left out, zeros kept).
+    let powerArea: [Double]
+    let powerWeight: [Double]
     /// Positions (NaN where unknown) and cadence (NaN where unknown), for stops.
     let latitude: [Double]
     let longitude: [Double]
@@ -24,7 +27,7 @@ struct ReviewTimeline {
     init(_ s: SampleSeries, scale: Double) {
         let n = s.count
         var x = [Double](repeating: 0, count: n), t = x
-        var area = x, weight = x
+        var area = x, weight = x, pArea = x, pWeight = x
         let t0 = s.time[0]
         var last = 0.0
         for i in 0..<n {
@@ -38,12 +41,19 @@ struct ReviewTimeline {
                 let ok = h.isFinite && Plausibility.heartRateBpm.contains(h)
                 area[i] = area[i - 1] + (ok ? h * dt : 0)
                 weight[i] = weight[i - 1] + (ok ? dt : 0)
+                let step = t[i] - t[i - 1]
+                let w = s.power.count == n ? s.power[i - 1] : .nan
+                let counts = PowerSeries.plausibleWatts.contains(w) && step > 0 && step <= PowerSeries.maximumHold
+                pArea[i] = pArea[i - 1] + (counts ? w * step : 0)
+                pWeight[i] = pWeight[i - 1] + (counts ? step : 0)
             }
         }
         self.x = x
         self.t = t
         hrArea = area
         hrWeight = weight
+        powerArea = pArea
+        powerWeight = pWeight
         latitude = s.latitude.count == n ? Array(s.latitude) : Array(repeating: .nan, count: n)
         longitude = s.longitude.count == n ? Array(s.longitude) : Array(repeating: .nan, count: n)
         cadence = s.cadence.count == n ? Array(s.cadence) : Array(repeating: .nan, count: n)
@@ -87,6 +97,14 @@ struct ReviewTimeline {
         let j = min(Self.firstIndex(t, atLeast: b), t.count - 1)
         let w = hrWeight[j] - hrWeight[i]
         return w > 0 ? (hrArea[j] - hrArea[i]) / w : nil
+    }
+
+    /// Time-weighted average power between two clock times; nil with under 10 s of power.
+    func averagePower(from a: Double, to b: Double) -> Double? {
+        let i = min(Self.firstIndex(t, atLeast: a), t.count - 1)
+        let j = min(Self.firstIndex(t, atLeast: b), t.count - 1)
+        let w = powerWeight[j] - powerWeight[i]
+        return w >= 10 ? (powerArea[j] - powerArea[i]) / w : nil
     }
 
     /// How long a window of positions must be to tell a stand from slow

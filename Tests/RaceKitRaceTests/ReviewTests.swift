@@ -80,6 +80,22 @@ func review(_ plan: RacePlan, _ s: SampleSeries) throws -> RaceReview {
         }
     }
 
+    @Test func eachSplitOfTheReviewHasItsAveragePowerWhereTheRunHasPower() throws {
+        let plan = try reviewPlan()
+        var s = plannedRun(plan)
+        // 250 W to halfway, 200 W after (the samples are about 1.1 s apart: held, never a pause).
+        for i in 0..<s.count { s.power[i] = s.distance[i] < 21_000 ? 250 : 200 }
+        let r = try review(plan, s)
+        #expect(abs(try #require(r.splits[0].avgPowerWatts) - 250) < 0.5)
+        #expect(abs(try #require(r.splits[30].avgPowerWatts) - 200) < 0.5)
+        let table = ReviewOutput.splitRows(r)
+        #expect(table.header.contains("W") && table.rows[0].contains("250"))
+        // Without power: no W column, null in JSON.
+        let plain = try review(plan, plannedRun(plan))
+        #expect(plain.splits.allSatisfy { $0.avgPowerWatts == nil })
+        #expect(!ReviewOutput.splitRows(plain).header.contains("W"))
+    }
+
     @Test func losingTenSecondsPerKmFromThirtyKmBreaksThere() throws {
         let plan = try reviewPlan()
         let r = try review(plan, plannedRun(plan, extra: { x in max(0, x - 30_000) / 1000 * 10 }))
