@@ -38,13 +38,21 @@ import Testing
             """
     }
 
-    /// A FIT ride of `seconds` records with a session: timer and calories.
-    static func fit(seconds: Int, timer: Double, calories: Int64, lapCalories: [Int64?] = []) -> [UInt8] {
-        let epoch: Int64 = 631_065_600
-        let start = Int64(1_772_348_400) - epoch
+    /// 2026-03-01T07:00:00Z in FIT time (seconds since 1989-12-31).
+    static let fitStart = Int64(1_772_348_400) - 631_065_600
+
+    /// A FIT writer with the file_id of an activity written.
+    static func activityFile() -> FITWriter {
         var w = FITWriter()
         w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
         w.write(local: 0, [.int(4)])
+        return w
+    }
+
+    /// A FIT ride of `seconds` records with a session: timer and calories.
+    static func fit(seconds: Int, timer: Double, calories: Int64, lapCalories: [Int64?] = []) -> [UInt8] {
+        let start = Self.fitStart
+        var w = Self.activityFile()
         w.define(
             local: 1, global: 20,
             fields: [.init(253, .uint32), .init(0, .sint32), .init(1, .sint32), .init(5, .uint32), .init(7, .uint16)])
@@ -199,11 +207,8 @@ import Testing
     }
 
     @Test func aDeveloperFieldsNameStaysOnItsLineOfRunsShow() throws {
-        let epoch: Int64 = 631_065_600
-        let start = Int64(1_772_348_400) - epoch
-        var w = FITWriter()
-        w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
-        w.write(local: 0, [.int(4)])
+        let start = Self.fitStart
+        var w = Self.activityFile()
         w.define(
             local: 1, global: 206,
             fields: [
@@ -229,11 +234,8 @@ import Testing
 
     @Test func aPoolSwimWithoutTimedRecordsIsReadFromItsLengths() throws {
         // 25 m pool: 4 lengths of 30 s and 15 strokes, a 60 s rest (an idle length), 2 more; records untimed.
-        let epoch: Int64 = 631_065_600
-        let start = Int64(1_772_348_400) - epoch
-        var w = FITWriter()
-        w.define(local: 0, global: 0, fields: [.init(0, .enumeration)])
-        w.write(local: 0, [.int(4)])
+        let start = Self.fitStart
+        var w = Self.activityFile()
         w.define(local: 1, global: 20, fields: [.init(5, .uint32)])
         for i in 1...6 { w.write(local: 1, [.int(Int64(i) * 2500)]) }
         w.define(

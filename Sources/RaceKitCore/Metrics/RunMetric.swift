@@ -102,8 +102,24 @@ public struct MetricContext: Sendable {
         return RunSummary.weightedAverage(values, time: samples.time) { $0 > 0 }.average
     }
 
-    /// The run's power, one value per second (worked out on each use).
-    public var power: PowerSeries { PowerSeries(samples) }
+    /// The run's power, one value per second: worked out once per context,
+    /// however many power metrics ask.
+    public var power: PowerSeries { powerCache.series(samples) }
+    private let powerCache = PowerCache()
+}
+
+/// A context's power series, made on first use (the context is a value; the
+/// cache is its one shared, lock-guarded box).
+final class PowerCache: @unchecked Sendable {
+    private let lock = Locked<PowerSeries?>(nil)
+    func series(_ samples: SampleSeries) -> PowerSeries {
+        lock.withLock { cached in
+            if let cached { return cached }
+            let made = PowerSeries(samples)
+            cached = made
+            return made
+        }
+    }
 }
 
 public enum MetricNames {
