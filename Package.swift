@@ -106,7 +106,7 @@ let package = Package(
             name: "RaceKitWorkflows",
             dependencies: [
                 "CMalloc", "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript",
-                "RaceKitRace"
+                "RaceKitRace", "RaceKitReports"
             ]
         ),
         .executableTarget(

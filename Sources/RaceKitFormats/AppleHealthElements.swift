@@ -6,6 +6,7 @@ struct HealthRecordParser {
     var heartRate: [UInt64] = []
     var distance: [DistanceRecord] = []
     var locations: [PackedLocation] = []
+    var wellness: [HealthWellnessRecord] = []
     var sources: [String] = []
     var issues = HealthRecordIssues()
     private var sourceIndex: [String: UInt16] = [:]
@@ -31,7 +32,9 @@ struct HealthRecordParser {
             default: break
             }
         }
-        if type.equals("HKQuantityTypeIdentifierHeartRate") {
+        if let kind = HealthWellnessKind(type) {
+            wellnessRecord(kind, unit: unit, start: start, end: end, value: value, source: source)
+        } else if type.equals("HKQuantityTypeIdentifierHeartRate") {
             guard unit.equals("count/min") else { issues.unknownUnit += 1; return }
             guard let time = AppleHealthDate.parse(start), time >= 0 else { issues.badDate += 1; return }
             guard let bpm = value.number, TrackRepair.heartRateRange.contains(bpm) else {
@@ -55,6 +58,39 @@ struct HealthRecordParser {
                 DistanceRecord(
                     start: UInt32(from), end: UInt32(to), meters: Float32(v * factor), source: index(of: source)))
         }
+    }
+
+    /// A sleep span or a wellness reading, checked against its kind's range
+    /// (`DailyKind`): a bad one is left out and counted, an unknown sleep value named.
+    private mutating func wellnessRecord(
+        _ kind: HealthWellnessKind, unit: UnsafeRawBufferPointer, start: UnsafeRawBufferPointer,
+        end: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, source: UnsafeRawBufferPointer
+    ) {
+        guard let from = AppleHealthDate.parse(start), from >= 0 else { issues.badDate += 1; return }
+        let to = end.count == 0 ? from : AppleHealthDate.parse(end) ?? -1
+        guard to >= 0 else { issues.badDate += 1; return }
+        var daily: DailyKind
+        var v: Double
+        if kind == .sleep {
+            guard let stage = HealthWellnessKind.sleepKind(value) else {
+                issues.unknownSleep(value.string)
+                return
+            }
+            daily = stage
+            v = Double(to - from)
+            guard to >= from, v <= DailyKind.maxSpanSeconds else { issues.badSleepSpan += 1; return }
+        } else {
+            daily = kind.daily
+            guard let factor = kind.factor(unit.string) else { issues.unknownUnit += 1; return }
+            guard let n = value.number else { issues.badWellness += 1; return }
+            v = n * factor
+            guard to >= from else { issues.badDate += 1; return }
+        }
+        guard daily.range.contains(v) else { issues.badWellness += 1; return }
+        wellness.append(
+            HealthWellnessRecord(
+                kind: UInt8(DailyKind.all.firstIndex(of: daily)!), start: from, end: to, value: v,
+                source: index(of: source)))
     }
 
     /// The index of a source name; the last one is remembered (records come in runs).
@@ -103,6 +139,7 @@ struct HealthRecordParser {
         swap(&export.heartRate, &heartRate)
         swap(&export.distance, &distance)
         swap(&export.locations, &locations)
+        swap(&export.wellness, &wellness)
         export.sources = sources
         export.issues = issues
     }

@@ -111,6 +111,92 @@ struct DistanceRecord: Sendable {
     var source: UInt16
 }
 
+/// A sleep span or a wellness reading of the export: a daily measurement
+/// waiting for its athlete (`AppleHealthExport.measurements`).
+struct HealthWellnessRecord: Sendable {
+    /// The index of its kind in `DailyKind.all`.
+    var kind: UInt8
+    var start: Int64
+    var end: Int64
+    var value: Double
+    var source: UInt16
+}
+
+/// The record types read as daily measurements.
+enum HealthWellnessKind: Equatable {
+    case sleep, hrv, restingHR, respiratoryRate, vo2max, bodyMass
+
+    init?(_ type: UnsafeRawBufferPointer) {
+        if type.equals("HKCategoryTypeIdentifierSleepAnalysis") {
+            self = .sleep
+        } else if type.equals("HKQuantityTypeIdentifierHeartRateVariabilitySDNN") {
+            self = .hrv
+        } else if type.equals("HKQuantityTypeIdentifierRestingHeartRate") {
+            self = .restingHR
+        } else if type.equals("HKQuantityTypeIdentifierRespiratoryRate") {
+            self = .respiratoryRate
+        } else if type.equals("HKQuantityTypeIdentifierVO2Max") {
+            self = .vo2max
+        } else if type.equals("HKQuantityTypeIdentifierBodyMass") {
+            self = .bodyMass
+        } else {
+            return nil
+        }
+    }
+
+    var daily: DailyKind {
+        let key: String
+        switch self {
+        case .sleep: key = "sleep_asleep"
+        case .hrv: key = "hrv_sdnn"
+        case .restingHR: key = "resting_hr"
+        case .respiratoryRate: key = "respiratory_rate"
+        case .vo2max: key = "vo2max"
+        case .bodyMass: key = "body_mass"
+        }
+        return DailyKind.named(key)!
+    }
+
+    /// The factor from an export unit to the kind's unit; nil for a unit RaceKit does not know.
+    func factor(_ unit: String) -> Double? {
+        switch self {
+        case .sleep: return 1
+        case .hrv: return unit == "ms" ? 1 : unit == "s" ? 1000 : nil
+        case .restingHR, .respiratoryRate: return unit == "count/min" ? 1 : unit == "count/s" ? 60 : nil
+        case .vo2max:
+            // HealthKit writes `mL/min·kg` (a middle dot).
+            let plain = String(unit.map { $0 == "\u{00B7}" ? "*" : $0 }).lowercased()
+            return ["ml/min*kg", "ml/kg*min", "ml/(kg*min)", "ml/kg/min"].contains(plain) ? 1 : nil
+        case .bodyMass:
+            switch unit {
+            case "kg": return 1
+            case "g": return 0.001
+            case "lb": return 0.45359237
+            case "st": return 6.35029318
+            default: return nil
+            }
+        }
+    }
+
+    /// The kind of a sleep value (`HKCategoryValueSleepAnalysisAsleepCore`, or
+    /// the plain number older exports write); nil for one RaceKit does not know.
+    static func sleepKind(_ value: UnsafeRawBufferPointer) -> DailyKind? {
+        var text = value.string
+        if text.hasPrefix("HKCategoryValueSleepAnalysis") { text.removeFirst(28) }
+        let key: String
+        switch text {
+        case "InBed", "0": key = "sleep_in_bed"
+        case "Asleep", "AsleepUnspecified", "1": key = "sleep_asleep"
+        case "Awake", "2": key = "sleep_awake"
+        case "AsleepCore", "3": key = "sleep_core"
+        case "AsleepDeep", "4": key = "sleep_deep"
+        case "AsleepREM", "5": key = "sleep_rem"
+        default: return nil
+        }
+        return DailyKind.named(key)
+    }
+}
+
 /// Counts of the records left out, by reason.
 public struct HealthRecordIssues: Sendable, Equatable {
     /// Records whose date could not be parsed or lies outside `AppleHealthDate.years`.
@@ -123,7 +209,23 @@ public struct HealthRecordIssues: Sendable, Equatable {
     public var badLocation = 0
     /// Bytes XML forbids (e.g. `\x0b`) replaced by a space.
     public var replacedBytes = 0
+    /// Wellness readings outside their kind's range (HRV <= 0 or > 300 ms,
+    /// resting heart rate outside 25-150 bpm, ...) or not a number.
+    public var badWellness = 0
+    /// Sleep spans over 20 hours or ending before they start.
+    public var badSleepSpan = 0
+    /// Sleep values RaceKit does not know, by value (the first 8 named).
+    public var unknownSleepValues: [String: Int] = [:]
     public init() {}
+
+    mutating func unknownSleep(_ value: String) {
+        let name = String(value.prefix(64))
+        if unknownSleepValues[name] != nil || unknownSleepValues.count < 8 {
+            unknownSleepValues[name, default: 0] += 1
+        } else {
+            unknownSleepValues["other", default: 0] += 1
+        }
+    }
 
     /// Short descriptions of the non-zero counts.
     public var descriptions: [String] {
@@ -136,6 +238,18 @@ public struct HealthRecordIssues: Sendable, Equatable {
         if unknownUnit > 0 { out.append(count(unknownUnit, "record", "records") + " in an unknown unit left out") }
         if badLocation > 0 {
             out.append(count(badLocation, "route point", "route points") + " with a bad date or position left out")
+        }
+        if badWellness > 0 {
+            out.append(
+                count(badWellness, "wellness reading", "wellness readings") + " with an impossible value left out")
+        }
+        if badSleepSpan > 0 {
+            out.append(
+                count(badSleepSpan, "sleep span", "sleep spans") + " over 20 h or ending before it starts left out")
+        }
+        if !unknownSleepValues.isEmpty {
+            let named = unknownSleepValues.sorted { $0.key < $1.key }.map { "\"\($0.key)\" (\($0.value))" }
+            out.append("sleep records with a value RaceKit does not know left out: " + named.joined(separator: ", "))
         }
         if replacedBytes > 0 {
             out.append(
@@ -162,6 +276,8 @@ public struct AppleHealthExport: Sendable {
     var sources: [String] = []
     /// Inline route points of every workout.
     var locations: [PackedLocation] = []
+    /// Sleep spans and wellness readings, in file order.
+    var wellness: [HealthWellnessRecord] = []
     /// Records left out, by reason.
     public internal(set) var issues = HealthRecordIssues()
 
@@ -172,6 +288,23 @@ public struct AppleHealthExport: Sendable {
 
     /// Heart-rate records kept.
     public var heartRateCount: Int { heartRate.count }
+    /// Sleep spans and wellness readings kept.
+    public var wellnessCount: Int { wellness.count }
+
+    /// The sleep spans and wellness readings as `athleteID`'s daily measurements,
+    /// `limit` at a time from `offset` (a long history is stored in pieces).
+    public func measurements(
+        athleteID: String, sourceFile: String, importedAt: Double, offset: Int = 0, limit: Int = .max
+    ) -> [DailyMeasurement] {
+        let end = min(wellness.count, offset + min(limit, wellness.count))
+        guard offset < end else { return [] }
+        return wellness[offset..<end].map { r in
+            DailyMeasurement(
+                athleteID: athleteID, kind: DailyKind.all[Int(r.kind)], value: r.value, start: Double(r.start),
+                end: Double(r.end), source: r.source < sources.count ? sources[Int(r.source)] : "unknown",
+                sourceFile: sourceFile, importedAt: importedAt)
+        }
+    }
     /// Distance records kept.
     public var distanceCount: Int { distance.count }
 

@@ -6,8 +6,10 @@ import RaceKitCore
 /// parser holds them). The bytes go through `AppleHealthByteFilter` first.
 ///
 /// Kept: every `<Workout>` (small structs), the heart-rate and walking/running
-/// distance records packed and sorted by time, and inline route points. The
-/// rest of the file (other record types, activity summaries) is only parsed.
+/// distance records packed and sorted by time, inline route points, and the
+/// sleep and wellness records (sleep analysis, HRV, resting heart rate,
+/// respiratory rate, VO2max, body mass) packed. The rest of the file (other
+/// record types, activity summaries) is only parsed.
 public enum AppleHealthReader {
     /// Bytes handed to libxml2 at a time.
     public static let chunkSize = 256 * 1024
@@ -97,6 +99,9 @@ final class HealthSAXParser {
     static let maxHeartRate = 100_000_000
     /// Most distance records kept (16 bytes each: 800 MB).
     static let maxDistance = 50_000_000
+    /// Most sleep and wellness records kept (32 bytes each: 320 MB; ten years of
+    /// a watch's nights and readings are about 200,000).
+    static let maxWellness = 10_000_000
     /// Most workouts kept (a few hundred bytes each; real exports hold thousands).
     static let maxWorkouts = 500_000
     /// Most pause and resume events kept in all (about 50 bytes each: 50 MB; a
@@ -193,11 +198,15 @@ final class HealthSAXParser {
         switch element {
         case .record where parent == .healthData:
             records.record(attributes)
-            if records.heartRate.count > Self.maxHeartRate || records.distance.count > Self.maxDistance {
+            if records.heartRate.count > Self.maxHeartRate || records.distance.count > Self.maxDistance
+                || records.wellness.count > Self.maxWellness
+            {
                 fail(
                     HealthExportError.tooLarge(
                         file: name,
-                        limit: "more than \(Self.maxHeartRate) heart-rate or \(Self.maxDistance) distance records"))
+                        limit:
+                            "more than \(Self.maxHeartRate) heart-rate, \(Self.maxDistance) distance or "
+                            + "\(Self.maxWellness) sleep and wellness records"))
             }
         case .workout where parent == .healthData:
             if export.workouts.count >= Self.maxWorkouts {

@@ -111,6 +111,10 @@ struct ArchiveWalk {
         }
         let notes = Importer.exportNotes(export)
         var first = true
+        if export.wellnessCount > 0 {
+            enqueue(.wellness(WellnessItem(export: export, exportNotes: notes)))
+            first = false
+        }
         func queue(_ i: Int, _ routes: @escaping HealthRouteResolver, _ bytes: Int) {
             enqueue(
                 .workout(

@@ -69,10 +69,12 @@ extension Importer {
             return refused
         case .success(let export):
             let notes = Self.exportNotes(export)
+            let wellness = export.wellnessCount > 0
+            if wellness { feed.enqueue(.wellness(WellnessItem(export: export, exportNotes: notes))) }
             for index in export.workouts.indices {
+                let first = index == 0 && !wellness
                 feed.enqueue(
-                    .workout(
-                        WorkoutItem(export: export, index: index, routes: routes, exportNotes: index == 0 ? notes : []))
+                    .workout(WorkoutItem(export: export, index: index, routes: routes, exportNotes: first ? notes : []))
                 )
             }
             return false
@@ -96,8 +98,9 @@ extension Importer {
             let refused = (error as? any RaceKitError)?.exitClass == .dataError
             return .failure(Self.failure(name, error), refused: refused)
         }
-        guard !export.workouts.isEmpty else {
-            let why = (["an Apple Health export without workouts"] + export.issues.descriptions).joined(separator: "; ")
+        guard !export.workouts.isEmpty || export.wellnessCount > 0 else {
+            let why = (["an Apple Health export without workouts or wellness records"] + export.issues.descriptions)
+                .joined(separator: "; ")
             return .failure(FileResult(file: name, status: .skipped, reason: why), refused: false)
         }
         return .success(export)
@@ -107,6 +110,49 @@ extension Importer {
     static func exportNotes(_ export: AppleHealthExport) -> [String] {
         let notes = export.issues.descriptions
         return notes.isEmpty ? [] : ["in the whole export: " + notes.joined(separator: "; ")]
+    }
+
+    /// Sleep and wellness records stored at a time (one transaction each).
+    static let wellnessBatch = 20_000
+
+    /// Stores an export's sleep and wellness records as the athlete's daily
+    /// measurements: those stored already (same kind, source, start and end)
+    /// are left as they are, so a second import of the export adds nothing.
+    /// One result, `<export>#wellness`: imported with the count of new ones, or
+    /// a duplicate when none was new.
+    private func storeWellness(_ export: AppleHealthExport, context: () throws -> Context) -> FileResult {
+        let file = "\(export.name)#wellness"
+        do {
+            let store = try context().store
+            let sourceFile = (export.name as NSString).lastPathComponent
+            let now = Date().timeIntervalSince1970
+            var added = 0
+            var offset = 0
+            while offset < export.wellnessCount {
+                let batch = export.measurements(
+                    athleteID: options.athleteID, sourceFile: sourceFile, importedAt: now, offset: offset,
+                    limit: Self.wellnessBatch)
+                added += try store.addMeasurements(batch)
+                offset += batch.count
+            }
+            let total = export.wellnessCount
+            let what = "\(total) sleep and wellness record\(total == 1 ? "" : "s")"
+            guard added > 0 else {
+                return FileResult(file: file, status: .duplicate, reason: "\(what), all stored already")
+            }
+            return FileResult(file: file, status: .imported, reason: "\(what), \(added) new (racekit wellness list)")
+        } catch {
+            return Self.failure(file, error)
+        }
+    }
+
+    func importWellness(_ item: WellnessItem, context: () throws -> Context) -> FileResult {
+        var result = storeWellness(item.export, context: context)
+        if !item.exportNotes.isEmpty {
+            let note = item.exportNotes.joined(separator: "; ")
+            result.reason = result.reason.map { "\($0); \(note)" } ?? note
+        }
+        return result
     }
 
     /// A queued workout: built, repaired, analysed and stored.

@@ -10,12 +10,14 @@ enum ImportItem: Sendable {
     case entry(EntryItem)
     /// A workout of an Apple Health export already read.
     case workout(WorkoutItem)
+    /// The sleep and wellness records of an Apple Health export already read.
+    case wellness(WellnessItem)
 
     var byteCount: Int {
         switch self {
         case .entry(let e): return e.bytes.count
         case .workout(let w): return w.routeBytes
-        case .file: return 0
+        case .file, .wellness: return 0
         }
     }
 }
@@ -43,6 +45,14 @@ struct WorkoutItem: Sendable {
     /// Route bytes this item holds in memory (archives), for the queue's budget.
     var routeBytes = 0
     /// Notes about the whole export, given with its first workout's result.
+    var exportNotes: [String] = []
+}
+
+/// The sleep and wellness records of one Apple Health export, stored as the
+/// athlete's daily measurements.
+struct WellnessItem: Sendable {
+    var export: AppleHealthExport
+    /// Notes about the whole export, given with this result (before any workout's).
     var exportNotes: [String] = []
 }
 

@@ -319,6 +319,8 @@ public struct Importer: Sendable {
                             prepared = importer.importEntry(entry, context: context)
                         case .workout(let workout):
                             prepared = .done(importer.importWorkout(workout, context: context))
+                        case .wellness(let wellness):
+                            prepared = .done(importer.importWellness(wellness, context: context))
                         }
                         // The runs go to the batcher, which tells the result once they are stored.
                         if let result = Importer.submit(

@@ -116,8 +116,10 @@ extension PGStore {
 
 extension PGStore {
     @discardableResult
-    static func insertMeasurements(_ c: PGConnection, _ measurements: [DailyMeasurement]) throws -> Int {
-        let sql = DailyMeasurement.SQL.insert(.postgres)
+    static func insertMeasurements(
+        _ c: PGConnection, _ measurements: [DailyMeasurement], replacing: Bool = false
+    ) throws -> Int {
+        let sql = DailyMeasurement.SQL.insert(.postgres, replacing: replacing)
         var added = 0
         for m in measurements {
             added += try c.query(sql, m.storeValues.map(\.pgValue)).affected
@@ -126,14 +128,31 @@ extension PGStore {
     }
 
     @discardableResult
-    public func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
+    public func addMeasurements(_ measurements: [DailyMeasurement], replacing: Bool) throws -> Int {
         try DailyMeasurement.check(measurements)
         return try write { c in
             for athlete in Set(measurements.map(\.athleteID)) {
                 let r = try c.query("SELECT EXISTS (SELECT 1 FROM athlete WHERE id = $1)", [.text(athlete)])
                 guard r.bool(0, 0) == true else { throw StoreError.unknownAthlete(athlete) }
             }
-            return try Self.insertMeasurements(c, measurements)
+            return try Self.insertMeasurements(c, measurements, replacing: replacing)
+        }
+    }
+
+    public func newestMeasurementStart(athleteID: String) throws -> Double? {
+        try read { c in
+            let r = try c.query(DailyMeasurement.SQL.newest(.postgres), [.text(athleteID)])
+            return r.count > 0 ? r.double(0, 0) : nil
+        }
+    }
+
+    @discardableResult
+    public func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
+        try write { c in
+            let sql = DailyMeasurement.SQL.delete(.postgres)
+            return try measurements.reduce(0) {
+                $0 + (try c.query(sql, DailyMeasurement.SQL.key($1).map(\.pgValue)).affected)
+            }
         }
     }
 

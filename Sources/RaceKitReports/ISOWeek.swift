@@ -46,24 +46,5 @@ public struct ISOWeek: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// `2026-11-09`.
-    public static func dateString(_ day: Int) -> String {
-        let (y, m, d) = TimestampParser.civilFromDays(day)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
-        return "\(y)-\(two(m))-\(two(d))"
-    }
-}
-
-/// Local calendar days in an IANA time zone (DST included).
-public struct LocalCalendar: Sendable {
-    public let timeZone: TimeZone
-
-    public init(identifier: String) {
-        timeZone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
-    }
-
-    /// The local calendar day (days since 1970-01-01) of an instant.
-    public func day(of seconds: Double) -> Int {
-        let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
-        return Int(((seconds + offset) / 86_400).rounded(.down))
-    }
+    public static func dateString(_ day: Int) -> String { LocalCalendar.dateString(day) }
 }

@@ -13,7 +13,7 @@ public enum WeeklyCSV {
             + [
                 "fitness_end", "fatigue_end", "form_end", "ramp_7d", "monotony", "strain", "distance_change_pct",
                 "load_change_pct", "acwr", "fitness_warmup"
-            ]
+            ] + WeeklyWellness.csvHeader
     }
 
     /// The athlete's weeks as CSV (`CSV`: RFC 4180, CRLF records).
@@ -33,7 +33,7 @@ public enum WeeklyCSV {
                         f(r.fitnessEnd, 2), f(r.fatigueEnd, 2), f(r.formEnd, 2), f(r.ramp7d, 2), f(r.monotony, 3),
                         f(r.strain, 1), f(r.distanceChangePercent, 1), f(r.loadChangePercent, 1), f(r.acwr, 3),
                         .bool(r.fitnessWarmup)
-                    ]
+                    ] + WeeklyWellness.csvCells(r.wellness)
             })
     }
 }

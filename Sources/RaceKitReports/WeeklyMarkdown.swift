@@ -97,6 +97,7 @@ public enum WeeklyMarkdown {
         }
         out.append("")
 
+        out += WeeklyWellness.section(w)
         out.append("## Highlights")
         out.append("")
         let highlights = self.highlights(runs, priorBest: w.priorBest)

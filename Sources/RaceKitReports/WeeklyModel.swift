@@ -133,6 +133,8 @@ public struct WeekRow: Sendable, Equatable {
     public var fitnessWarmup: Bool
     /// Days of history up to the week's Sunday (the first run's day counts).
     public var historyDays: Int
+    /// The week's sleep, HRV, resting heart rate and bands; nil without wellness data.
+    public var wellness: WeekWellness? = nil
 }
 
 /// Everything needed to render one athlete's reports.
@@ -148,4 +150,6 @@ public struct AthleteWeeks: Sendable {
     /// Best effort before each of this week's runs, per distance (for records).
     public var priorBest: [Double: Double]
     public var days: [Int: LoadDay]
+    /// The wellness of the days of the weeks shown, by day.
+    public var wellness: [Int: DayWellness] = [:]
 }

@@ -192,9 +192,15 @@ public struct WeeklyReportJob: Sendable {
         let physiology = athlete.physiology
         let model = HeartRateZones.resolve(physiology.zoneModel, physiology: physiology)
         let zoneNames = HeartRateZones.fractions(model).map(\.0)
-        return WeeklyAggregator.weeks(
+        var weeks = WeeklyAggregator.weeks(
             athleteID: athlete.id, athleteName: athlete.name, timeZone: athlete.timeZone,
             zoneNames: zoneNames, runs: runs, through: through, count: options.weeks, earlierBest: earlierBest)
+        // Wellness: the weeks shown and the 60 days before them (the baselines).
+        let measurements = try store.measurements(
+            athleteID: athlete.id, kind: nil, from: since - Double(ReadinessModel.baselineDays + 2) * 86_400,
+            until: Double(through.sunday + 2) * 86_400)
+        WeeklyWellness.attach(&weeks, measurements: measurements)
+        return weeks
     }
 
     /// A moment (epoch seconds) before every run of the rows of `weeks` weeks

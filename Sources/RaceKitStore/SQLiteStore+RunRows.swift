@@ -55,8 +55,10 @@ extension SQLiteStore {
 // MARK: Daily measurements
 
 extension SQLiteStore {
-    static func insertMeasurements(_ db: Database, _ measurements: [DailyMeasurement]) throws -> Int {
-        let statement = try cached(db, DailyMeasurement.SQL.insert(.sqlite))
+    static func insertMeasurements(
+        _ db: Database, _ measurements: [DailyMeasurement], replacing: Bool = false
+    ) throws -> Int {
+        let statement = try cached(db, DailyMeasurement.SQL.insert(.sqlite, replacing: replacing))
         var added = 0
         for m in measurements {
             try statement.execute(arguments: StatementArguments(m.storeValues.map(\.databaseValue)))
@@ -66,7 +68,7 @@ extension SQLiteStore {
     }
 
     @discardableResult
-    public func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
+    public func addMeasurements(_ measurements: [DailyMeasurement], replacing: Bool) throws -> Int {
         try DailyMeasurement.check(measurements)
         return try wrap {
             try write { db in
@@ -76,7 +78,31 @@ extension SQLiteStore {
                             db, sql: "SELECT EXISTS (SELECT 1 FROM athlete WHERE id = ?)", arguments: [athlete]) == true
                     else { throw StoreError.unknownAthlete(athlete) }
                 }
-                return try Self.insertMeasurements(db, measurements)
+                return try Self.insertMeasurements(db, measurements, replacing: replacing)
+            }
+        }
+    }
+
+    public func newestMeasurementStart(athleteID: String) throws -> Double? {
+        try wrap {
+            try writer.read { db in
+                try Double.fetchOne(db, sql: DailyMeasurement.SQL.newest(.sqlite), arguments: [athleteID])
+            }
+        }
+    }
+
+    @discardableResult
+    public func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
+        try wrap {
+            try write { db in
+                let statement = try Self.cached(db, DailyMeasurement.SQL.delete(.sqlite))
+                var removed = 0
+                for m in measurements {
+                    try statement.execute(
+                        arguments: StatementArguments(DailyMeasurement.SQL.key(m).map(\.databaseValue)))
+                    removed += db.changesCount
+                }
+                return removed
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitImport
+import RaceKitRace
 import RaceKitStore
 
 /// `athlete show`: an athlete's profile with the estimates used where values
@@ -10,12 +11,15 @@ public struct AthleteProfile {
     public let physiology: Physiology
     /// The athlete's stored runs.
     public let runs: Int
+    /// The newest day of wellness and its readiness (its baselines), if any.
+    public let wellness: (day: WellnessDay, readiness: Readiness)?
 
     public init(_ store: any Store, id: String) throws {
         guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
         athlete = a
         physiology = try store.physiology(athleteID: id)
         runs = try store.runCount(athleteID: id)
+        wellness = try WellnessJobs.latest(store, athleteID: id)
     }
 
     /// `athlete show --format json` (docs/contracts/json.md, "Athletes and predictions").
@@ -30,7 +34,8 @@ public struct AthleteProfile {
             thresholdHeartRate: p.thresholdHeartRate,
             thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
             thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
-            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs)
+            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs,
+            wellness: wellness.map { WellnessBaselineJSON($0.day, $0.readiness) })
     }
 
     func hr(_ v: Double?, _ est: Bool) -> String {
@@ -47,25 +52,26 @@ public struct AthleteProfile {
                 "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "")
             } ?? "unknown"
         let model = HeartRateZones.resolve(a.zoneModel, physiology: p)
-        let rows: [(String, String)] = [
-            ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone),
-            ("Sex", a.sex?.rawValue ?? "not set (TRIMP uses the mean of both weightings)"),
-            ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)),
-            (
-                "Resting HR",
-                p.restingHeartRate.map { "\(Int($0.rounded())) bpm" }
-                    ?? "not set (load uses Edwards' zone TRIMP until it is)"
-            ),
-            (
-                "Threshold HR",
-                p.thresholdHeartRateEstimated
-                    ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)"
-                    : hr(p.thresholdHeartRate, false)
-            ),
-            ("Threshold pace", pace),
-            ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
-            ("Runs", String(runs))
-        ]
+        let rows: [(String, String)] =
+            [
+                ("Athlete", "\(a.id) (\(a.name))"), ("Time zone", a.timeZone),
+                ("Sex", a.sex?.rawValue ?? "not set (TRIMP uses the mean of both weightings)"),
+                ("Max HR", hr(p.maxHeartRate, p.maxHeartRateEstimated)),
+                (
+                    "Resting HR",
+                    p.restingHeartRate.map { "\(Int($0.rounded())) bpm" }
+                        ?? "not set (load uses Edwards' zone TRIMP until it is)"
+                ),
+                (
+                    "Threshold HR",
+                    p.thresholdHeartRateEstimated
+                        ? "\(hr(p.thresholdHeartRate, false)) (estimated: 89% of max HR)"
+                        : hr(p.thresholdHeartRate, false)
+                ),
+                ("Threshold pace", pace),
+                ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
+                ("Runs", String(runs))
+            ] + wellnessLines
         var lines = rows.map { k, v in k.padding(toLength: 16, withPad: " ", startingAt: 0) + v }
         if let zones = HeartRateZones.zones(model, physiology: p) {
             lines.append("")
@@ -139,4 +145,134 @@ struct AthleteJSON: Encodable {
     @Null var thresholdPaceSecondsPerKm: Double?
     var thresholdPaceEstimated: Bool
     var runs: Int
+    /// The baselines of the newest day with wellness data; null without any.
+    @Null var wellness: WellnessBaselineJSON?
+}
+
+/// `athlete show`'s `wellness`: the newest day with data, its band and the
+/// baselines it was read against (docs/numbers.md, "Wellness and readiness").
+struct WellnessBaselineJSON: Encodable {
+    struct Measure: Encodable {
+        @Null var sevenDay: Double?
+        var normalLow, normalHigh, mean: Double
+        var days: Int
+    }
+    struct Sleep: Encodable {
+        var baselineMinutes, debtMinutes: Int
+    }
+    var date, band: String
+    var reasons: [String]
+    @Null var hrvMeasure: String?
+    @Null var hrv: Measure?
+    @Null var restingHeartRate: Measure?
+    @Null var sleep: Sleep?
+
+    init(_ d: WellnessDay, _ r: Readiness) {
+        func m(_ b: MeasureBaseline?) -> Measure? {
+            b.map {
+                Measure(
+                    sevenDay: TextFormat.round($0.rolling, 1), normalLow: TextFormat.round($0.normalLow, 1)!,
+                    normalHigh: TextFormat.round($0.normalHigh, 1)!, mean: TextFormat.round($0.mean, 1)!, days: $0.days)
+            }
+        }
+        date = LocalCalendar.dateString(d.day)
+        band = r.band.rawValue
+        reasons = r.reasons
+        hrvMeasure = r.baselines.hrv == nil ? nil : d.hrvMeasure?.rawValue
+        hrv = m(r.baselines.hrv)
+        restingHeartRate = m(r.baselines.restingHeartRate)
+        sleep = r.baselines.sleep.map {
+            Sleep(
+                baselineMinutes: Int(($0.meanSeconds / 60).rounded()), debtMinutes: Int(($0.debtSeconds / 60).rounded())
+            )
+        }
+    }
+}
+
+extension AthleteProfile {
+    /// `athlete show`'s wellness lines: the newest day's band and baselines.
+    var wellnessLines: [(String, String)] {
+        guard let (d, r) = wellness else {
+            return [("Wellness", "no data (racekit wellness add, or import an Apple Health export)")]
+        }
+        func measure(_ b: MeasureBaseline?, _ unit: String) -> String {
+            guard let b else { return "fewer than \(ReadinessModel.minimumBaselineValues) days in the last 60" }
+            let seven = b.rolling.map { "7-day \(TextFormat.fixed($0, 0)) \(unit), " } ?? ""
+            return seven
+                + "normal range \(TextFormat.fixed(b.normalLow, 0))-\(TextFormat.fixed(b.normalHigh, 0)) \(unit) "
+                + "(\(b.days) days)"
+        }
+        var lines: [(String, String)] = [
+            (
+                "Readiness",
+                "\(r.band.rawValue) on \(LocalCalendar.dateString(d.day))"
+                    + (r.reasons.isEmpty ? "" : ": " + r.reasons.joined(separator: "; "))
+            ),
+            ("HRV baseline", measure(r.baselines.hrv, d.hrvMeasure.map { "ms \($0.rawValue.uppercased())" } ?? "ms")),
+            ("Rest HR baseline", measure(r.baselines.restingHeartRate, "bpm"))
+        ]
+        if let s = r.baselines.sleep {
+            lines.append(
+                (
+                    "Sleep",
+                    "baseline \(ReadinessModel.hm(s.meanSeconds)) a night, debt \(ReadinessModel.hm(s.debtSeconds)) over 7 nights"
+                ))
+        }
+        return lines
+    }
+}
+
+/// The profile fields `athlete add` and `athlete set` change, as given;
+/// `problem` says what is wrong with them (a usage error, exit 64).
+public struct ProfileChange: Sendable {
+    public var name: String?
+    public var maxHr: Double?, restingHr: Double?, thresholdHr: Double?
+    /// `4:15/km`, `6:50/mi`.
+    public var thresholdPace: String?
+    public var sex: Sex?
+    public var timeZone: String?
+    public var zoneModel: ZoneModel?
+
+    public init(
+        name: String?, maxHr: Double?, restingHr: Double?, thresholdHr: Double?, thresholdPace: String?, sex: Sex?,
+        timeZone: String?, zoneModel: ZoneModel?
+    ) {
+        self.name = name; self.maxHr = maxHr; self.restingHr = restingHr; self.thresholdHr = thresholdHr
+        self.thresholdPace = thresholdPace; self.sex = sex; self.timeZone = timeZone; self.zoneModel = zoneModel
+    }
+
+    public var isEmpty: Bool {
+        name == nil && maxHr == nil && restingHr == nil && thresholdHr == nil && thresholdPace == nil && sex == nil
+            && timeZone == nil && zoneModel == nil
+    }
+
+    public var problem: String? {
+        let range = Plausibility.heartRateBpm
+        for (flag, value) in [("--max-hr", maxHr), ("--resting-hr", restingHr), ("--threshold-hr", thresholdHr)] {
+            if let v = value, !range.contains(v) {
+                return "\(flag): \(WellnessEntry.shown(v)) is out of range "
+                    + "(\(TextFormat.plain(range.lowerBound)) to \(TextFormat.plain(range.upperBound)) bpm)"
+            }
+        }
+        if let m = maxHr, let r = restingHr, r >= m { return "--resting-hr must be below --max-hr" }
+        if let m = maxHr, let t = thresholdHr, t >= m { return "--threshold-hr must be below --max-hr" }
+        if let p = thresholdPace, !(Units.parsePace(p).map(PacePlan.paceRange.contains) ?? false) {
+            return "--threshold-pace: '\(p)' is not a pace like 4:15/km or 6:50/mi (2:00/km to 20:00/km)"
+        }
+        if let tz = timeZone, TimeZone(identifier: tz) == nil {
+            return "--time-zone: '\(tz)' is not an IANA time zone (e.g. Europe/Berlin)"
+        }
+        return nil
+    }
+
+    public func apply(to a: inout Athlete) {
+        if let name { a.name = name }
+        if let maxHr { a.maxHeartRate = maxHr }
+        if let restingHr { a.restingHeartRate = restingHr }
+        if let thresholdHr { a.thresholdHeartRate = thresholdHr }
+        if let thresholdPace { a.thresholdPaceSecondsPerKm = Units.parsePace(thresholdPace) }
+        if let sex { a.sex = sex }
+        if let timeZone { a.timeZone = timeZone }
+        if let zoneModel { a.zoneModel = zoneModel }
+    }
 }

@@ -7,14 +7,24 @@ import RaceKitStore
 /// TCX and GPX course) beside it.
 public struct RacePlanJob {
     public let file: String
-    public let plan: RacePlan
+    public private(set) var plan: RacePlan
     public let exports: [PlanExport]
 
     /// Plans the setup at `file`; a TCX or GPX export without a course file is a
-    /// usage error, before anything is printed or written.
-    public init(setupFile file: String, unitMeters: Double, exports: [PlanExport]) throws {
+    /// usage error, before anything is printed or written. With a `store`, a
+    /// race within 7 days of `now` is checked against the athlete's readiness
+    /// and form (`RaceWeekCheck`): its warnings join the plan's. `now`: `RACEKIT_NOW` or the clock.
+    public init(
+        setupFile file: String, unitMeters: Double, exports: [PlanExport], store: (any Store)? = nil,
+        now: Double? = nil
+    ) throws {
         self.file = file
         plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unitMeters)
+        if let store {
+            plan.warnings += try RaceWeekCheck.warnings(
+                store, athleteID: plan.setup.athlete ?? Athlete.defaultID, raceDate: plan.setup.date,
+                now: try now ?? FormClock.checkedNow())
+        }
         self.exports = exports
         if exports.contains(where: { $0 != .band }), plan.course == nil {
             throw Failure(

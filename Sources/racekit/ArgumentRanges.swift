@@ -14,8 +14,6 @@ enum ArgumentRanges {
     /// Paces of a performance `predict` starts from, in seconds per km: 1:30/km
     /// (below every world record, the 400 m's 1:48/km included) to 20:00/km.
     static let performancePace: ClosedRange<Double> = 90...1200
-    /// Heart rates in bpm: what import keeps (`Plausibility`).
-    static let heartRate = Plausibility.heartRateBpm
     /// Weeks of a weekly report: one to ten years.
     static let weeks = 1...520
     /// Rows of `runs list --limit`: more than any history holds (274 years of daily runs).
@@ -54,14 +52,6 @@ enum ArgumentRanges {
             )
         }
         return seconds
-    }
-
-    /// A pace (4:15/km, 6:50/mi) in seconds per km within `racePace`.
-    static func pace(_ text: String, option: String) throws -> Double {
-        guard let pace = Units.parsePace(text), racePace.contains(pace) else {
-            throw ValidationError("\(option): '\(text)' is not a pace like 4:15/km or 6:50/mi (\(racePaceText))")
-        }
-        return pace
     }
 
     /// A number within `range`, with its unit for the message.

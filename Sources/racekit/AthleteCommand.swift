@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import RaceKitCore
-import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
@@ -25,33 +24,14 @@ struct ProfileOptions: ParsableArguments {
     @Option(help: "IANA time zone, e.g. Europe/Berlin.") var timeZone: String?
     @Option(help: "auto (Friel with a threshold HR, else %HRmax), hrmax5, friel or seiler3.") var zoneModel: ZoneModel?
 
-    var isEmpty: Bool {
-        name == nil && maxHr == nil && restingHr == nil && thresholdHr == nil && thresholdPace == nil && sex == nil
-            && timeZone == nil && zoneModel == nil
+    var change: ProfileChange {
+        ProfileChange(
+            name: name, maxHr: maxHr, restingHr: restingHr, thresholdHr: thresholdHr, thresholdPace: thresholdPace,
+            sex: sex, timeZone: timeZone, zoneModel: zoneModel)
     }
-
-    func validate() throws {
-        for (flag, value) in [("--max-hr", maxHr), ("--resting-hr", restingHr), ("--threshold-hr", thresholdHr)] {
-            if let v = value { try ArgumentRanges.check(v, in: ArgumentRanges.heartRate, option: flag, unit: "bpm") }
-        }
-        if let m = maxHr, let r = restingHr, r >= m { throw ValidationError("--resting-hr must be below --max-hr") }
-        if let m = maxHr, let t = thresholdHr, t >= m { throw ValidationError("--threshold-hr must be below --max-hr") }
-        if let p = thresholdPace { _ = try ArgumentRanges.pace(p, option: "--threshold-pace") }
-        if let tz = timeZone, TimeZone(identifier: tz) == nil {
-            throw ValidationError("--time-zone: '\(tz)' is not an IANA time zone (e.g. Europe/Berlin)")
-        }
-    }
-
-    func apply(to a: inout Athlete) {
-        if let name { a.name = name }
-        if let maxHr { a.maxHeartRate = maxHr }
-        if let restingHr { a.restingHeartRate = restingHr }
-        if let thresholdHr { a.thresholdHeartRate = thresholdHr }
-        if let thresholdPace { a.thresholdPaceSecondsPerKm = Units.parsePace(thresholdPace) }
-        if let sex { a.sex = sex }
-        if let timeZone { a.timeZone = timeZone }
-        if let zoneModel { a.zoneModel = zoneModel }
-    }
+    var isEmpty: Bool { change.isEmpty }
+    func validate() throws { if let p = change.problem { throw ValidationError(p) } }
+    func apply(to a: inout Athlete) { change.apply(to: &a) }
 }
 
 extension Sex: ExpressibleByArgument {}

@@ -1,9 +1,7 @@
 import ArgumentParser
-import Foundation
 import RaceKitCore
 import RaceKitFormats
 import RaceKitImport
-import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
@@ -72,51 +70,19 @@ extension RaceKitCommand {
         }
 
         func run() throws {
-            // The store opens on another thread while the first files are read.
-            let (path, location, athlete) = (storeOptions.name, try storeOptions.location(), self.athlete)
-            let pending = PendingStore {
-                // A store error while checking is a store error (74), not an unknown athlete.
-                let store = try location.open(access: .create)
-                guard try store.athlete(id: athlete) != nil else { throw StoreError.unknownAthlete(athlete) }
-                return store
-            }
             var options = ImportOptions()
             options.athleteID = athlete
             options.allowDuplicates = allowDuplicates
             if let jobs { options.jobs = jobs }
-
-            let (files, missing) = InputCollector.collect(paths)
-            let showProgress = !quiet && format == .text && Console.stderrIsTerminal && files.count > 1
-            let importer = Importer(opening: pending, options: options)
-            let run = try importer.importAll(files: files, progress: showProgress ? Self.progressLine() : nil)
-            var results = run.results
-            if showProgress { Console.clearProgress() }
-            if !quiet, let store = try? pending.get(), store.created { StoreOptions.announceCreated(path) }
-            results += missing.map { FileResult(file: $0, status: .failed, reason: "\($0): no such file or directory") }
-
-            try report(results)
-            if let error = (run.storeFailure as (any Error)?) ?? run.recomputeError { throw error }
-            let summary = ImportSummary(results)
-            if files.isEmpty && !missing.isEmpty { throw Exit.code(.noInput) }
-            if summary.failed > 0 { throw Exit.code(run.refusedExport ? .dataError : .someFailed) }
-        }
-
-        /// A throttled (10 Hz) progress line on stderr.
-        static func progressLine() -> @Sendable (ImportProgress) -> Void {
-            let lastDraw = Locked<Double>(0)
-            return { p in
-                let now = Date().timeIntervalSince1970
-                let draw = lastDraw.withLock { last -> Bool in
-                    guard now - last >= 0.1 || p.done == p.total else { return false }
-                    last = now
-                    return true
-                }
-                guard draw else { return }
-                let s = p.summary
-                Console.progress(
-                    "[\(p.done)/\(p.total)] \(s.imported) imported, \(s.duplicate) duplicate, \(s.skipped) skipped, \(s.failed) failed"
-                )
-            }
+            let draw = !quiet && format == .text && Console.stderrIsTerminal
+            let run = try ImportJob.run(
+                paths: paths, location: try storeOptions.location(), options: options,
+                progress: draw ? ImportJob.throttled { Console.progress($0) } : nil)
+            if run.showedProgress { Console.clearProgress() }
+            if !quiet, run.createdStore { StoreOptions.announceCreated(storeOptions.name) }
+            try report(run.results)
+            if let error = run.error { throw error }
+            if let exit = run.exit { throw Exit.code(exit) }
         }
 
         private func report(_ results: [FileResult]) throws {

@@ -60,7 +60,9 @@ extension RaceKitCommand.Race {
         }
 
         func run() throws {
-            let job = try RacePlanJob(setupFile: file, unitMeters: unit.meters, exports: export?.elements ?? [])
+            let store = (try? storeOptions.readIfExists()) ?? nil   // the race-week check's, when readable
+            let job = try RacePlanJob(
+                setupFile: file, unitMeters: unit.meters, exports: export?.elements ?? [], store: store)
             switch format {
             case .json: Console.json(try job.json())
             case .md: Console.out(job.markdown())

@@ -24,7 +24,8 @@ struct RaceKitCommand: ParsableCommand {
             """,
         version: RaceKitVersion.current,
         subcommands: [
-            Import.self, Runs.self, AthleteCommand.self, Report.self, Store.self, Predict.self, Race.self,
+            Import.self, Runs.self, AthleteCommand.self, WellnessCommand.self, Report.self, Store.self, Predict.self,
+            Race.self,
             ScriptGroup.self
         ]
     )

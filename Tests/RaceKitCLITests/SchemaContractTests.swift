@@ -152,7 +152,8 @@ extension SchemaContractTests {
             "`runs bests`": ["runs", "bests"],
             "`race plan`": ["race", "plan", race("hilly-half.yaml")],
             "`race plan --table cues`": ["race", "plan", race("hilly-half.yaml"), "--table", "cues"],
-            "`race review`": ["race", "review", review, "--run", f.raceRunID]
+            "`race review`": ["race", "review", review, "--run", f.raceRunID],
+            "`wellness list`": ["wellness", "list"]
         ]
         #expect(Set(outputs.keys).isSubset(of: Set(documented.keys)), "\(documented.keys.sorted())")
         for (name, args) in outputs {

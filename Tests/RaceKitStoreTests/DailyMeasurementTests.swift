@@ -66,7 +66,7 @@ import Testing
         high.value = 400
         for (bad, says) in [
             (nan, "nan ms is outside"), (unit, "unit s, not ms"), (backwards, "before it starts"),
-            (unknown, "no such kind"), (high, "400.0 bpm is outside 20.0...150.0")
+            (unknown, "no such kind"), (high, "400.0 bpm is outside 25.0...150.0")
         ] {
             let error = #expect(throws: Failure.self) { try store.addMeasurements(Self.night() + [bad]) }
             #expect(error?.description.contains(says) == true, "\(error?.description ?? "-")")

@@ -45,10 +45,33 @@ public struct DailyMeasurement: Sendable, Equatable {
 
     /// The statements both backends run, in their dialect.
     public enum SQL {
-        public static func insert(_ d: SQLDialect) -> String {
+        /// The insert: a measurement stored already (same key) is kept as it is,
+        /// or with `replacing`, given the new value (a correction by hand).
+        public static func insert(_ d: SQLDialect, replacing: Bool = false) -> String {
             let marks = (1...columns.count).map(d.placeholder).joined(separator: ", ")
-            return
-                "INSERT INTO daily_measurement (\(columns.joined(separator: ", "))) VALUES (\(marks)) ON CONFLICT DO NOTHING"
+            let conflict =
+                replacing
+                ? "ON CONFLICT (\(table.primaryKey.joined(separator: ", "))) DO UPDATE SET "
+                    + ["value", "unit", "source_file", "imported_at"].map { "\($0) = excluded.\($0)" }.joined(
+                        separator: ", ")
+                : "ON CONFLICT DO NOTHING"
+            return "INSERT INTO daily_measurement (\(columns.joined(separator: ", "))) VALUES (\(marks)) \(conflict)"
+        }
+
+        /// The start of an athlete's newest measurement (one parameter, the athlete).
+        public static func newest(_ d: SQLDialect) -> String {
+            "SELECT MAX(start_at) FROM daily_measurement WHERE athlete_id = \(d.placeholder(1))"
+        }
+
+        /// Deletes one measurement by its key (athlete, kind, source, start, end).
+        public static func delete(_ d: SQLDialect) -> String {
+            let key = table.primaryKey.enumerated().map { "\($1) = \(d.placeholder($0 + 1))" }
+            return "DELETE FROM daily_measurement WHERE " + key.joined(separator: " AND ")
+        }
+
+        /// The parameters of `delete`, in order.
+        public static func key(_ m: DailyMeasurement) -> [StoreValue] {
+            [.text(m.athleteID), .text(m.kind), .text(m.source), .real(m.start), .real(m.end)]
         }
 
         /// The select and its parameters' order: athlete, then kind, from and
@@ -138,7 +161,8 @@ public struct DailyKind: Sendable, Equatable {
     public enum DayValue: String, Sendable {
         /// The time asleep or in bed: the spans' total, from one source.
         case spanTotal
-        /// The mean of the readings taken during that night's sleep.
+        /// The mean of the readings taken during that night's sleep (readings
+        /// outside it are kept, not used).
         case meanDuringSleep
         /// The mean of the day's readings, from one source.
         case mean
@@ -156,18 +180,26 @@ public struct DailyKind: Sendable, Equatable {
         self.key = key; self.unit = unit; self.range = range; self.dayValue = dayValue; self.summary = summary
     }
 
+    /// Longest sleep span accepted (20 h); a span's value is its length.
+    public static let maxSpanSeconds = 72_000.0
+    /// HRV accepted, ms: above 0, at most 300.
+    public static let hrvRange = 0.01...300.0
+
     /// Every kind, by key.
     public static let all: [DailyKind] = [
-        DailyKind("sleep_in_bed", "s", 0...86_400, .spanTotal, "A span in bed (Apple Health InBed)."),
+        DailyKind("sleep_in_bed", "s", 0...maxSpanSeconds, .spanTotal, "A span in bed (Apple Health InBed)."),
         DailyKind(
-            "sleep_asleep", "s", 0...86_400, .spanTotal, "A span asleep, stage not told (Asleep, AsleepUnspecified)."),
-        DailyKind("sleep_core", "s", 0...86_400, .spanTotal, "A span of core (light) sleep."),
-        DailyKind("sleep_deep", "s", 0...86_400, .spanTotal, "A span of deep sleep."),
-        DailyKind("sleep_rem", "s", 0...86_400, .spanTotal, "A span of REM sleep."),
-        DailyKind("sleep_awake", "s", 0...86_400, .spanTotal, "A span awake within the night: not sleep."),
-        DailyKind("hrv_sdnn", "ms", 1...400, .meanDuringSleep, "Heart-rate variability, SDNN (Apple Watch)."),
-        DailyKind("hrv_rmssd", "ms", 1...400, .meanDuringSleep, "Heart-rate variability, RMSSD (HRV apps)."),
-        DailyKind("resting_hr", "bpm", 20...150, .mean, "Resting heart rate."),
+            "sleep_asleep", "s", 0...maxSpanSeconds, .spanTotal,
+            "A span asleep, stage not told (Asleep, AsleepUnspecified)."),
+        DailyKind("sleep_core", "s", 0...maxSpanSeconds, .spanTotal, "A span of core (light) sleep."),
+        DailyKind("sleep_deep", "s", 0...maxSpanSeconds, .spanTotal, "A span of deep sleep."),
+        DailyKind("sleep_rem", "s", 0...maxSpanSeconds, .spanTotal, "A span of REM sleep."),
+        DailyKind("sleep_awake", "s", 0...maxSpanSeconds, .spanTotal, "A span awake within the night: not sleep."),
+        DailyKind("hrv_sdnn", "ms", hrvRange, .meanDuringSleep, "Heart-rate variability, SDNN (Apple Watch)."),
+        DailyKind(
+            "hrv_rmssd", "ms", hrvRange, .mean,
+            "Heart-rate variability, RMSSD: a morning reading (HRV apps, entered by hand)."),
+        DailyKind("resting_hr", "bpm", 25...150, .mean, "Resting heart rate."),
         DailyKind("respiratory_rate", "1/min", 4...60, .meanDuringSleep, "Breaths per minute."),
         DailyKind("vo2max", "ml/kg/min", 10...95, .last, "VO2max as the device estimates it."),
         DailyKind("body_mass", "kg", 20...300, .last, "Body mass.")

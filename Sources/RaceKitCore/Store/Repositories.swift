@@ -215,8 +215,15 @@ public protocol RaceLinkRepository: Sendable {
 public protocol DailyRepository: Sendable {
     /// Stores the measurements not stored yet (same athlete, kind, source, start
     /// and end), in one transaction; returns how many were new.
+    /// With `replacing`, one stored already takes the new value (a correction);
+    /// returns how many were stored.
     @discardableResult
-    func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int
+    func addMeasurements(_ measurements: [DailyMeasurement], replacing: Bool) throws -> Int
+    /// The start of the athlete's newest measurement; nil without any.
+    func newestMeasurementStart(athleteID: String) throws -> Double?
+    /// Deletes these measurements (by key), in one transaction; returns how many were stored.
+    @discardableResult
+    func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int
     /// An athlete's measurements (of one kind when given) starting in
     /// `from...until` (either end open when nil), by start, kind and source.
     func measurements(athleteID: String, kind: String?, from: Double?, until: Double?) throws -> [DailyMeasurement]
@@ -300,6 +307,14 @@ extension Store {
     public func isEmpty() throws -> Bool {
         try runCount() == 0 && allRaceLinks().isEmpty && athletes().allSatisfy { $0.id == Athlete.defaultID }
             && allMeasurements().isEmpty
+    }
+}
+
+extension DailyRepository {
+    /// Stores the measurements not stored yet; returns how many were new.
+    @discardableResult
+    public func addMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
+        try addMeasurements(measurements, replacing: false)
     }
 }
 

@@ -1,0 +1,266 @@
+import Foundation
+import RaceKitCore
+
+/// One day of `wellness list` (docs/contracts/json.md, "Wellness").
+public struct WellnessRow: Encodable, Sendable, Equatable {
+    public struct Stages: Encodable, Sendable, Equatable {
+        public var core: Int, deep: Int, rem: Int, awake: Int, unspecified: Int
+    }
+    public struct Band: Encodable, Sendable, Equatable {
+        public var band: String
+        public var reasons: [String]
+    }
+
+    public var date: String
+    public var sleepMinutes: Int?
+    public var inBedMinutes: Int?
+    public var sleepStages: Stages?
+    public var sleepBasis: String?
+    public var sleepSource: String?
+    public var hrvMs: Double?
+    public var hrvMeasure: String?
+    public var restingHeartRate: Double?
+    public var respiratoryRate: Double?
+    public var vo2max: Double?
+    public var bodyMassKg: Double?
+    public var readiness: Band
+
+    enum CodingKeys: String, CodingKey {
+        case date, sleepMinutes, inBedMinutes, sleepStages, sleepBasis, sleepSource, hrvMs, hrvMeasure
+        case restingHeartRate, respiratoryRate, vo2max, bodyMassKg, readiness
+    }
+
+    /// Every key, null where the day has no value.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(date, forKey: .date)
+        try c.encode(sleepMinutes, forKey: .sleepMinutes)
+        try c.encode(inBedMinutes, forKey: .inBedMinutes)
+        try c.encode(sleepStages, forKey: .sleepStages)
+        try c.encode(sleepBasis, forKey: .sleepBasis)
+        try c.encode(sleepSource, forKey: .sleepSource)
+        try c.encode(hrvMs, forKey: .hrvMs)
+        try c.encode(hrvMeasure, forKey: .hrvMeasure)
+        try c.encode(restingHeartRate, forKey: .restingHeartRate)
+        try c.encode(respiratoryRate, forKey: .respiratoryRate)
+        try c.encode(vo2max, forKey: .vo2max)
+        try c.encode(bodyMassKg, forKey: .bodyMassKg)
+        try c.encode(readiness, forKey: .readiness)
+    }
+
+    init(_ d: WellnessDay, _ r: Readiness) {
+        func minutes(_ s: Double?) -> Int? { s.map { Int(($0 / 60).rounded()) } }
+        date = LocalCalendar.dateString(d.day)
+        sleepMinutes = minutes(d.sleepSeconds)
+        inBedMinutes = minutes(d.inBedSeconds)
+        sleepStages = d.stages.map {
+            Stages(
+                core: minutes($0.coreSeconds)!, deep: minutes($0.deepSeconds)!, rem: minutes($0.remSeconds)!,
+                awake: minutes($0.awakeSeconds)!, unspecified: minutes($0.unspecifiedSeconds)!)
+        }
+        sleepBasis = d.sleepBasis?.rawValue
+        sleepSource = d.sleepSource
+        hrvMs = TextFormat.round(d.hrvMs, 1)
+        hrvMeasure = d.hrvMeasure?.rawValue
+        restingHeartRate = TextFormat.round(d.restingHeartRate, 1)
+        respiratoryRate = TextFormat.round(d.respiratoryRate, 1)
+        vo2max = TextFormat.round(d.vo2max, 1)
+        bodyMassKg = TextFormat.round(d.bodyMassKg, 1)
+        readiness = Band(band: r.band.rawValue, reasons: r.reasons)
+    }
+}
+
+/// `wellness list`, `wellness add`, and the wellness the weekly report, race
+/// plans and `athlete show` use.
+public enum WellnessJobs {
+    /// Days of history read before the first day shown (the normal range's 60
+    /// days, and the evening a first night starts).
+    static let historyDays = ReadinessModel.baselineDays + 2
+
+    /// The athlete's days from `from` through `until` (local calendar days;
+    /// open when nil), each with its readiness, and the readiness of every day read.
+    public static func days(_ store: any Store, athleteID: String, from: Int? = nil, until: Int? = nil) throws
+        -> [(day: WellnessDay, readiness: Readiness)]
+    {
+        guard let athlete = try store.athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+        let calendar = LocalCalendar(identifier: athlete.timeZone)
+        let start = from.map { calendar.instant(day: $0 - historyDays, seconds: 0) }
+        let end = until.map { calendar.instant(day: $0 + 1, seconds: 0) }
+        let measurements = try store.measurements(athleteID: athleteID, kind: nil, from: start, until: end)
+        let days = WellnessDays.build(measurements, timeZone: athlete.timeZone)
+        let readiness = ReadinessModel.evaluate(days)
+        return days.filter { d in (from.map { d.day >= $0 } ?? true) && (until.map { d.day <= $0 } ?? true) }
+            .map { ($0, readiness[$0.day]!) }
+    }
+
+    /// The newest day with wellness data and its readiness; nil without any.
+    public static func latest(_ store: any Store, athleteID: String) throws -> (day: WellnessDay, readiness: Readiness)?
+    {
+        guard let athlete = try store.athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+        // The newest measurement's day, then that day's readiness from the history before it.
+        let newest = try store.newestMeasurementStart(athleteID: athleteID)
+        guard let newest else { return nil }
+        let day = LocalCalendar(identifier: athlete.timeZone).day(of: newest + WellnessDays.wakeDayShiftSeconds)
+        return try days(store, athleteID: athleteID, from: day - 1, until: day).last
+    }
+
+    public static func rows(_ store: any Store, athleteID: String, from: Int? = nil, until: Int? = nil) throws
+        -> [WellnessRow]
+    {
+        try days(store, athleteID: athleteID, from: from, until: until).map { WellnessRow($0.day, $0.readiness) }
+    }
+
+    public static func json(_ rows: [WellnessRow]) throws -> String { try JSONOutput.string(rows) }
+
+    /// The CSV columns (docs/contracts/csv.md, "wellness list").
+    public static let csvHeader = [
+        "date", "sleep_min", "in_bed_min", "core_min", "deep_min", "rem_min", "awake_min", "sleep_basis",
+        "sleep_source", "hrv_ms", "hrv_measure", "resting_hr", "respiratory_rate", "vo2max", "body_mass_kg",
+        "readiness", "reasons"
+    ]
+
+    public static func csv(_ rows: [WellnessRow]) -> String {
+        CSV.document(
+            header: csvHeader,
+            rows: rows.map { r in
+                [
+                    .text(r.date), .integer(r.sleepMinutes), .integer(r.inBedMinutes), .integer(r.sleepStages?.core),
+                    .integer(r.sleepStages?.deep), .integer(r.sleepStages?.rem), .integer(r.sleepStages?.awake),
+                    .text(r.sleepBasis ?? ""), .text(r.sleepSource ?? ""), .number(r.hrvMs, digits: 1),
+                    .text(r.hrvMeasure ?? ""), .number(r.restingHeartRate, digits: 1),
+                    .number(r.respiratoryRate, digits: 1), .number(r.vo2max, digits: 1),
+                    .number(r.bodyMassKg, digits: 1), .text(r.readiness.band),
+                    .text(r.readiness.reasons.joined(separator: "; "))
+                ]
+            })
+    }
+
+    /// A row a day, the band and its reasons last.
+    public static func table(_ rows: [WellnessRow]) -> String {
+        guard !rows.isEmpty else { return "No wellness data (import an Apple Health export, or racekit wellness add)." }
+        func hm(_ m: Int?) -> String { m.map { "\($0 / 60):\($0 % 60 < 10 ? "0" : "")\($0 % 60)" } ?? "-" }
+        func num(_ v: Double?, _ digits: Int = 0) -> String { v.map { TextFormat.fixed($0, digits) } ?? "-" }
+        let body = rows.map { r -> [String] in
+            [
+                r.date, hm(r.sleepMinutes), hm(r.inBedMinutes),
+                r.sleepStages.map { "\(hm($0.deep))/\(hm($0.rem))/\(hm($0.core))" } ?? "-",
+                num(r.hrvMs), num(r.restingHeartRate), num(r.respiratoryRate, 1), num(r.bodyMassKg, 1),
+                r.readiness.band
+                    + (r.readiness.reasons.isEmpty ? "" : ": " + r.readiness.reasons.joined(separator: "; "))
+            ].map(DisplayText.line)
+        }
+        let measure = rows.lazy.compactMap(\.hrvMeasure).first.map { " \($0.uppercased())" } ?? ""
+        return Format.table(
+            header: [
+                "date", "sleep", "in bed", "deep/REM/core", "HRV\(measure) ms", "rest HR", "resp", "kg", "readiness"
+            ], rows: body)
+    }
+
+    /// `wellness add` of a checked entry.
+    public static func add(_ store: any Store, athleteID: String, _ e: WellnessEntry) throws -> Int {
+        try add(
+            store, athleteID: athleteID, day: LocalCalendar.day(parsing: e.date)!, hrvMs: e.hrvMs,
+            restingHeartRate: e.restingHeartRate, sleepSeconds: e.sleep.flatMap(WellnessEntry.sleepSeconds),
+            bodyMassKg: e.bodyMassKg)
+    }
+
+    /// What `wellness add` stores for a day entered by hand (source `manual`):
+    /// a sleep of `sleepSeconds` ending at 07:00 local time of the day, the
+    /// morning readings at 07:00. A second entry for the day replaces the first.
+    public static func add(
+        _ store: any Store, athleteID: String, day: Int, hrvMs: Double?, restingHeartRate: Double?,
+        sleepSeconds: Double?, bodyMassKg: Double?, now: Double = Date().timeIntervalSince1970
+    ) throws -> Int {
+        guard let athlete = try store.athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+        let morning = LocalCalendar(identifier: athlete.timeZone).instant(day: day, seconds: 7 * 3600)
+        func m(_ kind: String, _ value: Double, start: Double = morning) -> DailyMeasurement {
+            DailyMeasurement(
+                athleteID: athleteID, kind: DailyKind.named(kind)!, value: value, start: start, end: morning,
+                source: manualSource, importedAt: now)
+        }
+        var rows: [DailyMeasurement] = []
+        if let sleepSeconds { rows.append(m("sleep_asleep", sleepSeconds, start: morning - sleepSeconds)) }
+        if let hrvMs { rows.append(m("hrv_rmssd", hrvMs)) }
+        if let restingHeartRate { rows.append(m("resting_hr", restingHeartRate)) }
+        if let bodyMassKg { rows.append(m("body_mass", bodyMassKg)) }
+        if sleepSeconds != nil {
+            // One night a day: an earlier entry of another length is replaced, not added to.
+            let earlier = try store.measurements(
+                athleteID: athleteID, kind: "sleep_asleep", from: morning - DailyKind.maxSpanSeconds, until: morning)
+            let stale = earlier.filter { $0.source == manualSource && $0.end == morning && $0.start != rows[0].start }
+            if !stale.isEmpty { try store.removeMeasurements(stale) }
+        }
+        return try store.addMeasurements(rows, replacing: true)
+    }
+
+    /// The source of what is entered by hand.
+    public static let manualSource = "manual"
+}
+
+/// A day entered by hand (`wellness add`), as given; `problem` says what is
+/// wrong with it (the command's usage error, exit 64).
+public struct WellnessEntry: Sendable {
+    public var date: String
+    public var hrvMs: Double?
+    public var restingHeartRate: Double?
+    /// `H:MM`.
+    public var sleep: String?
+    public var bodyMassKg: Double?
+
+    public init(date: String, hrvMs: Double?, restingHeartRate: Double?, sleep: String?, bodyMassKg: Double?) {
+        self.date = date; self.hrvMs = hrvMs; self.restingHeartRate = restingHeartRate; self.sleep = sleep
+        self.bodyMassKg = bodyMassKg
+    }
+
+    public var problem: String? {
+        if LocalCalendar.day(parsing: date) == nil { return "<date>: '\(date)' is not a date (YYYY-MM-DD)" }
+        if hrvMs == nil, restingHeartRate == nil, sleep == nil, bodyMassKg == nil {
+            return "nothing to add: give --hrv, --resting-hr, --sleep or --body-mass"
+        }
+        if let v = hrvMs, !(v > 0 && v <= DailyKind.hrvRange.upperBound) {
+            return "--hrv: \(Self.shown(v)) is out of range (above 0, at most 300 ms)"
+        }
+        for (option, key, value) in [
+            ("--resting-hr", "resting_hr", restingHeartRate), ("--body-mass", "body_mass", bodyMassKg)
+        ] {
+            let kind = DailyKind.named(key)!
+            if let v = value, !kind.range.contains(v) {
+                return "\(option): \(Self.shown(v)) is out of range (\(Self.shown(kind.range.lowerBound)) to "
+                    + "\(Self.shown(kind.range.upperBound)) \(kind.unit))"
+            }
+        }
+        if let sleep, Self.sleepSeconds(sleep) == nil {
+            return "--sleep: '\(sleep)' is not a duration H:MM from 0:00 to 20:00 (e.g. 7:30)"
+        }
+        return nil
+    }
+
+    /// What is wrong with `wellness list --since/--until`, nil when nothing.
+    public static func rangeProblem(_ since: String?, _ until: String?) -> String? {
+        for (option, text) in [("--since", since), ("--until", until)] {
+            if let text, LocalCalendar.day(parsing: text) == nil {
+                return "\(option): '\(text)' is not a date (YYYY-MM-DD)"
+            }
+        }
+        if let a = since.flatMap(LocalCalendar.day(parsing:)), let b = until.flatMap(LocalCalendar.day(parsing:)), b < a
+        {
+            return "--until is before --since"
+        }
+        return nil
+    }
+
+    /// `H:MM` (two-digit minutes) as seconds, 0:00 to 20:00; nil otherwise.
+    public static func sleepSeconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+            parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts[0].count <= 2, let h = Int(parts[0]),
+            let m = Int(parts[1]), m < 60
+        else { return nil }
+        let seconds = Double(h * 3600 + m * 60)
+        return seconds <= DailyKind.maxSpanSeconds ? seconds : nil
+    }
+
+    static func shown(_ v: Double) -> String {
+        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
+    }
+}

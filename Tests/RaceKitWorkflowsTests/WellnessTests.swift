@@ -1,0 +1,195 @@
+import Foundation
+import RaceKitTestSupport
+import Testing
+
+@testable import RaceKitCore
+@testable import RaceKitFormats
+@testable import RaceKitImport
+@testable import RaceKitReports
+@testable import RaceKitStore
+@testable import RaceKitWorkflows
+
+/// Issue 39's acceptance on a made-up export of 100 nights (`WellnessExport`):
+/// the import, one night one truth, and a band that flags the illness week
+/// without crying wolf.
+@Suite struct WellnessTests {
+    static func imported(_ export: WellnessExport) throws -> (SQLiteStore, [FileResult]) {
+        let store = try RunStore()
+        var athlete = try store.athlete(id: Athlete.defaultID)!
+        athlete.timeZone = export.timeZone
+        try store.updateAthlete(athlete)
+        let results = Importer(store: store, options: ImportOptions()).importHealthExport(
+            MemoryByteStream(name: "export.xml", bytes: Array(export.xml.utf8)), routes: { _ in nil })
+        return (store, results.results)
+    }
+
+    @Test func everyNightIsToldOnceByItsBestSourceAndItsHRVIsTheSleepsReadings() throws {
+        let export = WellnessExport()
+        let (store, results) = try Self.imported(export)
+        #expect(results.map(\.status) == [.imported])
+        let days = Dictionary(
+            try WellnessJobs.days(store, athleteID: Athlete.defaultID).map {
+                (LocalCalendar.dateString($0.day.day), $0)
+            },
+            uniquingKeysWith: { a, _ in a })
+        var sleepRight = 0, hrvRight = 0, hrvNights = 0
+        for night in export.nights {
+            let day = try #require(days[night.date], "no day \(night.date)")
+            if let s = day.day.sleepSeconds, abs(s - night.sleepSeconds) <= 300 { sleepRight += 1 }
+            #expect(day.day.restingHeartRate == night.restingHeartRate, "\(night.date): the watch's resting HR")
+            if let truth = night.hrvMs {
+                hrvNights += 1
+                if let v = day.day.hrvMs, abs(v - truth) <= 0.03 * truth { hrvRight += 1 }
+            } else {
+                #expect(day.day.hrvMs == nil, "\(night.date): only daytime readings, no night HRV")
+            }
+        }
+        #expect(days.count == export.nights.count)
+        #expect(Double(sleepRight) >= 0.95 * Double(export.nights.count), "sleep right on \(sleepRight) nights")
+        #expect(Double(hrvRight) >= 0.95 * Double(hrvNights), "HRV right on \(hrvRight) of \(hrvNights) nights")
+        // The nights told in the old value, by the app alone, and around the DST change.
+        #expect(days["2026-01-09"]?.day.sleepBasis == .asleep)
+        #expect(days["2026-01-13"]?.day.sleepSource == "AutoSleep")
+        #expect(days["2026-01-07"]?.day.sleepSource == "Ben's Apple Watch")
+        #expect(days["2026-01-07"]?.day.sleepBasis == .stages)
+        #expect(days["2026-03-29"]?.day.sleepSeconds != nil && days["2026-03-30"]?.day.sleepSeconds != nil)
+    }
+
+    @Test(arguments: [39, 7, 2026] as [UInt64])
+    func theBandFlagsTheIllnessWeekAndLeavesNormalDaysGreen(seed: UInt64) throws {
+        let export = WellnessExport(seed: seed)
+        let (store, _) = try Self.imported(export)
+        let days = try WellnessJobs.days(store, athleteID: Athlete.defaultID)
+        #expect(days.count == 100)
+        let bands = days.map(\.readiness.band)
+        #expect(bands.prefix(7).allSatisfy { $0 == .insufficient }, "the first week: \(bands.prefix(7))")
+        let ill = export.illness.map { bands[$0] }
+        #expect(ill.filter { $0 == .amber || $0 == .red }.count >= 5, "illness week: \(ill)")
+        // Normal days: after the first week, outside the illness week and the two days after it.
+        let normal = (7..<100).filter { $0 < export.illness.lowerBound || $0 >= export.illness.upperBound + 2 }
+        let green = normal.filter { bands[$0] == .green }.count
+        #expect(Double(green) >= 0.9 * Double(normal.count), "\(green) of \(normal.count) normal days green")
+        // The reasons name the measure and its numbers.
+        let flagged = days[export.illness.lowerBound + 2].readiness
+        #expect(flagged.reasons.contains { $0.hasPrefix("HRV 2-day ") && $0.contains("below its 60-day mean") })
+        #expect(flagged.reasons.contains { $0.hasPrefix("resting HR 2-day ") && $0.contains("above its 60-day mean") })
+        #expect(
+            days[0].readiness.reasons == [
+                "a band needs 7 days of HRV or resting heart rate in the 60 before; there are 0"
+            ])
+    }
+
+    @Test func aSecondImportOfTheSameExportChangesNothing() throws {
+        let export = WellnessExport(nights: 20)
+        let (store, _) = try Self.imported(export)
+        let before = try store.allMeasurements()
+        let again = Importer(store: store, options: ImportOptions()).importHealthExport(
+            MemoryByteStream(name: "export.xml", bytes: Array(export.xml.utf8)), routes: { _ in nil })
+        #expect(again.results.map(\.status) == [.duplicate])
+        #expect(try store.allMeasurements() == before)
+    }
+
+    @Test func impossibleValuesAreLeftOutAndCountedAndUnknownSleepValuesNamed() throws {
+        let xml = """
+            <HealthData>
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:01:00 +0000" value="0"/>
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:01:00 +0000" value="301"/>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="W" unit="count/min" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:01:00 +0000" value="24"/>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="W" unit="count/min" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:01:00 +0000" value="nan"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 01:00:00 +0000" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-02 02:00:00 +0000" value="HKCategoryValueSleepAnalysisInBed"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 03:00:00 +0000" value="HKCategoryValueSleepAnalysisNapping"/>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="W" unit="count/min" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:01:00 +0000" value="48"/>
+            </HealthData>
+            """
+        let export = try AppleHealthReader.read(MemoryByteStream(name: "export.xml", bytes: Array(xml.utf8)))
+        #expect(export.wellnessCount == 1)
+        #expect(export.issues.badWellness == 4)
+        #expect(export.issues.badSleepSpan == 2)
+        #expect(export.issues.unknownSleepValues == ["HKCategoryValueSleepAnalysisNapping": 1])
+        #expect(export.issues.descriptions.contains { $0.contains("\"HKCategoryValueSleepAnalysisNapping\" (1)") })
+    }
+
+    @Test func aDayEnteredByHandIsReplacedByASecondEntry() throws {
+        let store = try RunStore()
+        let day = LocalCalendar.day(parsing: "2026-11-30")!
+        _ = try WellnessJobs.add(
+            store, athleteID: Athlete.defaultID, day: day, hrvMs: 60, restingHeartRate: 48, sleepSeconds: 7 * 3600,
+            bodyMassKg: nil)
+        _ = try WellnessJobs.add(
+            store, athleteID: Athlete.defaultID, day: day, hrvMs: 64, restingHeartRate: nil, sleepSeconds: 6.5 * 3600,
+            bodyMassKg: nil)
+        let rows = try WellnessJobs.rows(store, athleteID: Athlete.defaultID)
+        #expect(rows.count == 1)
+        #expect(rows[0].date == "2026-11-30")
+        #expect(rows[0].hrvMs == 64 && rows[0].hrvMeasure == "rmssd")
+        #expect(rows[0].restingHeartRate == 48)
+        #expect(rows[0].sleepMinutes == 390)
+    }
+
+    @Test func theWeeklyReportSaysTheIllnessWeek() throws {
+        let export = WellnessExport()
+        let (store, _) = try Self.imported(export)
+        var options = WeeklyReportJob.Options()
+        // The illness week: nights 70-76 wake up 2026-03-17 to 2026-03-23, ISO week 2026-W12.
+        options.through = .week(ISOWeek("2026-W12")!)
+        options.weeks = 4
+        let weeks = try WeeklyReportJob(store: store, options: options).weeks(
+            for: try store.athlete(id: Athlete.defaultID)!)
+        let last = try #require(weeks.rows.last?.wellness)
+        #expect(last.amber + last.red >= 5)
+        #expect(try #require(weeks.rows.first?.wellness).green >= 6)
+        let csv = WeeklyCSV.render(weeks).split(separator: "\r\n")
+        #expect(csv[0].hasSuffix(WeeklyWellness.csvHeader.joined(separator: ",")))
+        #expect(csv.last!.hasSuffix(",\(last.green),\(last.amber),\(last.red)"))
+        let md = WeeklyMarkdown.render(weeks, chartFile: "x.svg")
+        #expect(md.contains("## Wellness"))
+        #expect(md.contains("Readiness: \(last.green) green, \(last.amber) amber, \(last.red) red."))
+        #expect(md.contains("| 2026-03-19 | 🔴 red |"))
+        #expect(md.contains("resting HR 2-day"))
+    }
+
+    /// A run on `day` (days after 2026-01-05 00:00 UTC) with a training load of `load`.
+    static func loaded(_ day: Int, _ load: Double) -> NewRun {
+        var raw = RawActivity()
+        raw.sport = "running"
+        for i in 0..<3 {
+            var p = SamplePoint()
+            p.time = 1_767_571_200 + Double(day) * 86_400 + 7 * 3600 + Double(i) * 10
+            p.distance = Double(i) * 40
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0]
+        guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { fatalError("repairs") }
+        var analysis = RunAnalyzer.analyse(a, physiology: Physiology())
+        analysis.load = TrainingLoad(value: load, source: .pace, estimated: [])
+        analysis.metrics = analysis.metrics.registry.compute(analysis.context)
+        return NewRun(activity: a, analysis: analysis, activityIndex: 0)
+    }
+
+    @Test func aRacePlanInRaceWeekWarnsOfAnAmberOrRedDayAndOfFormFarFromRested() throws {
+        let export = WellnessExport()
+        let (store, _) = try Self.imported(export)
+        // Twenty weeks of 50 a day (fitness warmed up), then a crushing last week of 160 a day (the illness week's).
+        for day in -70..<77 {
+            _ = try store.insert(
+                [Self.loaded(day, day >= 70 ? 160 : 50)], athleteID: Athlete.defaultID, sourceFile: "d\(day).tcx",
+                format: .tcx, sha256: "d\(day)", allowDuplicates: false, importedAt: 1)
+        }
+        let berlin = LocalCalendar(identifier: export.timeZone)
+        let now = berlin.instant(day: LocalCalendar.day(parsing: "2026-03-20")!, seconds: 12 * 3600)
+        let warnings = try RaceWeekCheck.warnings(
+            store, athleteID: Athlete.defaultID, raceDate: "2026-03-22", now: now)
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.first?.hasPrefix("readiness red on 2026-03-20, 2 days before the race: HRV 2-day") == true)
+        #expect(
+            warnings.last?.hasPrefix("form -") == true && warnings.last?.contains("far below the +5 to +25") == true)
+        // Outside race week, nothing; a green week before, neither readiness nor form.
+        #expect(
+            try RaceWeekCheck.warnings(store, athleteID: Athlete.defaultID, raceDate: "2026-03-29", now: now).isEmpty)
+        let earlier = berlin.instant(day: LocalCalendar.day(parsing: "2026-03-05")!, seconds: 12 * 3600)
+        #expect(
+            try RaceWeekCheck.warnings(store, athleteID: Athlete.defaultID, raceDate: "2026-03-08", now: earlier)
+                .isEmpty)
+    }
+}
