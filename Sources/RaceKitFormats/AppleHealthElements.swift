@@ -67,7 +67,8 @@ struct HealthRecordParser {
         end: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, source: UnsafeRawBufferPointer
     ) {
         guard let from = AppleHealthDate.parse(start), from >= 0 else { issues.badDate += 1; return }
-        let to = end.count == 0 ? from : AppleHealthDate.parse(end) ?? -1
+        // A sleep span needs its end; a reading without one is an instant.
+        let to = end.count == 0 && kind != .sleep ? from : AppleHealthDate.parse(end) ?? -1
         guard to >= 0 else { issues.badDate += 1; return }
         var daily: DailyKind
         var v: Double
@@ -78,7 +79,7 @@ struct HealthRecordParser {
             }
             daily = stage
             v = Double(to - from)
-            guard to >= from, v <= DailyKind.maxSpanSeconds else { issues.badSleepSpan += 1; return }
+            guard to > from, v <= DailyKind.maxSpanSeconds else { issues.badSleepSpan += 1; return }
         } else {
             daily = kind.daily
             guard let factor = kind.factor(unit.string) else { issues.unknownUnit += 1; return }
@@ -87,16 +88,24 @@ struct HealthRecordParser {
             guard to >= from else { issues.badDate += 1; return }
         }
         guard daily.range.contains(v) else { issues.badWellness += 1; return }
+        // A record without a source is still the athlete's: told as "unknown source".
+        let who = source.count == 0 ? index(named: "unknown source") : index(of: source)
         wellness.append(
             HealthWellnessRecord(
-                kind: UInt8(DailyKind.all.firstIndex(of: daily)!), start: from, end: to, value: v,
-                source: index(of: source)))
+                kind: UInt8(DailyKind.all.firstIndex(of: daily)!), start: from, end: to, value: v, source: who))
     }
 
     /// The index of a source name; the last one is remembered (records come in runs).
     private mutating func index(of source: UnsafeRawBufferPointer) -> UInt16 {
         if source.elementsEqual(lastSource) { return lastSourceIndex }
-        let text = source.string
+        let index = self.index(named: source.string)
+        lastSource = Array(source)
+        lastSourceIndex = index
+        return index
+    }
+
+    /// The index of a source name (a new one is added while there is room).
+    private mutating func index(named text: String) -> UInt16 {
         let index: UInt16
         if let known = sourceIndex[text] {
             index = known
@@ -107,8 +116,6 @@ struct HealthRecordParser {
         } else {
             index = UInt16.max
         }
-        lastSource = Array(source)
-        lastSourceIndex = index
         return index
     }
 

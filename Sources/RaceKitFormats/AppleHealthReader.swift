@@ -283,9 +283,18 @@ extension UnsafeRawBufferPointer {
     /// libxml2 allows 10 MB, which 64 metadata entries of thousands of workouts
     /// would otherwise keep.
     var string: String {
-        String(
+        let text = String(
             decoding: count > Self.maxAttributeBytes
                 ? UnsafeRawBufferPointer(rebasing: self[..<Self.maxAttributeBytes]) : self, as: UTF8.self)
+        // libxml2's SAX2 hands an attribute's `&amp;` on as `&#38;` (kept
+        // escaped for a writer); every other reference arrives decoded.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        var out = "", rest = Substring(text)
+        while let r = rest.range(of: "&#38;") {
+            out += rest[..<r.lowerBound] + "&"
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
     }
 
     /// Most bytes of an attribute kept as text (a longer value is cut there).

@@ -155,6 +155,49 @@ extension Importer {
         return result
     }
 
+    /// Stores a morning-HRV app's CSV export (`HRVCSV`: HRV4Training, Elite
+    /// HRV) as the athlete's daily measurements: its RMSSD and heart rate, in
+    /// the athlete's time zone; a second import adds nothing (a duplicate).
+    func importHRVExport(_ path: String, context: () throws -> Context) throws -> FileResult {
+        let store = try context().store
+        let timeZone = try store.athlete(id: options.athleteID)?.timeZone ?? "UTC"
+        let name = (path as NSString).lastPathComponent
+        guard let contents = try HRVCSV.read(try FileByteStream(path: path), timeZone: timeZone, fileName: name) else {
+            return FileResult(
+                file: path, status: .skipped,
+                reason: "\(path): not an HRV app export (a CSV whose header names a date and an rMSSD column)")
+        }
+        let now = Date().timeIntervalSince1970
+        var rows: [DailyMeasurement] = []
+        for r in contents.readings {
+            func m(_ kind: String, _ v: Double) -> DailyMeasurement {
+                DailyMeasurement(
+                    athleteID: options.athleteID, kind: DailyKind.named(kind)!, value: v, start: r.time,
+                    source: contents.source, sourceFile: name, importedAt: now)
+            }
+            if let v = r.rmssdMs { rows.append(m("hrv_rmssd", v)) }
+            if let b = r.heartRate { rows.append(m("resting_hr", b)) }
+        }
+        let added = try store.addMeasurements(rows)
+        var notes = ["\(contents.readings.count) \(contents.source) reading\(contents.readings.count == 1 ? "" : "s")"]
+        if contents.leftOut > 0 {
+            notes.append(
+                "\(contents.leftOut) row\(contents.leftOut == 1 ? "" : "s") left out ("
+                    + contents.problems.joined(separator: "; ") + ")")
+        }
+        guard !contents.readings.isEmpty else {
+            return FileResult(
+                file: path, status: .skipped, reason: (["no readings"] + notes.dropFirst()).joined(separator: "; "))
+        }
+        guard added > 0 else {
+            return FileResult(
+                file: path, status: .duplicate, reason: (notes + ["all stored already"]).joined(separator: "; "))
+        }
+        return FileResult(
+            file: path, status: .imported,
+            reason: (notes + ["\(added) values new (racekit wellness list)"]).joined(separator: "; "))
+    }
+
     /// A queued workout: built, repaired, analysed and stored.
     func importWorkout(_ item: WorkoutItem, context: () throws -> Context) -> FileResult {
         var result: FileResult

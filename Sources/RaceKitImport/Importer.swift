@@ -379,6 +379,7 @@ public struct Importer: Sendable {
         _ path: String, context: () throws -> Context, readAhead: ActivityFileReader.ReadAhead
     ) -> Prepared {
         guarded(path) {
+            if path.lowercased().hasSuffix(".csv") { return .done(try importHRVExport(path, context: context)) }
             var read = try ActivityFileReader.read(path: path, readAhead: readAhead, readers: options.readers)
             let (metadata, problem) = stravaFolders.metadata(for: path)
             let prepared = try store(

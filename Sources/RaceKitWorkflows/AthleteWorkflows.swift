@@ -208,8 +208,8 @@ extension AthleteProfile {
                 "\(r.band.rawValue) on \(LocalCalendar.dateString(d.day))"
                     + (r.reasons.isEmpty ? "" : ": " + r.reasons.joined(separator: "; "))
             ),
-            ("HRV baseline", measure(r.baselines.hrv, d.hrvMeasure.map { "ms \($0.rawValue.uppercased())" } ?? "ms")),
-            ("Rest HR baseline", measure(r.baselines.restingHeartRate, "bpm"))
+            ("HRV range", measure(r.baselines.hrv, d.hrvMeasure.map { "ms \($0.rawValue.uppercased())" } ?? "ms")),
+            ("Rest HR range", measure(r.baselines.restingHeartRate, "bpm"))
         ]
         if let s = r.baselines.sleep {
             lines.append(

@@ -217,8 +217,8 @@ public struct WellnessEntry: Sendable {
         if hrvMs == nil, restingHeartRate == nil, sleep == nil, bodyMassKg == nil {
             return "nothing to add: give --hrv, --resting-hr, --sleep or --body-mass"
         }
-        if let v = hrvMs, !(v > 0 && v <= DailyKind.hrvRange.upperBound) {
-            return "--hrv: \(Self.shown(v)) is out of range (above 0, at most 300 ms)"
+        if let v = hrvMs, !DailyKind.hrvRange.contains(v) {
+            return "--hrv: \(Self.shown(v)) is out of range (0.01 to 300 ms)"
         }
         for (option, key, value) in [
             ("--resting-hr", "resting_hr", restingHeartRate), ("--body-mass", "body_mass", bodyMassKg)

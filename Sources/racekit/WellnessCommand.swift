@@ -42,7 +42,7 @@ extension RaceKitCommand {
             @OptionGroup var storeOptions: StoreOptions
             @Argument(help: "The day (YYYY-MM-DD, the athlete's time zone).") var date: String
             @Option(help: "The athlete.") var athlete: String = Athlete.defaultID
-            @Option(help: "The morning's HRV, RMSSD in ms (above 0, at most 300).") var hrv: Double?
+            @Option(help: "The morning's HRV, RMSSD in ms (0.01 to 300).") var hrv: Double?
             @Option(help: "Resting heart rate (25 to 150 bpm).") var restingHr: Double?
             @Option(help: "The night before's sleep, H:MM (0:00 to 20:00).") var sleep: String?
             @Option(help: "Body mass (20 to 300 kg).") var bodyMass: Double?
@@ -53,7 +53,7 @@ extension RaceKitCommand {
             func validate() throws { if let p = entry.problem { throw ValidationError(p) } }
 
             func run() throws {
-                let stored = try WellnessJobs.add(try storeOptions.create(), athleteID: athlete, entry)
+                let stored = try WellnessJobs.add(try storeOptions.write(), athleteID: athlete, entry)
                 Console.out("Stored \(stored) value\(stored == 1 ? "" : "s") for \(date) (\(athlete)).")
             }
         }

@@ -14,8 +14,7 @@ import Glibc
 @Suite struct StoreAccessCLITests {
     static let creators: [String: [String]] = [
         "import": ["import", "run.gpx"], "athlete add": ["athlete", "add", "anna"],
-        "athlete set": ["athlete", "set", "default", "--max-hr", "190"],
-        "wellness add": ["wellness", "add", "2026-03-10", "--hrv", "55"]
+        "athlete set": ["athlete", "set", "default", "--max-hr", "190"]
     ]
     /// Commands that do not open the store with the arguments
     /// `StoreOptionCLITests.invocations` gives them (`race script` reads it only

@@ -100,18 +100,37 @@ import Testing
              <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-02 02:00:00 +0000" value="HKCategoryValueSleepAnalysisInBed"/>
              <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 03:00:00 +0000" value="HKCategoryValueSleepAnalysisNapping"/>
              <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="W" unit="count/min" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:01:00 +0000" value="48"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" endDate="2026-01-01 02:00:00 +0000" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="W" startDate="2026-01-01 02:00:00 +0000" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="" startDate="2026-01-01 01:00:00 +0000" endDate="2026-01-01 02:00:00 +0000" value="HKCategoryValueSleepAnalysisAsleepDeep"/>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="Sleep &amp; Recovery" unit="count/min" startDate="2026-01-02 02:00:00 +0000" value="50"/>
             </HealthData>
             """
         let export = try AppleHealthReader.read(MemoryByteStream(name: "export.xml", bytes: Array(xml.utf8)))
-        #expect(export.wellnessCount == 1)
+        #expect(export.wellnessCount == 3)
         #expect(export.issues.badWellness == 4)
-        #expect(export.issues.badSleepSpan == 2)
+        // End before start, 24 h, and a span of no length; a span without its end is a bad date.
+        #expect(export.issues.badSleepSpan == 3)
+        #expect(export.issues.badDate == 1)
+        let kept = export.measurements(athleteID: "a", sourceFile: "export.xml", importedAt: 0)
+        #expect(kept.map(\.source) == ["W", "unknown source", "Sleep & Recovery"])
+        #expect(kept.allSatisfy { $0.problem == nil })
         #expect(export.issues.unknownSleepValues == ["HKCategoryValueSleepAnalysisNapping": 1])
         #expect(export.issues.descriptions.contains { $0.contains("\"HKCategoryValueSleepAnalysisNapping\" (1)") })
     }
 
     @Test func aDayEnteredByHandIsReplacedByASecondEntry() throws {
         let store = try RunStore()
+        #expect(
+            WellnessEntry(date: "2026-11-30", hrvMs: 0.001, restingHeartRate: nil, sleep: nil, bodyMassKg: nil).problem
+                == "--hrv: 0.001 is out of range (0.01 to 300 ms)")
+        #expect(
+            WellnessEntry(date: "2026-02-30", hrvMs: 50, restingHeartRate: nil, sleep: nil, bodyMassKg: nil).problem
+                == "<date>: '2026-02-30' is not a date (YYYY-MM-DD)")
+        for bad in ["25:00", "7:5", "99999999999999999999:00", "-1:00", "7:60", "٧:30"] {
+            #expect(WellnessEntry.sleepSeconds(bad) == nil, "\(bad)")
+        }
+        #expect(WellnessEntry.sleepSeconds("20:00") == 72_000 && WellnessEntry.sleepSeconds("0:00") == 0)
         let day = LocalCalendar.day(parsing: "2026-11-30")!
         _ = try WellnessJobs.add(
             store, athleteID: Athlete.defaultID, day: day, hrvMs: 60, restingHeartRate: 48, sleepSeconds: 7 * 3600,
@@ -191,5 +210,53 @@ import Testing
         #expect(
             try RaceWeekCheck.warnings(store, athleteID: Athlete.defaultID, raceDate: "2026-03-08", now: earlier)
                 .isEmpty)
+    }
+
+    @Test func theHRVAppsCSVExportsAreReadInTheAthletesTimeZone() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-hrv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hrv4t = dir.appendingPathComponent("hrv4training.csv")
+        try """
+        date,time,HR,AVNN,SDNN,rMSSD,pNN50,HRV4T_Recovery_Points
+        2026-03-28,07:05,48,1250,70,62.5,40,7.9
+        2026-03-29,07:02,49,1224,66,58.1,38,7.5
+        2026-03-30,06:58,47,1276,71,-3,41,8.1
+        2026-03-31,,,,,,,
+        """.write(to: hrv4t, atomically: false, encoding: .utf8)
+        let elite = dir.appendingPathComponent("elite.csv")
+        try
+            "Date Time Start,Reading Type,Position,HR,RMSSD,ln(RMSSD)\r\n2026-03-30 07:10:00,Morning Readiness,Sitting,50,55.0,4.0\r\n"
+            .write(to: elite, atomically: false, encoding: .utf8)
+        let other = dir.appendingPathComponent("activities.csv")
+        try "Activity ID,Activity Date\n1,2026-03-30\n".write(to: other, atomically: false, encoding: .utf8)
+
+        let store = try RunStore()
+        var athlete = try store.athlete(id: Athlete.defaultID)!
+        athlete.timeZone = "Europe/Berlin"
+        try store.updateAthlete(athlete)
+        let importer = Importer(store: store, options: ImportOptions())
+        let results = try importer.run(files: [hrv4t.path, elite.path, other.path])
+        #expect(results.map(\.status) == [.imported, .imported, .skipped], "\(results)")
+        #expect(results[0].reason?.contains("2 HRV4Training readings") == true, "\(results[0].reason ?? "")")
+        #expect(
+            results[0].reason?.contains(
+                "2 rows left out (line 4: rMSSD \"-3\" is not 0.01 to 300 ms; line 5: rMSSD \"\" is not 0.01 to 300 ms)"
+            )
+                == true, "\(results[0].reason ?? "")")
+        #expect(results[2].reason?.contains("not an HRV app export") == true)
+        let rows = try store.measurements(athleteID: Athlete.defaultID, kind: nil, from: nil, until: nil)
+        #expect(rows.count == 6)
+        // 07:02 in Berlin on the day DST starts is 05:02 UTC.
+        let dst = try #require(rows.first { $0.kind == "hrv_rmssd" && $0.value == 58.1 })
+        #expect(dst.start == TimestampParser.parse("2026-03-29T05:02:00Z")!.secondsSinceEpoch)
+        #expect(dst.source == "HRV4Training")
+        #expect(rows.contains { $0.source == "Elite HRV" && $0.kind == "resting_hr" && $0.value == 50 })
+        var reread = ImportOptions()
+        reread.allowDuplicates = true   // read again, not skipped by its import stamp
+        let again = try Importer(store: store, options: reread).run(files: [hrv4t.path])
+        #expect(again.map(\.status) == [.duplicate])
+        let days = try WellnessJobs.rows(store, athleteID: Athlete.defaultID)
+        #expect(days.map(\.hrvMeasure) == ["rmssd", "rmssd", "rmssd"])
     }
 }

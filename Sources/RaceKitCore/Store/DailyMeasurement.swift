@@ -182,7 +182,7 @@ public struct DailyKind: Sendable, Equatable {
 
     /// Longest sleep span accepted (20 h); a span's value is its length.
     public static let maxSpanSeconds = 72_000.0
-    /// HRV accepted, ms: above 0, at most 300.
+    /// HRV accepted, ms: 0.01 to 300 (0 or less is no reading).
     public static let hrvRange = 0.01...300.0
 
     /// Every kind, by key.
