@@ -165,7 +165,7 @@ extension Importer {
         guard let contents = try HRVCSV.read(try FileByteStream(path: path), timeZone: timeZone, fileName: name) else {
             return FileResult(
                 file: path, status: .skipped,
-                reason: "\(path): not an HRV app export (a CSV whose header names a date and an rMSSD column)")
+                reason: "not an HRV app export (a CSV whose header names a date and an rMSSD column)")
         }
         let now = Date().timeIntervalSince1970
         var rows: [DailyMeasurement] = []

@@ -2,7 +2,7 @@ import Foundation
 import RaceKitCore
 
 /// One day of `wellness list` (docs/contracts/json.md, "Wellness").
-public struct WellnessRow: Encodable, Sendable, Equatable {
+public struct WellnessRow: Encodable, Sendable {
     public struct Stages: Encodable, Sendable, Equatable {
         public var core: Int, deep: Int, rem: Int, awake: Int, unspecified: Int
     }
@@ -11,42 +11,20 @@ public struct WellnessRow: Encodable, Sendable, Equatable {
         public var reasons: [String]
     }
 
+    // Every key is written, null where the day has no value (`Null`).
     public var date: String
-    public var sleepMinutes: Int?
-    public var inBedMinutes: Int?
-    public var sleepStages: Stages?
-    public var sleepBasis: String?
-    public var sleepSource: String?
-    public var hrvMs: Double?
-    public var hrvMeasure: String?
-    public var restingHeartRate: Double?
-    public var respiratoryRate: Double?
-    public var vo2max: Double?
-    public var bodyMassKg: Double?
+    @Null public var sleepMinutes: Int?
+    @Null public var inBedMinutes: Int?
+    @Null public var sleepStages: Stages?
+    @Null public var sleepBasis: String?
+    @Null public var sleepSource: String?
+    @Null public var hrvMs: Double?
+    @Null public var hrvMeasure: String?
+    @Null public var restingHeartRate: Double?
+    @Null public var respiratoryRate: Double?
+    @Null public var vo2max: Double?
+    @Null public var bodyMassKg: Double?
     public var readiness: Band
-
-    enum CodingKeys: String, CodingKey {
-        case date, sleepMinutes, inBedMinutes, sleepStages, sleepBasis, sleepSource, hrvMs, hrvMeasure
-        case restingHeartRate, respiratoryRate, vo2max, bodyMassKg, readiness
-    }
-
-    /// Every key, null where the day has no value.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(date, forKey: .date)
-        try c.encode(sleepMinutes, forKey: .sleepMinutes)
-        try c.encode(inBedMinutes, forKey: .inBedMinutes)
-        try c.encode(sleepStages, forKey: .sleepStages)
-        try c.encode(sleepBasis, forKey: .sleepBasis)
-        try c.encode(sleepSource, forKey: .sleepSource)
-        try c.encode(hrvMs, forKey: .hrvMs)
-        try c.encode(hrvMeasure, forKey: .hrvMeasure)
-        try c.encode(restingHeartRate, forKey: .restingHeartRate)
-        try c.encode(respiratoryRate, forKey: .respiratoryRate)
-        try c.encode(vo2max, forKey: .vo2max)
-        try c.encode(bodyMassKg, forKey: .bodyMassKg)
-        try c.encode(readiness, forKey: .readiness)
-    }
 
     init(_ d: WellnessDay, _ r: Readiness) {
         func minutes(_ s: Double?) -> Int? { s.map { Int(($0 / 60).rounded()) } }
@@ -260,7 +238,8 @@ public struct WellnessEntry: Sendable {
         return seconds <= DailyKind.maxSpanSeconds ? seconds : nil
     }
 
-    static func shown(_ v: Double) -> String {
+    /// A value as the user typed it, near enough: `300`, `1.5`, `1e+300`, `nan`.
+    public static func shown(_ v: Double) -> String {
         v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }
 }

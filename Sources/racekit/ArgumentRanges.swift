@@ -1,6 +1,7 @@
 import ArgumentParser
 import RaceKitCore
 import RaceKitRace
+import RaceKitWorkflows
 
 /// The documented range of every numeric command-line argument, and the checks
 /// `validate()` runs with them. An out-of-range, non-finite or unparsable value is
@@ -70,9 +71,7 @@ enum ArgumentRanges {
     }
 
     /// A value as the user typed it, near enough: `300`, `1.5`, `1e+300`, `nan`.
-    static func shown(_ v: Double) -> String {
-        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
-    }
+    static func shown(_ v: Double) -> String { WellnessEntry.shown(v) }
 }
 
 /// `--shard K/N`: not `K/N` with 1 ≤ K ≤ N ≤ 10000 is a usage error (exit 64) naming the value.
