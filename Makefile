@@ -10,11 +10,14 @@ DEMO_STORE  := $(DEMO_DIR)/racekit.sqlite
 CORPUS      ?= ../shared/corpus
 
 # System packages the build needs: pkg-config module -> Debian package.
-SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev libarchive:libarchive-dev libcrypto:libssl-dev libpq:libpq-dev
-# Programs `script render` runs (speech engine, Opus encoder): command -> Debian package.
+# espeak-ng, libopusenc and opusfile are the speech engine and the Opus codec of
+# `script render`, loaded at run time (dlopen, like libpq); the build needs
+# espeak-ng's header, the -dev packages bring the libraries themselves.
+SYSTEM_PKGS := libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev libarchive:libarchive-dev libcrypto:libssl-dev libpq:libpq-dev espeak-ng:libespeak-ng-dev libopusenc:libopusenc-dev opusfile:libopusfile-dev
+# Programs `script render --codec m4a` runs (the AAC encoder): command -> Debian package.
 # Installed with the others when apt-get may run; otherwise only a note: the build
-# does not need them, and their tests are skipped (with that reason) without them.
-SYSTEM_TOOLS := espeak-ng:espeak-ng opusenc:opus-tools opusdec:opus-tools ffmpeg:ffmpeg
+# does not need it, and its test is skipped (with that reason) without it.
+SYSTEM_TOOLS := ffmpeg:ffmpeg
 
 .PHONY: all deps pg-deps bench-deps bench-ab bench-pg build release install uninstall check-install man completions test test-fast format lint demo conformance bench bench-peers fuzz test-asan test-tsan limits clean help
 
@@ -116,8 +119,7 @@ test: deps
 	scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test
 
 # The edit-compile-test loop: the unit suites alone, without the CLI's process
-# tests, the audio renders (espeak-ng and opusenc child processes, issue 41) and
-# a PostgreSQL server: 557 tests in about 45 s on a 2-core machine.
+# tests, the audio renders and a PostgreSQL server.
 test-fast: deps
 	scripts/with-test-tmp.sh $(SWIFT) test --skip RaceKitCLITests --skip RaceKitPostgresTests --skip ScriptAudioTests
 
@@ -220,7 +222,7 @@ demo: build
 	echo "$$ racekit --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race   # the sample race run"; \
 	$(BIN) --store $(DEMO_STORE) script simulate $(DEMO_DIR)/hilly-half.script.json --run $$race
 	@echo
-	@echo "$$ racekit script render $(DEMO_DIR)/hilly-half.script.json   # every message playable offline (espeak-ng, Opus)"
+	@echo "$$ racekit script render $(DEMO_DIR)/hilly-half.script.json   # every message playable offline (eSpeak NG, Opus)"
 	@$(BIN) script render $(DEMO_DIR)/hilly-half.script.json
 	@echo
 	@race=$$($(BIN) --store $(DEMO_STORE) runs list --limit 1 --format csv | tail -n 1 | cut -d, -f1); \

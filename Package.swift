@@ -22,7 +22,8 @@ import PackageDescription
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
 //   RaceKitRace     race setups (YAML, Yams), course profiles, pace plans, fuel/drink cue
 //                   plans, plan output, pace band, course exports, personalities, script
-//                   generation and audio, the race review
+//                   generation and audio (libespeak-ng, libopusenc, opusfile through CSpeech,
+//                   loaded at run time), the race review
 //   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG
 //   RaceKitWorkflows what the commands do, one job per workflow over the store and the race
 //                   code: race review, plan, script and new; script show and simulate; run
@@ -70,6 +71,9 @@ let package = Package(
         // connects to PostgreSQL, so no command pays for loading it (and its twenty
         // libraries) at start. No pkgConfig: it would link libpq into the binary.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // Header only, likewise: libespeak-ng, libopusenc and opusfile are loaded by
+        // the first audio render (dlopen); racekit starts without them.
+        .systemLibrary(name: "CSpeech", providers: [.apt(["libespeak-ng-dev", "libopusenc-dev", "libopusfile-dev"])]),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -99,7 +103,9 @@ let package = Package(
         .target(name: "RaceKitPostgres", dependencies: ["RaceKitCore", "CLibPQ"]),
         .target(
             name: "RaceKitRace",
-            dependencies: ["RaceKitCore", "RaceKitScript", "RaceKitFormats", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "RaceKitCore", "RaceKitScript", "RaceKitFormats", "CSpeech", .product(name: "Yams", package: "Yams")
+            ],
             resources: [.copy("Personalities")]
         ),
         .target(

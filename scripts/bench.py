@@ -13,7 +13,7 @@ ratios to `xmllint --stream --noout` measured in the same run on the same input.
      script simulated over a 5-hour 1 Hz run; race review of that marathon
      against a 4-hour 1 Hz run (42.4 km), script replay included
   6. audio: `script render` of the Berlin marathon script in each personality
-     (espeak-ng + opusenc), cold into a fresh folder (target < 60 s, 16 MB), then
+     (libespeak-ng + libopusenc in process), cold into a fresh folder (target < 60 s, 16 MB), then
      warm (every file reused, target < 1 s); `script simulate --audio` of the
      marathon (target < 10 s)
   7. archive: a zip of about 500 MB of activity files (a third of them .gpx.gz, as
@@ -228,9 +228,13 @@ def race():
                unit="ms", digits=1)
 
 def audio():
-    print("\n== script audio (espeak-ng + opusenc, 2 workers): every message playable offline")
-    if not all(shutil.which(t) for t in ("espeak-ng", "opusenc")):
-        print("skipped: espeak-ng and opusenc are needed (make deps)")
+    print("\n== script audio (libespeak-ng + libopusenc, 2 workers): every message playable offline")
+    import ctypes
+    try:
+        for lib in ("libespeak-ng.so.1", "libopusenc.so.0"):
+            ctypes.CDLL(lib)
+    except OSError:
+        print("skipped: libespeak-ng and libopusenc are needed (make deps)")
         return
     # An older racekit (a baseline build) has no `script render`: exit 64, not 66 (no such file).
     if subprocess.run([RACEKIT, "script", "render", os.path.join(WORK, "none.json")], capture_output=True).returncode != 66:

@@ -3,7 +3,7 @@ import RaceKitCore
 
 /// Why `script render` could not make a script's audio.
 public enum AudioError: RaceKitError, Equatable {
-    /// A program is not installed.
+    /// A library or program is not installed.
     case toolMissing(tool: String, package: String)
     /// The engine has no such voice.
     case unknownVoice(voice: String, english: [String])
@@ -32,8 +32,8 @@ public enum AudioError: RaceKitError, Equatable {
     }
 }
 
-/// One program run that failed: for which text, the exit status and what the
-/// program said on stderr.
+/// One engine, encoder or program call that failed: for which text, the
+/// error code or exit status and what it said.
 public struct ToolFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message whose text was being spoken (nil for a run about no message, e.g. `--version`).
     public var messageID: String?
@@ -43,15 +43,21 @@ public struct ToolFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var tool: String
     /// Its exit status (-1: it could not be started).
     public var status: Int32
-    /// Its stderr, trimmed.
+    /// Its stderr, trimmed (a library's message).
     public var stderr: String
+    /// A library called in this process (its error code, not an exit status).
+    public var inProcess: Bool
 
-    public init(messageID: String? = nil, variant: Int? = nil, tool: String, status: Int32, stderr: String) {
+    public init(
+        messageID: String? = nil, variant: Int? = nil, tool: String, status: Int32, stderr: String,
+        inProcess: Bool = false
+    ) {
         self.messageID = messageID
         self.variant = variant
         self.tool = tool
         self.status = status
         self.stderr = stderr
+        self.inProcess = inProcess
     }
 
     init(tool: String, status: Int32, _ stderr: Data) {
@@ -64,6 +70,7 @@ public struct ToolFailure: Error, Sendable, Equatable, CustomStringConvertible {
         var subject = messageID ?? ""
         if let variant { subject += " (variant \(variant))" }
         let said = stderr.isEmpty ? "" : ": " + stderr.replacingOccurrences(of: "\n", with: " / ")
-        return (subject.isEmpty ? "" : subject + ": ") + "\(tool) failed (exit \(status))\(said)"
+        return (subject.isEmpty ? "" : subject + ": ")
+            + "\(tool) failed (\(inProcess ? "error" : "exit") \(status))\(said)"
     }
 }

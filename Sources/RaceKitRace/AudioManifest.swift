@@ -88,7 +88,7 @@ public struct AudioManifest: Encodable, Sendable {
         self.voice = voice
         self.engine = engine
         self.format = format.rawValue
-        self.encoder = format.encoderSettings
+        self.encoder = key.encoder
         self.unit = script.plan.unit == 1000 ? "kilometre" : "mile"
         loudness = Loudness(targetLUFS: PCMAudio.targetLUFS, ceilingDBFS: PCMAudio.ceilingDBFS)
         messages = texts.map { t in

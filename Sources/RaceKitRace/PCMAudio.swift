@@ -53,11 +53,8 @@ public struct PCMAudio: Sendable, Equatable {
 
     /// A RIFF/WAVE file of the samples (mono, 16-bit).
     public func wav() -> [UInt8] {
-        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         let data = samples.count * 2
-        var out = Array("RIFF".utf8) + le(36 + data, 4) + Array("WAVEfmt ".utf8)
-        out += le(16, 4) + le(1, 2) + le(1, 2) + le(rate, 4) + le(rate * 2, 4) + le(2, 2) + le(16, 2)
-        out += Array("data".utf8) + le(data, 4)
+        var out = Self.wavHeader(rate: rate, channels: 1, dataBytes: data)
         out.reserveCapacity(out.count + data)
         for s in samples {
             let u = UInt16(bitPattern: s)
@@ -65,6 +62,15 @@ public struct PCMAudio: Sendable, Equatable {
             out.append(UInt8(u >> 8))
         }
         return out
+    }
+
+    /// The 44-byte header of a 16-bit PCM WAVE file of `dataBytes` sample bytes.
+    public static func wavHeader(rate: Int, channels: Int, dataBytes data: Int) -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let frame = 2 * channels
+        return Array("RIFF".utf8) + le(36 + data, 4) + Array("WAVEfmt ".utf8) + le(16, 4) + le(1, 2)
+            + le(channels, 2) + le(rate, 4) + le(rate * frame, 4) + le(frame, 2) + le(16, 2) + Array("data".utf8)
+            + le(data, 4)
     }
 
     /// The speech only: from a little before the first sample over the silence

@@ -27,9 +27,9 @@ public enum ScriptAudio {
         public var voice: String
         /// The container and codec of the files.
         public var format: AudioFormat
-        /// Engine and encoder processes at a time (1 or 2).
+        /// Clips spoken and encoded at a time (1 or 2; the engine speaks one at a time).
         public var workers: Int
-        /// The programs; nil: found on PATH (`SpeechTools.find`).
+        /// The engine and encoder; nil: the system's libraries (`SpeechTools.find`).
         public var tools: SpeechTools?
         /// Called after each file is spoken and encoded: done, total (from the worker threads).
         public var progress: (@Sendable (Int, Int) -> Void)?
@@ -130,7 +130,7 @@ public enum ScriptAudio {
         defer { withExtendedLifetime(lock) {} }
 
         let texts = Self.texts(script)
-        let key = FileKey(voice: o.voice, engine: engine, format: o.format)
+        let key = FileKey(voice: o.voice, engine: engine, format: o.format, encoder: tools.encoderSettings(o.format))
         var clips: [String: Clip] = [:]   // file -> clip
         for clip in fragmentClips(texts) + vocabularyClips(unitMeters: script.plan.unit) {
             let file = key.fileName(clip)
@@ -265,6 +265,8 @@ public enum ScriptAudio {
         var voice: String
         var engine: String
         var format: AudioFormat
+        /// The encoder and its settings (`SpeechTools.encoderSettings`).
+        var encoder: String
 
         /// The first 16 hex digits of the SHA-256 of the engine version, the
         /// encoder settings, the text and processing rules' versions, the voice,
@@ -272,7 +274,7 @@ public enum ScriptAudio {
         /// different inputs run together), then the format's extension.
         func fileName(_ clip: Clip) -> String {
             let parts = [
-                "racekit-audio-2", engine, format.encoderSettings, "spoken-\(SpokenText.version)",
+                "racekit-audio-2", engine, encoder, "spoken-\(SpokenText.version)",
                 "pcm-\(PCMAudio.version)", voice, "\(clip.lead)", "\(clip.trail)", clip.spoken
             ]
             let material = parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
@@ -376,29 +378,24 @@ public enum ScriptAudio {
 
 /// The containers `script render` writes.
 public enum AudioFormat: String, Sendable, CaseIterable, Codable {
-    /// Ogg Opus (opusenc), the default: 24 kbit/s keeps espeak-ng's whole 11 kHz band.
+    /// Ogg Opus (libopusenc), the default: 24 kbit/s keeps espeak-ng's whole 11 kHz band.
     case opus
     /// AAC in MPEG-4 (ffmpeg), for players without Opus.
     case m4a
 
     public var fileExtension: String { rawValue }
 
-    /// The encoder's arguments after its input.
+    /// ffmpeg's arguments after its input (M4A).
     var encoderArguments: [String] {
-        switch self {
-        case .opus: return ["--speech", "--bitrate", "24"]
-        case .m4a:
-            return [
-                "-c:a", "aac", "-b:a", "40k", "-threads", "1", "-map_metadata", "-1", "-fflags", "+bitexact",
-                "-flags:a", "+bitexact"
-            ]
-        }
+        [
+            "-c:a", "aac", "-b:a", "40k", "-threads", "1", "-map_metadata", "-1", "-fflags", "+bitexact",
+            "-flags:a", "+bitexact"
+        ]
     }
 
-    /// Part of every file's key: a change of encoder settings renders again.
-    public var encoderSettings: String {
-        ([self == .opus ? "opusenc" : "ffmpeg"] + encoderArguments).joined(separator: " ")
-    }
+    /// Part of every M4A file's key: a change of encoder settings renders again
+    /// (Ogg Opus: the library's, `OpusLibrary.settings`).
+    public var encoderSettings: String { (["ffmpeg"] + encoderArguments).joined(separator: " ") }
 }
 
 /// What rendering one clip measured.

@@ -1,81 +1,82 @@
 import Foundation
 import RaceKitCore
 
-/// The programs `script render` runs: the espeak-ng speech engine, opusenc
-/// (opus-tools) and, for M4A, ffmpeg; all from Debian (`make deps` installs them).
-public struct SpeechTools: Sendable, Equatable {
-    /// Path of `espeak-ng`.
-    public var espeak: String
-    /// Path of `opusenc`.
-    public var opusenc: String
+/// What `script render` speaks and encodes with: the eSpeak NG engine and the
+/// Opus encoder in this process (libespeak-ng, libopusenc; opusfile to decode
+/// the race as heard to WAV), loaded at first use; ffmpeg, a program, for M4A
+/// only. All from Debian (`make deps` installs them).
+public struct SpeechTools: Sendable {
+    public var engine: any SpeechEngine
+    public var encoder: any OpusEncoding
     /// Path of `ffmpeg` (M4A only).
     public var ffmpeg: String?
-    /// Path of `opusdec` (opus-tools; a WAV of the race as heard only).
-    public var opusdec: String?
 
-    public init(espeak: String, opusenc: String, ffmpeg: String? = nil, opusdec: String? = nil) {
-        self.espeak = espeak
-        self.opusenc = opusenc
+    public init(engine: any SpeechEngine, encoder: any OpusEncoding, ffmpeg: String? = nil) {
+        self.engine = engine
+        self.encoder = encoder
         self.ffmpeg = ffmpeg
-        self.opusdec = opusdec
     }
 
-    /// The programs from PATH; a missing one is `AudioError.toolMissing`
-    /// (ffmpeg only when `format` needs it).
+    /// The libraries (and ffmpeg from PATH when `format` needs it); a missing
+    /// one is `AudioError.toolMissing` naming its Debian package.
     public static func find(
         format: AudioFormat = .opus, path: String? = ProcessInfo.processInfo.environment["PATH"]
     ) throws -> SpeechTools {
-        guard let espeak = which("espeak-ng", path: path) else {
-            throw AudioError.toolMissing(tool: "espeak-ng", package: "espeak-ng")
+        guard let engine = ESpeakLibrary.shared else {
+            throw AudioError.toolMissing(tool: "libespeak-ng", package: "libespeak-ng1")
         }
-        guard let opusenc = which("opusenc", path: path) else {
-            throw AudioError.toolMissing(tool: "opusenc", package: "opus-tools")
+        guard let encoder = OpusLibrary.shared else {
+            throw AudioError.toolMissing(tool: "libopusenc", package: "libopusenc0")
         }
         let ffmpeg = which("ffmpeg", path: path)
         if format == .m4a, ffmpeg == nil { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
-        return SpeechTools(espeak: espeak, opusenc: opusenc, ffmpeg: ffmpeg)
-    }
-
-    /// `opusdec` from PATH (opus-tools, like opusenc).
-    public static func opusdec(path: String? = ProcessInfo.processInfo.environment["PATH"]) throws -> String {
-        guard let found = which("opusdec", path: path) else {
-            throw AudioError.toolMissing(tool: "opusdec", package: "opus-tools")
-        }
-        return found
+        return SpeechTools(engine: engine, encoder: encoder, ffmpeg: ffmpeg)
     }
 
     /// The containers an Ogg Opus stream is converted to.
     public enum Conversion: Sendable { case m4a, wav }
 
-    /// Writes an Ogg Opus stream as M4A (ffmpeg, AAC) or WAV (opusdec) at
-    /// `path`, through a temporary file beside it, atomically.
+    /// Writes an Ogg Opus stream as M4A (ffmpeg, AAC) or WAV (opusfile, 48 kHz
+    /// 16-bit, decoded a block at a time) at `path`, atomically.
     public func convert(_ opus: [UInt8], to path: String, _ to: Conversion) throws {
-        let input = Self.temporary(beside: path, "opus")
-        let output = Self.temporary(beside: path, to == .m4a ? "m4a" : "wav")
-        defer { for f in [input, output] { unlink(f) } }
-        try AtomicFile.write(opus, to: input)
-        let run: (status: Int32, output: Data)
         switch to {
+        case .wav:
+            guard let decoder = OpusLibrary.decoder else {
+                throw AudioError.toolMissing(tool: "libopusfile", package: "libopusfile0")
+            }
+            try AtomicFile.stream(to: path) { sink in
+                try decoder.decode(
+                    opus,
+                    header: { samples, channels in
+                        let bytes = samples * channels * 2
+                        guard bytes <= Int(UInt32.max) - 36 else {
+                            throw ToolFailure(
+                                tool: "opusfile", status: -1, stderr: "longer than a WAV file can hold",
+                                inProcess: true)
+                        }
+                        try PCMAudio.wavHeader(rate: 48_000, channels: channels, dataBytes: bytes)
+                            .withUnsafeBytes { try sink.write($0) }
+                    }, { block in try sink.write(UnsafeRawBufferPointer(block)) })
+            }
         case .m4a:
             guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
-            run = try Self.run(
+            let input = Self.temporary(beside: path, "opus")
+            let output = Self.temporary(beside: path, "m4a")
+            defer { for f in [input, output] { unlink(f) } }
+            try AtomicFile.write(opus, to: input)
+            let run = try Self.run(
                 ffmpeg,
                 ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(input)]
                     + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(output)], capture: .stderr,
                 timeout: Self.timeoutSeconds * 10)
-        case .wav:
-            guard let opusdec else { throw AudioError.toolMissing(tool: "opusdec", package: "opus-tools") }
-            run = try Self.run(
-                opusdec, ["--quiet", Self.arg(input), Self.arg(output)], capture: .stderr,
-                timeout: Self.timeoutSeconds * 10)
+            guard run.status == 0, let bytes = InputFile.read(output) else {
+                throw ToolFailure(tool: "ffmpeg", status: run.status, run.output)
+            }
+            try AtomicFile.write([UInt8](bytes), to: path)
         }
-        guard run.status == 0, let bytes = InputFile.read(output) else {
-            throw ToolFailure(tool: to == .m4a ? "ffmpeg" : "opusdec", status: run.status, run.output)
-        }
-        try AtomicFile.write([UInt8](bytes), to: path)
     }
 
-    /// True when both programs are on PATH.
+    /// True when the engine and the encoder load.
     public static var installed: Bool { (try? find()) != nil }   // try?: the error only says which is missing
 
     static func which(_ name: String, path: String?) -> String? {
@@ -86,108 +87,72 @@ public struct SpeechTools: Sendable, Equatable {
         return nil
     }
 
-    /// The engine's version line without its data path: `eSpeak NG text-to-speech: 1.51`.
+    /// The engine's version: `eSpeak NG text-to-speech: 1.51`.
     public func engineVersion() throws -> String {
-        let run = try Self.run(espeak, ["--version"], capture: .stdout)
-        let line = String(decoding: run.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        guard run.status == 0, !line.isEmpty else {
-            throw AudioError.failed([ToolFailure(tool: "espeak-ng --version", status: run.status, stderr: line)])
-        }
-        let version = line.components(separatedBy: "Data at:")[0]
-        return version.trimmingCharacters(in: .whitespaces)
+        do { return try engine.version() } catch let f as ToolFailure { throw AudioError.failed([f]) }
     }
 
-    /// Voices the engine has: every language and voice file of `espeak-ng --voices`
-    /// except MBROLA ones (they need the mbrola program and its voice packages),
-    /// and the variant names (`en-us+f3`).
-    public func voices() throws -> (voices: Set<String>, variants: Set<String>) {
-        func table(_ args: [String]) throws -> [[Substring]] {
-            let run = try Self.run(espeak, args, capture: .stdout)
-            guard run.status == 0 else {
-                throw AudioError.failed([
-                    ToolFailure(tool: "espeak-ng " + args.joined(separator: " "), status: run.status, stderr: "")
-                ])
-            }
-            // Columns: Pty, Language, Age/Gender, VoiceName, File, Other languages.
-            return String(decoding: run.output, as: UTF8.self).split(separator: "\n").dropFirst()
-                .map { $0.split(separator: " ") }.filter { $0.count >= 5 }
-        }
-        var voices = Set<String>()
-        for row in try table(["--voices"]) where !row[4].hasPrefix("mb/") {
-            voices.insert(String(row[1]))
-            voices.insert(String(row[4]))
-        }
-        let variants = Set(try table(["--voices=variant"]).map { String($0[4].split(separator: "/").last!) })
-        return (voices, variants)
+    /// What names a file's encoding: the encoder library and its settings, or ffmpeg's.
+    public func encoderSettings(_ format: AudioFormat) -> String {
+        format == .opus ? encoder.settings : format.encoderSettings
     }
 
-    /// An unknown voice is a usage error naming the English ones.
+    /// An unknown voice is a usage error naming the English ones. The voices
+    /// are every language and voice file of the engine except MBROLA ones
+    /// (they need the mbrola program and its voice packages), and the variants (`en-us+f3`).
     public func checkVoice(_ voice: String) throws {
-        let (voices, variants) = try self.voices()
+        let (voices, variants): (Set<String>, Set<String>)
+        do { (voices, variants) = try engine.voices() } catch let f as ToolFailure { throw AudioError.failed([f]) }
         let parts = voice.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         if voices.contains(parts[0]), parts.count == 1 || variants.contains(parts[1]) { return }
         let english = voices.filter { $0.hasPrefix("en") && !$0.contains("/") }.sorted()
         throw AudioError.unknownVoice(voice: voice, english: english)
     }
 
-    /// Speaks a clip to a temporary WAV beside `path` (or makes its silence),
-    /// trims, normalises and pads it (`PCMAudio`), encodes it and writes `path`
-    /// atomically; returns its seconds and the loudness of its speech.
-    /// The text goes through a file (`-f`), never an argument: a text starting
-    /// with `-` would be an option, and a pipe to a child that exits early
-    /// would raise SIGPIPE here.
+    /// Speaks a clip (or makes its silence), trims, normalises and pads it
+    /// (`PCMAudio`), encodes it and writes `path` atomically; returns its
+    /// seconds and the loudness of its speech. No temporary file but M4A's.
     func render(_ clip: ScriptAudio.Clip, voice: String, format: AudioFormat, to path: String) throws -> RenderedClip {
-        let (textFile, raw, wav, encoded) = (
-            Self.temporary(beside: path, "txt"), Self.temporary(beside: path, "raw.wav"),
-            Self.temporary(beside: path, "wav"), Self.temporary(beside: path, format.fileExtension)
-        )
-        defer { for f in [textFile, raw, wav, encoded] { unlink(f) } }
         var pcm: PCMAudio
         var loudness: Double?
         if clip.spoken.isEmpty {
             pcm = PCMAudio.silence(rate: 22_050, milliseconds: 0)
         } else {
-            try AtomicFile.write(clip.spoken, to: textFile)
-            let speak = try Self.run(
-                espeak, ["-b", "1", "-v", voice, "-w", Self.arg(raw), "-f", Self.arg(textFile)], capture: .stderr)
-            guard speak.status == 0 else { throw ToolFailure(tool: "espeak-ng", status: speak.status, speak.output) }
-            guard let spoken = PCMAudio(wav: InputFile.read(raw) ?? Data()), !spoken.samples.isEmpty else {
-                throw ToolFailure(tool: "espeak-ng", status: 0, Data("wrote no readable 16-bit WAV".utf8))
+            let spoken = try engine.speak(clip.spoken, voice: voice)
+            guard !spoken.samples.isEmpty else {
+                throw ToolFailure(tool: "espeak-ng", status: 0, stderr: "said nothing", inProcess: true)
             }
             pcm = spoken.trimmed().normalized()
             loudness = pcm.loudness.isFinite ? pcm.loudness : nil
         }
         pcm = pcm.padded(lead: clip.lead, trail: clip.trail)
-        try AtomicFile.write(pcm.wav(), to: wav)
-        try encode(wav, to: encoded, format: format, serialFrom: path)
-        guard let bytes = InputFile.read(encoded) else {
-            throw ToolFailure(tool: format == .opus ? "opusenc" : "ffmpeg", status: 0, Data("wrote no file".utf8))
+        switch format {
+        case .opus: try AtomicFile.write(try encoder.encode(pcm, serial: Self.serial(path)), to: path)
+        case .m4a: try encodeM4A(pcm, to: path)
         }
-        try AtomicFile.write([UInt8](bytes), to: path)
         return RenderedClip(seconds: pcm.seconds, loudness: loudness)
     }
 
-    /// Encodes a WAV to `format`; the same input always gives the same bytes
-    /// (opusenc: a stream serial from the file's name; ffmpeg: bit-exact, one thread).
-    func encode(_ wav: String, to output: String, format: AudioFormat, serialFrom path: String) throws {
-        let result: (status: Int32, output: Data)
-        switch format {
-        case .opus:
-            let serial = String(
-                UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
-            result = try Self.run(
-                opusenc, ["--quiet"] + format.encoderArguments + ["--serial", serial, Self.arg(wav), Self.arg(output)],
-                capture: .stderr)
-        case .m4a:
-            guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
-            result = try Self.run(
-                ffmpeg,
-                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(wav)]
-                    + format.encoderArguments + ["-f", "mp4", Self.arg(output)], capture: .stderr)
+    /// A stream serial from the file's name (its first 8 hex digits): the same clip, the same bytes.
+    static func serial(_ path: String) -> Int32 {
+        Int32(UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
+    }
+
+    /// AAC in MPEG-4 through ffmpeg (bit-exact, one thread), from a temporary WAV beside `path`.
+    func encodeM4A(_ pcm: PCMAudio, to path: String) throws {
+        guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
+        let (wav, encoded) = (Self.temporary(beside: path, "wav"), Self.temporary(beside: path, "m4a"))
+        defer { for f in [wav, encoded] { unlink(f) } }
+        try AtomicFile.write(pcm.wav(), to: wav)
+        let result = try Self.run(
+            ffmpeg,
+            ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(wav)]
+                + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(encoded)], capture: .stderr)
+        guard result.status == 0 else { throw ToolFailure(tool: "ffmpeg", status: result.status, result.output) }
+        guard let bytes = InputFile.read(encoded) else {
+            throw ToolFailure(tool: "ffmpeg", status: 0, Data("wrote no file".utf8))
         }
-        guard result.status == 0 else {
-            throw ToolFailure(tool: format == .opus ? "opusenc" : "ffmpeg", status: result.status, result.output)
-        }
+        try AtomicFile.write([UInt8](bytes), to: path)
     }
 
     /// A path as a program's argument: never read as an option (`-aud/x.wav`: `./-aud/x.wav`).
@@ -203,9 +168,8 @@ public struct SpeechTools: Sendable, Equatable {
 
     enum Stream { case stdout, stderr }
 
-    /// Longest a tool may run on one text: espeak-ng speaks a 1,000-character
-    /// text (the script's limit) in well under a second, opusenc encodes its
-    /// minute of speech in about as long. `RACEKIT_TOOL_TIMEOUT` (seconds) changes it.
+    /// Longest ffmpeg may run on one clip (it encodes a minute of speech in well
+    /// under a second). `RACEKIT_TOOL_TIMEOUT` (seconds) changes it.
     static let timeoutSeconds: Double = {
         if let text = ProcessInfo.processInfo.environment["RACEKIT_TOOL_TIMEOUT"], let s = Double(text), s > 0,
             s <= 86_400

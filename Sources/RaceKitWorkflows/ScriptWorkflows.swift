@@ -235,7 +235,7 @@ extension ScriptSimulation {
 
     /// Renders (or reuses) the script's clips in its default audio folder, joins
     /// every played line (`HeardRace`), writes the audio to `path` (Ogg Opus;
-    /// M4A through ffmpeg, WAV through opusdec, by extension) and the cue sheet
+    /// M4A through ffmpeg, WAV through opusfile, by extension) and the cue sheet
     /// beside it (`STEM.cues.txt`).
     public func writeAudio(
         scriptPath: String, to path: String, voice: String, realTime: Bool,
@@ -264,9 +264,9 @@ extension ScriptSimulation {
     }
 
     /// What `writeAudio` needs, checked before a simulation prints anything: a
-    /// known container (64), a folder to write in (73), the programs (74) and
+    /// known container (64), a folder to write in (73), the libraries and programs (74) and
     /// the voice (64), and a file that is not one of the script's own clips (64).
-    /// Returns the programs.
+    /// Returns the engine, encoder and programs.
     @discardableResult
     public static func checkAudio(scriptPath: String, to path: String, voice: String) throws -> SpeechTools {
         let format = try HeardFormat.of(path)
@@ -285,8 +285,10 @@ extension ScriptSimulation {
             throw Failure(
                 .usage, "--audio \(path): that is the script's audio folder; write the race as heard elsewhere")
         }
-        var tools = try SpeechTools.find(format: format == .m4a ? .m4a : .opus)
-        if format == .wav { tools.opusdec = try SpeechTools.opusdec() }
+        let tools = try SpeechTools.find(format: format == .m4a ? .m4a : .opus)
+        if format == .wav, OpusLibrary.decoder == nil {
+            throw AudioError.toolMissing(tool: "libopusfile", package: "libopusfile0")
+        }
         try tools.checkVoice(voice)
         return tools
     }

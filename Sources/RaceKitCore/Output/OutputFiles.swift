@@ -146,6 +146,29 @@ public enum AtomicFile {
     }
 
     public static func write(_ bytes: [UInt8], to path: String) throws {
+        try stream(to: path) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
+    }
+
+    /// Where `stream(to:_:)` writes: the temporary file, a block at a time.
+    public struct Sink {
+        let fd: Int32
+        let path: String
+
+        /// Writes every byte of `bytes` (a failure is `OutputError.cannotWrite` of the final path).
+        public func write(_ bytes: UnsafeRawBufferPointer) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                guard n > 0 else { throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+                offset += n
+            }
+        }
+    }
+
+    /// Writes `path` from what `body` gives its sink, through a temporary file
+    /// beside it renamed into place: a reader sees the old file or the whole new
+    /// one, and memory stays what `body` holds. A throwing `body` leaves `path` as it was.
+    public static func stream(to path: String, _ body: (Sink) throws -> Void) throws {
         let dir = (path as NSString).deletingLastPathComponent
         // At most 200 bytes of the name, so the temporary name of a file whose
         // own name is near the 255-byte limit is still a name.
@@ -159,18 +182,20 @@ public enum AtomicFile {
             fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o644)
         }
         guard fd >= 0 else { throw OutputError.cannotWrite(path: path, reason: openFailure(errno)) }
-        var failure: String?
-        var offset = 0
-        while offset < bytes.count, failure == nil {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { failure = String(cString: strerror(errno)) } else { offset += n }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        if failure == nil, rename(temp, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
+        do {
+            try body(Sink(fd: fd, path: path))
+            guard fsync(fd) == 0 else {
+                throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            close(fd)
+            fd = -1
+            guard rename(temp, path) == 0 else {
+                throw OutputError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            if fd >= 0 { close(fd) }
             unlink(temp)
-            throw OutputError.cannotWrite(path: path, reason: failure)
+            throw error
         }
     }
 }
