@@ -26,7 +26,7 @@ public enum AudioError: RaceKitError, Equatable {
             return "\(tool) is not installed (make deps installs \(tool == package ? "it" : package))"
         case .unknownVoice(let voice, let english):
             return
-                "unknown voice '\(voice)'; English voices: \(english.joined(separator: ", ")) (espeak-ng --voices lists every language; add +VARIANT, e.g. en-us+f3)"
+                "unknown voice '\(voice)'; English voices: \(english.joined(separator: ", ")) (every language: espeak-ng --voices, from Debian's espeak-ng; add +VARIANT, e.g. en-us+f3)"
         case .failed(let failures): return failures.map(\.description).joined(separator: "\n")
         }
     }

@@ -182,6 +182,9 @@ public struct SpeechTools: Sendable {
     /// Most bytes of a tool's output kept (its messages; the rest is read and dropped).
     static let maxOutputBytes = 64 * 1024
 
+    /// Where the kills of programs past their time are timed.
+    static let watchdogs = DispatchQueue(label: "racekit.tool-timeout")
+
     /// Runs a program to its end, collecting one of its streams (the other goes to
     /// /dev/null, at most `maxOutputBytes` kept); killed after `timeout` seconds
     /// (status -1 and a message saying so).
@@ -210,7 +213,10 @@ public struct SpeechTools: Sendable {
             timedOut.withLock { $0 = true }
             kill(pid, SIGKILL)
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        // On a queue of its own: the global queue's few workers may all be busy
+        // (renders, a test run's parallel tests), and a kill that waits for one
+        // came 27 s late under AddressSanitizer. A serial queue of our own gets a thread.
+        Self.watchdogs.asyncAfter(deadline: .now() + timeout, execute: watchdog)
         var output = Data()
         let reader = pipe.fileHandleForReading
         while true {
