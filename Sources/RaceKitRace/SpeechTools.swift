@@ -58,21 +58,7 @@ public struct SpeechTools: Sendable {
                             .withUnsafeBytes { try sink.write($0) }
                     }, { block in try sink.write(UnsafeRawBufferPointer(block)) })
             }
-        case .m4a:
-            guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
-            let input = Self.temporary(beside: path, "opus")
-            let output = Self.temporary(beside: path, "m4a")
-            defer { for f in [input, output] { unlink(f) } }
-            try AtomicFile.write(opus, to: input)
-            let run = try Self.run(
-                ffmpeg,
-                ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(input)]
-                    + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(output)], capture: .stderr,
-                timeout: Self.timeoutSeconds * 10)
-            guard run.status == 0, let bytes = InputFile.read(output) else {
-                throw ToolFailure(tool: "ffmpeg", status: run.status, run.output)
-            }
-            try AtomicFile.write([UInt8](bytes), to: path)
+        case .m4a: try m4a(from: opus, extension: "opus", to: path, timeout: Self.timeoutSeconds * 10)
         }
     }
 
@@ -140,14 +126,21 @@ public struct SpeechTools: Sendable {
 
     /// AAC in MPEG-4 through ffmpeg (bit-exact, one thread), from a temporary WAV beside `path`.
     func encodeM4A(_ pcm: PCMAudio, to path: String) throws {
+        try m4a(from: pcm.wav(), extension: "wav", to: path, timeout: Self.timeoutSeconds)
+    }
+
+    /// Writes `input` (a WAV or an Ogg Opus stream, by `ext`) as AAC in MPEG-4 at
+    /// `path` through ffmpeg: both through temporary files beside `path`, the result atomically.
+    func m4a(from input: [UInt8], extension ext: String, to path: String, timeout: Double) throws {
         guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
-        let (wav, encoded) = (Self.temporary(beside: path, "wav"), Self.temporary(beside: path, "m4a"))
-        defer { for f in [wav, encoded] { unlink(f) } }
-        try AtomicFile.write(pcm.wav(), to: wav)
+        let (source, encoded) = (Self.temporary(beside: path, ext), Self.temporary(beside: path, "m4a"))
+        defer { for f in [source, encoded] { unlink(f) } }
+        try AtomicFile.write(input, to: source)
         let result = try Self.run(
             ffmpeg,
-            ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(wav)]
-                + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(encoded)], capture: .stderr)
+            ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(source)]
+                + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(encoded)], capture: .stderr,
+            timeout: timeout)
         guard result.status == 0 else { throw ToolFailure(tool: "ffmpeg", status: result.status, result.output) }
         guard let bytes = InputFile.read(encoded) else {
             throw ToolFailure(tool: "ffmpeg", status: 0, Data("wrote no file".utf8))
