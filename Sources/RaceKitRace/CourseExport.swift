@@ -124,6 +124,6 @@ public enum CourseExport {
     }
 
     static func notes(_ plan: RacePlan) -> String {
-        "\(plan.setup.name): \(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.setup.targetSeconds)), planned by racekit"
+        "\(plan.setup.name): \(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.plannedSeconds)), planned by racekit"
     }
 }

@@ -41,6 +41,13 @@ public struct HydrationSettings: Sendable, Equatable {
     public var aidStationsMeters: [Double] = []
     /// ...or, without aid stations, every this many seconds (from the start).
     public var everySeconds: Double?
+    /// The runner's sweat rate (litres per hour) and body mass (kg): with both,
+    /// the fluid aims to keep the loss under 2% of the body mass
+    /// (`FluidPlan`), and `mlPerHour` is what it plans.
+    public var sweatRateLPerHour: Double?
+    public var bodyMassKg: Double?
+    /// `ml_per_hour` as written (nil: not given, the sweat rate sets it).
+    public var askedMlPerHour: Double?
     public init(mlPerHour: Double, sodiumMgPerHour: Double? = nil) {
         self.mlPerHour = mlPerHour; self.sodiumMgPerHour = sodiumMgPerHour
     }
@@ -512,7 +519,9 @@ public struct CuePlan: Sendable {
             }
         }
         if let h = hydration {
-            if h.mlPerHour > 800 {
+            // A known sweat rate caps the fluid (FluidPlan): 800 ml/h is the
+            // guidance for a runner who does not know theirs.
+            if h.mlPerHour > 800, h.sweatRateLPerHour == nil {
                 warnings.append(
                     "hydration: \(TextFormat.fixed(h.mlPerHour, 0)) ml/h is above 800 ml/h; drinking more than you sweat risks hyponatraemia (IMMDA, ACSM: 400-800 ml/h)"
                 )

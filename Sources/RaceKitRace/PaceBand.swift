@@ -21,7 +21,7 @@ public enum PaceBand {
         s += text(
             3, 10,
             TextFormat.xmlEscape(
-                "\(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.setup.targetSeconds)) · \(strategy)"
+                "\(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.plannedSeconds)) · \(strategy)"
             ), size: 2.6)
         let columns: [(String, Double, String)] =
             [(unitName, 3, "start"), ("split", 20, "end"), ("clock", 36, "end")]

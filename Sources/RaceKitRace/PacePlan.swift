@@ -213,6 +213,45 @@ public struct PacePlan: Sendable {
         return { x in raw(x) * scale }
     }
 
+    private init(distanceMeters: Double, targetSeconds: Double, clock: @escaping @Sendable (Double) -> Double) {
+        self.distanceMeters = distanceMeters
+        self.targetSeconds = targetSeconds
+        self.clock = clock
+    }
+
+    /// This plan with every stretch's pace multiplied by `factor` of the clock
+    /// time at which the runner reaches it (the heat of that hour): stepped
+    /// every `stepMeters` from the start, each step's factor taken at its
+    /// middle, so a plan that slows reaches each stretch later, in hotter air.
+    /// The strategy's shape and the course's cost are kept, stretch by stretch;
+    /// the finish moves to where the slowed paces add up to.
+    public func slowed(stepMeters: Double = 10, by factor: (Double) -> Double) -> PacePlan {
+        let steps = max(1, Int((distanceMeters / stepMeters).rounded(.up)))
+        var meters = [0.0], times = [0.0]
+        meters.reserveCapacity(steps + 1)
+        times.reserveCapacity(steps + 1)
+        var t = 0.0, before = 0.0
+        for i in 1...steps {
+            let x = min(distanceMeters, Double(i) * stepMeters)
+            let base = clock(x) - before
+            before += base
+            t += base * factor(t + base * factor(t) / 2)
+            meters.append(x)
+            times.append(t)
+        }
+        let (xs, ts) = (meters, times)
+        return PacePlan(distanceMeters: distanceMeters, targetSeconds: t) { x in
+            guard x > 0 else { return 0 }
+            var lo = 0, hi = xs.count - 1
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if xs[mid] < x { lo = mid } else { hi = mid }
+            }
+            let f = xs[hi] > xs[lo] ? (x - xs[lo]) / (xs[hi] - xs[lo]) : 1
+            return ts[lo] + (ts[hi] - ts[lo]) * min(1, f)
+        }
+    }
+
     /// Distance reached at clock time `seconds` (the inverse of `clockSeconds`).
     public func distance(atClock seconds: Double) -> Double {
         if seconds <= 0 { return 0 }

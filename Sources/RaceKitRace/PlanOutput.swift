@@ -17,6 +17,9 @@ public enum PlanOutput {
         public var warnings: [String]
         public var totals: TotalsJSON
         @Null public var course: CourseJSON?
+        /// The plan's finish: the target, or the target slowed for the heat.
+        public var plannedSeconds: Double
+        @Null public var heat: HeatJSON?
     }
 
     /// The normalised setup: every value resolved to SI units, defaults filled in.
@@ -35,7 +38,40 @@ public enum PlanOutput {
         @Null public var checkpointsMeters: [Double?]?
         @Null public var fueling: FuelingJSON?
         @Null public var hydration: HydrationJSON?
+        /// Only when the setup has one (absent, not null: a script's plan digest
+        /// of a setup without weather stays what it was).
+        public var weather: WeatherJSON?
         public var script: [String: String]
+    }
+
+    public struct WeatherJSON: Encodable, Sendable {
+        public var readings: [ReadingJSON]
+        public var sun: String
+        @Null public var windKmh: Double?
+        public var model: String
+        public var adjust: String
+    }
+
+    /// `secondsOfDay` is null for the one forecast at the start.
+    public struct ReadingJSON: Encodable, Sendable {
+        @Null public var secondsOfDay: Double?
+        public var temperatureC: Double
+        public var dewPointC: Double
+        @Null public var humidityPercent: Double?
+    }
+
+    /// What the weather costs the plan.
+    public struct HeatJSON: Encodable, Sendable {
+        public var model: String
+        public var adjust: String
+        public var targetSeconds: Double
+        public var heatSeconds: Double
+        public var slowdownPercent: Double
+        public var wbgtStartC: Double
+        public var wbgtFinishC: Double
+        public var wbgtMaxC: Double
+        @Null public var coolEquivalentSeconds: Double?
+        public var beyondData: Bool
     }
 
     public struct PacingJSON: Encodable, Sendable {
@@ -76,6 +112,11 @@ public enum PlanOutput {
         @Null public var sodiumMgPerHour: Double?
         public var aidStationsMeters: [Double?]
         @Null public var everySeconds: Double?
+        /// Only when given (absent, not null, as `weather`); `mlPerHour` is then
+        /// the planned rate and `askedMlPerHour` the ask.
+        public var sweatRateLPerHour: Double?
+        public var bodyMassKg: Double?
+        public var askedMlPerHour: Double?
     }
 
     public struct SplitJSON: Encodable, Sendable {
@@ -155,14 +196,23 @@ public enum PlanOutput {
             HydrationJSON(
                 mlPerHour: h.mlPerHour, sodiumMgPerHour: h.sodiumMgPerHour,
                 aidStationsMeters: h.aidStationsMeters.map { r($0, 1) },
-                everySeconds: h.everySeconds)
+                everySeconds: h.everySeconds, sweatRateLPerHour: h.sweatRateLPerHour, bodyMassKg: h.bodyMassKg,
+                askedMlPerHour: h.sweatRateLPerHour == nil ? nil : h.askedMlPerHour)
+        }
+        let weather = s.weather.map { w in
+            WeatherJSON(
+                readings: w.readings.map {
+                    ReadingJSON(
+                        secondsOfDay: $0.secondsOfDay, temperatureC: $0.temperatureC, dewPointC: r($0.dewPointC, 2)!,
+                        humidityPercent: $0.humidityPercent)
+                }, sun: w.sun.rawValue, windKmh: w.windKmh, model: w.model.rawValue, adjust: w.adjust.rawValue)
         }
         return SetupJSON(
             name: s.name, slug: s.slug, date: s.date, startTime: s.startTime, athlete: s.athlete,
             distance: s.distanceText,
             distanceMeters: r(s.distanceMeters, 3), targetSeconds: s.targetSeconds, pacing: pacing, course: s.course,
             notes: s.notes, checkpointsMeters: s.checkpointsMeters.map { $0.map { r($0, 1) } },
-            fueling: fueling, hydration: hydration, script: s.script)
+            fueling: fueling, hydration: hydration, weather: weather, script: s.script)
     }
 
     public static func strategyName(_ s: PacingStrategy) -> String {
@@ -205,7 +255,15 @@ public enum PlanOutput {
         return PlanJSON(
             race: setup(plan.setup), targetSeconds: plan.setup.targetSeconds.rounded(),
             distanceMeters: r(plan.setup.distanceMeters, 3), unitMeters: r(plan.unitMeters, 3),
-            splits: splits, cues: plan.cues.cues.map(cue), warnings: plan.warnings, totals: totals, course: course)
+            splits: splits, cues: plan.cues.cues.map(cue), warnings: plan.warnings, totals: totals, course: course,
+            plannedSeconds: plan.pacePlan.targetSeconds.rounded(),
+            heat: plan.heat.map { h in
+                HeatJSON(
+                    model: h.model.rawValue, adjust: h.adjust.rawValue, targetSeconds: h.targetSeconds.rounded(),
+                    heatSeconds: h.heatSeconds.rounded(), slowdownPercent: r(h.percent, 2)!,
+                    wbgtStartC: r(h.wbgtStart, 2)!, wbgtFinishC: r(h.wbgtFinish, 2)!, wbgtMaxC: r(h.wbgtMax, 2)!,
+                    coolEquivalentSeconds: h.coolEquivalentSeconds.map { $0.rounded() }, beyondData: h.beyondData)
+            })
     }
 
     /// What a race script is generated from, as values: the normalised setup,
@@ -247,9 +305,13 @@ public enum PlanOutput {
     public static func summary(_ plan: RacePlan) -> [String] {
         let s = plan.setup
         let u = unitName(plan.unitMeters)
+        let planned = plan.pacePlan.targetSeconds
+        let slowed =
+            abs(planned - s.targetSeconds) >= 0.5
+            ? " (\(TextFormat.duration(s.targetSeconds)) on a cool day, slowed for the heat)" : ""
         var lines = [
-            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(fixed(s.distanceMeters / 1000, 3)) km in \(TextFormat.duration(s.targetSeconds)), "
-                + "\(pace(s.targetSeconds / (s.distanceMeters / 1000), unitMeters: plan.unitMeters))/\(u) on average, \(PaceBand.describe(s.strategy)) pacing"
+            "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(fixed(s.distanceMeters / 1000, 3)) km in \(TextFormat.duration(planned))\(slowed), "
+                + "\(pace(planned / (s.distanceMeters / 1000), unitMeters: plan.unitMeters))/\(u) on average, \(PaceBand.describe(s.strategy)) pacing"
         ]
         if let c = plan.course {
             var line = "Course \(s.course ?? ""): \(fixed(c.courseMeters / 1000, 3)) km"
@@ -263,7 +325,26 @@ public enum PlanOutput {
             }
             lines.append(line)
         }
-        return lines
+        if let w = s.weather { lines.append(weatherLine(w, start: s.startSecondsOfDay)) }
+        return lines + plan.notes
+    }
+
+    /// "Weather: 24 °C, dew point 18 °C (69%), full sun" or the hourly range.
+    static func weatherLine(_ w: WeatherSettings, start: Double?) -> String {
+        func one(_ r: WeatherSettings.Reading) -> String {
+            "\(fixed(r.temperatureC, 1)) °C, dew point \(fixed(r.dewPointC, 1)) °C, humidity \(fixed(Heat.humidity(celsius: r.temperatureC, dewPoint: r.dewPointC), 0))%"
+        }
+        var s = "Weather: "
+        if w.isHourly, let first = w.readings.first, let last = w.readings.last {
+            s +=
+                "hourly from \(WeatherSettings.clock(first.secondsOfDay!)) (\(one(first))) to \(WeatherSettings.clock(last.secondsOfDay!)) (\(one(last)))"
+            if let start { s += ", start at \(WeatherSettings.clock(start))" }
+        } else {
+            s += one(w.readings[0])
+        }
+        s += ", \(w.sun == .none ? "no" : w.sun.rawValue) sun"
+        if let wind = w.windKmh { s += ", wind \(fixed(wind, 0)) km/h" }
+        return s
     }
 
     static func splitRows(_ plan: RacePlan) -> (header: [String], rows: [[String]], right: Set<Int>) {

@@ -20,6 +20,13 @@ public struct RacePlan: Sendable {
     public var splits: [PlannedSplit]
     public var cues: CuePlan
     public var warnings: [String]
+    /// What the weather costs (nil: no `weather:`), and the lines the plan's
+    /// summary adds for the heat and the fluids.
+    public var heat: HeatCost?
+    public var notes: [String] = []
+    /// The planned finish: the target, or the target slowed for the heat
+    /// (`weather:` with `adjust: plan`). The band, exports, script and review use it.
+    public var plannedSeconds: Double { pacePlan.targetSeconds }
 }
 
 /// Makes a race plan from a setup: reads the course, builds the cost profile,
@@ -39,6 +46,7 @@ public enum RacePlanner {
         throws -> RacePlan
     {
         let d = setup.distanceMeters
+        warnings += setup.warnings
         if let c = course {
             if abs(c.courseMeters - d) >= 10 {
                 warnings.append(
@@ -55,7 +63,7 @@ public enum RacePlanner {
             }
         }
         let cost = course?.cost(setup.gradeModel)
-        let pace: PacePlan
+        var pace: PacePlan
         do {
             pace = try PacePlan(
                 distanceMeters: d, targetSeconds: setup.targetSeconds, strategy: setup.strategy, cost: cost)
@@ -64,6 +72,21 @@ public enum RacePlanner {
                 kind: .invalid, file: setup.file, line: setup.pacingLine, key: "pacing",
                 message: e.description + (course != nil ? " over this course" : ""))
         }
+        var heat: HeatCost?
+        var notes: [String] = []
+        if let w = setup.weather {
+            let (weatherCost, slowed) = w.cost(of: pace, startOfDay: setup.startSecondsOfDay) { t in
+                try PacePlan(distanceMeters: d, targetSeconds: t, strategy: setup.strategy, cost: cost)
+            }
+            heat = weatherCost
+            notes.append(weatherCost.line)
+            warnings += weatherCost.warnings
+            if w.adjust == .plan { pace = slowed }
+            try checkCoverage(w, setup: setup, finish: pace.targetSeconds)
+        }
+        var hydration = setup.hydration
+        var fluidWarnings: [String] = []
+        if let h = hydration { (hydration, fluidWarnings) = FluidPlan.settle(h, plan: pace) }
         let raw = pace.splits(everyMeters: unitMeters, checkpoints: setup.checkpointsMeters)
         let splits = raw.map { s -> PlannedSplit in
             var row = PlannedSplit(split: s)
@@ -75,11 +98,35 @@ public enum RacePlanner {
             }
             return row
         }
-        let cues = CuePlan(plan: pace, fueling: setup.fueling, hydration: setup.hydration, unitMeters: unitMeters)
-        warnings += cues.warnings
+        let cues = CuePlan(plan: pace, fueling: setup.fueling, hydration: hydration, unitMeters: unitMeters)
+        warnings += fluidWarnings + cues.warnings
+        if let h = hydration {
+            let fluids = FluidPlan.summary(h, cues: cues, raceSeconds: pace.targetSeconds)
+            if let line = fluids.line { notes.append(line) }
+            warnings += fluids.warnings
+        }
+        // The plan's setup holds the fluid it plans (a sweat rate sets it).
+        var planned = setup
+        planned.hydration = hydration
         return RacePlan(
-            setup: setup, pacePlan: pace, course: course, unitMeters: unitMeters, splits: splits,
-            cues: cues, warnings: warnings)
+            setup: planned, pacePlan: pace, course: course, unitMeters: unitMeters, splits: splits,
+            cues: cues, warnings: warnings, heat: heat, notes: notes)
+    }
+
+    /// An hourly forecast must reach from the start to the planned finish.
+    static func checkCoverage(_ w: WeatherSettings, setup: RaceSetup, finish: Double) throws {
+        guard w.isHourly, let start = setup.startSecondsOfDay, let first = w.readings.first?.secondsOfDay,
+            let last = w.readings.last?.secondsOfDay
+        else { return }
+        let end = start + finish
+        guard first > start || last < end else { return }
+        let what =
+            first > start
+            ? "starts at \(WeatherSettings.clock(first)), after the start at \(WeatherSettings.clock(start))"
+            : "ends at \(WeatherSettings.clock(last)), before the planned finish at \(WeatherSettings.clock(end)) (\(TextFormat.duration(finish)) after the start)"
+        throw SetupError(
+            kind: .invalid, file: setup.file, line: w.hourlyLine, key: "weather.hourly",
+            message: "the forecast \(what): give hours that cover the whole race")
     }
 
     /// The longest a course may jump between a recording's segments.

@@ -43,10 +43,21 @@ public struct RaceSetup: Sendable {
     /// about the course file or a plan the course makes impossible.
     public var courseLine = 0
     public var pacingLine = 0
+    /// Seconds after midnight of `start_time` (nil without one).
+    public var startSecondsOfDay: Double? {
+        startTime.flatMap { t in
+            let p = t.split(separator: ":").compactMap { Double($0) }
+            return p.count == 2 ? p[0] * 3600 + p[1] * 60 : nil
+        }
+    }
     /// Custom split points (metres); nil: every km or mile.
     public var checkpointsMeters: [Double]?
     public var fueling: FuelingSettings?
     public var hydration: HydrationSettings?
+    /// Values that are possible but unusual (a sweat rate of 3 l/h): said with the plan.
+    public var warnings: [String] = []
+    /// The forecast and what to do with its heat (nil: none given).
+    public var weather: WeatherSettings?
     public var personality: String?
     /// Keys under `script:` kept verbatim for the script generator.
     public var script: [String: String] = [:]

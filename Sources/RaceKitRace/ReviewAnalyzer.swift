@@ -87,12 +87,14 @@ public enum ReviewAnalyzer {
         }
         var review = RaceReview(
             plan: plan, runID: input.runID, runName: input.runName, recordedMeters: recorded, scale: scale,
-            targetSeconds: plan.setup.targetSeconds, actualSeconds: actual, splits: splits, brokeAtMeters: broke,
+            targetSeconds: plan.plannedSeconds, actualSeconds: actual, splits: splits, brokeAtMeters: broke,
             fadePercent: fade, cues: cues, stops: stops, script: script, findings: [],
             warnings: warning.map { [$0] } ?? [], profile: profile(plan, grades: grades), gapTrace: [])
         review.gapTrace = stride(from: 0.0, through: race, by: 100).map { m in
             (m, line.time(at: m) - plan.pacePlan.clockSeconds(at: m))
         }
+        review.conditions = ReviewConditions.measure(
+            s, actualSeconds: actual, weather: plan.setup.weather, timeZone: input.timeZone)
         review.findings = ReviewFindings.findings(review, line: line)
         return review
     }

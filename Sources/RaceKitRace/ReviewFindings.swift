@@ -21,6 +21,8 @@ public enum ReviewFinding: Sendable, Equatable {
     case fuel(gels: Int, earliestSeconds: Double, latestSeconds: Double)
     /// Average heart rate over the first and the second half.
     case heartRate(firstHalf: Double, secondHalf: Double)
+    /// The temperature the race was run in and what the heat cost.
+    case conditions(ReviewConditions)
 
     /// The sentence a coach would write, distances in the review's unit
     /// (`unitMeters`: 1000 or a mile).
@@ -67,6 +69,8 @@ public enum ReviewFinding: Sendable, Equatable {
             if n == 1 { return "The gel came \(off(late)) against the plan's clock." }
             if abs(early) < 0.5, abs(late) < 0.5 { return "The \(n) gels all came on time against the plan's clock." }
             return "The \(n) gels came from \(off(early)) to \(off(late)) against the plan's clock."
+        case .conditions(let c):
+            return c.sentence
         case .heartRate(let a, let b):
             return
                 "Heart rate averaged \(Int(a.rounded())) bpm over the first half and \(Int(b.rounded())) over the second (\(b >= a ? "+" : "")\(Int(b.rounded()) - Int(a.rounded())))."
@@ -152,6 +156,7 @@ public enum ReviewFindings {
     static func findings(_ r: RaceReview, line: ReviewTimeline) -> [ReviewFinding] {
         let race = r.plan.setup.distanceMeters
         var out: [ReviewFinding] = [.finish(actualSeconds: r.actualSeconds, targetSeconds: r.targetSeconds)]
+        if let c = r.conditions { out.append(.conditions(c)) }
         let half = line.time(at: race / 2)
         out.append(.halfway(gapSeconds: half - r.plan.pacePlan.clockSeconds(at: race / 2)))
         if let m = r.brokeAtMeters {

@@ -143,6 +143,9 @@ public struct RaceReview: Sendable {
     public var stops: [ReviewStop]
     public var script: ReviewScript?
     public var findings: [ReviewFinding]
+    /// The temperature it was run in (the run's channel, else the setup's
+    /// forecast) and what the heat cost; nil when neither tells one.
+    public var conditions: ReviewConditions? = nil
     /// What makes the review doubtful (a run off the course, reviewed with
     /// `--off-course`), shown above the verdict.
     public var warnings: [String] = []

@@ -20,6 +20,8 @@ public enum ReviewOutput {
         public var stops: [StopJSON]
         @Null public var script: ScriptReplay.Report.Summary?
         public var verdict: [String]
+        /// The conditions it was run in (docs/review.md, "Conditions"); null when unknown.
+        @Null public var conditions: ConditionsJSON?
         /// What makes the review doubtful (a run off the course); empty when nothing.
         public var warnings: [String]
     }
@@ -52,6 +54,21 @@ public enum ReviewOutput {
         @Null public var slowdownSeconds: Double?
     }
 
+    public struct ConditionsJSON: Encodable, Sendable {
+        public var source, sun, model: String
+        public var minC, maxC, meanC: Double
+        @Null public var dewPointC: Double?
+        public var meanWBGTC, slowdownPercent, coolEquivalentSeconds: Double
+
+        init(_ c: ReviewConditions) {
+            (source, sun, model) = (c.source.rawValue, c.sun.rawValue, c.model.rawValue)
+            (minC, maxC, meanC) = (r(c.minC, 1)!, r(c.maxC, 1)!, r(c.meanC, 1)!)
+            dewPointC = r(c.dewPointC, 1)
+            (meanWBGTC, slowdownPercent) = (r(c.meanWBGTC, 1)!, r(c.slowdownPercent, 2)!)
+            coolEquivalentSeconds = c.coolEquivalentSeconds.rounded()
+        }
+    }
+
     public struct StopJSON: Encodable, Sendable {
         @Null public var atMeters: Double?
         @Null public var seconds: Double?
@@ -80,7 +97,8 @@ public enum ReviewOutput {
                     slowdownSeconds: r(c.slowdownSeconds, 1))
             },
             stops: v.stops.map { StopJSON(atMeters: r($0.atMeters, 1), seconds: r($0.seconds, 1)) },
-            script: v.script?.report.summary, verdict: v.verdict, warnings: v.warnings)
+            script: v.script?.report.summary, verdict: v.verdict, conditions: v.conditions.map(ConditionsJSON.init),
+            warnings: v.warnings)
     }
 
     static func unit(_ v: RaceReview) -> String { PlanOutput.unitName(v.plan.unitMeters) }

@@ -218,10 +218,11 @@ public enum ScriptGenerator {
         g.branchPoints()
         g.hills()
         g.fuelAndDrinks()
+        g.heat()
         g.finish()
         g.spaceOut(windowSeconds: EngineSettings().windowSeconds)
         g.sayHillDistances()
-        g.conditions(heartRateLimit: heartRateLimit(options.physiology, plannedSeconds: plan.setup.targetSeconds))
+        g.conditions(heartRateLimit: heartRateLimit(options.physiology, plannedSeconds: plan.plannedSeconds))
         // The finish messages last, as a reader expects them.
         let ending = g.messages.filter { $0.id.hasSuffix(".near_finish") || $0.id.contains(".finish") }
         g.messages = g.messages.filter { !ending.contains($0) } + ending
@@ -271,7 +272,7 @@ public enum ScriptGenerator {
         var clocks: [Double] = []
         var x = 0.0
         while x < d { clocks.append(planClock(plan.pacePlan.clockSeconds(at: x))); x += step }
-        clocks.append(plan.setup.targetSeconds)
+        clocks.append(plan.plannedSeconds)
         var grades: [Double]?
         if let c = plan.course, c.hasElevation {
             grades = (0..<(clocks.count - 1)).map { k in
@@ -281,7 +282,7 @@ public enum ScriptGenerator {
             }
         }
         return ScriptPlan(
-            distanceMeters: d, targetSeconds: plan.setup.targetSeconds, stepMeters: step, clockSeconds: clocks,
+            distanceMeters: d, targetSeconds: plan.plannedSeconds, stepMeters: step, clockSeconds: clocks,
             gradePercent: grades, unitMeters: plan.unitMeters)
     }
 
@@ -369,7 +370,7 @@ public enum ScriptGenerator {
             self.plan = plan
             self.personality = personality
             let unitName = plan.unitMeters == 1000 ? "Kilometre" : "Mile"
-            base = ["race": plan.setup.name, "target": TextFormat.duration(plan.setup.targetSeconds), "unit": unitName]
+            base = ["race": plan.setup.name, "target": TextFormat.duration(plan.plannedSeconds), "unit": unitName]
             checkpoints = ScriptGenerator.checkpoints(distance: plan.setup.distanceMeters)
             // FNV-1a of the race's slug: the same race always gets the same order.
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -806,7 +807,7 @@ public enum ScriptGenerator {
                         // Just after the winner; where that passes the finish, just before it.
                         let winnerClock = plan.pacePlan.clockSeconds(at: winnerAt)
                         var to = plan.pacePlan.distance(atClock: winnerClock + spacing + 1)
-                        if winnerClock + 2 * spacing > plan.setup.targetSeconds {
+                        if winnerClock + 2 * spacing > plan.plannedSeconds {
                             to = plan.pacePlan.distance(atClock: max(0, winnerClock - spacing - 1))
                         }
                         for i in loser {

@@ -35,7 +35,7 @@ public enum SetupLoader {
     /// Keys of each mapping, in the order `race new` writes them.
     static let topKeys = [
         "name", "date", "start_time", "athlete", "distance", "target_time", "pacing", "course",
-        "checkpoints", "fueling", "hydration", "script", "notes"
+        "checkpoints", "fueling", "hydration", "weather", "script", "notes"
     ]
     static let pacingKeys = ["strategy", "split_percent", "segments", "grade_model", "smoothing_m"]
     static let segmentKeys = ["until", "pace", "effort"]
@@ -43,7 +43,9 @@ public enum SetupLoader {
         "carbs_per_hour_g", "gel_carbs_g", "start_after", "stop_before_finish", "snap_tolerance", "caffeine"
     ]
     static let caffeineKeys = ["mg", "after", "every"]
-    static let hydrationKeys = ["ml_per_hour", "sodium_mg_per_hour", "aid_stations_km", "every"]
+    static let hydrationKeys = [
+        "ml_per_hour", "sodium_mg_per_hour", "aid_stations_km", "every", "sweat_rate_l_per_h", "body_mass_kg"
+    ]
     static let scriptKeys = ["personality", "personality_file", "output"]
 
     public static func load(path: String) throws -> RaceSetup {
@@ -105,6 +107,14 @@ public enum SetupLoader {
         if let n = top["fueling"] { setup.fueling = try fueling(n, keyLine: top.keyLines["fueling"], reader: &r) }
         if let n = top["hydration"] {
             setup.hydration = try hydration(n, keyLine: top.keyLines["hydration"], reader: &r, distance: distance)
+            if let sweat = setup.hydration?.sweatRateLPerHour, sweat > 2.5 {
+                setup.warnings.append(
+                    "hydration: a sweat rate of \(TextFormat.fixed(sweat, 2)) l/h is unusual (runners sweat 0.5-2.5 l/h; ACSM 2007): check sweat_rate_l_per_h (the loss over a run, in kg, plus what was drunk, per hour)"
+                )
+            }
+        }
+        if let n = top["weather"] {
+            setup.weather = try weather(n, keyLine: top.keyLines["weather"], reader: &r, setup: &setup)
         }
         if let n = top["script"] {
             let m = try r.mapping(n, path: "script", known: scriptKeys, keyLine: top.keyLines["script"])
@@ -302,12 +312,24 @@ public enum SetupLoader {
         return f
     }
 
-    private static func hydration(_ n: Node, keyLine: Int?, reader r: inout Reader, distance: Double) throws
+    static func hydration(_ n: Node, keyLine: Int?, reader r: inout Reader, distance: Double) throws
         -> HydrationSettings
     {
         let m = try r.mapping(n, path: "hydration", known: hydrationKeys, keyLine: keyLine)
-        var h = HydrationSettings(
-            mlPerHour: try r.number(m.require("ml_per_hour"), "hydration.ml_per_hour", in: 0...3000))
+        let sweat = try m["sweat_rate_l_per_h"].map { try r.number($0, "hydration.sweat_rate_l_per_h", in: 0.1...4) }
+        let mass = try m["body_mass_kg"].map { try r.number($0, "hydration.body_mass_kg", in: 30...200) }
+        if sweat != nil, mass == nil {
+            throw r.error(
+                n, "hydration.body_mass_kg", "a sweat rate needs the body mass (kg) to keep the loss under 2%")
+        }
+        if let b = m["body_mass_kg"], sweat == nil {
+            throw r.error(b, "hydration.body_mass_kg", "the body mass is used with sweat_rate_l_per_h: give both")
+        }
+        // Without a sweat rate the ask is the plan; with one it is a floor.
+        if sweat == nil { _ = try m.require("ml_per_hour") }
+        let asked = try m["ml_per_hour"].map { try r.number($0, "hydration.ml_per_hour", in: 0...3000) }
+        var h = HydrationSettings(mlPerHour: asked ?? 0)
+        (h.sweatRateLPerHour, h.bodyMassKg, h.askedMlPerHour) = (sweat, mass, asked)
         if let s = m["sodium_mg_per_hour"] {
             h.sodiumMgPerHour = try r.number(s, "hydration.sodium_mg_per_hour", in: 0...5000)
         }

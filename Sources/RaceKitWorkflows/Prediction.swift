@@ -26,11 +26,37 @@ public struct Prediction {
     public let note: String?
     /// The record's age warnings, then the models' (too short, VDOT too high).
     public let warnings: [String]
+    /// The race day's temperature and dew point (`--temperature`, `--dew-point`), °C.
+    public let weather: (temperatureC: Double, dewPointC: Double)?
+    /// WBGT in full sun and the slowdown by Mantzios 2022 (0 without weather), percent.
+    public var wbgt: Double? { weather.map { Heat.wbgt(celsius: $0.temperatureC, dewPoint: $0.dewPointC, sun: .full) } }
+    public var heatPercent: Double {
+        weather.map {
+            Heat.slowdownPercent(model: .mantzios2022, celsius: $0.temperatureC, dewPoint: $0.dewPointC, sun: .full)
+        } ?? 0
+    }
+    /// What is wrong with `--temperature` and `--dew-point`, or nil.
+    public static func weatherProblem(_ t: Double?, _ d: Double?) -> String? {
+        guard let t, let d else {
+            return (t == nil) == (d == nil) ? nil : "give --temperature and --dew-point together"
+        }
+        func shown(_ v: Double) -> String { WellnessEntry.shown(v) }
+        if !(-30...50).contains(t) { return "--temperature: \(shown(t)) is out of range (-30 to 50 °C)" }
+        if !(-60...t).contains(d) {
+            return "--dew-point: \(shown(d)) is out of range (-60 °C to the temperature, \(shown(t)) °C)"
+        }
+        return nil
+    }
+
+    /// A model's time on the race day (its cool time slowed for the heat).
+    func onTheDay(_ seconds: Double) -> Double { seconds * (1 + heatPercent / 100) }
 
     /// The store is opened (`openStore`) only to read the athlete's records.
     public init(
-        from: From, toMeters: Double, riegelExponent: Double, openStore: () throws -> any Store
+        from: From, toMeters: Double, riegelExponent: Double,
+        weather: (temperatureC: Double, dewPointC: Double)? = nil, openStore: () throws -> any Store
     ) throws {
+        self.weather = weather
         var warnings: [String] = []
         switch from {
         case .performance(let meters, let seconds):
@@ -63,13 +89,23 @@ public struct Prediction {
             fromMeters: fromMeters, fromSeconds: fromSeconds, toMeters: toMeters,
             vdot: TextFormat.rounded(vdot, 1),
             riegelExponent: riegelExponent, note: note, fromAgeDays: ageDays, warnings: warnings,
-            rangeSeconds: [times.min()!.rounded(), times.max()!.rounded()],
-            predictions: predictions.map { p in
-                PredictionJSON.Item(
-                    model: p.model.rawValue, seconds: p.seconds.rounded(),
-                    paceSecondsPerKm: TextFormat.rounded(p.seconds / (toMeters / 1000), 1))
+            rangeSeconds: [times.min()!.rounded(), times.max()!.rounded()], predictions: items { $0 },
+            heat: weather.map { w in
+                PredictionJSON.Heat(
+                    temperatureC: w.temperatureC, dewPointC: w.dewPointC, wbgtC: TextFormat.rounded(wbgt!, 1),
+                    slowdownPercent: TextFormat.rounded(heatPercent, 2),
+                    rangeSeconds: [onTheDay(times.min()!).rounded(), onTheDay(times.max()!).rounded()],
+                    predictions: items(onTheDay))
             })
         return try JSONOutput.string(report)
+    }
+
+    func items(_ time: (Double) -> Double) -> [PredictionJSON.Item] {
+        predictions.map { p in
+            PredictionJSON.Item(
+                model: p.model.rawValue, seconds: time(p.seconds).rounded(),
+                paceSecondsPerKm: TextFormat.rounded(time(p.seconds) / (toMeters / 1000), 1))
+        }
     }
 
     /// The models' times and paces in a table, and their range.
@@ -78,17 +114,31 @@ public struct Prediction {
             .riegel: "Riegel (k \(Format.number(riegelExponent, digits: 2)))",
             .vdot: "Daniels VDOT", .cameron: "Cameron"
         ]
+        let km = toMeters / 1000
+        let day = weather == nil ? [] : ["on the day", "pace/\(unit.rawValue)"]
         let table = Format.table(
-            header: ["model", "time", "pace/\(unit.rawValue)"],
+            header: ["model", "time", "pace/\(unit.rawValue)"] + day,
             rows: predictions.map { p in
-                [names[p.model]!, Format.duration(p.seconds), Format.pace(p.seconds / (toMeters / 1000), unit)]
-            }, rightAligned: [1, 2])
-        return [
-            "From \(origin), VDOT \(Format.number(vdot, digits: 1)), to \(Format.number(toMeters / 1000, digits: 3)) km:",
+                [names[p.model]!, Format.duration(p.seconds), Format.pace(p.seconds / km, unit)]
+                    + (day.isEmpty
+                        ? [] : [Format.duration(onTheDay(p.seconds)), Format.pace(onTheDay(p.seconds) / km, unit)])
+            }, rightAligned: [1, 2, 3, 4])
+        var lines = [
+            "From \(origin), VDOT \(Format.number(vdot, digits: 1)), to \(Format.number(km, digits: 3)) km:",
             "", table, "",
             "Range: \(Format.duration(times.min()!)) to \(Format.duration(times.max()!))."
                 + (note.map { " " + $0 } ?? "")
-        ].joined(separator: "\n")
+        ]
+        if let w = weather {
+            let c = { (v: Double) in "\(Format.number(v, digits: 1)) °C" }
+            lines.append(
+                "On the day: \(c(w.temperatureC)), dew point \(c(w.dewPointC)): WBGT \(c(wbgt!)) in full sun; "
+                    + (heatPercent < 0.05
+                        ? "no heat cost by Mantzios 2022."
+                        : "+\(Format.number(heatPercent, digits: 1))% by Mantzios 2022, \(Format.duration(onTheDay(times.min()!))) to \(Format.duration(onTheDay(times.max()!))).")
+            )
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -127,4 +177,11 @@ struct PredictionJSON: Encodable {
     var warnings: [String]
     var rangeSeconds: [Double]
     var predictions: [Item]
+    /// With --temperature and --dew-point: the times slowed for the heat.
+    struct Heat: Encodable {
+        var temperatureC, dewPointC, wbgtC, slowdownPercent: Double
+        var rangeSeconds: [Double]
+        var predictions: [Item]
+    }
+    @Null var heat: Heat?
 }

@@ -83,7 +83,9 @@ struct SchemaContractTests {
             try output(["runs", "show", f.raceRunID, "--format", "json", "--unit", "mi"]), "run.schema.json")
     }
 
-    @Test(arguments: ["berlin-marathon-2026.yaml", "hilly-half.yaml", "munich-half-2026.yaml", "spring-10k.yaml"])
+    @Test(arguments: [
+        "berlin-marathon-2026.yaml", "hilly-half.yaml", "munich-half-2026.yaml", "spring-10k.yaml", "warm-marathon.yaml"
+    ])
     func racePlans(_ setup: String) throws {
         try expectValid(try output(["race", "plan", race(setup), "--format", "json"]), "plan.schema.json")
     }

@@ -168,6 +168,38 @@ func raceFixture() throws -> (dir: URL, setup: String, store: RunStore, race: Ru
         #expect(p.fromMeters == form.record.distanceMeters && p.fromSeconds == form.record.elapsedSeconds)
         #expect(p.origin == form.origin)
     }
+
+    /// `--temperature` and `--dew-point`: each time slowed by Mantzios 2022 in full sun.
+    @Test func theRaceDaysHeatSlowsEachTimeAndACoolDayNone() throws {
+        func predict(_ w: (Double, Double)?) throws -> Prediction {
+            try Prediction(
+                from: .performance(meters: 10_000, seconds: 2700), toMeters: 42_195, riegelExponent: 1.06,
+                weather: w.map { (temperatureC: $0.0, dewPointC: $0.1) }, openStore: { try RunStore() })
+        }
+        let warm = try predict((24, 18))
+        let percent = Heat.slowdownPercent(model: .mantzios2022, celsius: 24, dewPoint: 18, sun: .full)
+        #expect(abs(warm.heatPercent - percent) < 1e-9 && percent > 3 && percent < 4.5)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try warm.json().utf8)) as? [String: Any])
+        let heat = try #require(json["heat"] as? [String: Any])
+        let cool = try #require(json["predictions"] as? [[String: Any]])
+        let hot = try #require(heat["predictions"] as? [[String: Any]])
+        for (c, h) in zip(cool, hot) {
+            let (a, b) = ((c["seconds"] as? Double) ?? 0, (h["seconds"] as? Double) ?? 0)
+            #expect(abs(b - a * (1 + percent / 100)) <= 1, "\(c["model"] ?? "")")
+        }
+        #expect(
+            warm.text(unit: .km).contains(
+                "On the day: 24.0 °C, dew point 18.0 °C: WBGT 25.6 °C in full sun; +3.7% by Mantzios 2022"))
+        let mild = try predict((8, 4))
+        #expect(mild.heatPercent == 0 && mild.text(unit: .km).hasSuffix("no heat cost by Mantzios 2022."))
+        #expect(try JSONSerialization.jsonObject(with: Data(try predict(nil).json().utf8)) as? [String: Any] != nil)
+        #expect(try predict(nil).json().contains("\"heat\" : null"))
+        #expect(Prediction.weatherProblem(75, 4) == "--temperature: 75 is out of range (-30 to 50 °C)")
+        #expect(Prediction.weatherProblem(18, 20)?.hasPrefix("--dew-point: 20 is out of range") == true)
+        #expect(Prediction.weatherProblem(18, nil) == "give --temperature and --dew-point together")
+        #expect(Prediction.weatherProblem(.nan, 4) != nil && Prediction.weatherProblem(nil, nil) == nil)
+    }
 }
 
 /// `--audio` into the script's own audio folder is refused by any name the
