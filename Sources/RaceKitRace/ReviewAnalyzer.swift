@@ -87,7 +87,7 @@ public enum ReviewAnalyzer {
         }
         var review = RaceReview(
             plan: plan, runID: input.runID, runName: input.runName, recordedMeters: recorded, scale: scale,
-            targetSeconds: plan.plannedSeconds, actualSeconds: actual, splits: splits, brokeAtMeters: broke,
+            targetSeconds: plan.plannedSeconds.rounded(), actualSeconds: actual, splits: splits, brokeAtMeters: broke,
             fadePercent: fade, cues: cues, stops: stops, script: script, findings: [],
             warnings: warning.map { [$0] } ?? [], profile: profile(plan, grades: grades), gapTrace: [])
         review.gapTrace = stride(from: 0.0, through: race, by: 100).map { m in

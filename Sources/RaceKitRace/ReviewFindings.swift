@@ -3,8 +3,9 @@ import RaceKitCore
 /// One thing the review found, with the numbers behind it; the verdict is
 /// these findings in words, nothing else.
 public enum ReviewFinding: Sendable, Equatable {
-    /// Finish clock against the target.
-    case finish(actualSeconds: Double, targetSeconds: Double)
+    /// Finish clock against the plan's time: the target, or (`coolTargetSeconds`
+    /// not nil) the setup's target slowed for the heat.
+    case finish(actualSeconds: Double, targetSeconds: Double, coolTargetSeconds: Double? = nil)
     /// Running gap at halfway (positive: behind).
     case halfway(gapSeconds: Double)
     /// The plan broke here; from there to the finish the runner lost this many
@@ -35,11 +36,12 @@ public enum ReviewFinding: Sendable, Equatable {
             abs(s) < 0.5 ? "exactly on" : "\(d(abs(s))) \(s > 0 ? "behind" : "ahead of")"
         }
         switch self {
-        case .finish(let a, let t):
+        case .finish(let a, let t, let cool):
             let pct = TextFormat.fixed(abs(a / t - 1) * 100, 1)
+            let target = cool.map { "plan's \(d(t)) (the \(d($0)) target slowed for the heat)" } ?? "\(d(t)) target"
             return abs(a - t) < 0.5
-                ? "Finished in \(d(a)), exactly on the \(d(t)) target."
-                : "Finished in \(d(a)), \(d(abs(a - t))) \(a > t ? "slower" : "faster") than the \(d(t)) target (\(pct)%)."
+                ? "Finished in \(d(a)), exactly on the \(target)."
+                : "Finished in \(d(a)), \(d(abs(a - t))) \(a > t ? "slower" : "faster") than the \(target) (\(pct)%)."
         case .halfway(let g):
             return "Went through halfway \(gap(g)) plan."
         case .broke(let m, let lost, let pct):
@@ -155,7 +157,12 @@ public enum ReviewFindings {
     /// The findings, in the order a coach tells them.
     static func findings(_ r: RaceReview, line: ReviewTimeline) -> [ReviewFinding] {
         let race = r.plan.setup.distanceMeters
-        var out: [ReviewFinding] = [.finish(actualSeconds: r.actualSeconds, targetSeconds: r.targetSeconds)]
+        let cool = r.plan.setup.targetSeconds
+        var out: [ReviewFinding] = [
+            .finish(
+                actualSeconds: r.actualSeconds, targetSeconds: r.targetSeconds,
+                coolTargetSeconds: r.targetSeconds.rounded() != cool.rounded() ? cool : nil)
+        ]
         if let c = r.conditions { out.append(.conditions(c)) }
         let half = line.time(at: race / 2)
         out.append(.halfway(gapSeconds: half - r.plan.pacePlan.clockSeconds(at: race / 2)))

@@ -324,4 +324,15 @@ extension HeatPlanTests {
         #expect(c.sentence.contains("(the setup's forecast; dew point 18 °C from the forecast)"))
         #expect(c.sentence.hasSuffix("(by the forecast: the run has no temperature channel)."))
     }
+
+    /// A plan slowed for the heat is the one the finish is judged against, and said so.
+    @Test func aSlowedPlanIsTheFinishesMeasureAndSaidSo() throws {
+        let plan = try HeatPlanTests.plan(HeatPlanTests.weather(24, 18))
+        let r = try review(plan, Self.run(plan, celsius: nil))
+        let planned = TextFormat.duration(plan.plannedSeconds), target = TextFormat.duration(12_600)
+        #expect(r.targetSeconds == plan.plannedSeconds.rounded() && planned != target)
+        #expect(
+            r.verdict[0].hasSuffix("the plan's \(planned) (the \(target) target slowed for the heat)."),
+            "\(r.verdict[0])")
+    }
 }
