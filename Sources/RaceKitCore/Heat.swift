@@ -8,6 +8,21 @@ import Darwin
 /// forecast, and what it costs a runner by three published models
 /// (docs/race-plans.md, "Weather and heat").
 public enum Heat {
+    /// The air temperatures and dew points a forecast may give, °C (a race
+    /// setup's `weather:`, `predict --temperature --dew-point`): the coldest
+    /// marathons are run near -30 (the North Pole Marathon), the hottest near 45
+    /// (Badwater); the highest dew point ever recorded is 35.
+    public static let temperatureRange: ClosedRange<Double> = -30...50
+    public static let dewPointRange: ClosedRange<Double> = -60...35
+
+    /// What slows a runner in WBGT from `low` to `high` °C, in words: "heat"
+    /// above Mantzios 2022's optimum, "cold" below it (only that model slows
+    /// for the cold), "weather" when the race goes from one to the other.
+    public static func cause(wbgtLow low: Double, wbgtHigh high: Double) -> String {
+        if high <= mantziosOptimum.upperBound { return "cold" }
+        return low < mantziosOptimum.lowerBound ? "weather" : "heat"
+    }
+
     /// How much sun the runner is in: it is the globe's share of WBGT.
     public enum Sun: String, Sendable, CaseIterable, Codable {
         case full, partial, none

@@ -308,7 +308,8 @@ public enum PlanOutput {
         let planned = plan.pacePlan.targetSeconds
         let slowed =
             abs(planned - s.targetSeconds) >= 0.5
-            ? " (\(TextFormat.duration(s.targetSeconds)) on a cool day, slowed for the heat)" : ""
+            ? " (\(TextFormat.duration(s.targetSeconds)) on a cool day, slowed for the \(plan.heat?.cause ?? "heat"))"
+            : ""
         var lines = [
             "\(s.name)\(s.date.map { " (\($0))" } ?? ""): \(fixed(s.distanceMeters / 1000, 3)) km in \(TextFormat.duration(planned))\(slowed), "
                 + "\(pace(planned / (s.distanceMeters / 1000), unitMeters: plan.unitMeters))/\(u) on average, \(PaceBand.describe(s.strategy)) pacing"

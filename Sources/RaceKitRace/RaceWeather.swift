@@ -38,13 +38,18 @@ public struct WeatherSettings: Sendable, Equatable {
         guard isHourly, let first = readings.first, let last = readings.last else { return readings[0] }
         if s <= first.secondsOfDay! { return first }
         if s >= last.secondsOfDay! { return last }
-        for (a, b) in zip(readings, readings.dropFirst()) where s <= b.secondsOfDay! {
-            let f = (s - a.secondsOfDay!) / (b.secondsOfDay! - a.secondsOfDay!)
-            return Reading(
-                secondsOfDay: s, temperatureC: a.temperatureC + (b.temperatureC - a.temperatureC) * f,
-                dewPointC: a.dewPointC + (b.dewPointC - a.dewPointC) * f)
+        // Binary search: a forecast may give every minute of two days, and the
+        // plan asks every 10 m of the race.
+        var lo = 0, hi = readings.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if readings[mid].secondsOfDay! < s { lo = mid } else { hi = mid }
         }
-        return last
+        let (a, b) = (readings[lo], readings[hi])
+        let f = (s - a.secondsOfDay!) / (b.secondsOfDay! - a.secondsOfDay!)
+        return Reading(
+            secondsOfDay: s, temperatureC: a.temperatureC + (b.temperatureC - a.temperatureC) * f,
+            dewPointC: a.dewPointC + (b.dewPointC - a.dewPointC) * f)
     }
 }
 
@@ -59,6 +64,8 @@ public struct HeatCost: Sendable, Equatable {
     public var wbgtStart: Double
     public var wbgtFinish: Double
     public var wbgtMax: Double
+    /// The lowest WBGT on the way, °C.
+    public var wbgtMin: Double = .infinity
     /// The cool day's time whose slowed plan finishes in the target: what the
     /// target needs on this day (nil when no such plan can be made).
     public var coolEquivalentSeconds: Double?
@@ -66,6 +73,8 @@ public struct HeatCost: Sendable, Equatable {
     public var beyondData: Bool
 
     public var percent: Double { (heatSeconds / targetSeconds - 1) * 100 }
+    /// "heat", "cold" or "weather": what the slowdown is for (`Heat.cause`).
+    public var cause: String { Heat.cause(wbgtLow: wbgtMin, wbgtHigh: wbgtMax) }
     /// A cool day: no stretch is slowed (to a tenth of a second).
     public var changesNothing: Bool { heatSeconds - targetSeconds < 0.1 }
 }
@@ -93,12 +102,13 @@ extension WeatherSettings {
         let factor = self.factor(startOfDay: startOfDay)
         let slowed = plan.slowed(by: factor)
         let start = startOfDay ?? 0
-        var hottest = -Double.infinity, beyond = false
+        var hottest = -Double.infinity, coldest = Double.infinity, beyond = false
         var clock = 0.0
         while clock <= slowed.targetSeconds + 1 {
             let s = start + min(clock, slowed.targetSeconds)
             let r = reading(atSecondsOfDay: s)
-            hottest = max(hottest, Heat.wbgt(celsius: r.temperatureC, dewPoint: r.dewPointC, sun: sun))
+            let w = Heat.wbgt(celsius: r.temperatureC, dewPoint: r.dewPointC, sun: sun)
+            (hottest, coldest) = (max(hottest, w), min(coldest, w))
             beyond =
                 beyond || Heat.beyondData(model: model, celsius: r.temperatureC, dewPoint: r.dewPointC, sun: sun)
             clock += 60
@@ -115,7 +125,7 @@ extension WeatherSettings {
         let cost = HeatCost(
             model: model, adjust: adjust, targetSeconds: plan.targetSeconds, heatSeconds: slowed.targetSeconds,
             wbgtStart: wbgt(atSecondsOfDay: start), wbgtFinish: wbgt(atSecondsOfDay: start + slowed.targetSeconds),
-            wbgtMax: hottest, coolEquivalentSeconds: cool, beyondData: beyond)
+            wbgtMax: hottest, wbgtMin: coldest, coolEquivalentSeconds: cool, beyondData: beyond)
         return (cost, slowed)
     }
 }
@@ -138,7 +148,7 @@ extension HeatCost {
                 "Heat: none: \(wbgtText) (\(model.citation)); the plan is the cool day's \(TextFormat.duration(targetSeconds))"
         }
         var s =
-            "Heat: +\(TextFormat.fixed(percent, 1))%: \(TextFormat.duration(heatSeconds)) for \(TextFormat.duration(targetSeconds)) in \(wbgtText), \(model.citation)"
+            "\(cause.prefix(1).uppercased() + cause.dropFirst()): +\(TextFormat.fixed(percent, 1))%: \(TextFormat.duration(heatSeconds)) for \(TextFormat.duration(targetSeconds)) in \(wbgtText), \(model.citation)"
         if let cool = coolEquivalentSeconds {
             s +=
                 "; \(TextFormat.duration(targetSeconds)) on this day needs the form of \(TextFormat.duration(cool)) on a cool day"
@@ -152,7 +162,7 @@ extension HeatCost {
         var out: [String] = []
         if adjust == .warn, !changesNothing {
             out.append(
-                "weather: the plan keeps \(TextFormat.duration(targetSeconds)) in \(wbgtText); by \(model.citation) the heat costs +\(TextFormat.fixed(percent, 1))% (\(TextFormat.duration(heatSeconds))): hold the effort, not the pace, or set adjust: plan"
+                "weather: the plan keeps \(TextFormat.duration(targetSeconds)) in \(wbgtText); by \(model.citation) the \(cause) costs +\(TextFormat.fixed(percent, 1))% (\(TextFormat.duration(heatSeconds))): hold the effort, not the pace, or set adjust: plan"
             )
         }
         if beyondData {

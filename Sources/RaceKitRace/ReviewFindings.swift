@@ -5,7 +5,7 @@ import RaceKitCore
 public enum ReviewFinding: Sendable, Equatable {
     /// Finish clock against the plan's time: the target, or (`coolTargetSeconds`
     /// not nil) the setup's target slowed for the heat.
-    case finish(actualSeconds: Double, targetSeconds: Double, coolTargetSeconds: Double? = nil)
+    case finish(actualSeconds: Double, targetSeconds: Double, coolTargetSeconds: Double? = nil, cause: String = "heat")
     /// Running gap at halfway (positive: behind).
     case halfway(gapSeconds: Double)
     /// The plan broke here; from there to the finish the runner lost this many
@@ -36,9 +36,9 @@ public enum ReviewFinding: Sendable, Equatable {
             abs(s) < 0.5 ? "exactly on" : "\(d(abs(s))) \(s > 0 ? "behind" : "ahead of")"
         }
         switch self {
-        case .finish(let a, let t, let cool):
+        case .finish(let a, let t, let cool, let cause):
             let pct = TextFormat.fixed(abs(a / t - 1) * 100, 1)
-            let target = cool.map { "plan's \(d(t)) (the \(d($0)) target slowed for the heat)" } ?? "\(d(t)) target"
+            let target = cool.map { "plan's \(d(t)) (the \(d($0)) target slowed for the \(cause))" } ?? "\(d(t)) target"
             return abs(a - t) < 0.5
                 ? "Finished in \(d(a)), exactly on the \(target)."
                 : "Finished in \(d(a)), \(d(abs(a - t))) \(a > t ? "slower" : "faster") than the \(target) (\(pct)%)."
@@ -161,7 +161,8 @@ public enum ReviewFindings {
         var out: [ReviewFinding] = [
             .finish(
                 actualSeconds: r.actualSeconds, targetSeconds: r.targetSeconds,
-                coolTargetSeconds: r.targetSeconds.rounded() != cool.rounded() ? cool : nil)
+                coolTargetSeconds: r.targetSeconds.rounded() != cool.rounded() ? cool : nil,
+                cause: r.plan.heat?.cause ?? "heat")
         ]
         if let c = r.conditions { out.append(.conditions(c)) }
         let half = line.time(at: race / 2)

@@ -16,6 +16,8 @@ public struct ReviewConditions: Sendable, Equatable {
     public var sun: Heat.Sun
     public var model: Heat.Model
     /// The run's finish time, and the slowdown, time-weighted over the run, percent.
+    /// "heat", "cold" or "weather" (`Heat.cause`).
+    public var cause: String
     public var actualSeconds: Double
     public var slowdownPercent: Double
     /// The run's time with the heat taken out (equal to it on a cool day).
@@ -42,7 +44,7 @@ public struct ReviewConditions: Sendable, Equatable {
         guard fromDevice || weather != nil else { return nil }
         let sun = weather?.sun ?? .full, model = weather?.model ?? .mantzios2022
         var seconds = 0.0, weighted = 0.0, wbgt = 0.0, temperature = 0.0, dew = 0.0
-        var lo = Double.infinity, hi = -Double.infinity
+        var lo = Double.infinity, hi = -Double.infinity, wLo = Double.infinity, wHi = -Double.infinity
         for i in 1..<samples.count {
             let dt = samples.time[i] - samples.time[i - 1]
             guard dt > 0, dt < 600, samples.time[i] - t0 <= actualSeconds + 1 else { continue }
@@ -60,7 +62,9 @@ public struct ReviewConditions: Sendable, Equatable {
                 t, forecast?.dewPointC ?? Heat.dewPoint(celsius: t, humidityPercent: assumedHumidityPercent))
             let f = 1 + Heat.slowdownPercent(model: model, celsius: t, dewPoint: td, sun: sun) / 100
             seconds += dt; weighted += dt / f
-            wbgt += dt * Heat.wbgt(celsius: t, dewPoint: td, sun: sun)
+            let wb = Heat.wbgt(celsius: t, dewPoint: td, sun: sun)
+            wbgt += dt * wb
+            (wLo, wHi) = (min(wLo, wb), max(wHi, wb))
             temperature += dt * t; dew += dt * td
             lo = min(lo, t); hi = max(hi, t)
         }
@@ -69,7 +73,8 @@ public struct ReviewConditions: Sendable, Equatable {
         return ReviewConditions(
             source: fromDevice ? .device : .forecast, minC: lo, maxC: hi, meanC: temperature / seconds,
             dewPointC: weather == nil ? nil : dew / seconds, meanWBGTC: wbgt / seconds, sun: sun, model: model,
-            actualSeconds: actualSeconds, slowdownPercent: (actualSeconds / cool - 1) * 100, coolEquivalentSeconds: cool
+            cause: Heat.cause(wbgtLow: wLo, wbgtHigh: wHi), actualSeconds: actualSeconds,
+            slowdownPercent: (actualSeconds / cool - 1) * 100, coolEquivalentSeconds: cool
         )
     }
 
@@ -88,7 +93,7 @@ public struct ReviewConditions: Sendable, Equatable {
         if slowdownPercent < 0.05 {
             return s + "; no heat cost by \(model.citation)."
         }
-        s += "; by \(model.citation) the heat cost \(TextFormat.fixed(slowdownPercent, 1))%: "
+        s += "; by \(model.citation) the \(cause) cost \(TextFormat.fixed(slowdownPercent, 1))%: "
         s +=
             "\(TextFormat.duration(actualSeconds)) is worth \(TextFormat.duration(coolEquivalentSeconds)) on a cool day"
         return s + (fromDevice ? "." : " (by the forecast: the run has no temperature channel).")

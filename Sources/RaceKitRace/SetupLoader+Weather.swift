@@ -7,11 +7,8 @@ extension SetupLoader {
         "temperature_c", "dew_point_c", "humidity_percent", "hourly", "sun", "wind_kmh", "model", "adjust"
     ]
     static let hourKeys = ["time", "temperature_c", "dew_point_c", "humidity_percent"]
-    /// Air temperatures a race is run in, °C: the coldest marathons are run
-    /// near -30 (the North Pole Marathon), the hottest near 45 (Badwater).
-    static let temperatureRange: ClosedRange<Double> = -30...50
-    /// Dew points, °C: the highest ever recorded is 35.
-    static let dewPointRange: ClosedRange<Double> = -60...35
+    static let temperatureRange = Heat.temperatureRange
+    static let dewPointRange = Heat.dewPointRange
 
     static func weather(_ n: Node, keyLine: Int?, reader r: inout Reader, setup: inout RaceSetup) throws
         -> WeatherSettings

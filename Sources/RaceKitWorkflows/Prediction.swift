@@ -41,9 +41,13 @@ public struct Prediction {
             return (t == nil) == (d == nil) ? nil : "give --temperature and --dew-point together"
         }
         func shown(_ v: Double) -> String { WellnessEntry.shown(v) }
-        if !(-30...50).contains(t) { return "--temperature: \(shown(t)) is out of range (-30 to 50 °C)" }
-        if !(-60...t).contains(d) {
-            return "--dew-point: \(shown(d)) is out of range (-60 °C to the temperature, \(shown(t)) °C)"
+        let (ts, ds) = (Heat.temperatureRange, Heat.dewPointRange)
+        if !ts.contains(t) {
+            return "--temperature: \(shown(t)) is out of range (\(shown(ts.lowerBound)) to \(shown(ts.upperBound)) °C)"
+        }
+        if !(ds.lowerBound...min(t, ds.upperBound)).contains(d) {
+            return
+                "--dew-point: \(shown(d)) is out of range (\(shown(ds.lowerBound)) °C to the temperature, \(shown(t)) °C)"
         }
         return nil
     }

@@ -241,6 +241,17 @@ import Testing
 }
 
 extension HeatPlanTests {
+    /// Mantzios 2022 also slows below WBGT 7.5 °C: that cost is the cold's, and said so.
+    @Test func aColdDaysCostIsCalledTheCold() throws {
+        let cold = try Self.plan(Self.weather(-10, -15))
+        let line = try #require(cold.notes.first { $0.hasPrefix("Cold: +") })
+        #expect(line.contains("Mantzios 2022") && !cold.notes.contains { $0.hasPrefix("Heat") })
+        #expect(PlanOutput.summary(cold)[0].contains("on a cool day, slowed for the cold)"))
+        #expect(Heat.cause(wbgtLow: 5, wbgtHigh: 20) == "weather" && Heat.cause(wbgtLow: 16, wbgtHigh: 20) == "heat")
+        let warm = try Self.plan(Self.weather(24, 18))
+        #expect(PlanOutput.summary(warm)[0].contains("slowed for the heat)"))
+    }
+
     /// The script's heat cue: at the clock time the forecast first passes WBGT
     /// 15 °C, in words true of the forecast and the plan; none on a cool day.
     @Test func theScriptSaysTheHeatWhenTheForecastIsWarm() throws {
