@@ -198,6 +198,9 @@ demo: build
 	@echo "$$ racekit --store $(DEMO_STORE) runs bests"
 	@$(BIN) --store $(DEMO_STORE) runs bests
 	@echo
+	@echo "$$ racekit --store $(DEMO_STORE) wellness list --since 2026-11-09   # the race week's nights, from the Apple Health export"
+	@$(BIN) --store $(DEMO_STORE) wellness list --since 2026-11-09
+	@echo
 	@echo "$$ racekit --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46"
 	@$(BIN) --store $(DEMO_STORE) report weekly --all-athletes --week 2026-W46
 	@echo

@@ -123,10 +123,12 @@ let package = Package(
                 "RaceKitWorkflows", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
-        .executableTarget(name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript"]),
+        .executableTarget(
+            name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitTestSupport"]),
         .executableTarget(
             name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitRace"]),
-        // Golden files and seeded randomness, shared by the test targets.
+        // Golden files, seeded randomness and made-up exports, shared by the test targets
+        // (and racekit-gen, whose demo export has WellnessExport's nights).
         .target(name: "RaceKitTestSupport", path: "Tests/RaceKitTestSupport"),
         .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore", "RaceKitTestSupport"]),
         .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore", "RaceKitTestSupport"]),

@@ -15,6 +15,7 @@ public enum PGSchema {
         var out = historical
         out.append(("pg2-declared-daily", frozenPG2))
         out.append(("pg3-import-stamps", frozenPG3))
+        out.append(("pg4-athlete-source-order", #"ALTER TABLE "athlete" ADD COLUMN "source_order" text"#))
         for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
             out.append(("metric-\(column.name)", dialect.addColumn(column, to: "run")))
         }

@@ -85,7 +85,7 @@ extension PGStore {
                 let sets = names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
                 try c.query(
                     """
-                    INSERT INTO athlete (\(Self.athleteColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)
+                    INSERT INTO athlete (\(Self.athleteColumns)) VALUES (\(Self.athletePlaceholders))
                     ON CONFLICT (id) DO UPDATE SET \(sets)
                     """, Self.athleteValues(athlete))
             }
@@ -143,6 +143,15 @@ extension PGStore {
         try read { c in
             let r = try c.query(DailyMeasurement.SQL.newest(.postgres), [.text(athleteID)])
             return r.count > 0 ? r.double(0, 0) : nil
+        }
+    }
+
+    public func measurementSources(athleteID: String) throws -> [String: Int] {
+        try read { c in
+            let r = try c.query(DailyMeasurement.SQL.sources(.postgres), [.text(athleteID)])
+            var out: [String: Int] = [:]
+            for i in 0..<r.count { if let s = r.string(i, 0) { out[s] = r.int(i, 1) ?? 0 } }
+            return out
         }
     }
 

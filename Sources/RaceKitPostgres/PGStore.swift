@@ -73,7 +73,11 @@ public final class PGStore: Sendable {
     // MARK: Athletes
 
     static let athleteColumns =
-        "id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex, time_zone, zone_model, created_at"
+        "id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex, time_zone, zone_model, created_at, "
+        + "source_order"
+    /// `$1, ..., $n` for the athlete columns.
+    static let athletePlaceholders = (1...athleteColumns.split(separator: ",").count).map { "$\($0)" }.joined(
+        separator: ",")
 
     static func athlete(_ r: borrowing PGRows, _ i: Int) throws -> Athlete {
         guard let id = r.string(i, 0), let name = r.string(i, 1), let tz = r.string(i, 7), let zm = r.string(i, 8),
@@ -93,6 +97,12 @@ public final class PGStore: Sendable {
             }
             a.sex = sex
         }
+        if let order = r.string(i, 10) {
+            guard let names = Athlete.sourceOrder(decoding: order) else {
+                throw StoreError.database("athlete \(id): source_order '\(order.prefix(40))' is not a list of names")
+            }
+            a.sourceOrder = names
+        }
         return a
     }
 
@@ -100,7 +110,8 @@ public final class PGStore: Sendable {
         [
             .text(a.id), .text(a.name), .from(a.maxHeartRate), .from(a.restingHeartRate),
             .from(a.thresholdHeartRate), .from(a.thresholdPaceSecondsPerKm), .from(a.sex?.rawValue),
-            .text(a.timeZone), .text(a.zoneModel.rawValue), .double(a.createdAt)
+            .text(a.timeZone), .text(a.zoneModel.rawValue), .double(a.createdAt),
+            .from(a.sourceOrder.map(Athlete.encoded))
         ]
     }
 
@@ -121,7 +132,7 @@ public final class PGStore: Sendable {
     public func addAthlete(_ athlete: Athlete) throws {
         try write { c in
             let r = try c.query(
-                "INSERT INTO athlete (\(Self.athleteColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO athlete (\(Self.athleteColumns)) VALUES (\(Self.athletePlaceholders)) ON CONFLICT (id) DO NOTHING",
                 Self.athleteValues(athlete))
             if r.affected == 0 { throw StoreError.athleteExists(athlete.id) }
         }
@@ -132,7 +143,8 @@ public final class PGStore: Sendable {
             let r = try c.query(
                 """
                 UPDATE athlete SET name = $2, max_hr = $3, resting_hr = $4, threshold_hr = $5,
-                threshold_pace_s_per_km = $6, sex = $7, time_zone = $8, zone_model = $9, created_at = $10 WHERE id = $1
+                threshold_pace_s_per_km = $6, sex = $7, time_zone = $8, zone_model = $9, created_at = $10,
+                source_order = $11 WHERE id = $1
                 """, Self.athleteValues(athlete))
             if r.affected == 0 { throw StoreError.unknownAthlete(athlete.id) }
         }

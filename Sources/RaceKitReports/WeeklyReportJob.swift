@@ -199,7 +199,7 @@ public struct WeeklyReportJob: Sendable {
         let measurements = try store.measurements(
             athleteID: athlete.id, kind: nil, from: since - Double(ReadinessModel.baselineDays + 2) * 86_400,
             until: Double(through.sunday + 2) * 86_400)
-        WeeklyWellness.attach(&weeks, measurements: measurements)
+        WeeklyWellness.attach(&weeks, measurements: measurements, sourceOrder: athlete.sourceOrder ?? [])
         return weeks
     }
 

@@ -46,9 +46,9 @@ public enum WeeklyWellness {
     }
 
     /// Reads the athlete's wellness for the report's weeks (and the 60 days
-    /// before them, the baselines') and sets each row's week.
-    static func attach(_ weeks: inout AthleteWeeks, measurements: [DailyMeasurement]) {
-        let days = WellnessDays.build(measurements, timeZone: weeks.timeZone)
+    /// before them, the baselines'; sources in the athlete's order) and sets each row's week.
+    static func attach(_ weeks: inout AthleteWeeks, measurements: [DailyMeasurement], sourceOrder: [String]) {
+        let days = WellnessDays.build(measurements, timeZone: weeks.timeZone, sourceOrder: sourceOrder)
         let readiness = ReadinessModel.evaluate(days)
         guard let first = weeks.rows.first?.week.monday, let last = weeks.rows.last?.week.sunday else { return }
         for d in days where d.day >= first && d.day <= last {

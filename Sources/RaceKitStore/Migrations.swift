@@ -67,6 +67,10 @@ enum Migrations {
         migrator.registerMigration("v8-import-stamps") { db in
             for sql in Frozen.v8 { try db.execute(sql: sql) }
         }
+        // The athlete's wellness source order (`Athlete.sourceOrder`).
+        migrator.registerMigration("v9-athlete-source-order") { db in
+            try db.execute(sql: Frozen.v9)
+        }
         for column in StoreSchema.missingRunColumns(registry, existing: RunColumns.historical) {
             migrator.registerMigration("metric-\(column.name)") { db in
                 try db.execute(sql: dialect.addColumn(column, to: "run"))
@@ -75,11 +79,12 @@ enum Migrations {
         return migrator
     }
 
-    /// The DDL of v7 and v8 as the declaration (`StoreSchema`) rendered it when
+    /// The DDL of v7 to v9 as the declaration (`StoreSchema`) rendered it when
     /// they were written: frozen, like v1 to v6 (a later change to a table is a
     /// migration of its own; `MetricRegistryTests` checks the result against
     /// the declaration).
     enum Frozen {
+        static let v9 = #"ALTER TABLE "athlete" ADD COLUMN "source_order" TEXT"#
         static let v7 = [
             """
             CREATE TABLE "athlete_v7" (

@@ -91,6 +91,18 @@ extension SQLiteStore {
         }
     }
 
+    public func measurementSources(athleteID: String) throws -> [String: Int] {
+        try wrap {
+            try writer.read { db in
+                var out: [String: Int] = [:]
+                for row in try Row.fetchAll(db, sql: DailyMeasurement.SQL.sources(.sqlite), arguments: [athleteID]) {
+                    if let s: String = row[0] { out[s] = row[1] ?? 0 }
+                }
+                return out
+            }
+        }
+    }
+
     @discardableResult
     public func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
         try wrap {

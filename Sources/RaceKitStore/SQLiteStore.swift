@@ -64,6 +64,20 @@ public final class SQLiteStore: Store {
 
     static func describe(_ error: any Error) -> String {
         if let db = error as? DatabaseError { return db.message ?? "\(db.resultCode)" }
+        if let d = error as? DecodingError {
+            // A stored value Codable could not read: name its column.
+            let context: DecodingError.Context
+            switch d {
+            case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c):
+                context = c
+            @unknown default: return "\(error)"
+            }
+            let field =
+                context.codingPath.first.flatMap { $0.intValue == nil ? $0 : nil }.map {
+                    "the stored \($0.stringValue) is"
+                } ?? "a stored field is"
+            return "\(field) damaged (\(context.debugDescription.prefix(120)))"
+        }
         return "\(error)"
     }
 
@@ -88,11 +102,18 @@ public final class SQLiteStore: Store {
     // MARK: Athletes
 
     public func athletes() throws -> [Athlete] {
-        try wrap { try writer.read { try Athlete.order(Athlete.Columns.id).fetchAll($0) } }
+        try athleteRead(nil) { try Athlete.order(Athlete.Columns.id).fetchAll($0) }
     }
 
     public func athlete(id: String) throws -> Athlete? {
-        try wrap { try writer.read { try Athlete.fetchOne($0, key: id) } }
+        try athleteRead(id) { try Athlete.fetchOne($0, key: id) }
+    }
+
+    /// Reads athletes; a damaged stored field is named with the table (and the athlete asked for).
+    private func athleteRead<T>(_ id: String?, _ body: (Database) throws -> T) throws -> T {
+        do { return try writer.read(body) } catch let error as DecodingError {
+            throw StoreError.database("athlete\(id.map { " " + $0 } ?? ""): " + Self.describe(error))
+        } catch { throw Self.converted(error) }
     }
 
     public func addAthlete(_ athlete: Athlete) throws {

@@ -34,7 +34,7 @@ public struct AthleteProfile {
             thresholdHeartRate: p.thresholdHeartRate,
             thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
             thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
-            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs,
+            thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs, sourceOrder: a.sourceOrder,
             wellness: wellness.map { WellnessBaselineJSON($0.day, $0.readiness) })
     }
 
@@ -119,16 +119,52 @@ public enum AthleteJobs {
         say: (String) -> Void, note: (String) -> Void
     ) throws {
         guard var athlete = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
+        let before = athlete.sourceOrder
         change(&athlete)
         if let m = athlete.maxHeartRate, let r = athlete.restingHeartRate, r >= m {
             throw Failure(.usage, "resting HR \(Int(r)) must be below max HR \(Int(m))")
         }
+        let sources =
+            athlete.sourceOrder == before ? nil : try sourceOrder(athlete.sourceOrder, store: store, athleteID: id)
+        if let sources { athlete.sourceOrder = sources.order }
         try store.updateAthlete(athlete)
         say("Updated athlete \(id).")
+        if let sources {
+            say(sources.line)
+            sources.unknown.forEach(note)
+        }
         guard recompute else { return }
         let outcome = try Recompute(store: store).run(athleteID: id, force: false)
         if outcome.checked > 0 { say("Recomputed \(outcome.updated) runs.") }
         for f in outcome.failed { note("failed: \(f)") }
+    }
+}
+
+extension AthleteJobs {
+    /// `order` with each name spelt as the athlete's stored sources spell it
+    /// (matched without regard to case), the line that says the order, and a
+    /// note for each name no stored measurement comes from (kept: a source to come).
+    static func sourceOrder(_ order: [String]?, store: any Store, athleteID: String) throws
+        -> (order: [String]?, line: String, unknown: [String])
+    {
+        guard let order else { return (nil, "Wellness sources: the one with the most records tells each value.", []) }
+        let sources = try store.measurementSources(athleteID: athleteID)
+        var byLower: [String: String] = [:]
+        for s in sources.keys.sorted() where byLower[s.lowercased()] == nil { byLower[s.lowercased()] = s }
+        let known = sources.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\(DisplayText.line($0.key)) (\($0.value) records)" }
+        var unknown: [String] = []
+        let spelt = order.map { name -> String in
+            if let s = byLower[name.lowercased()] { return s }
+            unknown.append(
+                "no wellness data from '\(DisplayText.line(name))' yet"
+                    + (known.isEmpty ? "" : "; the sources stored: " + known.joined(separator: ", ")))
+            return name
+        }
+        let line =
+            "Wellness sources in order: \(spelt.map(DisplayText.line).joined(separator: ", ")); "
+            + "then the one with the most records."
+        return (spelt, line, unknown)
     }
 }
 
@@ -145,6 +181,8 @@ struct AthleteJSON: Encodable {
     @Null var thresholdPaceSecondsPerKm: Double?
     var thresholdPaceEstimated: Bool
     var runs: Int
+    /// The athlete's wellness source order; null: the source with the most records.
+    @Null var sourceOrder: [String]?
     /// The baselines of the newest day with wellness data; null without any.
     @Null var wellness: WellnessBaselineJSON?
 }
@@ -192,8 +230,13 @@ struct WellnessBaselineJSON: Encodable {
 extension AthleteProfile {
     /// `athlete show`'s wellness lines: the newest day's band and baselines.
     var wellnessLines: [(String, String)] {
+        let sources = (
+            "Sources",
+            (athlete.sourceOrder.map { $0.map(DisplayText.line).joined(separator: ", ") + ", then " } ?? "")
+                + "the one with the most records of each kind"
+        )
         guard let (d, r) = wellness else {
-            return [("Wellness", "no data (racekit wellness add, or import an Apple Health export)")]
+            return [("Wellness", "no data (racekit wellness add, or import an Apple Health export)"), sources]
         }
         func measure(_ b: MeasureBaseline?, _ unit: String) -> String {
             guard let b else { return "fewer than \(ReadinessModel.minimumBaselineValues) days in the last 60" }
@@ -218,7 +261,7 @@ extension AthleteProfile {
                     "baseline \(ReadinessModel.hm(s.meanSeconds)) a night, debt \(ReadinessModel.hm(s.debtSeconds)) over 7 nights"
                 ))
         }
-        return lines
+        return lines + [sources]
     }
 }
 
@@ -232,18 +275,30 @@ public struct ProfileChange: Sendable {
     public var sex: Sex?
     public var timeZone: String?
     public var zoneModel: ZoneModel?
+    /// Wellness source names, comma-separated, first preferred; empty: back to
+    /// the source with the most records.
+    public var sourceOrder: String?
 
     public init(
         name: String?, maxHr: Double?, restingHr: Double?, thresholdHr: Double?, thresholdPace: String?, sex: Sex?,
-        timeZone: String?, zoneModel: ZoneModel?
+        timeZone: String?, zoneModel: ZoneModel?, sourceOrder: String? = nil
     ) {
         self.name = name; self.maxHr = maxHr; self.restingHr = restingHr; self.thresholdHr = thresholdHr
         self.thresholdPace = thresholdPace; self.sex = sex; self.timeZone = timeZone; self.zoneModel = zoneModel
+        self.sourceOrder = sourceOrder
     }
 
     public var isEmpty: Bool {
         name == nil && maxHr == nil && restingHr == nil && thresholdHr == nil && thresholdPace == nil && sex == nil
-            && timeZone == nil && zoneModel == nil
+            && timeZone == nil && zoneModel == nil && sourceOrder == nil
+    }
+
+    /// The most names a source order holds, and the longest name.
+    public static let maxSources = 20, maxSourceNameLength = 200
+
+    /// `--source-order`'s names: split at commas, trimmed, empty parts left out.
+    public static func sourceNames(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     public var problem: String? {
@@ -262,6 +317,24 @@ public struct ProfileChange: Sendable {
         if let tz = timeZone, TimeZone(identifier: tz) == nil {
             return "--time-zone: '\(tz)' is not an IANA time zone (e.g. Europe/Berlin)"
         }
+        if let order = sourceOrder { return Self.sourceOrderProblem(Self.sourceNames(order)) }
+        return nil
+    }
+
+    static func sourceOrderProblem(_ names: [String]) -> String? {
+        if names.count > Self.maxSources { return "--source-order: \(names.count) sources; at most \(Self.maxSources)" }
+        for name in names {
+            if name.count > Self.maxSourceNameLength {
+                return "--source-order: a name of \(name.count) characters; at most \(Self.maxSourceNameLength)"
+            }
+            if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                return "--source-order: '\(DisplayText.line(name))' holds a control character"
+            }
+        }
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name.lowercased()).inserted {
+            return "--source-order: '\(name)' is named twice"
+        }
         return nil
     }
 
@@ -274,5 +347,9 @@ public struct ProfileChange: Sendable {
         if let sex { a.sex = sex }
         if let timeZone { a.timeZone = timeZone }
         if let zoneModel { a.zoneModel = zoneModel }
+        if let sourceOrder {
+            let names = Self.sourceNames(sourceOrder)
+            a.sourceOrder = names.isEmpty ? nil : names
+        }
     }
 }

@@ -188,7 +188,8 @@ struct CanonicalWriter {
 
     /// Every stored field of an athlete, named, in `CodingKeys` order.
     mutating func add(_ a: Athlete) {
-        for key in Athlete.CodingKeys.allCases {
+        // A source order only when set (a store without one digests as before).
+        for key in Athlete.CodingKeys.allCases where key != .sourceOrder || a.sourceOrder != nil {
             text(key.rawValue)
             switch key {
             case .id: text(a.id)
@@ -201,6 +202,9 @@ struct CanonicalWriter {
             case .timeZone: text(a.timeZone)
             case .zoneModel: text(a.zoneModel.rawValue)
             case .createdAt: number(a.createdAt)
+            case .sourceOrder:
+                integer(a.sourceOrder?.count ?? 0)
+                for name in a.sourceOrder ?? [] { text(name) }
             }
         }
     }

@@ -65,7 +65,7 @@ public enum WellnessJobs {
         let start = from.map { calendar.instant(day: $0 - historyDays, seconds: 0) }
         let end = until.map { calendar.instant(day: $0 + 1, seconds: 0) }
         let measurements = try store.measurements(athleteID: athleteID, kind: nil, from: start, until: end)
-        let days = WellnessDays.build(measurements, timeZone: athlete.timeZone)
+        let days = WellnessDays.build(measurements, timeZone: athlete.timeZone, sourceOrder: athlete.sourceOrder ?? [])
         let readiness = ReadinessModel.evaluate(days)
         return days.filter { d in (from.map { d.day >= $0 } ?? true) && (until.map { d.day <= $0 } ?? true) }
             .map { ($0, readiness[$0.day]!) }
@@ -134,12 +134,71 @@ public enum WellnessJobs {
             ], rows: body)
     }
 
-    /// `wellness add` of a checked entry.
-    public static func add(_ store: any Store, athleteID: String, _ e: WellnessEntry) throws -> Int {
-        try add(
-            store, athleteID: athleteID, day: LocalCalendar.day(parsing: e.date)!, hrvMs: e.hrvMs,
-            restingHeartRate: e.restingHeartRate, sleepSeconds: e.sleep.flatMap(WellnessEntry.sleepSeconds),
-            bodyMassKg: e.bodyMassKg)
+    /// `wellness add` of a checked entry: how many values were stored, and a
+    /// note for each one the day does not show (another source tells it).
+    public static func add(_ store: any Store, athleteID: String, _ e: WellnessEntry) throws
+        -> (stored: Int, notes: [String])
+    {
+        let day = LocalCalendar.day(parsing: e.date)!
+        let sleep = e.sleep.flatMap(WellnessEntry.sleepSeconds)
+        let stored = try add(
+            store, athleteID: athleteID, day: day, hrvMs: e.hrvMs, restingHeartRate: e.restingHeartRate,
+            sleepSeconds: sleep, bodyMassKg: e.bodyMassKg)
+        guard let athlete = try store.athlete(id: athleteID),
+            let shown = try days(store, athleteID: athleteID, from: day, until: day).first?.day
+        else { return (stored, []) }
+        return (stored, hidden(shown, e, sleepSeconds: sleep, athlete: athlete))
+    }
+
+    /// `wellness add`: what was stored to `say`, each value the day does not show to `note`.
+    public static func add(
+        _ store: any Store, athleteID: String, _ e: WellnessEntry, say: (String) -> Void, note: (String) -> Void
+    ) throws {
+        let (stored, notes) = try add(store, athleteID: athleteID, e)
+        say("Stored \(stored) value\(stored == 1 ? "" : "s") for \(e.date) (\(athleteID)).")
+        for n in notes { note("note: \(n)") }
+    }
+
+    /// Why each value of `e` is not the one `shown` (its day) gives.
+    static func hidden(_ shown: WellnessDay, _ e: WellnessEntry, sleepSeconds: Double?, athlete: Athlete) -> [String] {
+        let ordered = athlete.sourceOrder?.contains { $0.lowercased() == manualSource } ?? false
+        let hint =
+            ordered
+            ? "" : "; `racekit athlete set \(athlete.id) --source-order manual` puts what you enter first"
+        var notes: [String] = []
+        func differs(_ a: Double?, _ b: Double?) -> Bool {
+            guard let a else { return false }
+            return b.map { abs($0 - a) > 0.05 } ?? true
+        }
+        if let sleepSeconds, shown.sleepSource != manualSource, let told = shown.sleepSource,
+            let basis = shown.sleepBasis
+        {
+            let by = basis == .stages ? "'s sleep stages" : ""
+            notes.append(
+                "sleep \(ReadinessModel.hm(sleepSeconds)) is stored, but the night is told by "
+                    + "\(DisplayText.line(told))\(by) (\(ReadinessModel.hm(shown.sleepSeconds ?? 0)))"
+                    + (basis == .stages ? ": stages tell a night before a plain time asleep" : hint))
+        }
+        if let hrv = e.hrvMs {
+            if shown.hrvMeasure == .sdnn {
+                notes.append(
+                    "HRV \(WellnessEntry.shown(hrv)) ms (RMSSD) is stored, but this athlete's days use the watch's "
+                        + "SDNN, the measure with more days: the two scales are not mixed")
+            } else if differs(hrv, shown.hrvMs) {
+                notes.append(
+                    "HRV \(WellnessEntry.shown(hrv)) ms is stored, but the day's value is "
+                        + "\(TextFormat.fixed(shown.hrvMs ?? 0, 0)) ms from another source" + hint)
+            }
+        }
+        for (what, unit, entered, value) in [
+            ("resting HR", "bpm", e.restingHeartRate, shown.restingHeartRate),
+            ("body mass", "kg", e.bodyMassKg, shown.bodyMassKg)
+        ] where differs(entered, value) {
+            notes.append(
+                "\(what) \(WellnessEntry.shown(entered!)) \(unit) is stored, but the day's value is "
+                    + "\(TextFormat.fixed(value ?? 0, 1)) \(unit) from another source" + hint)
+        }
+        return notes
     }
 
     /// What `wellness add` stores for a day entered by hand (source `manual`):

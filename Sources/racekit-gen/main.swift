@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitScript
+import RaceKitTestSupport
 
 // racekit-gen: developer tool that writes synthetic watch exports.
 //
@@ -103,7 +104,12 @@ func sampleExport(_ dir: String) {
     }
     route += "  </trkseg>\n </trk>\n</gpx>\n"
     write(route, to: "\(dir)/courses/munich-half-route.gpx")
-    print("wrote \(n + 2) activity files and 1 route to \(dir)")
+    // The same ten weeks of nights from the phone and the watch (an Apple
+    // Health export with no workouts): sleep, HRV, resting heart rate, and a
+    // cold in mid-October.
+    let health = WellnessExport(nights: 70, illness: 38..<43, seed: 2026, first: "2026-09-07", person: "Mia")
+    write(health.xml, to: "\(dir)/apple-health/export.xml")
+    print("wrote \(n + 2) activity files, 1 route and 70 nights of wellness to \(dir)")
 }
 
 /// One GPX of about `megabytes` MB at 1 Hz with HR and cadence (Strava dialect).

@@ -23,11 +23,12 @@ struct ProfileOptions: ParsableArguments {
     @Option(help: "female or male (for TRIMP).") var sex: Sex?
     @Option(help: "IANA time zone, e.g. Europe/Berlin.") var timeZone: String?
     @Option(help: "auto (Friel with a threshold HR, else %HRmax), hrmax5, friel or seiler3.") var zoneModel: ZoneModel?
+    @Option(help: "Wellness sources to prefer, comma-separated (\"\": most records).") var sourceOrder: String?
 
     var change: ProfileChange {
         ProfileChange(
             name: name, maxHr: maxHr, restingHr: restingHr, thresholdHr: thresholdHr, thresholdPace: thresholdPace,
-            sex: sex, timeZone: timeZone, zoneModel: zoneModel)
+            sex: sex, timeZone: timeZone, zoneModel: zoneModel, sourceOrder: sourceOrder)
     }
     var isEmpty: Bool { change.isEmpty }
     func validate() throws { if let p = change.problem { throw ValidationError(p) } }
@@ -70,8 +71,7 @@ extension RaceKitCommand.AthleteCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Athlete id.") var id: String
         @OptionGroup var profile: ProfileOptions
-        @Flag(help: "Do not recompute the athlete's runs now (run `racekit runs recompute` later).") var noRecompute =
-            false
+        @Flag(help: "Do not recompute the athlete's runs now (`racekit runs recompute` later).") var noRecompute = false
 
         func validate() throws {
             if profile.isEmpty { throw ValidationError("nothing to change: give at least one option (see --help)") }

@@ -53,8 +53,8 @@ extension RaceKitCommand {
             func validate() throws { if let p = entry.problem { throw ValidationError(p) } }
 
             func run() throws {
-                let stored = try WellnessJobs.add(try storeOptions.write(), athleteID: athlete, entry)
-                Console.out("Stored \(stored) value\(stored == 1 ? "" : "s") for \(date) (\(athlete)).")
+                try WellnessJobs.add(
+                    try storeOptions.write(), athleteID: athlete, entry, say: Console.out, note: Console.error)
             }
         }
     }

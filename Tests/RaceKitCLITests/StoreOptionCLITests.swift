@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RaceKitRace
 import RaceKitTestSupport
 import Testing
 
@@ -23,9 +24,7 @@ import Testing
         "script render": ["Races/five.script.json", "--out", "audio"]
     ]
 
-    static let speechEngine = ["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].contains {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    static let speechEngine = SpeechTools.installed
 
     static var leaves: [String] {
         CommandTreeTests.commands().filter { $0.type.configuration.subcommands.isEmpty }.map {
@@ -72,7 +71,7 @@ import Testing
             default: args = path + rest; env = ["RACEKIT_STORE": "s.sqlite"]
             }
             let r = try cli.run(args, env: env)
-            // Without espeak-ng, `script render` fails (74) after taking the option.
+            // Without libespeak-ng and libopusenc, `script render` fails (74) after taking the option.
             let ok = leaf == "script render" && !Self.speechEngine ? r.status == 74 : r.status == 0
             #expect(ok, "racekit \(args.joined(separator: " ")) (\(place)): \(r.status) \(r.stderr)")
             // The default store was never created: the given one was used.

@@ -223,6 +223,36 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
         #expect(throws: StoreError.self) { try store.addAthlete(Athlete(id: "anna", name: "A", createdAt: 0)) }
         #expect(try store.athlete(id: "anna")?.timeZone == "Europe/Berlin")
     }
+
+    /// The wellness source order reads back as set, names with commas, quotes
+    /// and non-ASCII included; cleared, it reads back as nil.
+    @Test(arguments: Backend.all) func anAthletesSourceOrderReadsBackAsSet(_ backend: Backend) throws {
+        let store = try backend.make()
+        var anna = Athlete(id: "anna", name: "Anna", createdAt: 0)
+        anna.sourceOrder = ["Anna’s Apple Watch", "Oura, the \"ring\"", "manual"]
+        try store.addAthlete(anna)
+        #expect(try store.athlete(id: "anna")?.sourceOrder == anna.sourceOrder)
+        anna.sourceOrder = ["Polar"]
+        try store.updateAthlete(anna)
+        #expect(try store.athletes().first { $0.id == "anna" }?.sourceOrder == ["Polar"])
+        anna.sourceOrder = nil
+        try store.updateAthlete(anna)
+        #expect(try store.athlete(id: "anna")?.sourceOrder == nil)
+        #expect(try store.athlete(id: "default")?.sourceOrder == nil)
+    }
+
+    /// A stored source order that is no list of names is refused with the
+    /// athlete named, never a crash.
+    @Test func aDamagedSourceOrderIsAnErrorNotACrash() throws {
+        let store = try SQLiteStore()
+        for bad in ["not json", "[1, 2]", "{\"a\": 1}", "[\"a\", null]"] {
+            try store.writer.write { db in
+                try db.execute(sql: "UPDATE athlete SET source_order = ? WHERE id = 'default'", arguments: [bad])
+            }
+            let error = #expect(throws: StoreError.self, "\(bad)") { try store.athlete(id: "default") }
+            #expect(error?.description.contains("athlete default: a stored field is damaged") == true, "\(error!)")
+        }
+    }
 }
 
 @Suite struct DuplicateRuleTests {

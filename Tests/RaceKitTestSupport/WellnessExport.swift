@@ -24,7 +24,13 @@ public struct WellnessExport: Sendable {
     /// The nights of the illness week (indices into `nights`).
     public let illness: Range<Int>
 
-    public init(nights count: Int = 100, illness: Range<Int> = 70..<77, seed: UInt64 = 39) {
+    /// `first`: the first wake-up day (`YYYY-MM-DD`); `person`: whose devices
+    /// the sources are ("Ben's Apple Watch" by default).
+    public init(
+        nights count: Int = 100, illness: Range<Int> = 70..<77, seed: UInt64 = 39,
+        first firstDay: String = "2026-01-06",
+        person: String = "Ben"
+    ) {
         self.illness = illness
         var rng = SplitMix64(seed: seed)
         func u(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(rng.next() >> 11) / Double(1 << 53) }
@@ -57,8 +63,8 @@ public struct WellnessExport: Sendable {
                 + "creationDate=\"\(t(b))\" startDate=\"\(t(a))\" endDate=\"\(t(b))\" value=\"\(String(format: "%.3f", v))\"/>\n"
         }
 
-        // 2026-01-06 is the first wake-up day: the nights cross the spring DST change (March 29).
-        let first = calendar.date(from: DateComponents(year: 2026, month: 1, day: 6))!
+        // 2026-01-06, the first wake-up day by default: the nights cross the spring DST change (March 29).
+        let first = dayName.date(from: firstDay).map(calendar.startOfDay) ?? Date(timeIntervalSince1970: 0)
         var lnNoise = 0.0, hrNoise = 0.0
         for n in 0..<count {
             let wakeDay = calendar.date(byAdding: .day, value: n, to: first)!
@@ -74,7 +80,7 @@ public struct WellnessExport: Sendable {
                 + u(-40, 40) * 60
             let length = u(6.3, 8.4) * 3600
             let wake = onset + length
-            sleep("Ben's iPhone", "InBed", onset - u(10, 30) * 60, wake + u(5, 20) * 60)
+            sleep("\(person)'s iPhone", "InBed", onset - u(10, 30) * 60, wake + u(5, 20) * 60)
 
             let worn = n % 10 != 7
             let oldValue = n % 10 == 3
@@ -91,7 +97,7 @@ public struct WellnessExport: Sendable {
                     if oldValue {
                         at = s + awake   // the old value writes no awake spans: the gap is the spell
                     } else {
-                        sleep("Ben's Apple Watch", "Awake", s, s + awake)
+                        sleep("\(person)'s Apple Watch", "Awake", s, s + awake)
                         at = s + awake
                     }
                 }
@@ -101,13 +107,13 @@ public struct WellnessExport: Sendable {
                 for (a, b) in edges {
                     slept += b - a
                     if oldValue {
-                        sleep("Ben's Apple Watch", "Asleep", a, b)
+                        sleep("\(person)'s Apple Watch", "Asleep", a, b)
                         continue
                     }
                     var x = a
                     while x < b {
                         let y = min(b, x + u(15, 45) * 60)
-                        sleep("Ben's Apple Watch", cycle[k % 4], x, y)
+                        sleep("\(person)'s Apple Watch", cycle[k % 4], x, y)
                         k += 1
                         x = y
                     }
@@ -116,7 +122,7 @@ public struct WellnessExport: Sendable {
                     let at = onset + (0.15 + 0.22 * Double(j)) * length
                     let v = sdnn * exp(0.08 * normal())
                     during.append(v)
-                    quantity("HeartRateVariabilitySDNN", "Ben's Apple Watch", "ms", at, at + 60, v)
+                    quantity("HeartRateVariabilitySDNN", "\(person)'s Apple Watch", "ms", at, at + 60, v)
                 }
             }
             if !worn || n % 4 == 1 {
@@ -127,10 +133,10 @@ public struct WellnessExport: Sendable {
             }
             for hour in [10, 14, 18] {
                 let at = calendar.date(bySettingHour: hour, minute: 5, second: 0, of: wakeDay)!.timeIntervalSince1970
-                quantity("HeartRateVariabilitySDNN", "Ben's Apple Watch", "ms", at, at + 60, sdnn * u(0.45, 0.8))
+                quantity("HeartRateVariabilitySDNN", "\(person)'s Apple Watch", "ms", at, at + 60, sdnn * u(0.45, 0.8))
             }
             let midnight = wakeDay.timeIntervalSince1970
-            quantity("RestingHeartRate", "Ben's Apple Watch", "count/min", midnight + 60, midnight + 86_000, rhr)
+            quantity("RestingHeartRate", "\(person)'s Apple Watch", "count/min", midnight + 60, midnight + 86_000, rhr)
             if n % 3 == 0 {
                 quantity("RestingHeartRate", "Oura", "count/min", midnight + 25_000, midnight + 25_000, rhr - 4)
             }

@@ -30,6 +30,7 @@ import Testing
         var anna = Athlete(id: "anna", name: "Anna K", timeZone: "Europe/Berlin", zoneModel: .friel, createdAt: 1.5)
         anna.thresholdHeartRate = 171.25
         anna.sex = .female
+        anna.sourceOrder = ["Anna’s Apple Watch", "Oura, ring"]
         try store.addAthlete(anna)
         var files: [String] = []
         for (i, start) in ["2026-03-01T07:00:00Z", "2026-03-03T07:00:00Z", "2026-03-05T07:00:00Z"].enumerated() {
@@ -90,6 +91,24 @@ import Testing
         #expect(r2.contains { $0.record.label == "race" && $0.record.notes == "windy, \u{e9}t\u{e9}" })
         #expect(try StoreDigest.of(copy) == result.source)
         #expect(result.lines[1].hasPrefix("source digest: sha256:"))
+    }
+
+    /// An athlete's source order is in the digest when set; a store without
+    /// one digests as before the column existed.
+    @Test func theSourceOrderIsDigestedOnlyWhenSet() throws {
+        let store = try SQLiteStore()
+        let before = try StoreDigest.of(store)
+        var athlete = try #require(try store.athlete(id: Athlete.defaultID))
+        athlete.sourceOrder = ["Oura"]
+        try store.updateAthlete(athlete)
+        let ordered = try StoreDigest.of(store)
+        athlete.sourceOrder = ["Oura", "manual"]
+        try store.updateAthlete(athlete)
+        let reordered = try StoreDigest.of(store)
+        #expect(ordered != before && ordered != reordered)
+        athlete.sourceOrder = nil
+        try store.updateAthlete(athlete)
+        #expect(try StoreDigest.of(store) == before)
     }
 
     @Test func pagesDoNotChangeTheDigest() throws {

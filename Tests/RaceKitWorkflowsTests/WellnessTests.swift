@@ -259,4 +259,102 @@ import Testing
         let days = try WellnessJobs.rows(store, athleteID: Athlete.defaultID)
         #expect(days.map(\.hrvMeasure) == ["rmssd", "rmssd", "rmssd"])
     }
+
+    static func order(_ text: String) -> ProfileChange {
+        ProfileChange(
+            name: nil, maxHr: nil, restingHr: nil, thresholdHr: nil, thresholdPace: nil, sex: nil, timeZone: nil,
+            zoneModel: nil, sourceOrder: text)
+    }
+
+    /// The athlete's source order tells a value where sources disagree; `athlete
+    /// set` spells the names as stored and says which it has no data from.
+    @Test func theAthletesSourceOrderTellsTheDaysValue() throws {
+        let export = WellnessExport(nights: 30)
+        let (store, _) = try Self.imported(export)
+        func day(_ n: Int) throws -> WellnessDay {
+            let d = LocalCalendar.day(parsing: export.nights[n].date)!
+            return try #require(try WellnessJobs.days(store, athleteID: Athlete.defaultID, from: d, until: d).first).day
+        }
+        // Oura tells resting HR every third day, 4 bpm below the watch, which has more records.
+        #expect(try day(3).restingHeartRate == export.nights[3].restingHeartRate)
+        var said: [String] = [], noted: [String] = []
+        try AthleteJobs.update(
+            store, id: Athlete.defaultID, change: Self.order(" oura ,Whoop,").apply, recompute: false,
+            say: { said.append($0) }, note: { noted.append($0) })
+        #expect(try store.athlete(id: Athlete.defaultID)?.sourceOrder == ["Oura", "Whoop"])
+        #expect(
+            said == [
+                "Updated athlete default.",
+                "Wellness sources in order: Oura, Whoop; then the one with the most records."
+            ])
+        #expect(noted.count == 1)
+        #expect(
+            noted.first?.hasPrefix("no wellness data from 'Whoop' yet; the sources stored: Ben's Apple Watch (")
+                == true, "\(noted)")
+        #expect(try day(3).restingHeartRate == export.nights[3].restingHeartRate - 4)
+        #expect(try day(4).restingHeartRate == export.nights[4].restingHeartRate, "no Oura reading: the watch's")
+        // The weekly report reads the same order.
+        let text = try AthleteProfile(store, id: Athlete.defaultID).text()
+        #expect(
+            text.contains("Sources         Oura, Whoop, then the one with the most records of each kind"), "\(text)")
+        said = []
+        try AthleteJobs.update(
+            store, id: Athlete.defaultID, change: Self.order("").apply, recompute: false, say: { said.append($0) },
+            note: { noted.append($0) })
+        #expect(try store.athlete(id: Athlete.defaultID)?.sourceOrder == nil)
+        #expect(said.last == "Wellness sources: the one with the most records tells each value.")
+        #expect(try day(3).restingHeartRate == export.nights[3].restingHeartRate)
+    }
+
+    @Test func aSourceOrderOfBadNamesIsRefused() {
+        #expect(Self.order("A, b ,a").problem == "--source-order: 'a' is named twice")
+        #expect(Self.order("Oura\u{7}").problem == "--source-order: 'Oura\\u{07}' holds a control character")
+        #expect(Self.order((0...20).map { "s\($0)" }.joined(separator: ",")).problem?.contains("21 sources") == true)
+        #expect(Self.order(String(repeating: "x", count: 201)).problem?.contains("201 characters") == true)
+        #expect(Self.order("Oura, manual").problem == nil && Self.order("").problem == nil)
+    }
+
+    /// `wellness add` says when what was entered is not what the day shows,
+    /// and why; with `manual` first in the order, the entry tells the day.
+    @Test func wellnessAddSaysWhatTheDayDoesNotShow() throws {
+        let export = WellnessExport(nights: 30)
+        let (store, _) = try Self.imported(export)
+        func entry(_ n: Int, hrv: Double? = nil, rhr: Double? = nil, sleep: String? = nil) -> WellnessEntry {
+            WellnessEntry(date: export.nights[n].date, hrvMs: hrv, restingHeartRate: rhr, sleep: sleep, bodyMassKg: nil)
+        }
+        // Night 7: the watch was not worn, AutoSleep told the night.
+        var (stored, notes) = try WellnessJobs.add(store, athleteID: Athlete.defaultID, entry(7, sleep: "6:00"))
+        #expect(stored == 1)
+        #expect(notes.count == 1)
+        #expect(
+            notes.first?.hasPrefix("sleep 6 h 00 min is stored, but the night is told by AutoSleep (") == true,
+            "\(notes)")
+        #expect(
+            notes.first?.hasSuffix("`racekit athlete set default --source-order manual` puts what you enter first")
+                == true)
+        (_, notes) = try WellnessJobs.add(store, athleteID: Athlete.defaultID, entry(4, hrv: 70, rhr: 60))
+        #expect(notes.count == 2, "\(notes)")
+        #expect(
+            notes.first?.contains("HRV 70 ms (RMSSD) is stored, but this athlete's days use the watch's SDNN") == true)
+        #expect(
+            notes.last?.hasPrefix(
+                "resting HR 60 bpm is stored, but the day's value is \(TextFormat.fixed(export.nights[4].restingHeartRate, 1)) bpm from another source"
+            ) == true, "\(notes)")
+        try AthleteJobs.update(
+            store, id: Athlete.defaultID, change: Self.order("manual").apply, recompute: false, say: { _ in },
+            note: { _ in })
+        (_, notes) = try WellnessJobs.add(store, athleteID: Athlete.defaultID, entry(7, sleep: "6:00"))
+        #expect(notes.isEmpty, "\(notes)")
+        let d = LocalCalendar.day(parsing: export.nights[7].date)!
+        let shown = try #require(try WellnessJobs.days(store, athleteID: Athlete.defaultID, from: d, until: d).first)
+            .day
+        #expect(shown.sleepSource == WellnessJobs.manualSource && shown.sleepSeconds == 6 * 3600)
+        (_, notes) = try WellnessJobs.add(store, athleteID: Athlete.defaultID, entry(4, rhr: 60))
+        #expect(notes.isEmpty, "\(notes)")
+        // A night in the watch's stages stays the watch's: stages come before any order.
+        (_, notes) = try WellnessJobs.add(store, athleteID: Athlete.defaultID, entry(1, sleep: "5:00"))
+        #expect(
+            notes.count == 1 && notes[0].contains("Ben's Apple Watch's sleep stages")
+                && notes[0].hasSuffix("stages tell a night before a plain time asleep"), "\(notes)")
+    }
 }

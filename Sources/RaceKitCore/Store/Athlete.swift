@@ -1,3 +1,5 @@
+import Foundation
+
 /// An athlete: the physiology that zones and load need, and the time zone weeks use.
 public struct Athlete: Codable, Sendable, Equatable {
     /// The athlete a solo runner gets without creating one.
@@ -17,6 +19,10 @@ public struct Athlete: Codable, Sendable, Equatable {
     public var zoneModel: ZoneModel
     /// Seconds since the epoch.
     public var createdAt: Double
+    /// The wellness sources that tell a value first, in order (source names
+    /// as stored); nil: the source with the most records of the kind
+    /// (docs/numbers.md, "Wellness and readiness").
+    public var sourceOrder: [String]?
 
     public init(id: String, name: String, timeZone: String = "UTC", zoneModel: ZoneModel = .auto, createdAt: Double) {
         self.id = id; self.name = name; self.timeZone = timeZone; self.zoneModel = zoneModel; self.createdAt = createdAt
@@ -27,7 +33,17 @@ public struct Athlete: Codable, Sendable, Equatable {
         case id, name, sex
         case maxHeartRate = "max_hr", restingHeartRate = "resting_hr", thresholdHeartRate = "threshold_hr"
         case thresholdPaceSecondsPerKm = "threshold_pace_s_per_km", timeZone = "time_zone"
-        case zoneModel = "zone_model", createdAt = "created_at"
+        case zoneModel = "zone_model", createdAt = "created_at", sourceOrder = "source_order"
+    }
+
+    /// `sourceOrder` as stored: a JSON array of names.
+    public static func encoded(_ order: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(order)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// A stored `source_order`; nil when it is no JSON array of names.
+    public static func sourceOrder(decoding text: String) -> [String]? {
+        try? JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
 
     /// The physiology the athlete has set (nothing estimated).

@@ -63,6 +63,11 @@ public struct DailyMeasurement: Sendable, Equatable {
             "SELECT MAX(start_at) FROM daily_measurement WHERE athlete_id = \(d.placeholder(1))"
         }
 
+        /// An athlete's sources and their record counts (one parameter, the athlete).
+        public static func sources(_ d: SQLDialect) -> String {
+            "SELECT source, count(*) FROM daily_measurement WHERE athlete_id = \(d.placeholder(1)) GROUP BY source"
+        }
+
         /// Deletes one measurement by its key (athlete, kind, source, start, end).
         public static func delete(_ d: SQLDialect) -> String {
             let key = table.primaryKey.enumerated().map { "\($1) = \(d.placeholder($0 + 1))" }

@@ -221,6 +221,8 @@ public protocol DailyRepository: Sendable {
     func addMeasurements(_ measurements: [DailyMeasurement], replacing: Bool) throws -> Int
     /// The start of the athlete's newest measurement; nil without any.
     func newestMeasurementStart(athleteID: String) throws -> Double?
+    /// The sources of an athlete's measurements, with their record counts.
+    func measurementSources(athleteID: String) throws -> [String: Int]
     /// Deletes these measurements (by key), in one transaction; returns how many were stored.
     @discardableResult
     func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int

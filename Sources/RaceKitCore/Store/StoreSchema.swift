@@ -133,7 +133,9 @@ public enum StoreSchema {
             ColumnSpec("threshold_pace_s_per_km", .real, nullable: true), ColumnSpec("sex", .text, nullable: true),
             ColumnSpec("time_zone", .text, default: .text("UTC")),
             ColumnSpec("zone_model", .text, default: .text(ZoneModel.auto.rawValue)),
-            ColumnSpec("created_at", .real)
+            ColumnSpec("created_at", .real),
+            // A JSON array of source names (v9, pg4).
+            ColumnSpec("source_order", .text, nullable: true)
         ],
         primaryKey: ["id"])
 
