@@ -101,7 +101,7 @@ public final class PGStore: Sendable {
             guard let names = Athlete.sourceOrder(decoding: order) else {
                 throw StoreError.database("athlete \(id): source_order '\(order.prefix(40))' is not a list of names")
             }
-            a.sourceOrder = names
+            a.sourceOrder = names.isEmpty ? nil : names
         }
         return a
     }

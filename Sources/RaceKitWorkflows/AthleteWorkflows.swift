@@ -149,22 +149,43 @@ extension AthleteJobs {
     {
         guard let order else { return (nil, "Wellness sources: the one with the most records tells each value.", []) }
         let sources = try store.measurementSources(athleteID: athleteID)
-        var byLower: [String: String] = [:]
-        for s in sources.keys.sorted() where byLower[s.lowercased()] == nil { byLower[s.lowercased()] = s }
         let known = sources.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .map { "\(DisplayText.line($0.key)) (\($0.value) records)" }
         var unknown: [String] = []
-        let spelt = order.map { name -> String in
-            if let s = byLower[name.lowercased()] { return s }
+        var spelt: [String] = []
+        var i = 0
+        while i < order.count {
+            // The longest run of parts that names a stored source: a name with a comma in it ("Polar, Inc.").
+            let match = (i..<order.count).reversed().lazy.compactMap { j in
+                Self.storedName(order[i...j].joined(separator: ", "), in: sources.keys).map { ($0, j) }
+            }.first
+            if let (name, j) = match {
+                spelt.append(name)
+                i = j + 1
+                continue
+            }
             unknown.append(
-                "no wellness data from '\(DisplayText.line(name))' yet"
+                "note: no wellness data from '\(DisplayText.line(order[i]))' yet"
                     + (known.isEmpty ? "" : "; the sources stored: " + known.joined(separator: ", ")))
-            return name
+            spelt.append(order[i])
+            i += 1
         }
         let line =
             "Wellness sources in order: \(spelt.map(DisplayText.line).joined(separator: ", ")); "
             + "then the one with the most records."
         return (spelt, line, unknown)
+    }
+
+    /// The stored source `name` means: itself, else the one that differs only in
+    /// case, spaces around commas or a straight apostrophe for a typographic one.
+    static func storedName(_ name: String, in sources: Dictionary<String, Int>.Keys) -> String? {
+        if sources.contains(name) { return name }
+        func loose(_ s: String) -> String {
+            s.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+        }
+        let key = loose(name)
+        return sources.sorted().first { loose($0) == key }
     }
 }
 
@@ -294,7 +315,7 @@ public struct ProfileChange: Sendable {
     }
 
     /// The most names a source order holds, and the longest name.
-    public static let maxSources = 20, maxSourceNameLength = 200
+    public static let maxSources = 20, maxSourceNameLength = 1000
 
     /// `--source-order`'s names: split at commas, trimmed, empty parts left out.
     public static func sourceNames(_ text: String) -> [String] {

@@ -144,10 +144,12 @@ public enum WellnessJobs {
         let stored = try add(
             store, athleteID: athleteID, day: day, hrvMs: e.hrvMs, restingHeartRate: e.restingHeartRate,
             sleepSeconds: sleep, bodyMassKg: e.bodyMassKg)
-        guard let athlete = try store.athlete(id: athleteID),
-            let shown = try days(store, athleteID: athleteID, from: day, until: day).first?.day
-        else { return (stored, []) }
-        return (stored, hidden(shown, e, sleepSeconds: sleep, athlete: athlete))
+        guard let athlete = try store.athlete(id: athleteID) else { return (stored, []) }
+        // The history's days: the athlete's HRV measure is the one of them all.
+        let recent = try days(store, athleteID: athleteID, from: day - historyDays, until: day)
+        let shown = recent.last { $0.day.day == day }?.day ?? WellnessDay(day: day)
+        let measure = recent.lazy.compactMap(\.day.hrvMeasure).first
+        return (stored, hidden(shown, e, sleepSeconds: sleep, athlete: athlete, measure: measure))
     }
 
     /// `wellness add`: what was stored to `say`, each value the day does not show to `note`.
@@ -160,11 +162,15 @@ public enum WellnessJobs {
     }
 
     /// Why each value of `e` is not the one `shown` (its day) gives.
-    static func hidden(_ shown: WellnessDay, _ e: WellnessEntry, sleepSeconds: Double?, athlete: Athlete) -> [String] {
-        let ordered = athlete.sourceOrder?.contains { $0.lowercased() == manualSource } ?? false
+    static func hidden(
+        _ shown: WellnessDay, _ e: WellnessEntry, sleepSeconds: Double?, athlete: Athlete, measure: HRVMeasure?
+    ) -> [String] {
+        let order = athlete.sourceOrder ?? []
         let hint =
-            ordered
-            ? "" : "; `racekit athlete set \(athlete.id) --source-order manual` puts what you enter first"
+            order.contains { $0.lowercased() == manualSource }
+            ? ""
+            : "; `racekit athlete set \(athlete.id) --source-order \"\(([manualSource] + order).joined(separator: ", "))\"` "
+                + "puts what you enter first"
         var notes: [String] = []
         func differs(_ a: Double?, _ b: Double?) -> Bool {
             guard let a else { return false }
@@ -180,14 +186,15 @@ public enum WellnessJobs {
                     + (basis == .stages ? ": stages tell a night before a plain time asleep" : hint))
         }
         if let hrv = e.hrvMs {
-            if shown.hrvMeasure == .sdnn {
+            if measure == .sdnn {
                 notes.append(
                     "HRV \(WellnessEntry.shown(hrv)) ms (RMSSD) is stored, but this athlete's days use the watch's "
                         + "SDNN, the measure with more days: the two scales are not mixed")
             } else if differs(hrv, shown.hrvMs) {
                 notes.append(
                     "HRV \(WellnessEntry.shown(hrv)) ms is stored, but the day's value is "
-                        + "\(TextFormat.fixed(shown.hrvMs ?? 0, 0)) ms from another source" + hint)
+                        + (shown.hrvMs.map { "\(TextFormat.fixed($0, 0)) ms from another source" + hint } ?? "not shown")
+                )
             }
         }
         for (what, unit, entered, value) in [
@@ -196,7 +203,7 @@ public enum WellnessJobs {
         ] where differs(entered, value) {
             notes.append(
                 "\(what) \(WellnessEntry.shown(entered!)) \(unit) is stored, but the day's value is "
-                    + "\(TextFormat.fixed(value ?? 0, 1)) \(unit) from another source" + hint)
+                    + (value.map { "\(TextFormat.fixed($0, 1)) \(unit) from another source" + hint } ?? "not shown"))
         }
         return notes
     }

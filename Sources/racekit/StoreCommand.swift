@@ -34,7 +34,7 @@ extension RaceKitCommand {
                 commandName: "copy",
                 abstract: "Copy a store into a new or empty one (SQLite file or postgresql:// URL), losslessly.",
                 discussion:
-                    "Copies every athlete, run (samples byte for byte, every field), race link and id in one transaction, then prints both content digests, which must match (exit 70 if not). DESTINATION is created when missing; one holding runs, race links or athletes besides 'default' is refused (exit 73). --store does not apply (it is taken, as by every command). Example: racekit store copy .racekit/racekit.sqlite postgresql://coach@db/club"
+                    "Copies every athlete, run (samples byte for byte, every field), race link and id in one transaction, then prints both content digests, which must match (exit 70 if not). DESTINATION is created when missing; one holding runs, race links, wellness data or athletes besides 'default' is refused (exit 73). --store does not apply (it is taken, as by every command). Example: racekit store copy .racekit/racekit.sqlite postgresql://coach@db/club"
             )
             @OptionGroup var storeOptions: StoreOptions
             @Argument(help: "The store to copy: a SQLite file or a postgresql:// URL.") var source: String

@@ -34,6 +34,28 @@ func runCount(_ cli: CLI, store: String? = nil) throws -> Int {
 /// each other only slows the children, which no assertion here depends on (the
 /// import killed mid-way is more likely mid-way, store waits allow 30 s).
 @Suite struct SafetyCLITests {
+    /// Output that cannot be written (a full disk) ends the command with exit 74
+    /// and one line on stderr, never a trap and its backtrace.
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")))
+    func outputToAFullDiskIsAnIOErrorNotACrash() throws {
+        let cli = try CLI()
+        for args in [
+            ["predict", "--from", "10k=45:00", "--to", "half"],
+            ["predict", "--from", "10k=45:00", "--to", "half", "--format", "json"]
+        ] {
+            let p = cli.process(args)
+            p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let err = Pipe()
+            p.standardError = err
+            try p.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 74, "\(args): \(p.terminationStatus) \(stderr)")
+            #expect(
+                stderr.hasPrefix("racekit: cannot write the output: ") && !stderr.contains("Fatal error"), "\(stderr)")
+        }
+    }
+
     @Test func aKilledImportLeavesOnlyWholeRunsAndResumes() throws {
         let cli = try CLI()
         try writeExport(cli, folder: "export", count: 300, points: 1200)

@@ -245,12 +245,13 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     /// athlete named, never a crash.
     @Test func aDamagedSourceOrderIsAnErrorNotACrash() throws {
         let store = try SQLiteStore()
-        for bad in ["not json", "[1, 2]", "{\"a\": 1}", "[\"a\", null]"] {
+        for bad in ["not json", "[1, 2]", "{\"a\": 1}", "[\"a\", null]", "7"] {
             try store.writer.write { db in
                 try db.execute(sql: "UPDATE athlete SET source_order = ? WHERE id = 'default'", arguments: [bad])
             }
             let error = #expect(throws: StoreError.self, "\(bad)") { try store.athlete(id: "default") }
-            #expect(error?.description.contains("athlete default: a stored field is damaged") == true, "\(error!)")
+            #expect(
+                error?.description.contains("athlete default: the stored source_order is damaged") == true, "\(error!)")
         }
     }
 }

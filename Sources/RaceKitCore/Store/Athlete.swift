@@ -36,6 +36,45 @@ public struct Athlete: Codable, Sendable, Equatable {
         case zoneModel = "zone_model", createdAt = "created_at", sourceOrder = "source_order"
     }
 
+    /// Read as stored; a `source_order` that is no list of names is named as
+    /// damaged (a list with an empty name is read without it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        maxHeartRate = try c.decodeIfPresent(Double.self, forKey: .maxHeartRate)
+        restingHeartRate = try c.decodeIfPresent(Double.self, forKey: .restingHeartRate)
+        thresholdHeartRate = try c.decodeIfPresent(Double.self, forKey: .thresholdHeartRate)
+        thresholdPaceSecondsPerKm = try c.decodeIfPresent(Double.self, forKey: .thresholdPaceSecondsPerKm)
+        sex = try c.decodeIfPresent(Sex.self, forKey: .sex)
+        timeZone = try c.decode(String.self, forKey: .timeZone)
+        zoneModel = try c.decode(ZoneModel.self, forKey: .zoneModel)
+        createdAt = try c.decode(Double.self, forKey: .createdAt)
+        if let text = try c.decodeIfPresent(String.self, forKey: .sourceOrder) {
+            guard let names = Self.sourceOrder(decoding: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .sourceOrder, in: c, debugDescription: "'\(text.prefix(40))' is not a JSON list of names")
+            }
+            sourceOrder = names.isEmpty ? nil : names
+        }
+    }
+
+    /// Stored as read by `init(from:)`: the source order as its JSON text.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(maxHeartRate, forKey: .maxHeartRate)
+        try c.encode(restingHeartRate, forKey: .restingHeartRate)
+        try c.encode(thresholdHeartRate, forKey: .thresholdHeartRate)
+        try c.encode(thresholdPaceSecondsPerKm, forKey: .thresholdPaceSecondsPerKm)
+        try c.encode(sex, forKey: .sex)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(zoneModel, forKey: .zoneModel)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(sourceOrder.map(Self.encoded), forKey: .sourceOrder)
+    }
+
     /// `sourceOrder` as stored: a JSON array of names.
     public static func encoded(_ order: [String]) -> String {
         String(decoding: (try? JSONEncoder().encode(order)) ?? Data("[]".utf8), as: UTF8.self)
@@ -43,7 +82,7 @@ public struct Athlete: Codable, Sendable, Equatable {
 
     /// A stored `source_order`; nil when it is no JSON array of names.
     public static func sourceOrder(decoding text: String) -> [String]? {
-        try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8)))?.filter { !$0.isEmpty }
     }
 
     /// The physiology the athlete has set (nothing estimated).

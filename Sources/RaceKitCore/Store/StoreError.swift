@@ -55,7 +55,8 @@ public enum StoreError: RaceKitError {
         case .cannotCreate(let path, let reason): return "\(path): cannot create the store: \(reason)"
         case .unsupported(let what): return "\(what) stores are not supported yet: give the path of a SQLite file"
         case .notEmpty(let path):
-            return "\(path): the store is not empty (it holds runs, race links or athletes besides 'default')"
+            return
+                "\(path): the store is not empty (it holds runs, race links, wellness data or athletes besides 'default')"
         case .unknownAthlete(let id): return "unknown athlete '\(id)'"
         case .athleteExists(let id): return "athlete '\(id)' already exists"
         case .unknownRun(let id): return "no run with id \(id)"

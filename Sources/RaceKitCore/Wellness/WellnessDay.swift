@@ -104,12 +104,12 @@ public enum WellnessDays {
             update(day) { d in tell(&d, night.spans, chooser: chooser) }
         }
 
-        // HRV: the athlete's measure is the one with more days.
-        let sdnn = byKind["hrv_sdnn"] ?? [], rmssd = byKind["hrv_rmssd"] ?? []
-        let sdnnDays = Set(sdnn.map { calendar.day(of: $0.start) }).count
-        let rmssdDays = Set(rmssd.map { calendar.day(of: $0.start) }).count
-        let measure: HRVMeasure = rmssdDays > sdnnDays ? .rmssd : .sdnn
-        let hrvValues = measure == .sdnn ? during(sdnn, windows, chooser) : daily(rmssd, calendar, chooser)
+        // HRV: the athlete's measure is the one that gives more days (SDNN's
+        // are those with readings during the night; daytime ones give none).
+        let sdnnDays = during(byKind["hrv_sdnn"] ?? [], windows, chooser)
+        let rmssdDays = daily(byKind["hrv_rmssd"] ?? [], calendar, chooser)
+        let measure: HRVMeasure = rmssdDays.count > sdnnDays.count ? .rmssd : .sdnn
+        let hrvValues = measure == .sdnn ? sdnnDays : rmssdDays
         for (day, values) in hrvValues {
             update(day) { d in
                 d.hrvMs = values.reduce(0, +) / Double(values.count)
