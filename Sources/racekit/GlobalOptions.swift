@@ -5,6 +5,7 @@ import RaceKitFormats
 import RaceKitImport
 import RaceKitRace
 import RaceKitStore
+import RaceKitWorkflows
 
 /// `--store`: every command takes it (before or after the subcommand, see
 /// `RaceKitCommand.main`), also those that do not open the store, so a script

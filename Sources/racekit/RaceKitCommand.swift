@@ -34,7 +34,13 @@ struct RaceKitCommand: ParsableCommand {
     /// moved behind the subcommand path, where every store-using command declares it.
     static func main() {
         Allocator.keepFreedMemory()
-        var arguments = Array(CommandLine.arguments.dropFirst())
+        Foundation.exit(execute(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs one command line, its output through `Console`; returns its exit
+    /// status (the CLI tests run commands in their own process through this).
+    static func execute(_ given: [String]) -> Int32 {
+        var arguments = given
         var hoisted: [String] = []
         var i = 0
         while i < arguments.count, arguments[i].hasPrefix("-") {
@@ -54,22 +60,23 @@ struct RaceKitCommand: ParsableCommand {
             end = min(end, subcommandDepth(arguments))
             arguments.insert(contentsOf: hoisted, at: end)
         }
-        let command: ParsableCommand
-        do { command = try parseAsRoot(arguments) } catch { exit(withError: error) }
         do {
-            var command = command
+            var command = try parseAsRoot(arguments)
             try command.run()
+            return 0
         } catch let error where Exit.isArgumentParsers(error) {
-            // ArgumentParser's own: help (its help command throws), a usage
-            // error, an exit status.
-            exit(withError: error)
+            // ArgumentParser's own (help, a usage error, an exit status): its
+            // message on stdout when the status is 0, else on stderr.
+            let status = exitCode(for: error).rawValue, message = fullMessage(for: error)
+            if !message.isEmpty { status == 0 ? Console.out(message) : Console.error(message) }
+            return status
         } catch {
             // Every other error, once: its message on stderr (each line prefixed)
             // and its sysexits class, never ArgumentParser's bare exit 1.
             for line in Exit.message(of: error).split(separator: "\n", omittingEmptySubsequences: false) {
                 Console.error("racekit: \(line)")
             }
-            exit(withError: ExitCode(ExitClass(of: error).rawValue))
+            return ExitClass(of: error).rawValue
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import RaceKitCore
 import RaceKitReports
 import RaceKitStore
+import RaceKitWorkflows
 
 extension RaceKitCommand {
     struct Report: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RaceKitCore
 import RaceKitRace
+import RaceKitWorkflows
 
 extension RaceKitCommand.ScriptGroup {
     struct Render: ParsableCommand {

@@ -1,0 +1,41 @@
+import Foundation
+import RaceKitWorkflows
+
+@testable import racekit
+
+extension CLI {
+    /// Runs a command line in this process (`RaceKitCommand.execute`), its
+    /// output captured (`Console.capturing`): for tests of what a command says
+    /// and does, where the process (its launch, signals, locks, the installed
+    /// binary) is not what is tested. The process's folder and environment are
+    /// shared by every test, so `args` name every file by its absolute path
+    /// (`at`) and the store with `--store` (`store`). A command still running
+    /// after `seconds` is reported as killed (`CLI.killedStatus`; its thread is
+    /// left to finish), as `runBounded` reports a process it killed.
+    func runHere(_ args: [String], seconds: Double = 30) -> Result {
+        let box = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let (status, output) = Console.capturing { RaceKitCommand.execute(args) }
+            box.result = Result(
+                status: status, stdout: String(decoding: output.stdout, as: UTF8.self),
+                stderr: String(decoding: output.stderr, as: UTF8.self))
+            done.signal()
+        }
+        thread.stackSize = 8 << 20   // a main thread's, as the binary has
+        thread.start()
+        guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
+            return Result(status: CLI.killedStatus, stdout: "", stderr: "still running after \(seconds) s")
+        }
+        return result
+    }
+
+    /// The absolute path of `name` in the work folder.
+    func at(_ name: String) -> String { workdir.appendingPathComponent(name).path }
+
+    /// `--store` and the work folder's store, for `runHere`.
+    var store: [String] { ["--store", at("s.sqlite")] }
+}
+
+/// A command's result, set once by its thread before it signals.
+private final class ResultBox: @unchecked Sendable { var result: CLI.Result? }
