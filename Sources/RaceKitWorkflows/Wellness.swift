@@ -79,7 +79,13 @@ public enum WellnessJobs {
         let newest = try store.newestMeasurementStart(athleteID: athleteID)
         guard let newest else { return nil }
         let day = LocalCalendar(identifier: athlete.timeZone).day(of: newest + WellnessDays.wakeDayShiftSeconds)
-        return try days(store, athleteID: athleteID, from: day - 1, until: day).last
+        let window = try days(store, athleteID: athleteID, from: day - historyDays, until: day)
+        guard var latest = window.last else { return nil }
+        // The day's HRV measure is the history's, also on a day without HRV (its baselines are of that measure).
+        if latest.day.hrvMeasure == nil, latest.readiness.baselines.hrv != nil {
+            latest.day.hrvMeasure = window.lazy.compactMap(\.day.hrvMeasure).last
+        }
+        return latest
     }
 
     public static func rows(_ store: any Store, athleteID: String, from: Int? = nil, until: Int? = nil) throws
@@ -145,8 +151,8 @@ public enum WellnessJobs {
             store, athleteID: athleteID, day: day, hrvMs: e.hrvMs, restingHeartRate: e.restingHeartRate,
             sleepSeconds: sleep, bodyMassKg: e.bodyMassKg)
         guard let athlete = try store.athlete(id: athleteID) else { return (stored, []) }
-        // The history's days: the athlete's HRV measure is the one of them all.
-        let recent = try days(store, athleteID: athleteID, from: day - historyDays, until: day)
+        // The whole history: the athlete's HRV measure is the one of all their days.
+        let recent = try days(store, athleteID: athleteID)
         let shown = recent.last { $0.day.day == day }?.day ?? WellnessDay(day: day)
         let measure = recent.lazy.compactMap(\.day.hrvMeasure).first
         return (stored, hidden(shown, e, sleepSeconds: sleep, athlete: athlete, measure: measure))
@@ -189,7 +195,7 @@ public enum WellnessJobs {
             if measure == .sdnn {
                 notes.append(
                     "HRV \(WellnessEntry.shown(hrv)) ms (RMSSD) is stored, but this athlete's days use the watch's "
-                        + "SDNN, the measure with more days: the two scales are not mixed")
+                        + "SDNN (it tells at least as many of their days as RMSSD): the two scales are not mixed")
             } else if differs(hrv, shown.hrvMs) {
                 notes.append(
                     "HRV \(WellnessEntry.shown(hrv)) ms is stored, but the day's value is "

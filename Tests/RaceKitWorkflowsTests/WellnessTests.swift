@@ -397,4 +397,41 @@ import Testing
     func entry(_ export: WellnessExport, _ n: Int, rhr: Double) -> WellnessEntry {
         WellnessEntry(date: export.nights[n].date, hrvMs: nil, restingHeartRate: rhr, sleep: nil, bodyMassKg: nil)
     }
+
+    /// The note of an HRV entry is true of the whole history: with more RMSSD
+    /// days than SDNN ones after the entry, the entry shows and nothing is said;
+    /// `athlete show` names the measure on a newest day without HRV.
+    @Test func theHRVMeasureOfANoteAndOfAthleteShowIsTheHistorys() throws {
+        let store = try RunStore()
+        let night = LocalCalendar(identifier: "UTC").instant(day: LocalCalendar.day(parsing: "2026-11-02")!, seconds: 0)
+        func m(_ kind: String, _ value: Double, _ start: Double, _ end: Double) -> DailyMeasurement {
+            DailyMeasurement(
+                athleteID: Athlete.defaultID, kind: DailyKind.named(kind)!, value: value, start: start, end: end,
+                source: "Watch", importedAt: 0)
+        }
+        // One night in stages with one SDNN reading during it (woken 2026-11-02).
+        _ = try store.addMeasurements([
+            m("sleep_core", 7 * 3600, night - 7 * 3600, night), m("hrv_sdnn", 50, night - 3600, night - 3540)
+        ])
+        func add(_ date: String, hrv: Double? = nil, rhr: Double? = nil) throws -> [String] {
+            try WellnessJobs.add(
+                store, athleteID: Athlete.defaultID,
+                WellnessEntry(date: date, hrvMs: hrv, restingHeartRate: rhr, sleep: nil, bodyMassKg: nil)
+            ).notes
+        }
+        #expect(try add("2026-11-03", hrv: 58).count == 1, "a tie: the watch's SDNN, said")
+        #expect(try add("2026-11-02", hrv: 57).isEmpty, "two RMSSD days to one: the entry is shown")
+        let rows = try WellnessJobs.rows(store, athleteID: Athlete.defaultID)
+        #expect(rows.map(\.hrvMeasure) == ["rmssd", "rmssd"] && rows.map(\.hrvMs) == [57, 58])
+        // athlete show on a newest day without HRV still names the measure of its baselines.
+        let export = WellnessExport(nights: 30)
+        let (watch, _) = try Self.imported(export)
+        let after = LocalCalendar.dateString(LocalCalendar.day(parsing: export.nights.last!.date)! + 1)
+        _ = try WellnessJobs.add(
+            watch, athleteID: Athlete.defaultID,
+            WellnessEntry(date: after, hrvMs: nil, restingHeartRate: 50, sleep: nil, bodyMassKg: nil))
+        let text = try AthleteProfile(watch, id: Athlete.defaultID).text()
+        #expect(text.contains("ms SDNN (") && text.contains("HRV range"), "\(text)")
+        #expect(try AthleteProfile(watch, id: Athlete.defaultID).json().contains("\"hrvMeasure\" : \"sdnn\""))
+    }
 }
