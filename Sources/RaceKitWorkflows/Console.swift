@@ -61,18 +61,32 @@ public enum Console {
         return (try body(), capture)
     }
 
-    /// Writes `data`; output that cannot be written (a full disk, a closed
-    /// pipe: unless SIGPIPE ends it first) ends the command with exit 74 and a
-    /// line on stderr, never a trap.
+    /// Set by the first write that fails; `execute` ends the command with exit 74.
+    private static let failed = Locked(false)
+
+    /// True once output could not be written (cleared by the call).
+    public static func takeWriteFailure() -> Bool {
+        failed.withLock { f in
+            defer { f = false }; return f
+        }
+    }
+
+    /// Writes `data`. Output that cannot be written (a full disk, a closed
+    /// pipe: unless SIGPIPE ends it first) is said once on stderr and the
+    /// command then ends with exit 74 (`takeWriteFailure`), never a trap; the
+    /// process is not ended here, so what the command holds is released.
     static func write(_ data: Data, error toStderr: Bool = false) {
         if let capture {
             if toStderr { capture.stderr.append(data) } else { capture.stdout.append(data) }
             return
         }
         do { try (toStderr ? FileHandle.standardError : .standardOutput).write(contentsOf: data) } catch {
-            let line = "racekit: cannot write the output: \(error.localizedDescription)\n"
-            if !toStderr { try? FileHandle.standardError.write(contentsOf: Data(line.utf8)) }
-            exit(ExitClass.ioError.rawValue)
+            let first = failed.withLock { f in
+                defer { f = true }; return !f
+            }
+            guard first, !toStderr else { return }
+            try? FileHandle.standardError.write(
+                contentsOf: Data("racekit: cannot write the output: \(error.localizedDescription)\n".utf8))
         }
     }
 }

@@ -63,13 +63,13 @@ struct RaceKitCommand: ParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
-            return 0
+            return Console.takeWriteFailure() ? ExitClass.ioError.rawValue : 0
         } catch let error where Exit.isArgumentParsers(error) {
             // ArgumentParser's own (help, a usage error, an exit status): its
             // message on stdout when the status is 0, else on stderr.
             let status = exitCode(for: error).rawValue, message = fullMessage(for: error)
             if !message.isEmpty { status == 0 ? Console.out(message) : Console.error(message) }
-            return status
+            return Console.takeWriteFailure() && status == 0 ? ExitClass.ioError.rawValue : status
         } catch {
             // Every other error, once: its message on stderr (each line prefixed)
             // and its sysexits class, never ArgumentParser's bare exit 1.
