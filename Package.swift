@@ -142,7 +142,8 @@ let package = Package(
         .testTarget(
             name: "RaceKitStoreTests",
             dependencies: [
-                "RaceKitStore", "RaceKitPostgres", "RaceKitCore", .product(name: "GRDB", package: "GRDB.swift")
+                "RaceKitStore", "RaceKitPostgres", "RaceKitCore", "RaceKitTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(
             name: "RaceKitImportTests",

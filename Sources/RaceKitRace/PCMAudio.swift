@@ -103,17 +103,21 @@ public struct PCMAudio: Sendable, Equatable {
     /// plosive is as loud as the rest. The limiter takes a little loudness
     /// off: up to six passes, until within 0.05 LU. Silence is
     /// returned as it is.
-    public func normalized() -> PCMAudio {
-        guard loudness.isFinite else { return self }
-        var out = self
+    public func normalized() -> PCMAudio { normalizedMeasured().audio }
+
+    /// `normalized`, with the loudness of what it returns (measured on the way).
+    public func normalizedMeasured() -> (audio: PCMAudio, loudness: Double) {
+        var out = self, measured = loudness
+        guard measured.isFinite else { return (self, measured) }
         var gain = 0.0
-        for _ in 0..<6 {
-            let off = Self.targetLUFS - out.loudness
-            guard abs(off) > 0.05 else { break }
+        for pass in 0...6 {
+            let off = Self.targetLUFS - measured
+            guard abs(off) > 0.05, pass < 6 else { break }
             gain += off
             out = limited(gain)
+            measured = out.loudness
         }
-        return out
+        return (out, measured)
     }
 
     /// The samples times 10^(dB/20), each under the ceiling: where a sample
@@ -123,24 +127,48 @@ public struct PCMAudio: Sendable, Equatable {
     func limited(_ dB: Double) -> PCMAudio {
         let g = pow(10, dB / 20)
         let ceiling = 32767 * pow(10, Self.ceilingDBFS / 20)
-        let y = samples.map { Double($0) * g }
-        var need = y.map { abs($0) > ceiling ? ceiling / abs($0) : 1 }
-        guard need.contains(where: { $0 < 1 }) else {
-            return PCMAudio(rate: rate, samples: y.map { Int16(max(-32768, min(32767, $0.rounded()))) })
+        let n = samples.count
+        // The gain each sample allows (1 where it stays under the ceiling).
+        var need = [Double](repeating: 1, count: n)
+        var dips = false
+        samples.withUnsafeBufferPointer { x in
+            need.withUnsafeMutableBufferPointer { need in
+                for i in 0..<n {
+                    let a = abs(Double(x[i]) * g)
+                    if a > ceiling {
+                        need[i] = ceiling / a
+                        dips = true
+                    }
+                }
+            }
         }
-        // Hold each dip over the 2 ms before and after it, then ease back to 1.
-        let hold = max(1, rate * 2 / 1000)
-        var held = need
-        for i in need.indices where need[i] < 1 {
-            for k in max(0, i - hold)...min(need.count - 1, i + hold) { held[k] = min(held[k], need[i]) }
+        if dips {
+            // Hold each dip over the 2 ms before and after it, then ease back to 1.
+            let hold = max(1, rate * 2 / 1000)
+            var held = need
+            let ease = 1 - exp(-1 / (Double(rate) * 0.02))
+            held.withUnsafeMutableBufferPointer { held in
+                need.withUnsafeMutableBufferPointer { need in
+                    for i in 0..<n where need[i] < 1 {
+                        for k in max(0, i - hold)...min(n - 1, i + hold) { held[k] = min(held[k], need[i]) }
+                    }
+                    need[0] = held[0]
+                    for i in 1..<max(1, n) { need[i] = min(held[i], need[i - 1] + (1 - need[i - 1]) * ease) }
+                    for i in stride(from: n - 2, through: 0, by: -1) {
+                        need[i] = min(need[i], need[i + 1] + (1 - need[i + 1]) * ease)
+                    }
+                }
+            }
         }
-        let ease = 1 - exp(-1 / (Double(rate) * 0.02))
-        need = held
-        for i in need.indices.dropFirst() { need[i] = min(held[i], need[i - 1] + (1 - need[i - 1]) * ease) }
-        for i in need.indices.reversed().dropFirst() { need[i] = min(need[i], need[i + 1] + (1 - need[i + 1]) * ease) }
-        return PCMAudio(
-            rate: rate,
-            samples: zip(y, need).map { Int16(max(-32768, min(32767, ($0 * $1).rounded()))) })
+        var out = [Int16](repeating: 0, count: n)
+        samples.withUnsafeBufferPointer { x in
+            need.withUnsafeBufferPointer { need in
+                out.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<n { out[i] = Int16(max(-32768, min(32767, (Double(x[i]) * g * need[i]).rounded()))) }
+                }
+            }
+        }
+        return PCMAudio(rate: rate, samples: out)
     }
 
     /// With `lead` and `trail` milliseconds of silence around it.
@@ -158,19 +186,17 @@ public struct PCMAudio: Sendable, Equatable {
     /// block. -infinity for silence.
     public var loudness: Double {
         guard rate > 0, !samples.isEmpty else { return -.infinity }
-        let weighted = Self.kWeighted(samples.map { Double($0) / 32768 }, rate: Double(rate))
-        let block = rate * 400 / 1000, step = rate * 100 / 1000
+        let step = rate * 100 / 1000, block = 4 * step
+        // The K-weighted squares summed per 100 ms step (and what is left after
+        // the last whole step): a 400 ms block is four steps. One pass over the
+        // samples, through pointers: a render measures every clip twice or more.
+        let squares = Self.kWeightedSquares(samples, rate: Double(rate), per: max(1, step))
         var powers: [Double] = []
-        if weighted.count <= block {
-            powers = [weighted.reduce(0) { $0 + $1 * $1 } / Double(weighted.count)]
+        if samples.count <= block || step == 0 {
+            powers = [squares.reduce(0, +) / Double(samples.count)]
         } else {
-            var start = 0
-            while start + block <= weighted.count {
-                var sum = 0.0
-                for i in start..<start + block { sum += weighted[i] * weighted[i] }
-                powers.append(sum / Double(block))
-                start += step
-            }
+            let whole = samples.count / step
+            powers = (0..<whole - 3).map { ($0..<$0 + 4).reduce(0) { $0 + squares[$1] } / Double(block) }
         }
         func lufs(_ p: Double) -> Double { -0.691 + 10 * log10(p) }
         let loud = powers.filter { $0 > 0 && lufs($0) > -70 }
@@ -180,32 +206,47 @@ public struct PCMAudio: Sendable, Equatable {
         return lufs(gated.reduce(0, +) / Double(gated.count))
     }
 
-    /// The two K-weighting biquads of BS.1770 for sample rate `fs`, from their
-    /// analog prototypes (the same design libebur128 uses for rates other than 48 kHz).
-    static func kWeighted(_ x: [Double], rate fs: Double) -> [Double] {
+    /// The squares of the samples (scaled to -1...1) through the two K-weighting
+    /// biquads of BS.1770 for sample rate `fs`, from their analog prototypes (the
+    /// same design libebur128 uses for rates other than 48 kHz), summed over each
+    /// run of `per` samples; the last sum holds what is left after the last whole run.
+    static func kWeightedSquares(_ samples: [Int16], rate fs: Double, per: Int) -> [Double] {
         // Stage 1: high shelf, +4 dB above about 1.7 kHz.
         var k = tan(Double.pi * 1681.974450955533 / fs)
         let vh = pow(10, 3.999843853973347 / 20), vb = pow(vh, 0.4996667741545416), q1 = 0.7071752369554196
         var a0 = 1 + k / q1 + k * k
-        let shelf = (
-            b: [(vh + vb * k / q1 + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / q1 + k * k) / a0],
-            a: [2 * (k * k - 1) / a0, (1 - k / q1 + k * k) / a0]
-        )
-        // Stage 2: high pass at about 38 Hz.
+        let (sb0, sb1, sb2) = ((vh + vb * k / q1 + k * k) / a0, 2 * (k * k - vh) / a0, (vh - vb * k / q1 + k * k) / a0)
+        let (sa1, sa2) = (2 * (k * k - 1) / a0, (1 - k / q1 + k * k) / a0)
+        // Stage 2: high pass at about 38 Hz (numerator 1, -2, 1).
         k = tan(Double.pi * 38.13547087602444 / fs)
         let q2 = 0.5003270373238773
         a0 = 1 + k / q2 + k * k
-        let pass = (b: [1.0, -2, 1], a: [2 * (k * k - 1) / a0, (1 - k / q2 + k * k) / a0])
-        func biquad(_ x: [Double], _ b: [Double], _ a: [Double]) -> [Double] {
-            var y = [Double](repeating: 0, count: x.count)
-            var (x1, x2, y1, y2) = (0.0, 0.0, 0.0, 0.0)
-            for i in x.indices {
-                let v = b[0] * x[i] + b[1] * x1 + b[2] * x2 - a[0] * y1 - a[1] * y2
-                (x2, x1, y2, y1) = (x1, x[i], y1, v)
-                y[i] = v
+        let (pa1, pa2) = (2 * (k * k - 1) / a0, (1 - k / q2 + k * k) / a0)
+        var sums = [Double](repeating: 0, count: samples.count / per + 1)
+        samples.withUnsafeBufferPointer { x in
+            sums.withUnsafeMutableBufferPointer { out in
+                var (x1, x2, y1, y2) = (0.0, 0.0, 0.0, 0.0)   // the shelf's state
+                var (z1, z2) = (0.0, 0.0)   // the high pass's outputs (its inputs are y, y1, y2)
+                var sum = 0.0, slot = 0, left = per
+                for i in 0..<x.count {
+                    let v = Double(x[i]) / 32768
+                    let y = sb0 * v + sb1 * x1 + sb2 * x2 - sa1 * y1 - sa2 * y2
+                    let z = y - 2 * y1 + y2 - pa1 * z1 - pa2 * z2
+                    (x2, x1) = (x1, v)
+                    (y2, y1) = (y1, y)
+                    (z2, z1) = (z1, z)
+                    sum += z * z
+                    left -= 1
+                    if left == 0 {
+                        out[slot] = sum
+                        slot += 1
+                        sum = 0
+                        left = per
+                    }
+                }
+                out[slot] += sum
             }
-            return y
         }
-        return biquad(biquad(x, shelf.b, shelf.a), pass.b, pass.a)
+        return sums
     }
 }

@@ -108,8 +108,9 @@ public struct SpeechTools: Sendable {
             guard !spoken.samples.isEmpty else {
                 throw ToolFailure(tool: "espeak-ng", status: 0, stderr: "said nothing", inProcess: true)
             }
-            pcm = spoken.trimmed().normalized()
-            loudness = pcm.loudness.isFinite ? pcm.loudness : nil
+            let measured: Double
+            (pcm, measured) = spoken.trimmed().normalizedMeasured()
+            loudness = measured.isFinite ? measured : nil
         }
         pcm = pcm.padded(lead: clip.lead, trail: clip.trail)
         switch format {

@@ -37,6 +37,10 @@ public enum Console {
     /// never while output is captured.
     public static var stderrIsTerminal: Bool { capture == nil && isatty(STDERR_FILENO) == 1 }
 
+    /// True when stdin is a terminal (a question may be asked); never while
+    /// output is captured.
+    public static var stdinIsTerminal: Bool { capture == nil && isatty(STDIN_FILENO) == 1 }
+
     /// Redraws the progress line on stderr: the line's own text is escaped, the
     /// carriage return and erase-line (ESC [K) before it are the program's.
     public static func progress(_ line: String) {

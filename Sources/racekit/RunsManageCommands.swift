@@ -108,7 +108,7 @@ extension RaceKitCommand.Runs {
             let r = try RunLookup.find(store, id)
             let what = RunJobs.describe(r)
             if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
+                guard Console.stdinIsTerminal else {
                     throw Failure(.usage, "not deleting \(r.id) without --yes (standard input is not a terminal)")
                 }
                 Console.prompt("Delete run \(what)? [y/N] ")

@@ -25,14 +25,40 @@ struct CLI {
     let scratch: ScratchFolder
     var workdir: URL { scratch.url }
 
-    init() throws { scratch = try ScratchFolder("rk-cli") }
+    init() throws {
+        _ = Self.noStoreFromTheEnvironment
+        scratch = try ScratchFolder("rk-cli")
+    }
+
+    /// A RACEKIT_STORE of the caller's is not the tests' (a launched binary is
+    /// started without it): in-process runs read this process's environment.
+    private static let noStoreFromTheEnvironment: Void = {
+        if getenv("RACEKIT_STORE") != nil { unsetenv("RACEKIT_STORE") }
+    }()
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    /// Runs the binary with these arguments in the work folder and collects its output.
+    /// Runs a command line in the work folder and collects its output: in this
+    /// process (`runHere`, the thread's own working folder) unless `env` asks
+    /// for an environment of its own or `RACEKIT_TEST_LAUNCH=1` is set, then in
+    /// a launched binary (`launch`), whose output and status are the same.
     func run(_ args: [String], env: [String: String] = [:]) throws -> Result {
+        guard env.isEmpty, !Self.launchEveryCommand else { return try launch(args, env: env) }
+        return runHere(args, in: workdir, seconds: Self.inProcessBound)
+    }
+
+    /// Runs the binary with these arguments in the work folder and collects its
+    /// output: for tests of the process itself (its environment, exit, signals).
+    func launch(_ args: [String], env: [String: String] = [:]) throws -> Result {
         try Self.start(process(args, env: env)).wait()
     }
+
+    /// `RACEKIT_TEST_LAUNCH=1`: every `run` launches the binary (to check that
+    /// the in-process runs say what the binary says).
+    static let launchEveryCommand = ProcessInfo.processInfo.environment["RACEKIT_TEST_LAUNCH"] == "1"
+
+    /// How long an in-process `run` may take before it is reported as killed.
+    static let inProcessBound: Double = Sanitizer.name != nil ? 900 : 300
 
     /// A started child process whose stdout and stderr are being read.
     struct Running {
@@ -225,6 +251,7 @@ let goodGPX = """
     /// instead of hanging.
     @Test func aChildFillingBothPipesCompletes() throws {
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = [
             "-c",

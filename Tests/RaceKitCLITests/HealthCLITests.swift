@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 /// `racekit-gen`, built beside `racekit`.
@@ -11,6 +12,7 @@ private let haveGenerator = FileManager.default.isExecutableFile(atPath: generat
     private func generated(_ cli: CLI) throws -> URL {
         let dir = cli.workdir.appendingPathComponent("export")
         let gen = Process()
+        gen.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         gen.executableURL = generator
         gen.arguments = ["health-export", dir.path]
         gen.standardOutput = FileHandle.nullDevice

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import RaceKitWorkflows
 
 @testable import racekit
@@ -7,16 +8,25 @@ extension CLI {
     /// Runs a command line in this process (`RaceKitCommand.execute`), its
     /// output captured (`Console.capturing`): for tests of what a command says
     /// and does, where the process (its launch, signals, locks, the installed
-    /// binary) is not what is tested. The process's folder and environment are
-    /// shared by every test, so `args` name every file by its absolute path
-    /// (`at`) and the store with `--store` (`store`). A command still running
-    /// after `seconds` is reported as killed (`CLI.killedStatus`; its thread is
-    /// left to finish), as `runBounded` reports a process it killed.
-    func runHere(_ args: [String], seconds: Double = 30) -> Result {
+    /// binary) is not what is tested. With `folder`, the command runs with it as
+    /// the working folder (`WorkingFolder`: one such command at a time), so
+    /// relative paths mean what they mean to a launched binary; without, `args`
+    /// name every file by its absolute path (`at`) and the store with `--store`
+    /// (`store`), and commands run side by side. The environment is this
+    /// process's. A command still running after `seconds` is reported as killed
+    /// (`CLI.killedStatus`; its thread is left to finish), as `runBounded`
+    /// reports a process it killed.
+    func runHere(_ args: [String], in folder: URL? = nil, seconds: Double = 30) -> Result {
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let (status, output) = Console.capturing { RaceKitCommand.execute(args) }
+            let run = { Console.capturing { RaceKitCommand.execute(args) } }
+            guard let (status, output) = try? (folder.map { try WorkingFolder.within($0.path, run) } ?? run()) else {
+                box.result = Result(
+                    status: 70, stdout: "", stderr: "cannot enter the work folder \(folder?.path ?? "")")
+                done.signal()
+                return
+            }
             box.result = Result(
                 status: status, stdout: String(decoding: output.stdout, as: UTF8.self),
                 stderr: String(decoding: output.stderr, as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 /// The CLI against a PostgreSQL store on the throwaway server `make test` starts
@@ -14,6 +15,7 @@ enum PGServer {
     static func freshDatabase(_ cli: CLI) throws -> String {
         let name = "racekit_c_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["psql", url!, "-qAtc", "CREATE DATABASE \(name)"]
         let r = try CLI.start(p).wait()

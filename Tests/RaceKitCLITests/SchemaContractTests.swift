@@ -1,5 +1,6 @@
 import Foundation
 import RaceKitCore
+import RaceKitTestSupport
 import RaceKitWorkflows
 import Testing
 
@@ -25,6 +26,7 @@ struct SchemaContractTests {
         let cli = try CLI()
         let export = cli.workdir.appendingPathComponent("export")
         let gen = Process()
+        gen.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         gen.executableURL = generatorTool
         gen.arguments = ["sample-export", export.path]
         gen.standardOutput = FileHandle.nullDevice

@@ -35,6 +35,7 @@ import Glibc
     static let canRunAsNobody: Bool = {
         guard getuid() == 0, let setpriv, everyFolderSearchable(above: CLI.binary) else { return false }
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: setpriv)
         p.arguments = asNobody + [CLI.binary.path, "--version"]
         p.standardOutput = FileHandle.nullDevice
@@ -150,6 +151,7 @@ import Glibc
 
     static func sql(_ cli: CLI, _ store: String, _ statement: String) throws {
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: sqlite3!)
         p.arguments = [cli.workdir.appendingPathComponent(store).path, statement]
         let r = try CLI.start(p).wait()

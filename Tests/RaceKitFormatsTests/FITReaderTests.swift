@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -520,6 +521,7 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         try Data(bytes).write(to: odd)
         let zipped = dir.appendingPathComponent("run.fit.gz")
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         let unnamed = dir.appendingPathComponent("run.dat.gz")
         p.arguments = ["-c", "gzip -n -c \"$0\" > \"$1\"; cp \"$1\" \"$2\"", odd.path, zipped.path, unnamed.path]
@@ -546,6 +548,7 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
         let plain = dir.appendingPathComponent("run.bin"), zipped = dir.appendingPathComponent("run.fit.gz")
         try Data(FITWriter.activity(fitPoints(3000))).write(to: plain)
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", "gzip -n -c \"$0\" | head -c 20000 > \"$1\"", plain.path, zipped.path]
         try p.run(); p.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -305,6 +306,7 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: plain))
         let gz = dir.appendingPathComponent("a.gpx.gz").path
         let p = Process()
+        p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", "gzip -nc \"$0\" > \"$1\"", plain, gz]
         try p.run()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -130,6 +131,7 @@ import Testing
         #expect(plain.count >= 20)
         for path in plain {
             let p = Process()
+            p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
             p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
             p.arguments = [path]
             let out = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -35,6 +36,7 @@ func gzip(_ text: String) throws -> [UInt8] {
     let plain = dir.appendingPathComponent("x")
     try Data(text.utf8).write(to: plain)
     let p = Process()
+    p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
     p.executableURL = URL(fileURLWithPath: "/bin/gzip")
     p.arguments = ["-n", plain.path]
     try p.run(); p.waitUntilExit()
@@ -79,6 +81,7 @@ func sha256sum(_ bytes: [UInt8]) throws -> String {
     let file = try temporaryDirectory().appendingPathComponent("bytes")
     try Data(bytes).write(to: file)
     let p = Process()
+    p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
     p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
     p.arguments = [file.path]
     let out = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -35,6 +36,7 @@ func makeExport() throws -> URL {
         to: dir.appendingPathComponent("broken.gpx"), atomically: false, encoding: .utf8)
     try "ignored".write(to: dir.appendingPathComponent("notes.txt"), atomically: false, encoding: .utf8)
     let gz = Process()
+    gz.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
     gz.executableURL = URL(fileURLWithPath: "/bin/sh")
     gz.arguments = [
         "-c", "printf '%s' \"$0\" | gzip -n > \"$1\"", gpx(13, 150), dir.appendingPathComponent("d.gpx.gz").path

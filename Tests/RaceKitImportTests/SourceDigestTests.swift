@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -13,6 +14,7 @@ private func sha256sum(_ bytes: [UInt8]) throws -> String {
     let file = dir.appendingPathComponent("bytes")
     try Data(bytes).write(to: file)
     let p = Process()
+    p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
     p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
     p.arguments = [file.path]
     let out = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -81,6 +82,7 @@ import Testing
         ] {
             let path = try temporaryFile(name, String(decoding: data, as: UTF8.self))
             let p = Process()
+            p.currentDirectoryURL = WorkingFolder.url   // not a CLI run's
             p.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
             p.arguments = ["--noout", "--schema", schemas + "/" + schema, path]
             p.standardError = FileHandle.nullDevice

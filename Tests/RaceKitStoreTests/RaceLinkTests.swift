@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RaceKitTestSupport
 import Testing
 
 @testable import RaceKitCore
@@ -38,8 +39,10 @@ import Testing
     }
 
     @Test func theKeyOfASetupFileIsItsAbsolutePathHoweverItIsNamed() {
-        let here = FileManager.default.currentDirectoryPath
-        let a = RaceLink.key(setupFile: "Races/../Races/./berlin.yaml")
+        // Under the lock of the in-process CLI runs, which change the working folder.
+        let (here, a) = WorkingFolder.reading {
+            (FileManager.default.currentDirectoryPath, RaceLink.key(setupFile: "Races/../Races/./berlin.yaml"))
+        }
         #expect(a == RaceLink.key(setupFile: here + "/Races/berlin.yaml"))
         #expect(a.hasPrefix("/") && a.hasSuffix("/Races/berlin.yaml") && !a.contains(".."))
         #expect(a != RaceLink.key(setupFile: "Other/berlin.yaml"))
