@@ -24,8 +24,12 @@ func writeExport(_ cli: CLI, folder: String, count: Int, points: Int, firstDay: 
     }
 }
 
+/// Through `runHere` with the store's absolute path: a test polling while a child
+/// imports does not wait for other tests' commands (`WorkingFolder`).
 func runCount(_ cli: CLI, store: String? = nil) throws -> Int {
-    let r = try cli.run((store.map { ["--store", $0] } ?? []) + ["runs", "list", "--format", "csv"])
+    let given = store ?? ".racekit/racekit.sqlite"
+    let path = given.hasPrefix("/") || given.hasPrefix("postgres") ? given : cli.at(given)
+    let r = cli.runHere(["--store", path, "runs", "list", "--format", "csv"])
     return max(0, r.stdout.split(separator: "\r\n").count - 1)
 }
 

@@ -185,8 +185,11 @@ let m4aToolsInstalled =
         let cli = try CLI()
         try cli.write("Races/ten.yaml", Self.setup)
         _ = try cli.run(["race", "script", "Races/ten.yaml"])
-        let r = try cli.run(["script", "render", "Races/ten.script.json", "--codec", "m4a"])
-        #expect(r.status == 0 && r.stdout.contains("→ Races/ten-audio-m4a ("), "\(r.stderr)")
+        // The two encodes (ffmpeg for each clip) by absolute paths, beside other tests' commands.
+        let r = cli.runHere(
+            ["script", "render", cli.at("Races/ten.script.json"), "--codec", "m4a"] + cli.store,
+            seconds: CLI.inProcessBound)
+        #expect(r.status == 0 && r.stdout.contains("→ \(cli.at("Races/ten-audio-m4a")) ("), "\(r.stderr)")
         let folder = cli.workdir.path + "/Races/ten-audio-m4a"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".m4a") }
         #expect(files.count > 100)
@@ -195,9 +198,11 @@ let m4aToolsInstalled =
         let manifest = try String(contentsOfFile: folder + "/manifest.json", encoding: .utf8)
         #expect(manifest.contains("\"format\" : \"m4a\""))
         #expect(try Repository.validate(manifest, against: "audio-manifest.schema.json").isEmpty)
-        let heard = try cli.run([
-            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.m4a"
-        ])
+        let heard = cli.runHere(
+            [
+                "script", "simulate", cli.at("Races/ten.script.json"), "--race", cli.at("Races/ten.yaml"), "--audio",
+                cli.at("heard.m4a")
+            ] + cli.store, seconds: CLI.inProcessBound)
         #expect(heard.status == 0, "\(heard.stderr)")
         let m4a = [UInt8](try #require(FileManager.default.contents(atPath: cli.workdir.path + "/heard.m4a")))
         #expect(m4a.count > 10_000 && m4a[4..<8].elementsEqual("ftyp".utf8))

@@ -79,8 +79,7 @@ import Glibc
             [.posixPermissions: mode], ofItemAtPath: cli.workdir.appendingPathComponent(name).path)
     }
 
-    @Test(.enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason)))
-    func aMissingStoreIsNeitherCreatedNorReadAsEmpty() throws {
+    @Test func aMissingStoreIsNeitherCreatedNorReadAsEmpty() throws {
         let (cli, runID) = try StoreOptionCLITests.prepare()
         for leaf in StoreOptionCLITests.leaves.sorted() where Self.creators[leaf] == nil {
             let rest = (StoreOptionCLITests.invocations[leaf] ?? []).map { $0 == "RUN" ? runID : $0 }

@@ -55,9 +55,7 @@ import Testing
         return (cli, runID)
     }
 
-    @Test(
-        .enabled(if: Sanitizer.threadsToWatch, Comment(rawValue: Sanitizer.singleThreadedReason)),
-        arguments: ["before", "after", "env"])
+    @Test(arguments: ["before", "after", "env"])
     func everyCommandTakesTheStore(_ place: String) throws {
         let (cli, runID) = try Self.prepare()
         // One work folder for all; the run is deleted last.

@@ -21,22 +21,34 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A new, empty store (an in-memory SQLite store, or a fresh database on the
-    /// test server).
+    /// test server, a copy of one migrated once: `migrated`).
     func make() throws -> any Store {
         switch self {
         case .sqlite: return try SQLiteStore()
-        case .postgres: return try PGStore(conninfo: try Self.freshDatabase(), access: .create)
+        case .postgres:
+            return try PGStore(conninfo: try Self.freshDatabase(from: try Self.migrated.get()), access: .create)
         }
     }
 
-    /// The URL of a new database on the test server (removed with the server).
-    static func freshDatabase() throws -> String {
+    /// The URL of a new database on the test server (removed with the server):
+    /// empty, or a copy of `template`.
+    static func freshDatabase(from template: String? = nil) throws -> String {
         guard let url = serverURL, let slash = url.lastIndex(of: "/") else {
             throw Failure(.software, "no PostgreSQL test server")
         }
         let name = "racekit_s_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try PGConnection(url).query("CREATE DATABASE \(name)")
+        try PGConnection(url).query("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? ""))
         return url[...slash] + name
+    }
+
+    /// The name of a database the store created and migrated, made once per test
+    /// process and never opened again: `make` copies it (CREATE DATABASE ...
+    /// TEMPLATE), rather than migrate every test's database. The migrations
+    /// themselves are tested on empty databases (`freshDatabase()`).
+    static let migrated: Result<String, any Error> = Result {
+        let url = try freshDatabase()
+        do { _ = try PGStore(conninfo: url, access: .create) }   // its connection closes here
+        return String(url[url.index(after: url.lastIndex(of: "/")!)...])
     }
 
     /// A store with one run (1 km, "a.tcx"), and the run's id.
