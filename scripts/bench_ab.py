@@ -64,7 +64,18 @@ def cases(binary, work, export, setup):
         subprocess.run([binary, "--store", store, "import", "--quiet", export], check=True)
     fresh = os.path.join(work, f"fresh-{tag}")
     out = os.path.join(work, f"out-{tag}")
-    return {
+    # The marathon's script, rendered cold (a fresh folder each time) and warm
+    # (every clip reused); a racekit without `script render` skips both.
+    script = os.path.join(work, f"render-{tag}.script.json")
+    cold, warm = os.path.join(work, f"cold-{tag}"), os.path.join(work, f"warm-{tag}")
+    render = {}
+    if subprocess.run([binary, "race", "script", setup, "--output", script, "--force"], capture_output=True).returncode == 0 \
+            and subprocess.run([binary, "script", "render", script, "--out", warm], capture_output=True).returncode == 0:
+        render = {
+            "render-cold": ["sh", "-c", f'rm -rf "{cold}" && exec "{binary}" script render "{script}" --out "{cold}"'],
+            "render-warm": [binary, "script", "render", script, "--out", warm],
+        }
+    return render | {
         "import": ["sh", "-c", f'rm -rf "{fresh}" && exec "{binary}" --store "{fresh}/s.sqlite" import --quiet "{export}"'],
         "runs-list-json": [binary, "--store", store, "runs", "list", "--format", "json"],
         "runs-list": [binary, "--store", store, "runs", "list"],
@@ -89,7 +100,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     export, setup = inputs(work, gen)
     ca, cb = cases(base, work, export, setup), cases(mine, work, export, setup)
-    names = [n for n in ca if not a.only or n in a.only.split(",")]
+    names = [n for n in ca if n in cb and (not a.only or n in a.only.split(","))]
     samples = {n: ([], []) for n in names}
     for r in range(a.rounds):
         for n in names:

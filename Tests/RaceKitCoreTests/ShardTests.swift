@@ -28,7 +28,7 @@ import Testing
         #expect(Shard.index(of: id, count: 1) == 1)
     }
 
-    func everyIdIsInExactlyOneShard() {
+    @Test func everyIdIsInExactlyOneShard() {
         var rng = SplitMix64(seed: 0x5eed_5a4d)
         for count in [1, 2, 3, 5, 8, 64, 10_000] {
             let shards = (1...count).map { Shard(index: $0, count: count)! }
