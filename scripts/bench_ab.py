@@ -66,14 +66,18 @@ def cases(binary, work, export, setup):
     out = os.path.join(work, f"out-{tag}")
     # The marathon's script, rendered cold (a fresh folder each time) and warm
     # (every clip reused); a racekit without `script render` skips both.
-    script = os.path.join(work, f"render-{tag}.script.json")
+    # Each case has its script of its own: a render writes its folder's paths into it.
+    scripts = {k: os.path.join(work, f"render-{k}-{tag}.script.json") for k in ("cold", "warm")}
     cold, warm = os.path.join(work, f"cold-{tag}"), os.path.join(work, f"warm-{tag}")
     render = {}
-    if subprocess.run([binary, "race", "script", setup, "--output", script, "--force"], capture_output=True).returncode == 0 \
-            and subprocess.run([binary, "script", "render", script, "--out", warm], capture_output=True).returncode == 0:
+    made = all(subprocess.run([binary, "race", "script", setup, "--output", s, "--force"],
+                              capture_output=True).returncode == 0 for s in scripts.values())
+    if made and subprocess.run([binary, "script", "render", scripts["warm"], "--out", warm],
+                               capture_output=True).returncode == 0:
         render = {
-            "render-cold": ["sh", "-c", f'rm -rf "{cold}" && exec "{binary}" script render "{script}" --out "{cold}"'],
-            "render-warm": [binary, "script", "render", script, "--out", warm],
+            "render-cold": ["sh", "-c",
+                            f'rm -rf "{cold}" && exec "{binary}" script render "{scripts["cold"]}" --out "{cold}"'],
+            "render-warm": [binary, "script", "render", scripts["warm"], "--out", warm],
         }
     return render | {
         "import": ["sh", "-c", f'rm -rf "{fresh}" && exec "{binary}" --store "{fresh}/s.sqlite" import --quiet "{export}"'],

@@ -11,4 +11,7 @@ chmod 1777 "$dir"
 cleanup() { rm -rf "$dir"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# A store of the caller's is not the tests' (CLI tests run commands in the test
+# process, which would read it).
+unset RACEKIT_STORE
 TMPDIR="$dir" "$@"

@@ -186,17 +186,23 @@ public struct PCMAudio: Sendable, Equatable {
     /// block. -infinity for silence.
     public var loudness: Double {
         guard rate > 0, !samples.isEmpty else { return -.infinity }
-        let step = rate * 100 / 1000, block = 4 * step
+        let block = rate * 400 / 1000, step = rate * 100 / 1000
         // The K-weighted squares summed per 100 ms step (and what is left after
-        // the last whole step): a 400 ms block is four steps. One pass over the
+        // the last whole step), where a 400 ms block is four steps (every rate
+        // that is a multiple of 10 Hz); per sample otherwise. One pass over the
         // samples, through pointers: a render measures every clip twice or more.
-        let squares = Self.kWeightedSquares(samples, rate: Double(rate), per: max(1, step))
+        let inSteps = step > 0 && block == 4 * step
+        let squares = Self.kWeightedSquares(samples, rate: Double(rate), per: inSteps ? step : 1)
         var powers: [Double] = []
         if samples.count <= block || step == 0 {
             powers = [squares.reduce(0, +) / Double(samples.count)]
-        } else {
+        } else if inSteps {
             let whole = samples.count / step
             powers = (0..<whole - 3).map { ($0..<$0 + 4).reduce(0) { $0 + squares[$1] } / Double(block) }
+        } else {
+            powers = stride(from: 0, through: samples.count - block, by: step).map { start in
+                squares[start..<start + block].reduce(0, +) / Double(block)
+            }
         }
         func lufs(_ p: Double) -> Double { -0.691 + 10 * log10(p) }
         let loud = powers.filter { $0 > 0 && lufs($0) > -70 }

@@ -96,8 +96,8 @@ func steadyTCX(start: String = "2026-03-10T07:00:00Z", seconds: Int = 528, hr: I
         let run = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as! [[String: Any]])[0]
         #expect(run["label"] as? String == "Parkrun" && run["mode"] as? String == "race")
         #expect(run["perceivedEffort"] as? Double == 8 && run["notes"] as? String == "windy")
-        // Not a terminal: delete needs --yes.
-        let refused = try cli.run(["runs", "delete", id])
+        // Not a terminal (a launched binary's stdin is /dev/null): delete needs --yes.
+        let refused = try cli.launch(["runs", "delete", id])
         #expect(refused.status == 64 && refused.stderr.contains("--yes"))
         #expect(try cli.run(["runs", "delete", id, "--yes"]).status == 0)
         #expect(try cli.run(["runs", "show", id]).status == 66)

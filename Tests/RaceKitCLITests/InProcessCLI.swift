@@ -15,15 +15,21 @@ extension CLI {
     /// (`store`), and commands run side by side. The environment is this
     /// process's. A command still running after `seconds` is reported as killed
     /// (`CLI.killedStatus`; its thread is left to finish), as `runBounded`
-    /// reports a process it killed.
+    /// reports a process it killed; one holding the working folder stops the
+    /// test run instead (every later `run` would wait for it). The time starts
+    /// once the command has the working folder.
     func runHere(_ args: [String], in folder: URL? = nil, seconds: Double = 30) -> Result {
         let box = ResultBox()
-        let done = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let run = { Console.capturing { RaceKitCommand.execute(args) } }
+            let run = {
+                entered.signal()   // the clock starts once the working folder is this command's
+                return Console.capturing { RaceKitCommand.execute(args) }
+            }
             guard let (status, output) = try? (folder.map { try WorkingFolder.within($0.path, run) } ?? run()) else {
                 box.result = Result(
                     status: 70, stdout: "", stderr: "cannot enter the work folder \(folder?.path ?? "")")
+                entered.signal()
                 done.signal()
                 return
             }
@@ -34,7 +40,14 @@ extension CLI {
         }
         thread.stackSize = 8 << 20   // a main thread's, as the binary has
         thread.start()
+        entered.wait()
         guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
+            // A thread cannot be killed: one holding the working folder would keep
+            // every later CLI test waiting, so the run stops here, saying why.
+            if folder != nil {
+                fatalError(
+                    "racekit \(args.joined(separator: " ")) still running after \(seconds) s in the test process")
+            }
             return Result(status: CLI.killedStatus, stdout: "", stderr: "still running after \(seconds) s")
         }
         return result

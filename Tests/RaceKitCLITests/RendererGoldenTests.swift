@@ -3,7 +3,8 @@ import RaceKitTestSupport
 import Testing
 
 /// Every renderer of the CLI against a golden file, end to end through the
-/// built binary on a fixed race: `runs show` and `runs splits`, `race plan`
+/// commands (`CLI.run`: `RaceKitCommand.execute`, as the binary runs them) on a
+/// fixed race: `runs show` and `runs splits`, `race plan`
 /// (table, Markdown, CSV, the pace band), `race review` (table, Markdown, the
 /// chart, in km and miles), `script show` and `script simulate`. The inputs are
 /// fixed (dates, samples, athlete), the run's random id is replaced by `RUN`;

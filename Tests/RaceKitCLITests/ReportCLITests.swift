@@ -98,7 +98,7 @@ import Glibc
         let fd = open(reports.appendingPathComponent(".racekit-report.lock").path, O_CREAT | O_RDWR, 0o644)
         #expect(flock(fd, LOCK_EX) == 0)
         defer { flock(fd, LOCK_UN); close(fd) }
-        let r = try cli.run(["report", "weekly", "--week", "2026-W46", "--wait", "0.2"])
+        let r = try cli.launch(["report", "weekly", "--week", "2026-W46", "--wait", "0.2"])   // another process
         #expect(r.status == 75)
         #expect(r.stderr.contains("another report run holds"))
     }

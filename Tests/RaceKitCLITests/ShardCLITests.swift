@@ -146,10 +146,10 @@ import Glibc
         defer { close(fd) }
         let shard = ["report", "weekly", "--all-athletes", "--store", "s.sqlite", "--shard", "2/3", "--wait", "0.2"]
         #expect(flock(fd, LOCK_SH) == 0)   // another shard at work
-        let beside = try cli.run(shard + Self.week)
+        let beside = try cli.launch(shard + Self.week)   // other processes than the lock's
         #expect(beside.status == 0, "\(beside.stderr)")
         #expect(flock(fd, LOCK_EX) == 0)   // a whole run at work
-        let blocked = try cli.run(shard + Self.week)
+        let blocked = try cli.launch(shard + Self.week)
         #expect(blocked.status == 75 && blocked.stderr.contains("another report run holds"), "\(blocked.stderr)")
         flock(fd, LOCK_UN)
     }

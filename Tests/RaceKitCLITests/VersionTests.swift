@@ -6,7 +6,7 @@ import Testing
 /// as its generator, and a section of CHANGELOG.md.
 @Suite struct VersionTests {
     @Test func theBinaryPrintsTheVersionConstant() throws {
-        let r = try CLI().run(["--version"])
+        let r = try CLI().launch(["--version"])   // the binary itself
         #expect(r.status == 0)
         #expect(r.stdout == RaceKitVersion.current + "\n")
         #expect(RaceKitVersion.current.split(separator: ".").count == 3)
