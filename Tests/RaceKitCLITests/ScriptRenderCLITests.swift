@@ -185,11 +185,10 @@ let m4aToolsInstalled =
         let cli = try CLI()
         try cli.write("Races/ten.yaml", Self.setup)
         _ = try cli.run(["race", "script", "Races/ten.yaml"])
-        // The two encodes (ffmpeg for each clip) by absolute paths, beside other tests' commands.
-        let r = cli.runHere(
-            ["script", "render", cli.at("Races/ten.script.json"), "--codec", "m4a"] + cli.store,
-            seconds: CLI.inProcessBound)
-        #expect(r.status == 0 && r.stdout.contains("→ \(cli.at("Races/ten-audio-m4a")) ("), "\(r.stderr)")
+        // Under the working folder's lock (`run`, not `runHere`): ffmpeg is started
+        // in the process's working folder, which must be this test's while it runs.
+        let r = try cli.run(["script", "render", "Races/ten.script.json", "--codec", "m4a"])
+        #expect(r.status == 0 && r.stdout.contains("→ Races/ten-audio-m4a ("), "\(r.stderr)")
         let folder = cli.workdir.path + "/Races/ten-audio-m4a"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".m4a") }
         #expect(files.count > 100)
@@ -198,11 +197,9 @@ let m4aToolsInstalled =
         let manifest = try String(contentsOfFile: folder + "/manifest.json", encoding: .utf8)
         #expect(manifest.contains("\"format\" : \"m4a\""))
         #expect(try Repository.validate(manifest, against: "audio-manifest.schema.json").isEmpty)
-        let heard = cli.runHere(
-            [
-                "script", "simulate", cli.at("Races/ten.script.json"), "--race", cli.at("Races/ten.yaml"), "--audio",
-                cli.at("heard.m4a")
-            ] + cli.store, seconds: CLI.inProcessBound)
+        let heard = try cli.run([
+            "script", "simulate", "Races/ten.script.json", "--race", "Races/ten.yaml", "--audio", "heard.m4a"
+        ])
         #expect(heard.status == 0, "\(heard.stderr)")
         let m4a = [UInt8](try #require(FileManager.default.contents(atPath: cli.workdir.path + "/heard.m4a")))
         #expect(m4a.count > 10_000 && m4a[4..<8].elementsEqual("ftyp".utf8))
