@@ -28,6 +28,16 @@ import Testing
         #expect(PCMAudio.silence(rate: rate, milliseconds: 500).loudness == -.infinity)
     }
 
+    /// Rates too low for a 100 ms step (a WAV header's value, not an engine's)
+    /// are measured as one block, never looped over; one sample is limited alone.
+    @Test func tinyRatesAndSingleSamplesAreMeasuredAndLimited() {
+        let low = PCMAudio(rate: 5, samples: [16_000, -16_000, 16_000, -16_000, 16_000, -16_000])
+        #expect(low.loudness.isFinite)
+        let one = PCMAudio(rate: 22_050, samples: [32_767]).limited(6)
+        #expect(one.samples.count == 1 && Double(one.samples[0]) <= 32_767 * pow(10, PCMAudio.ceilingDBFS / 20) + 1)
+        #expect(PCMAudio(rate: 22_050, samples: []).normalized().samples.isEmpty)
+    }
+
     @Test func clipsAreTrimmedFadedBroughtToTheTargetAndPadded() {
         let quiet = Self.sine(rate: 22_050, seconds: 1, amplitude: 0.02)
         let raw =
