@@ -5,10 +5,11 @@ import Synchronization
 /// Analyses stored runs again: those analysed by an older analysis version (in
 /// full), those analysed with other physiology than the athlete's current one
 /// (set values, or estimates from a history that has grown: zones and load only),
-/// or all of them in full with `force`.
+/// or all of them in full with `force`; then each power run's intensity and
+/// stress at the critical power in force on its day (`PowerRefresh`).
 public struct Recompute: Sendable {
-    public let store: any AthleteRepository & RunRepository
-    public init(store: any AthleteRepository & RunRepository) { self.store = store }
+    public let store: any AthleteRepository & RunRepository & DailyRepository
+    public init(store: any AthleteRepository & RunRepository & DailyRepository) { self.store = store }
 
     /// What a recompute did.
     public struct Outcome: Sendable, Equatable {
@@ -52,6 +53,7 @@ public struct Recompute: Sendable {
         TrackRepair.recheck(&activity)
         try store.saveAnalysis(
             runID: record.id, RunAnalyzer.analyse(activity, physiology: physiology, registry: store.registry))
+        try PowerRefresh.run(store, athleteID: record.athleteID)
     }
 
     /// Runs read and analysed again between two writes to the store.
@@ -104,6 +106,10 @@ public struct Recompute: Sendable {
                 }
             }
         }
+        // Last, over the runs as now stored (also when nothing was stale: an
+        // import stores runs whose intensity waits for this, and one killed
+        // before it left them so).
+        try PowerRefresh.run(store, athleteID: athleteID)
         return outcome
     }
 

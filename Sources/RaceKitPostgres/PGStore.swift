@@ -644,6 +644,18 @@ extension PGStore {
         }
     }
 
+    public func saveMetrics(_ metrics: [any RunMetric.Type], _ values: [(runID: String, values: [Double?])]) throws {
+        guard !metrics.isEmpty, !values.isEmpty else { return }
+        let sets = metrics.enumerated().map { "\"\($1.column)\" = $\($0 + 1)" }.joined(separator: ", ")
+        let sql = "UPDATE run SET \(sets) WHERE id = $\(metrics.count + 1)"
+        try write { c in
+            for (runID, row) in values {
+                precondition(row.count == metrics.count, "one value per metric")
+                try c.query(sql, row.map { PGValue.from($0) } + [.text(runID)])
+            }
+        }
+    }
+
     public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
         try write { c in
             guard

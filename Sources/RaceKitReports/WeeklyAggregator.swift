@@ -65,6 +65,7 @@ public enum WeeklyAggregator {
         var distance = 0.0, moving = 0.0, elapsed = 0.0, gain = 0.0, longest = 0.0, longestTraining = 0.0, load = 0.0
         var paceTime = 0.0, paceDistance = 0.0, hrSum = 0.0, hrWeight = 0.0, hrCovered = 0.0
         var withoutLoad = 0
+        var powerStress: Double?, withPowerStress = 0
         var zones = [Double](repeating: 0, count: zoneNames.count)
         for r in runs {
             let d = r.distanceMeters ?? 0
@@ -75,6 +76,10 @@ public enum WeeklyAggregator {
             longest = max(longest, d)
             if r.mode != .race { longestTraining = max(longestTraining, d) }
             if let l = r.load { load += l } else { withoutLoad += 1 }
+            if let p = r.powerStress {
+                powerStress = (powerStress ?? 0) + p
+                withPowerStress += 1
+            }
             if let m = r.movingSeconds, d > 0 { paceTime += m; paceDistance += d }
             if let hr = r.avgHeartRate {
                 let w = r.movingSeconds ?? r.elapsedSeconds
@@ -96,7 +101,7 @@ public enum WeeklyAggregator {
             guard let before, before > 0 else { return nil }
             return (now - before) / before * 100
         }
-        return WeekRow(
+        var row = WeekRow(
             athlete: athleteID, week: week, runs: runs.count, distanceKm: distance / 1000, movingSeconds: moving,
             elapsedSeconds: elapsed, elevationGainMeters: gain, longestRunKm: longest / 1000,
             longestTrainingRunKm: longestTraining / 1000,
@@ -110,5 +115,8 @@ public enum WeeklyAggregator {
             loadChangePercent: change(load, previous?.load),
             acwr: chronic > 0 && historyDays >= LoadModel.chronicDays ? acute / chronic : nil,
             fitnessWarmup: historyDays < LoadModel.warmupDays, historyDays: historyDays)
+        row.powerStress = powerStress
+        row.runsWithPowerStress = withPowerStress
+        return row
     }
 }

@@ -7,7 +7,8 @@ public enum WeeklyCSV {
         [
             "athlete", "iso_week", "week_start", "runs", "distance_km", "moving_time_s", "elapsed_time_s",
             "elev_gain_m",
-            "longest_run_km", "avg_pace_s_per_km", "avg_hr_bpm", "hr_coverage_pct", "load", "runs_without_load"
+            "longest_run_km", "avg_pace_s_per_km", "avg_hr_bpm", "hr_coverage_pct", "load", "runs_without_load",
+            "power_stress", "runs_with_power_stress"
         ]
             + zoneNames.map { "hr_zone_\($0)_s" }
             + [
@@ -26,7 +27,8 @@ public enum WeeklyCSV {
                     .text(r.athlete), .text(r.week.description), .text(ISOWeek.dateString(r.week.monday)),
                     .integer(r.runs), f(r.distanceKm, 3), f(r.movingSeconds, 0), f(r.elapsedSeconds, 0),
                     f(r.elevationGainMeters, 1), f(r.longestRunKm, 3), f(r.avgPaceSecondsPerKm, 1),
-                    f(r.avgHeartRate, 1), f(r.heartRateCoveragePercent, 1), f(r.load, 1), .integer(r.runsWithoutLoad)
+                    f(r.avgHeartRate, 1), f(r.heartRateCoveragePercent, 1), f(r.load, 1), .integer(r.runsWithoutLoad),
+                    f(r.powerStress, 1), .integer(r.runsWithPowerStress)
                 ]
                     + r.zoneSeconds.map { f($0, 0) }
                     + [

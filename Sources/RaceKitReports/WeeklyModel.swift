@@ -18,6 +18,8 @@ public struct ReportRun: Sendable {
     public var avgHeartRate: Double?
     public var heartRateCoveragePercent: Double?
     public var load: Double?
+    /// Power stress against the critical power of the run's day; nil without.
+    public var powerStress: Double?
     /// Seconds per zone name (`1`...`5`, or `5a`...).
     public var zoneSeconds: [String: Double]
     public var bestEfforts: [BestEffort]
@@ -117,6 +119,10 @@ public struct WeekRow: Sendable, Equatable {
     public var heartRateCoveragePercent: Double?
     public var load: Double
     public var runsWithoutLoad: Int
+    /// The week's power stress: the sum over the runs that have one; nil when none has.
+    public var powerStress: Double? = nil
+    /// Runs with a power stress.
+    public var runsWithPowerStress = 0
     /// Seconds per zone, in the athlete's zone order.
     public var zoneSeconds: [Double]
     public var fitnessEnd: Double

@@ -182,6 +182,7 @@ public struct WeeklyReportJob: Sendable {
                 heartRateCoveragePercent: r.heartRateCoveragePercent, load: r.load,
                 zoneSeconds: Dictionary((zones[r.id] ?? []).map { ($0.name, $0.seconds) }, uniquingKeysWith: +),
                 bestEfforts: efforts[r.id] ?? [])
+            run.powerStress = r.metrics[Metric.PowerStressScore.self]
             run.race = races[r.id].map { l in
                 ReportRace(
                     name: l.raceName, targetSeconds: l.targetSeconds, actualSeconds: l.actualSeconds,

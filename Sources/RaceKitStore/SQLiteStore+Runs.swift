@@ -227,6 +227,20 @@ extension SQLiteStore {
         }
     }
 
+    public func saveMetrics(_ metrics: [any RunMetric.Type], _ values: [(runID: String, values: [Double?])]) throws {
+        guard !metrics.isEmpty, !values.isEmpty else { return }
+        let sql = "UPDATE run SET " + metrics.map { "\"\($0.column)\" = ?" }.joined(separator: ", ") + " WHERE id = ?"
+        try wrap {
+            try write { db in
+                let statement = try Self.cached(db, sql)
+                for (runID, row) in values {
+                    precondition(row.count == metrics.count, "one value per metric")
+                    try statement.execute(arguments: StatementArguments(row.map { $0 as (any DatabaseValueConvertible)? } + [runID]))
+                }
+            }
+        }
+    }
+
     /// Runs analysed by an older version or with another physiology than the
     /// athlete's current one (all of them with `force`).
     public func staleRuns(athleteID: String, currentProfile: String, force: Bool) throws -> [RunRecord] {

@@ -13,6 +13,8 @@ public struct AthleteProfile {
     public let runs: Int
     /// The newest day of wellness and its readiness (its baselines), if any.
     public let wellness: (day: WellnessDay, readiness: Readiness)?
+    /// Each sport's critical power (with power runs or a value set).
+    public let power: [PowerJobs.Current]
 
     public init(_ store: any Store, id: String) throws {
         guard let a = try store.athlete(id: id) else { throw StoreError.unknownAthlete(id) }
@@ -20,6 +22,7 @@ public struct AthleteProfile {
         physiology = try store.physiology(athleteID: id)
         runs = try store.runCount(athleteID: id)
         wellness = try WellnessJobs.latest(store, athleteID: id)
+        power = try PowerJobs.current(store, athleteID: id)
     }
 
     /// `athlete show --format json` (docs/contracts/json.md, "Athletes and predictions").
@@ -35,7 +38,8 @@ public struct AthleteProfile {
             thresholdHeartRateEstimated: p.thresholdHeartRateEstimated,
             thresholdPaceSecondsPerKm: TextFormat.round(p.thresholdPaceSecondsPerKm, 1),
             thresholdPaceEstimated: p.thresholdPaceEstimated, runs: runs, sourceOrder: a.sourceOrder,
-            wellness: wellness.map { WellnessBaselineJSON($0.day, $0.readiness) })
+            wellness: wellness.map { WellnessBaselineJSON($0.day, $0.readiness) },
+            criticalPower: power.map { CriticalPowerJSON.Sport($0) })
     }
 
     func hr(_ v: Double?, _ est: Bool) -> String {
@@ -72,6 +76,7 @@ public struct AthleteProfile {
                 ("Zone model", "\(a.zoneModel.rawValue)\(a.zoneModel == .auto ? " (\(model.rawValue))" : "")"),
                 ("Runs", String(runs))
             ] + wellnessLines
+            + power.map { ("CP \($0.sport.rawValue)", PowerJobs.describe($0, timeZone: a.timeZone)) }
         var lines = rows.map { k, v in k.padding(toLength: 16, withPad: " ", startingAt: 0) + v }
         if let zones = HeartRateZones.zones(model, physiology: p) {
             lines.append("")
@@ -80,6 +85,16 @@ public struct AthleteProfile {
                     header: ["zone", "bpm"],
                     rows: zones.map { z in
                         [z.name, z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"]
+                    }))
+        }
+        for c in power {
+            guard let cp = c.inForce?.value.watts, let zones = PowerZones.zones(c.sport, criticalPower: cp) else { continue }
+            lines.append("")
+            lines.append(
+                Format.table(
+                    header: ["\(c.sport.rawValue) power zone", "W"],
+                    rows: zones.map { z in
+                        [z.name, z.highWatts.map { "\(Int(z.lowWatts))-\(Int($0) - 1)" } ?? "\(Int(z.lowWatts))+"]
                     }))
         }
         return lines.joined(separator: "\n")
@@ -206,6 +221,9 @@ struct AthleteJSON: Encodable {
     @Null var sourceOrder: [String]?
     /// The baselines of the newest day with wellness data; null without any.
     @Null var wellness: WellnessBaselineJSON?
+    /// Each sport with power runs or a value set: its critical power (null
+    /// when the efforts allow no fit).
+    var criticalPower: [CriticalPowerJSON.Sport]
 }
 
 /// `athlete show`'s `wellness`: the newest day with data, its band and the

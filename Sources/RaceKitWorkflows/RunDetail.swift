@@ -12,6 +12,9 @@ public struct RunDetail {
     public var efforts: [BestEffort]
     /// The race setups this run is linked to (`race review`).
     public var races: [RaceLink] = []
+    /// The critical power in force on the run's day for its sport, and the time in power zones it gives.
+    public var criticalPower: PowerHistory.InForce?
+    public var powerZones: [PowerZones.Time]?
 
     /// The run of `id` (or a unique prefix, `RunLookup`) with its analysis, zones, efforts and race links.
     public static func load(_ store: any Store, id: String) throws -> RunDetail {
@@ -21,10 +24,18 @@ public struct RunDetail {
         // physiology); zones, load and efforts shown are the stored ones.
         let analysis = RunAnalyzer.analyse(
             try store.activity(of: record), physiology: athlete?.physiology ?? Physiology())
-        return RunDetail(
+        var detail = RunDetail(
             record: record, athlete: athlete, analysis: analysis,
             zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id),
             races: try store.raceLinks(runID: record.id))
+        if record.metrics[Metric.NormalizedPower.self] != nil, PowerHistory.sports.contains(record.sport) {
+            let history = try PowerRefresh.history(store, athleteID: record.athleteID, before: record.startedAt).history
+            detail.criticalPower = history.criticalPower(record.sport, at: record.startedAt)
+            detail.powerZones = detail.criticalPower.flatMap {
+                PowerZones.time(analysis.powerSeries, sport: record.sport, criticalPower: $0.value.watts)
+            }
+        }
+        return detail
     }
 
     public func json(splits: [Split], unit: DistanceUnit) throws -> RunDetailJSON {
@@ -52,6 +63,10 @@ public struct RunDetail {
                     slug: l.setupSlug, name: l.raceName, file: l.setupFile,
                     targetSeconds: TextFormat.round(l.targetSeconds, 1),
                     actualSeconds: TextFormat.round(l.actualSeconds, 1), review: l.reviewPath)
+            }, criticalPower: criticalPower.map(CriticalPowerJSON.init),
+            powerZones: (powerZones ?? []).map { z in
+                RunDetailJSON.PowerZone(
+                    zone: z.zone, name: z.name, lowWatts: z.lowWatts, highWatts: z.highWatts, seconds: z.seconds)
             })
     }
 
@@ -146,6 +161,7 @@ public struct RunDetail {
             power += " W"
             if let vi = m[Metric.VariabilityIndex.self] { power += " · variability \(Format.number(vi, digits: 2))" }
             facts.append(("Power", power))
+            facts += powerFacts
         }
         if let kcal = m[Metric.EnergyKcal.self] {
             facts.append(("Energy", "\(Format.number(kcal, digits: 0)) kcal (the device's)"))
@@ -201,6 +217,7 @@ public struct RunDetail {
                         ]
                     }, rightAligned: [1, 2, 3]))
         }
+        lines += powerZoneLines
         if !efforts.isEmpty {
             lines += ["", "Best efforts"]
             lines.append(
@@ -323,6 +340,18 @@ public struct RunDetailJSON: Encodable {
     var channels: [Channel]
     /// The race setups linked to the run (`race review`).
     var races: [Race]
+    /// The critical power in force on the run's day; null without one (or without power).
+    @Null var criticalPower: CriticalPowerJSON?
+    /// Time in power zones against it; empty without.
+    var powerZones: [PowerZone]
+
+    struct PowerZone: Encodable {
+        var zone: Int
+        var name: String
+        var lowWatts: Double
+        @Null var highWatts: Double?
+        var seconds: Double
+    }
 
     struct Channel: Encodable {
         var key: String
@@ -340,6 +369,7 @@ public struct RunDetailJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case splits, splitUnit, heartRateZones, zoneModel, bestEfforts, loadEstimated, channels, races
+        case criticalPower, powerZones
     }
 
     /// The run's keys at the top level, beside the detail's.
@@ -354,5 +384,7 @@ public struct RunDetailJSON: Encodable {
         try c.encode(loadEstimated, forKey: .loadEstimated)
         try c.encode(channels, forKey: .channels)
         try c.encode(races, forKey: .races)
+        try c.encode(_criticalPower, forKey: .criticalPower)
+        try c.encode(powerZones, forKey: .powerZones)
     }
 }

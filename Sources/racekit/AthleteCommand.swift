@@ -35,6 +35,21 @@ struct ProfileOptions: ParsableArguments {
     func apply(to a: inout Athlete) { change.apply(to: &a) }
 }
 
+/// `athlete set`'s critical power (docs/numbers.md, "Critical power").
+struct PowerOptions: ParsableArguments {
+    @Option(help: "Critical power in watts, set by hand (20 to 2000): it replaces the fit of the efforts.")
+    var cp: Double?
+    @Option(help: "W′ in kJ with --cp (0.5 to 100).") var wPrime: Double?
+    @Option(help: "running or cycling: the sport --cp is for.") var cpSport: Sport = .running
+    @Option(help: "The first day --cp is in force, YYYY-MM-DD (default: now).") var cpFrom: String?
+    @Flag(help: "Forget the critical powers set for --cp-sport: the fits take over.") var clearCp = false
+
+    var change: PowerChange {
+        PowerChange(criticalPower: cp, wPrimeKJ: wPrime, sport: cpSport, from: cpFrom, clear: clearCp)
+    }
+    func validate() throws { if let p = change.problem { throw ValidationError(p) } }
+}
+
 extension Sex: ExpressibleByArgument {}
 extension ZoneModel: ExpressibleByArgument {}
 
@@ -66,21 +81,35 @@ extension RaceKitCommand.AthleteCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change an athlete's profile; their runs' zones and load are recomputed.",
-            discussion: "  racekit athlete set default --max-hr 192 --threshold-hr 172 --threshold-pace 4:20/km")
+            discussion: """
+                  racekit athlete set default --max-hr 192 --threshold-hr 172 --threshold-pace 4:20/km
+                  racekit athlete set default --cp 285 --w-prime 14.5 --cp-from 2026-10-01
+                """)
 
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Athlete id.") var id: String
         @OptionGroup var profile: ProfileOptions
+        @OptionGroup(title: "Critical power") var power: PowerOptions
         @Flag(help: "Do not recompute the athlete's runs now (`racekit runs recompute` later).") var noRecompute = false
 
         func validate() throws {
-            if profile.isEmpty { throw ValidationError("nothing to change: give at least one option (see --help)") }
+            if profile.isEmpty && power.change.isEmpty {
+                throw ValidationError("nothing to change: give at least one option (see --help)")
+            }
         }
 
         func run() throws {
-            try AthleteJobs.update(
-                try storeOptions.create(), id: id, change: profile.apply, recompute: !noRecompute,
-                say: { Console.out($0) }, note: { Console.error($0) })
+            let store = try storeOptions.create()
+            if !profile.isEmpty {
+                try AthleteJobs.update(
+                    store, id: id, change: profile.apply, recompute: !noRecompute,
+                    say: { Console.out($0) }, note: { Console.error($0) })
+            }
+            if !power.change.isEmpty {
+                let said = try PowerJobs.apply(
+                    power.change, store: store, athleteID: id, now: Date().timeIntervalSince1970)
+                said.forEach { Console.out($0) }
+            }
         }
     }
 

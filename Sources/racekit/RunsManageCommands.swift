@@ -17,6 +17,7 @@ extension RaceKitCommand.Runs {
                   racekit runs bests              # one record per distance (athlete 'default')
                   racekit runs bests --distance 5k        # the 10 fastest 5 km efforts
                   racekit runs bests --athlete mia
+                  racekit runs bests --power running      # the power-duration curve, 5 s to 2 h
 
                 Running only: rides, drives and ski days (declared, inferred or set with 'runs edit --sport') never count.
                 """
@@ -27,11 +28,19 @@ extension RaceKitCommand.Runs {
         @Option(help: "One distance (400m, 800m, 1k, 1mi, 3k, 5k, 10k, 15k, 10mi, half, 30k, marathon, 50k).")
         var distance: String?
         @Option(help: "How many efforts with --distance (1-1000).") var limit = 10
+        @Option(help: "running or cycling: the best power for 5 s to 2 h, with the critical power it gives.")
+        var power: Sport?
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func validate() throws {
             try ArgumentRanges.check(limit, in: ArgumentRanges.bestsLimit, option: "--limit")
+            if let power {
+                if distance != nil { throw ValidationError("--power and --distance: give one of them") }
+                if !PowerHistory.sports.contains(power) {
+                    throw ValidationError("--power: \(power.rawValue) has no power-duration curve (running or cycling)")
+                }
+            }
             if let distance, BestEfforts.standardDistance(distance) == nil {
                 throw ValidationError(
                     "--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))"
@@ -40,6 +49,15 @@ extension RaceKitCommand.Runs {
         }
 
         func run() throws {
+            if let power {
+                let curve = try PowerCurveReport(try storeOptions.read(), athlete: athlete, sport: power)
+                switch format {
+                case .json: Console.json(try curve.json())
+                case .csv: Console.csv(curve.csv())
+                case .table: Console.out(curve.text())
+                }
+                return
+            }
             let records = try PersonalRecords(
                 try storeOptions.read(), athlete: athlete, distance: distance.flatMap(BestEfforts.standardDistance),
                 limit: limit)
@@ -119,6 +137,8 @@ extension RaceKitCommand.Runs {
             }
             try store.delete(runID: r.id)
             Console.out("Deleted run \(what).")
+            // Its efforts may have held up a critical power: the others' intensities follow.
+            try PowerRefresh.run(store, athleteID: r.athleteID)
         }
     }
 

@@ -154,6 +154,7 @@ extension SchemaContractTests {
             "`runs list`": ["runs", "list"],
             "`runs show`, `runs splits`": ["runs", "splits", f.raceRunID],
             "`runs bests`": ["runs", "bests"],
+            "`runs bests --power SPORT`": ["runs", "bests", "--power", "running"],
             "`race plan`": ["race", "plan", race("hilly-half.yaml")],
             "`race plan --table cues`": ["race", "plan", race("hilly-half.yaml"), "--table", "cues"],
             "`race review`": ["race", "review", review, "--run", f.raceRunID],

@@ -10,6 +10,10 @@
 public struct PowerSeries: Sendable {
     /// Watts, one per second with power.
     public let watts: [Double]
+    /// Where each stretch of `watts` recorded without a break begins (0 first;
+    /// a pause, a gap or seconds without power end a stretch): a best effort
+    /// lies within one stretch.
+    public let stretchStarts: [Int]
 
     /// Longest step a value is held over, in seconds.
     public static let maximumHold = 30.0
@@ -22,6 +26,8 @@ public struct PowerSeries: Sendable {
 
     public init(_ s: SampleSeries) {
         var out: [Double] = []
+        var starts: [Int] = []
+        var broken = true   // the next second begins a stretch
         let n = s.count
         var carry = 0.0   // fractional seconds not yet emitted
         var k = 0
@@ -29,17 +35,23 @@ public struct PowerSeries: Sendable {
             let p = s.power[k], dt = s.time[k + 1] - s.time[k]
             k += 1
             guard Self.plausibleWatts.contains(p), dt > 0, dt <= Self.maximumHold else {
+                if dt != 0 { broken = true }   // a repeated timestamp is no break
                 continue
             }
             carry += dt
             let whole = Int(carry)
             if whole > 0 {
                 if out.isEmpty { out.reserveCapacity(Int(min(s.time[n - 1] - s.time[0], 400_000)) + 1) }
+                if broken {
+                    starts.append(out.count)
+                    broken = false
+                }
                 carry -= Double(whole)
                 for _ in 0..<whole { out.append(p) }
             }
         }
         watts = out
+        stretchStarts = starts
     }
 
     /// True when there are enough seconds of power for the run's figures, and
@@ -50,6 +62,30 @@ public struct PowerSeries: Sendable {
     public var average: Double? {
         guard isUsable else { return nil }
         return watts.reduce(0, +) / Double(watts.count)
+    }
+
+    /// The best mean power over `seconds` consecutive seconds within one
+    /// stretch; nil when the run's power is not usable or no stretch lasts so long.
+    public func peak(seconds: Int) -> Double? {
+        guard isUsable, seconds > 0 else { return nil }
+        var best = -1.0
+        for (i, start) in stretchStarts.enumerated() {
+            let end = i + 1 < stretchStarts.count ? stretchStarts[i + 1] : watts.count
+            guard end - start >= seconds else { continue }
+            watts.withUnsafeBufferPointer { w in
+                var sum = 0.0
+                for j in start..<(start + seconds) { sum += w[j] }
+                var top = sum
+                var j = start + seconds
+                while j < end {
+                    sum += w[j] - w[j - seconds]
+                    if sum > top { top = sum }
+                    j += 1
+                }
+                best = max(best, top)
+            }
+        }
+        return best < 0 ? nil : best / Double(seconds)
     }
 
     /// The highest one-second power.

@@ -33,6 +33,9 @@ public struct RunAnalysis: Sendable {
         }
     }
 
+    /// The run's power, one value a second (power zones are worked out from it).
+    public var powerSeries: PowerSeries { PowerSeries(samples) }
+
     /// True once `dropSeries()` released the samples: only the figures are left.
     public private(set) var isFiguresOnly = false
     /// Every metric's value (`MetricRegistry.compute`), redone by `apply`.

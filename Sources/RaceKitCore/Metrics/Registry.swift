@@ -35,5 +35,9 @@ extension MetricRegistry {
         Metric.Strokes.self,
         Metric.AvgStrokeRate.self,
         Metric.Swolf.self
+        ] + PeakPowerCurve.metrics.map { $0 as any RunMetric.Type } + [
+        Metric.PowerSeconds.self,
+        Metric.PowerIntensity.self,
+        Metric.PowerStressScore.self
     ]
 }

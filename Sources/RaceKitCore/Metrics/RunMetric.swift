@@ -70,6 +70,9 @@ public struct MetricContext: Sendable {
     public let session: Lap?
     /// The run's values before this analysis (a recompute of a stored run), nil at import.
     public let stored: RunMetrics?
+    /// The critical power in force on the run's day for its sport (`PowerHistory`);
+    /// nil where none is known yet (an import: the refresh after it tells).
+    public var criticalPower: CriticalPower?
 
     public init(
         samples: SampleSeries, sport: Sport, summary: RunSummary, moving: [Bool], physiology: Physiology,

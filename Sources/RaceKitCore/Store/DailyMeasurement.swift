@@ -207,7 +207,15 @@ public struct DailyKind: Sendable, Equatable {
         DailyKind("resting_hr", "bpm", 25...150, .mean, "Resting heart rate."),
         DailyKind("respiratory_rate", "1/min", 4...60, .meanDuringSleep, "Breaths per minute."),
         DailyKind("vo2max", "ml/kg/min", 10...95, .last, "VO2max as the device estimates it."),
-        DailyKind("body_mass", "kg", 20...300, .last, "Body mass.")
+        DailyKind("body_mass", "kg", 20...300, .last, "Body mass."),
+        DailyKind(
+            "critical_power_running", "W", CriticalPower.plausibleWatts, .last,
+            "Running critical power set by hand, in force from its start (athlete set --cp)."),
+        DailyKind("w_prime_running", "J", CriticalPower.plausibleWPrime, .last, "Running W′ set with it."),
+        DailyKind(
+            "critical_power_cycling", "W", CriticalPower.plausibleWatts, .last,
+            "Cycling critical power set by hand, in force from its start (athlete set --cp --cp-sport cycling)."),
+        DailyKind("w_prime_cycling", "J", CriticalPower.plausibleWPrime, .last, "Cycling W′ set with it.")
     ]
 
     public static func named(_ key: String) -> DailyKind? { all.first { $0.key == key } }

@@ -89,6 +89,10 @@ public protocol RunRepository: Sendable {
     /// Stores new zones and load for runs whose physiology changed (the rest of
     /// their analyses stands), all in one transaction.
     func savePhysiologyResults(_ results: [PhysiologyResults]) throws
+    /// Sets the values of `metrics` (registry metrics) on runs, all in one
+    /// transaction: `values[i]` holds one value per metric, nil for unknown.
+    /// A run deleted meanwhile is left out.
+    func saveMetrics(_ metrics: [any RunMetric.Type], _ values: [(runID: String, values: [Double?])]) throws
     /// Applies an edit and returns the updated run; `StoreError.unknownRun` when there is none.
     func edit(runID: String, _ edit: RunEdit) throws -> RunRecord
     /// Deletes a run with its samples, zones and best efforts (its race links

@@ -1,0 +1,232 @@
+import Foundation
+import RaceKitCore
+import RaceKitImport
+
+/// A critical power set by hand (`athlete set --cp`), as given; `problem` says
+/// what is wrong with it (a usage error, exit 64).
+public struct PowerChange: Sendable {
+    /// Watts.
+    public var criticalPower: Double?
+    /// W′ in kilojoules.
+    public var wPrimeKJ: Double?
+    public var sport: Sport
+    /// The first day it is in force, `YYYY-MM-DD` in the athlete's time zone; nil: from now.
+    public var from: String?
+    /// Forget the values set for `sport`: fits take over.
+    public var clear: Bool
+
+    public init(criticalPower: Double?, wPrimeKJ: Double?, sport: Sport = .running, from: String?, clear: Bool) {
+        self.criticalPower = criticalPower; self.wPrimeKJ = wPrimeKJ; self.sport = sport; self.from = from
+        self.clear = clear
+    }
+
+    public var isEmpty: Bool { criticalPower == nil && wPrimeKJ == nil && !clear && from == nil }
+
+    public var problem: String? {
+        if !PowerHistory.sports.contains(sport) {
+            return "--cp-sport: \(sport.rawValue) has no critical power (running or cycling)"
+        }
+        if clear, criticalPower != nil || wPrimeKJ != nil || from != nil {
+            return "--clear-cp forgets the set values: give it without --cp, --w-prime and --cp-from"
+        }
+        if criticalPower == nil, wPrimeKJ != nil || from != nil {
+            return "\(wPrimeKJ != nil ? "--w-prime" : "--cp-from") needs --cp"
+        }
+        if let w = criticalPower, !CriticalPower.plausibleWatts.contains(w) {
+            return "--cp: \(TextFormat.plain(w)) W is out of range "
+                + "(\(TextFormat.plain(CriticalPower.plausibleWatts.lowerBound)) to \(TextFormat.plain(CriticalPower.plausibleWatts.upperBound)) W)"
+        }
+        let kj = CriticalPower.plausibleWPrime.lowerBound / 1000...CriticalPower.plausibleWPrime.upperBound / 1000
+        if let k = wPrimeKJ, !kj.contains(k) {
+            return "--w-prime: \(TextFormat.plain(k)) kJ is out of range "
+                + "(\(TextFormat.plain(kj.lowerBound)) to \(TextFormat.plain(kj.upperBound)) kJ)"
+        }
+        if let f = from, LocalCalendar.day(parsing: f) == nil { return "--cp-from: '\(f)' is not a date like 2026-11-01" }
+        return nil
+    }
+}
+
+/// Critical power: set by hand, in force on a day, and shown.
+public enum PowerJobs {
+    /// The source of a critical power set by hand.
+    public static let source = "manual"
+
+    /// Applies `change` to the athlete and brings their runs' intensities to
+    /// it; what to say.
+    public static func apply(_ change: PowerChange, store: any Store, athleteID: String, now: Double) throws -> [String] {
+        guard let athlete = try store.athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+        let (cpKind, wKind) = PowerRefresh.kinds(change.sport)
+        var said: [String] = []
+        if change.clear {
+            var gone: [DailyMeasurement] = []
+            for kind in [cpKind, wKind] {
+                gone += try store.measurements(athleteID: athleteID, kind: kind, from: nil, until: nil)
+            }
+            let removed = try store.removeMeasurements(gone)
+            said.append(
+                removed == 0
+                    ? "No critical power was set for \(change.sport.rawValue)."
+                    : "Forgot the critical power set for \(change.sport.rawValue): fits of the efforts take over.")
+        } else if let watts = change.criticalPower {
+            let calendar = LocalCalendar(identifier: athlete.timeZone)
+            let start = change.from.flatMap(LocalCalendar.day(parsing:)).map { calendar.instant(day: $0, seconds: 0) } ?? now
+            var rows = [
+                DailyMeasurement(
+                    athleteID: athleteID, kind: DailyKind.named(cpKind)!, value: watts, start: start, source: source,
+                    importedAt: now)
+            ]
+            if let kj = change.wPrimeKJ {
+                rows.append(
+                    DailyMeasurement(
+                        athleteID: athleteID, kind: DailyKind.named(wKind)!, value: kj * 1000, start: start,
+                        source: source, importedAt: now))
+            }
+            try store.addMeasurements(rows, replacing: true)
+            let day = LocalCalendar.dateString(calendar.day(of: start))
+            said.append(
+                "Critical power for \(change.sport.rawValue): \(TextFormat.plain(watts)) W"
+                    + (change.wPrimeKJ.map { ", W′ \(TextFormat.plain($0)) kJ" } ?? "") + ", in force from \(day).")
+        }
+        let changed = try PowerRefresh.run(store, athleteID: athleteID)
+        if changed > 0 { said.append("Updated the intensity and power stress of \(changed) runs.") }
+        return said
+    }
+
+    /// One sport's critical power as `athlete show` gives it: in force at the
+    /// athlete's newest power run of the sport or newest setting, whichever is later.
+    public struct Current: Sendable {
+        public var sport: Sport
+        /// The day it is told for (epoch seconds).
+        public var at: Double
+        public var inForce: PowerHistory.InForce?
+        /// The efforts of the 90 days to `at`.
+        public var bests: [PowerHistory.Best]
+    }
+
+    /// Each sport with power runs or a setting.
+    public static func current(_ store: any Store, athleteID: String) throws -> [Current] {
+        let (history, runs) = try PowerRefresh.history(store, athleteID: athleteID)
+        let settings = try PowerRefresh.settings(store, athleteID: athleteID)
+        return PowerHistory.sports.compactMap { sport in
+            let newestRun = runs.last { $0.sport == sport && $0.metrics[Metric.NormalizedPower.self] != nil }?.startedAt
+            let newestSetting = settings.filter { $0.sport == sport }.map(\.from).max()
+            guard let at = [newestRun, newestSetting].compactMap({ $0 }).max() else { return nil }
+            return Current(
+                sport: sport, at: at, inForce: history.criticalPower(sport, at: at),
+                bests: history.recentBests(sport, at: at))
+        }
+    }
+
+    /// "285 W, W′ 14.2 kJ, Pmax 640 W (3-parameter fit of 9 efforts, the 90 days
+    /// to 2026-11-15; RMS residual 4 W)" or "300 W (set by hand, in force from 2026-10-01)".
+    public static func describe(_ c: Current, timeZone: String) -> String {
+        let calendar = LocalCalendar(identifier: timeZone)
+        func day(_ t: Double) -> String { LocalCalendar.dateString(calendar.day(of: t)) }
+        guard let f = c.inForce else {
+            return "not known: the efforts of the 90 days to \(day(c.at)) do not allow a fit "
+                + "(2-parameter: three efforts of 2-20 min, one of 5 min or less and one of 12 min or more); "
+                + "set it with athlete set --cp"
+        }
+        let v = f.value
+        var text = "\(Int(v.watts.rounded())) W"
+        if let w = v.wPrimeJoules { text += ", W′ \(TextFormat.fixed(w / 1000, 1)) kJ" }
+        if let p = v.maxPowerWatts { text += ", Pmax \(Int(p.rounded())) W" }
+        if let from = f.setFrom { return text + " (set by hand, in force from \(day(from)))" }
+        return text
+            + " (\(v.model.rawValue) fit of \(v.efforts) efforts from \(f.runs) run\(f.runs == 1 ? "" : "s"), the 90 days to \(day(c.at)); "
+            + "RMS residual \(Int(v.residualWatts.rounded())) W)"
+    }
+}
+
+/// `runs bests --power SPORT`: the power-duration curve, each duration's best
+/// ever and its best of the 90 days to the newest power run, with the critical
+/// power those 90 days give.
+public struct PowerCurveReport {
+    public let sport: Sport
+    public let timeZone: String
+    public let current: PowerJobs.Current?
+    public let allTime: [PowerHistory.Best]
+
+    public init(_ store: any Store, athlete: String, sport: Sport) throws {
+        guard let a = try store.athlete(id: athlete) else { throw StoreError.unknownAthlete(athlete) }
+        guard PowerHistory.sports.contains(sport) else {
+            throw Failure(.usage, "--power: \(sport.rawValue) has no power-duration curve (running or cycling)")
+        }
+        self.sport = sport
+        timeZone = a.timeZone
+        let history = try PowerRefresh.history(store, athleteID: athlete).history
+        allTime = history.bests(sport, in: -Double.infinity...Double.infinity)
+        current = try PowerJobs.current(store, athleteID: athlete).first { $0.sport == sport }
+    }
+
+    func recent(_ seconds: Int) -> PowerHistory.Best? { current?.bests.first { $0.seconds == seconds } }
+
+    func day(_ t: Double) -> String {
+        LocalCalendar.dateString(LocalCalendar(identifier: timeZone).day(of: t))
+    }
+
+    public func text() -> String {
+        guard !allTime.isEmpty else { return "No \(sport.rawValue) with power yet." }
+        let days = current.map { "90 days to \(day($0.at))" } ?? "90 days"
+        var lines = [
+            Format.table(
+                header: ["duration", "best W", "run", "date", days, "run", "date"],
+                rows: allTime.map { b in
+                    let r = recent(b.seconds)
+                    return [
+                        PeakPowerCurve.spoken(b.seconds), Format.number(b.watts, digits: 0), b.runID, day(b.start),
+                        r.map { Format.number($0.watts, digits: 0) } ?? "-", r?.runID ?? "-", r.map { day($0.start) } ?? "-"
+                    ]
+                }, rightAligned: [1, 4])
+        ]
+        if let c = current { lines += ["", "Critical power: " + PowerJobs.describe(c, timeZone: timeZone)] }
+        return lines.joined(separator: "\n")
+    }
+
+    public static let csvHeader = [
+        "sport", "seconds", "best_w", "best_run_id", "best_started_at", "recent_w", "recent_run_id", "recent_started_at"
+    ]
+
+    public func csv() -> String {
+        CSV.document(
+            header: Self.csvHeader,
+            rows: allTime.map { b in
+                let r = recent(b.seconds)
+                return [
+                    .text(sport.rawValue), .number(Double(b.seconds), digits: 0), .number(b.watts, digits: 1),
+                    .text(b.runID), .text(Format.isoTime(b.start)), .number(r?.watts, digits: 1),
+                    .text(r?.runID ?? ""), .text(r.map { Format.isoTime($0.start) } ?? "")
+                ]
+            })
+    }
+
+    struct JSON: Encodable {
+        struct Point: Encodable {
+            var seconds: Int
+            var watts: Double
+            var runId, startedAt: String
+        }
+        struct Duration: Encodable {
+            var seconds: Int
+            var best: Point
+            @Null var recent: Point?
+        }
+        var sport: String
+        var curve: [Duration]
+        /// The critical power of the 90 days (null when none is known).
+        @Null var criticalPower: CriticalPowerJSON.Sport?
+    }
+
+    public func json() throws -> String {
+        func point(_ b: PowerHistory.Best) -> JSON.Point {
+            JSON.Point(
+                seconds: b.seconds, watts: TextFormat.round(b.watts, 1) ?? b.watts, runId: b.runID,
+                startedAt: Format.isoTime(b.start))
+        }
+        return try JSONOutput.string(
+            JSON(
+                sport: sport.rawValue,
+                curve: allTime.map { JSON.Duration(seconds: $0.seconds, best: point($0), recent: recent($0.seconds).map(point)) },
+                criticalPower: current.map(CriticalPowerJSON.Sport.init)))
+    }
+}
