@@ -23,9 +23,13 @@ public enum PaceBand {
             TextFormat.xmlEscape(
                 "\(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.plannedSeconds)) · \(strategy)"
             ), size: 2.6)
+        // A power plan's watts after the clock; the grade and cues move right.
+        let hasPower = plan.power != nil
+        let shift = hasPower ? 9.0 : 0
+        let gradeX = 48 + shift, cuesX = (hasGrade ? 50 : 39) + shift
         let columns: [(String, Double, String)] =
-            [(unitName, 3, "start"), ("split", 20, "end"), ("clock", 36, "end")]
-            + (hasGrade ? [("grade", 48, "end")] : []) + [("cues", hasGrade ? 50 : 39, "start")]
+            [(unitName, 3, "start"), ("split", 20, "end"), ("clock", 36, "end")] + (hasPower ? [("W", 44, "end")] : [])
+            + (hasGrade ? [("grade", gradeX, "end")] : []) + [("cues", cuesX, "start")]
         for (title, x, anchor) in columns { s += text(x, 14.5, title, size: 2.4, anchor: anchor, fill: "#555") }
         let cues = plan.cues.cues.filter { $0.kind != .aid }
         for (i, row) in rows.enumerated() {
@@ -45,10 +49,13 @@ public enum PaceBand {
             s += text(20, base, TextFormat.duration(Double(sp.splitSeconds)), size: 3, anchor: "end")
             s += text(
                 36, base, TextFormat.duration(Double(sp.cumulativeSeconds)), size: 3.2, anchor: "end", weight: "bold")
+            if hasPower, let w = row.powerWatts {
+                s += text(44, base, TextFormat.fixed(w, 0), size: 3, anchor: "end", weight: "bold")
+            }
             if hasGrade, let g = row.gradePercent {
                 let color = g > 1 ? "#b03a2e" : (g < -1 ? "#1e8449" : "#333")
                 s += text(
-                    48, base, (g >= 0.05 ? "+" : "") + TextFormat.fixed(g, 1) + "%", size: 2.6, anchor: "end",
+                    gradeX, base, (g >= 0.05 ? "+" : "") + TextFormat.fixed(g, 1) + "%", size: 2.6, anchor: "end",
                     fill: color)
             }
             let due = cues.filter {
@@ -63,7 +70,7 @@ public enum PaceBand {
                 }
             }
             if !labels.isEmpty {
-                s += text(hasGrade ? 50 : 39, base, labels.joined(separator: " "), size: 2.6, fill: "#7d3c98")
+                s += text(cuesX, base, labels.joined(separator: " "), size: 2.6, fill: "#7d3c98")
             }
         }
         let foot = header + rowHeight * Double(rows.count) + 5
@@ -78,6 +85,7 @@ public enum PaceBand {
         case .negative(let p): return "negative \(TextFormat.fixed(p, 1))%"
         case .positive(let p): return "positive \(TextFormat.fixed(p, 1))%"
         case .custom(let segments): return "custom (\(segments.count) segments)"
+        case .power(let p): return p.targetWatts.map { "power \(TextFormat.fixed($0, 0)) W" } ?? "power"
         }
     }
 

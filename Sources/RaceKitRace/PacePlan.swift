@@ -11,6 +11,37 @@ public enum PacingStrategy: Sendable, Equatable {
     /// Segments up to `untilMeters`, each at a fixed pace or at an effort
     /// multiplier of a base pace solved so the total meets the target.
     case custom([Segment])
+    /// A constant running power (docs/race-plans.md, "Power plans"): the
+    /// course's even-effort pace at the flat speed the watts give. As a pace
+    /// plan it is `even`; `RacePlanner` works out its time from the watts.
+    case power(PowerTarget)
+
+    /// A power plan's watts and the athlete's figures that turn them into pace.
+    public struct PowerTarget: Sendable, Equatable {
+        /// The watts to hold; nil: `cpPercent` of `criticalPowerWatts`.
+        public var watts: Double?
+        public var cpPercent: Double?
+        /// The athlete's critical power (set in the setup, or from the store).
+        public var criticalPowerWatts: Double?
+        /// Watts per m/s of flat running (set in the setup, or from the store's runs).
+        public var wattsPerMps: Double?
+        /// Where `criticalPowerWatts` and `wattsPerMps` came from ("the setup",
+        /// or what of the store), for the plan's summary.
+        public var criticalPowerSource: String?
+        public var wattsPerMpsSource: String?
+        public init(
+            watts: Double? = nil, cpPercent: Double? = nil, criticalPowerWatts: Double? = nil,
+            wattsPerMps: Double? = nil
+        ) {
+            self.watts = watts; self.cpPercent = cpPercent; self.criticalPowerWatts = criticalPowerWatts
+            self.wattsPerMps = wattsPerMps
+        }
+
+        /// The watts to hold, when they can be told.
+        public var targetWatts: Double? {
+            watts ?? cpPercent.flatMap { p in criticalPowerWatts.map { $0 * p / 100 } }
+        }
+    }
 
     public struct Segment: Sendable, Equatable {
         public enum Intensity: Sendable, Equatable {
@@ -109,7 +140,7 @@ public struct PacePlan: Sendable {
         distanceMeters = d
         targetSeconds = t
         switch strategy {
-        case .even:
+        case .even, .power:
             let total = w.integrals(d).f
             clock = { x in t * w.integrals(x).f / total }
         case .negative(let percent), .positive(let percent):

@@ -80,6 +80,15 @@ public enum PlanOutput {
         public var smoothingMeters: Double
         public var splitPercent: Double?
         public var segments: [SegmentJSON]?
+        /// A power plan's settings (absent for other strategies).
+        public var power: PowerJSON?
+    }
+
+    public struct PowerJSON: Encodable, Sendable {
+        @Null public var watts: Double?
+        @Null public var cpPercent: Double?
+        @Null public var criticalPowerWatts: Double?
+        @Null public var wattsPerMps: Double?
     }
 
     public struct SegmentJSON: Encodable, Sendable {
@@ -129,6 +138,8 @@ public enum PlanOutput {
         @Null public var gradePercent: Double?
         @Null public var elevationMeters: Double?
         public var partial: Bool
+        /// A power plan's watts over the split (absent for other strategies).
+        public var powerWatts: Double?
     }
 
     public struct CueJSON: Encodable, Sendable {
@@ -180,6 +191,10 @@ public enum PlanOutput {
                     return SegmentJSON(untilMeters: r(seg.untilMeters, 1), paceSecondsPerKm: nil, effort: e)
                 }
             }
+        case .power(let p):
+            pacing.power = PowerJSON(
+                watts: p.watts, cpPercent: p.cpPercent, criticalPowerWatts: p.criticalPowerWatts,
+                wattsPerMps: p.wattsPerMps.map { r($0, 2) ?? $0 })
         case .even: break
         }
         let fueling = s.fueling.map { f in
@@ -221,6 +236,7 @@ public enum PlanOutput {
         case .negative: return "negative"
         case .positive: return "positive"
         case .custom: return "custom"
+        case .power: return "power"
         }
     }
 
@@ -239,7 +255,8 @@ public enum PlanOutput {
                 index: s.index, startMeters: r(s.startMeters, 1), endMeters: r(s.endMeters, 1),
                 splitSeconds: s.splitSeconds,
                 cumulativeSeconds: s.cumulativeSeconds, paceSecondsPerKm: r(s.paceSecondsPerKm, 1),
-                gradePercent: r(row.gradePercent, 2), elevationMeters: r(row.elevationMeters, 1), partial: s.partial)
+                gradePercent: r(row.gradePercent, 2), elevationMeters: r(row.elevationMeters, 1), partial: s.partial,
+                powerWatts: r(row.powerWatts, 0))
         }
         let t = plan.cues.totals
         let totals = TotalsJSON(
@@ -353,6 +370,7 @@ public enum PlanOutput {
         let hasCourse = plan.splits.contains { $0.elevationMeters != nil }
         var header = [u, "split", "pace/\(u)", "clock"]
         if hasCourse { header += ["elev m", "grade"] }
+        if plan.power != nil { header.append("W") }
         let rows = plan.splits.map { row -> [String] in
             let s = row.split
             var cells = [
@@ -366,6 +384,7 @@ public enum PlanOutput {
                     row.gradePercent.map { ($0 > 0.05 ? "+" : "") + fixed($0, 1) + "%" } ?? TextFormat.unknown
                 ]
             }
+            if plan.power != nil { cells.append(row.powerWatts.map { fixed($0, 0) } ?? TextFormat.unknown) }
             return cells
         }
         return (header, rows, Set(0..<header.count))
@@ -451,7 +470,7 @@ public enum PlanOutput {
         return CSV.document(
             header: [
                 "index", "start_km", "end_km", "split_time_s", "cumulative_time_s", "pace_s_per_\(u)", "elevation_m",
-                "grade_percent", "partial"
+                "grade_percent", "partial", "power_w"
             ],
             rows: plan.splits.map { row in
                 let s = row.split
@@ -459,7 +478,8 @@ public enum PlanOutput {
                     .integer(s.index), .number(s.startMeters / 1000, digits: 3), .number(s.endMeters / 1000, digits: 3),
                     .integer(s.splitSeconds), .integer(s.cumulativeSeconds),
                     .number(s.paceSecondsPerKm * plan.unitMeters / 1000, digits: 1),
-                    .number(row.elevationMeters, digits: 1), .number(row.gradePercent, digits: 2), .bool(s.partial)
+                    .number(row.elevationMeters, digits: 1), .number(row.gradePercent, digits: 2), .bool(s.partial),
+                    .number(row.powerWatts, digits: 0)
                 ]
             })
     }

@@ -9,6 +9,8 @@ public struct PlannedSplit: Sendable, Equatable {
     public var elevationMeters: Double?
     /// Net grade over the split, percent.
     public var gradePercent: Double?
+    /// A power plan's watts over the split (nil for other strategies).
+    public var powerWatts: Double?
 }
 
 /// A race plan: splits, cues, warnings, and the course it was made on.
@@ -24,6 +26,8 @@ public struct RacePlan: Sendable {
     /// summary adds for the heat and the fluids.
     public var heat: HeatCost?
     public var notes: [String] = []
+    /// A power plan's watts and the time they give (nil: another strategy).
+    public var power: PowerPacing?
     /// The planned finish: the target, or the target slowed for the heat
     /// (`weather:` with `adjust: plan`). The band, exports, script and review use it.
     public var plannedSeconds: Double { pacePlan.targetSeconds }
@@ -63,17 +67,32 @@ public enum RacePlanner {
             }
         }
         let cost = course?.cost(setup.gradeModel)
+        var notes: [String] = []
+        var power: PowerPacing?
+        var target = setup.targetSeconds
+        if case .power(let p) = setup.strategy {
+            let resolved = try PowerPacing.resolve(setup, p, cost: cost ?? CostProfile.flat(d))
+            power = resolved
+            target = resolved.seconds
+            notes.append(PowerPacing.line(resolved, targetSeconds: setup.targetSeconds, course: course != nil))
+        }
         var pace: PacePlan
         do {
-            pace = try PacePlan(
-                distanceMeters: d, targetSeconds: setup.targetSeconds, strategy: setup.strategy, cost: cost)
+            pace = try PacePlan(distanceMeters: d, targetSeconds: target, strategy: setup.strategy, cost: cost)
         } catch let e as PacePlanError {
+            if let power {
+                throw SetupError(
+                    kind: .invalid, file: setup.file, line: setup.pacingLine,
+                    key: power.target.watts != nil ? "pacing.watts" : "pacing.cp_percent",
+                    message:
+                        "\(TextFormat.fixed(power.watts, 0)) W at \(TextFormat.fixed(power.wattsPerMps, 1)) W per m/s: "
+                        + e.description + (course != nil ? " over this course" : ""))
+            }
             throw SetupError(
                 kind: .invalid, file: setup.file, line: setup.pacingLine, key: "pacing",
                 message: e.description + (course != nil ? " over this course" : ""))
         }
         var heat: HeatCost?
-        var notes: [String] = []
         if let w = setup.weather {
             let (weatherCost, slowed) = w.cost(of: pace, startOfDay: setup.startSecondsOfDay) { t in
                 try PacePlan(distanceMeters: d, targetSeconds: t, strategy: setup.strategy, cost: cost)
@@ -96,6 +115,11 @@ public enum RacePlanner {
                 row.elevationMeters = e1
                 row.gradePercent = (e1 - e0) / (s.endMeters - s.startMeters) * 100
             }
+            if let power {
+                row.powerWatts = PowerPacing.watts(
+                    pace, cost: cost ?? CostProfile.flat(d), from: s.startMeters, to: s.endMeters,
+                    wattsPerMps: power.wattsPerMps)
+            }
             return row
         }
         let cues = CuePlan(plan: pace, fueling: setup.fueling, hydration: hydration, unitMeters: unitMeters)
@@ -105,12 +129,15 @@ public enum RacePlanner {
             if let line = fluids.line { notes.append(line) }
             warnings += fluids.warnings
         }
-        // The plan's setup holds the fluid it plans (a sweat rate sets it).
+        // The plan's setup holds the fluid it plans (a sweat rate sets it), and
+        // a power plan's target is the time its watts give (the setup's
+        // target_time is compared with it in the plan's notes).
         var planned = setup
         planned.hydration = hydration
+        if let power { planned.targetSeconds = power.seconds }
         return RacePlan(
             setup: planned, pacePlan: pace, course: course, unitMeters: unitMeters, splits: splits,
-            cues: cues, warnings: warnings, heat: heat, notes: notes)
+            cues: cues, warnings: warnings, heat: heat, notes: notes, power: power)
     }
 
     /// An hourly forecast must reach from the start to the planned finish.

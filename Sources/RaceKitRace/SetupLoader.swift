@@ -37,7 +37,12 @@ public enum SetupLoader {
         "name", "date", "start_time", "athlete", "distance", "target_time", "pacing", "course",
         "checkpoints", "fueling", "hydration", "weather", "script", "notes"
     ]
-    static let pacingKeys = ["strategy", "split_percent", "segments", "grade_model", "smoothing_m"]
+    static let pacingKeys = [
+        "strategy", "split_percent", "segments", "grade_model", "smoothing_m", "watts", "cp_percent",
+        "critical_power_w", "watts_per_mps"
+    ]
+    /// The keys only a power strategy takes.
+    static let powerKeys = ["watts", "cp_percent", "critical_power_w", "watts_per_mps"]
     static let segmentKeys = ["until", "pace", "effort"]
     static let fuelingKeys = [
         "carbs_per_hour_g", "gel_carbs_g", "start_after", "stop_before_finish", "snap_tolerance", "caffeine"
@@ -210,7 +215,32 @@ public enum SetupLoader {
             setup.smoothingMeters = try r.number(s, "pacing.smoothing_m", in: 0...2000)
         }
         let percentNode = m["split_percent"], segmentsNode = m["segments"]
+        if name != "power", let k = powerKeys.first(where: { m[$0] != nil }) {
+            throw r.error(m[k]!, "pacing.\(k)", "only a power strategy takes \(k)")
+        }
         switch name {
+        case "power":
+            if let p = percentNode {
+                throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent")
+            }
+            if let s = segmentsNode { throw r.error(s, "pacing.segments", "only a custom strategy takes segments") }
+            var target = PacingStrategy.PowerTarget()
+            switch (m["watts"], m["cp_percent"]) {
+            case (let w?, nil): target.watts = try r.number(w, "pacing.watts", in: PowerPacing.wattsRange)
+            case (nil, let c?): target.cpPercent = try r.number(c, "pacing.cp_percent", in: PowerPacing.cpPercentRange)
+            case (_?, _?): throw r.error(n, "pacing", "give watts or cp_percent, not both")
+            case (nil, nil):
+                throw r.error(n, "pacing.watts", "a power strategy needs watts (e.g. 265) or cp_percent (e.g. 92)")
+            }
+            if let c = m["critical_power_w"] {
+                target.criticalPowerWatts = try r.number(c, "pacing.critical_power_w", in: CriticalPower.plausibleWatts)
+                target.criticalPowerSource = "the setup"
+            }
+            if let k = m["watts_per_mps"] {
+                target.wattsPerMps = try r.number(k, "pacing.watts_per_mps", in: PowerPacing.wattsPerMpsRange)
+                target.wattsPerMpsSource = "the setup"
+            }
+            return .power(target)
         case "even":
             if let p = percentNode {
                 throw r.error(p, "pacing.split_percent", "only a negative or positive strategy takes a split percent")
@@ -284,7 +314,8 @@ public enum SetupLoader {
             }
             return .custom(segments)
         default:
-            throw r.error(strategyNode, "pacing.strategy", "'\(name)' is not one of even, negative, positive, custom")
+            throw r.error(
+                strategyNode, "pacing.strategy", "'\(name)' is not one of even, negative, positive, custom, power")
         }
     }
 

@@ -45,14 +45,14 @@ public enum WeeklyMarkdown {
             (
                 "Load",
                 "\(f(week.load, 0))\(change(week.loadChangePercent))\(week.runsWithoutLoad > 0 ? ", \(week.runsWithoutLoad) runs without load" : "")"
-            ),
+            )
         ]
         if let stress = week.powerStress {
             let without = week.runs - week.runsWithPowerStress
             facts.append(
                 (
                     "Power stress",
-                    "\(f(stress, 0)) (against critical power; \(week.runsWithPowerStress) of \(week.runs) runs\(without > 0 ? ": the others have no power or no critical power" : ""))"
+                    "\(f(stress, 0)) (against critical power; \(week.runsWithPowerStress) of \(week.runs) run\(week.runs == 1 ? "" : "s")\(without > 0 ? ": the others have no power or no critical power" : ""))"
                 ))
         }
         facts += [

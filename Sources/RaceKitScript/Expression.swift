@@ -37,6 +37,10 @@ public struct Metrics: Sendable, Equatable {
     public var hrZone = Double.nan
     /// Steps per minute.
     public var cadence = Double.nan
+    /// Watts now (the last record's, held at most 30 s), and the mean of the
+    /// last 3 minutes' seconds with power (once 30 of them are there).
+    public var power = Double.nan
+    public var power3min = Double.nan
     /// 0-23 in the athlete's time zone.
     public var timeOfDayHour = Double.nan
     public init() {}
@@ -46,7 +50,7 @@ public struct Metrics: Sendable, Equatable {
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public enum Variable: String, CaseIterable, Sendable {
     case distance, duration, current_pace, avg_pace, target_pace, pace_3min_ratio, hr, hr_zone, cadence,
-        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan, split_vs_plan, split_plan
+        time_of_day_hour, plan_time, time_vs_plan, grade, pace_vs_plan, split_vs_plan, split_plan, power, power_3min
 
     @inline(__always) func value(_ m: Metrics) -> Double {
         switch self {
@@ -66,6 +70,8 @@ public enum Variable: String, CaseIterable, Sendable {
         case .pace_vs_plan: return m.paceVsPlan
         case .split_vs_plan: return m.splitVsPlan
         case .split_plan: return m.splitPlanSeconds
+        case .power: return m.power
+        case .power_3min: return m.power3min
         }
     }
 }

@@ -24,6 +24,9 @@ import RaceKitCore
 ///   table), negative when quicker.
 /// - `hr`, `cadence`: interpolated between samples at most 10 s apart, else unknown.
 /// - `hr_zone`: the athlete's zone number (`zones` lower bounds, ascending).
+/// - `power`: the last record's watts, held at most 30 s (as the run's power
+///   figures; 0-3,000 W); `power_3min`: the mean of the seconds with power of
+///   the last 3 minutes, once 30 of them are there.
 /// - `time_of_day_hour`: local hour of the athlete's time zone.
 public enum LiveMetrics {
     /// The window of the projected finish's trend, and its bounds (a runner
@@ -40,9 +43,10 @@ public enum LiveMetrics {
         // Up to and including the last sample (its second rounded up).
         let total = Int((s.time[s.count - 1] - t0).rounded(.up))
         var distances = [Double](repeating: 0, count: total + 1)
-        var hr = [Double](repeating: .nan, count: total + 1), cadence = hr
+        var hr = [Double](repeating: .nan, count: total + 1), cadence = hr, power = hr
         // Whether the columns hold anything: asked once, not every second.
         let hasDistance = !s.distance.isEmpty, hasHR = s.has(.heartRate), hasCadence = s.has(.cadence)
+        let hasPower = s.has(.power)
         var j = 0
         for k in 0...total {
             let t = t0 + Double(k)
@@ -53,6 +57,10 @@ public enum LiveMetrics {
             let d0 = hasDistance ? s.distance[j] : .nan, d1 = hasDistance ? s.distance[j + 1] : .nan
             distances[k] = d0.isNaN ? (k > 0 ? distances[k - 1] : 0) : (d1.isNaN ? d0 : d0 + (d1 - d0) * u)
             if k > 0 { distances[k] = max(distances[k], distances[k - 1]) }
+            if hasPower, b - a <= PowerSeries.maximumHold, t < b || j + 2 == s.count {
+                let p = s.power[j]
+                if PowerSeries.plausibleWatts.contains(p) { power[k] = p }
+            }
             if b - a <= 10 {
                 if hasHR, !s.heartRate[j].isNaN, !s.heartRate[j + 1].isNaN {
                     hr[k] = s.heartRate[j] + (s.heartRate[j + 1] - s.heartRate[j]) * u
@@ -65,14 +73,14 @@ public enum LiveMetrics {
         let start = distances[0]
         for k in distances.indices { distances[k] -= start }
         return series(
-            distances: distances, hr: hr, cadence: cadence, startEpoch: startEpoch, plan: plan,
-            zonesLowBpm: zonesLowBpm, timeZone: timeZone, paceSmoothingSeconds: paceSmoothingSeconds)
+            distances: distances, hr: hr, cadence: cadence, power: hasPower ? power : [], startEpoch: startEpoch,
+            plan: plan, zonesLowBpm: zonesLowBpm, timeZone: timeZone, paceSmoothingSeconds: paceSmoothingSeconds)
     }
 
     /// From per-second distances (and optional HR and cadence).
     public static func series(
-        distances: [Double], hr: [Double], cadence: [Double], startEpoch: Double, plan: ScriptPlan,
-        zonesLowBpm: [Double]?, timeZone: TimeZone, paceSmoothingSeconds: Double = 30
+        distances: [Double], hr: [Double], cadence: [Double], power: [Double] = [], startEpoch: Double,
+        plan: ScriptPlan, zonesLowBpm: [Double]?, timeZone: TimeZone, paceSmoothingSeconds: Double = 30
     ) -> [Metrics] {
         let n = distances.count
         var out: [Metrics] = []
@@ -89,6 +97,8 @@ public enum LiveMetrics {
         planTimes.reserveCapacity(n)
         let unit = plan.unit
         var lastCrossing = 0.0, lastSplit = Double.nan, lastPlanned = Double.nan, nextUnit = unit
+        // The last 3 minutes' power: its sum and how many seconds had power.
+        var powerSum = 0.0, powerCount = 0
         for k in 0..<n {
             var m = Metrics()
             m.duration = Double(k)
@@ -139,6 +149,14 @@ public enum LiveMetrics {
             }
             m.hr = k < hr.count ? hr[k] : .nan
             m.cadence = k < cadence.count ? cadence[k] : .nan
+            if k < power.count {
+                m.power = power[k]
+                if power[k].isFinite { powerSum += power[k]; powerCount += 1 }
+                if k >= 180, k - 180 < power.count, power[k - 180].isFinite {
+                    powerSum -= power[k - 180]; powerCount -= 1
+                }
+                if powerCount >= 30 { m.power3min = max(0, powerSum / Double(powerCount)) }
+            }
             if m.hr.isFinite, let zones = zonesLowBpm, !zones.isEmpty {
                 m.hrZone = Double(max(1, zones.lastIndex(where: { m.hr >= $0 }).map { $0 + 1 } ?? 1))
             }

@@ -235,7 +235,8 @@ extension SQLiteStore {
                 let statement = try Self.cached(db, sql)
                 for (runID, row) in values {
                     precondition(row.count == metrics.count, "one value per metric")
-                    try statement.execute(arguments: StatementArguments(row.map { $0 as (any DatabaseValueConvertible)? } + [runID]))
+                    try statement.execute(
+                        arguments: StatementArguments(row.map { $0 as (any DatabaseValueConvertible)? } + [runID]))
                 }
             }
         }

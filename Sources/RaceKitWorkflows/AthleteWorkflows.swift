@@ -88,7 +88,9 @@ public struct AthleteProfile {
                     }))
         }
         for c in power {
-            guard let cp = c.inForce?.value.watts, let zones = PowerZones.zones(c.sport, criticalPower: cp) else { continue }
+            guard let cp = c.inForce?.value.watts, let zones = PowerZones.zones(c.sport, criticalPower: cp) else {
+                continue
+            }
             lines.append("")
             lines.append(
                 Format.table(

@@ -1,6 +1,13 @@
 import Foundation
 import RaceKitCore
 import RaceKitImport
+import RaceKitRace
+
+/// The sports with a critical power (the options that name one).
+public enum PowerSport: String, CaseIterable, Sendable {
+    case running, cycling
+    public var sport: Sport { self == .running ? .running : .cycling }
+}
 
 /// A critical power set by hand (`athlete set --cp`), as given; `problem` says
 /// what is wrong with it (a usage error, exit 64).
@@ -23,6 +30,9 @@ public struct PowerChange: Sendable {
     public var isEmpty: Bool { criticalPower == nil && wPrimeKJ == nil && !clear && from == nil }
 
     public var problem: String? {
+        for (flag, v) in [("--cp", criticalPower), ("--w-prime", wPrimeKJ)] {
+            if let v, !v.isFinite { return "\(flag): \(v) is not a number" }
+        }
         if !PowerHistory.sports.contains(sport) {
             return "--cp-sport: \(sport.rawValue) has no critical power (running or cycling)"
         }
@@ -41,7 +51,9 @@ public struct PowerChange: Sendable {
             return "--w-prime: \(TextFormat.plain(k)) kJ is out of range "
                 + "(\(TextFormat.plain(kj.lowerBound)) to \(TextFormat.plain(kj.upperBound)) kJ)"
         }
-        if let f = from, LocalCalendar.day(parsing: f) == nil { return "--cp-from: '\(f)' is not a date like 2026-11-01" }
+        if let f = from, LocalCalendar.day(parsing: f) == nil {
+            return "--cp-from: '\(f)' is not a date like 2026-11-01"
+        }
         return nil
     }
 }
@@ -53,7 +65,8 @@ public enum PowerJobs {
 
     /// Applies `change` to the athlete and brings their runs' intensities to
     /// it; what to say.
-    public static func apply(_ change: PowerChange, store: any Store, athleteID: String, now: Double) throws -> [String] {
+    public static func apply(_ change: PowerChange, store: any Store, athleteID: String, now: Double) throws -> [String]
+    {
         guard let athlete = try store.athlete(id: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
         let (cpKind, wKind) = PowerRefresh.kinds(change.sport)
         var said: [String] = []
@@ -69,7 +82,8 @@ public enum PowerJobs {
                     : "Forgot the critical power set for \(change.sport.rawValue): fits of the efforts take over.")
         } else if let watts = change.criticalPower {
             let calendar = LocalCalendar(identifier: athlete.timeZone)
-            let start = change.from.flatMap(LocalCalendar.day(parsing:)).map { calendar.instant(day: $0, seconds: 0) } ?? now
+            let start =
+                change.from.flatMap(LocalCalendar.day(parsing:)).map { calendar.instant(day: $0, seconds: 0) } ?? now
             var rows = [
                 DailyMeasurement(
                     athleteID: athleteID, kind: DailyKind.named(cpKind)!, value: watts, start: start, source: source,
@@ -88,7 +102,9 @@ public enum PowerJobs {
                     + (change.wPrimeKJ.map { ", W′ \(TextFormat.plain($0)) kJ" } ?? "") + ", in force from \(day).")
         }
         let changed = try PowerRefresh.run(store, athleteID: athleteID)
-        if changed > 0 { said.append("Updated the intensity and power stress of \(changed) runs.") }
+        if changed > 0 {
+            said.append("Updated the intensity and power stress of \(changed) run\(changed == 1 ? "" : "s").")
+        }
         return said
     }
 
@@ -123,9 +139,9 @@ public enum PowerJobs {
         let calendar = LocalCalendar(identifier: timeZone)
         func day(_ t: Double) -> String { LocalCalendar.dateString(calendar.day(of: t)) }
         guard let f = c.inForce else {
-            return "not known: the efforts of the 90 days to \(day(c.at)) do not allow a fit "
-                + "(2-parameter: three efforts of 2-20 min, one of 5 min or less and one of 12 min or more); "
-                + "set it with athlete set --cp"
+            let curve = c.bests.map { (seconds: Double($0.seconds), watts: $0.watts) }
+            return "not known: no fit of the efforts of the 90 days to \(day(c.at)) holds ("
+                + CriticalPower.refusal(curve) + "); set it with athlete set --cp"
         }
         let v = f.value
         var text = "\(Int(v.watts.rounded())) W"
@@ -175,7 +191,8 @@ public struct PowerCurveReport {
                     let r = recent(b.seconds)
                     return [
                         PeakPowerCurve.spoken(b.seconds), Format.number(b.watts, digits: 0), b.runID, day(b.start),
-                        r.map { Format.number($0.watts, digits: 0) } ?? "-", r?.runID ?? "-", r.map { day($0.start) } ?? "-"
+                        r.map { Format.number($0.watts, digits: 0) } ?? "-", r?.runID ?? "-",
+                        r.map { day($0.start) } ?? "-"
                     ]
                 }, rightAligned: [1, 4])
         ]
@@ -226,7 +243,62 @@ public struct PowerCurveReport {
         return try JSONOutput.string(
             JSON(
                 sport: sport.rawValue,
-                curve: allTime.map { JSON.Duration(seconds: $0.seconds, best: point($0), recent: recent($0.seconds).map(point)) },
+                curve: allTime.map {
+                    JSON.Duration(seconds: $0.seconds, best: point($0), recent: recent($0.seconds).map(point))
+                },
                 criticalPower: current.map(CriticalPowerJSON.Sport.init)))
+    }
+}
+
+/// A power plan's figures from the store (`pacing: strategy: power` without
+/// `critical_power_w` or `watts_per_mps`): the athlete's running critical power
+/// in force now, and the median watts per m/s of flat running (average power
+/// times grade-adjusted speed) of their running power runs of the 90 days to
+/// the newest.
+public enum PowerPlanning {
+    /// Fills what the setup does not give; leaves it as it is when there is
+    /// nothing to fill from (the planner then names the key that is missing).
+    public static func fill(_ setup: inout RaceSetup, store: (any Store)?) throws {
+        guard case .power(var target) = setup.strategy, let store else { return }
+        let athlete = setup.athlete ?? Athlete.defaultID
+        guard try store.athlete(id: athlete) != nil else { return }
+        if target.cpPercent != nil, target.criticalPowerWatts == nil,
+            let c = try PowerJobs.current(store, athleteID: athlete).first(where: { $0.sport == .running }),
+            let f = c.inForce
+        {
+            target.criticalPowerWatts = f.value.watts
+            target.criticalPowerSource =
+                f.setFrom != nil
+                ? "athlete \(athlete)'s setting" : "the \(f.value.model.rawValue) fit of athlete \(athlete)'s runs"
+        }
+        if target.wattsPerMps == nil, let (k, runs) = try wattsPerMps(store, athleteID: athlete) {
+            target.wattsPerMps = k
+            target.wattsPerMpsSource = "athlete \(athlete)'s \(runs) run\(runs == 1 ? "" : "s") with power"
+        }
+        setup.strategy = .power(target)
+    }
+
+    /// The median of average power x grade-adjusted speed over the athlete's
+    /// running power runs of the 90 days to the newest, and how many; nil without.
+    public static func wattsPerMps(_ store: any Store, athleteID: String) throws -> (Double, Int)? {
+        var filter = RunFilter()
+        filter.athleteID = athleteID
+        filter.sport = .running
+        let runs = try store.runs(matching: filter).filter {
+            $0.metrics[Metric.AvgPower.self] != nil && $0.gradeAdjustedPaceSecondsPerKm != nil
+        }
+        guard let newest = runs.map(\.startedAt).max() else { return nil }
+        let ratios = runs.filter { $0.startedAt >= newest - PowerHistory.windowDays * 86_400 }.compactMap {
+            r -> Double? in
+            guard let w = r.metrics[Metric.AvgPower.self], let gap = r.gradeAdjustedPaceSecondsPerKm, gap > 0 else {
+                return nil
+            }
+            let k = w * gap / 1000
+            return PowerPacing.wattsPerMpsRange.contains(k) ? k : nil
+        }.sorted()
+        guard !ratios.isEmpty else { return nil }
+        let n = ratios.count
+        let median: Double = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2
+        return (median, n)
     }
 }

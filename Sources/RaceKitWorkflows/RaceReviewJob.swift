@@ -76,6 +76,8 @@ public struct RaceReviewJob {
     /// Reviews the race; warnings and the files written are told to `note` as
     /// they come (a later failure does not hide them).
     public func run(_ store: any Store, _ options: Options, note: (String) -> Void) throws -> Outcome {
+        var setup = setup
+        try PowerPlanning.fill(&setup, store: store)
         let plan = try RacePlanner.plan(setup, unitMeters: options.unitMeters)
         let link = try store.raceLink(setupKey: key, slug: setup.slug)
         let record = try findRun(store, runID: options.runID, link: link)

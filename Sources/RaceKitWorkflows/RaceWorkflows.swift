@@ -19,7 +19,9 @@ public struct RacePlanJob {
         now: Double? = nil
     ) throws {
         self.file = file
-        plan = try RacePlanner.plan(try SetupLoader.load(path: file), unitMeters: unitMeters)
+        var setup = try SetupLoader.load(path: file)
+        try PowerPlanning.fill(&setup, store: store)
+        plan = try RacePlanner.plan(setup, unitMeters: unitMeters)
         if let store {
             plan.warnings += try RaceWeekCheck.warnings(
                 store, athleteID: plan.setup.athlete ?? Athlete.defaultID, raceDate: plan.setup.date,
@@ -116,8 +118,10 @@ public enum RaceScriptWorkflow {
         setupFile: String, unitMeters: Double, options: RaceScriptJob.Options, openStore: () throws -> (any Store)?,
         storePath: String, note: (String) -> Void
     ) throws -> String {
-        let plan = try RacePlanner.plan(try SetupLoader.load(path: setupFile), unitMeters: unitMeters)
+        var setup = try SetupLoader.load(path: setupFile)
         let store = try openStore()
+        try PowerPlanning.fill(&setup, store: store)
+        let plan = try RacePlanner.plan(setup, unitMeters: unitMeters)
         let athlete = plan.setup.athlete ?? Athlete.defaultID
         let physiology = try store.flatMap { store in
             try store.athlete(id: athlete) == nil ? nil : try store.physiology(athleteID: athlete)

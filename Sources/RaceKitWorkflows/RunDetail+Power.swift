@@ -50,7 +50,9 @@ extension CriticalPowerJSON {
             sport = c.sport.rawValue
             at = Format.isoTime(c.at)
             value = c.inForce.map(CriticalPowerJSON.init)
-            efforts = c.bests.map { Effort(seconds: $0.seconds, watts: TextFormat.round($0.watts, 1) ?? $0.watts, runId: $0.runID) }
+            efforts = c.bests.map {
+                Effort(seconds: $0.seconds, watts: TextFormat.round($0.watts, 1) ?? $0.watts, runId: $0.runID)
+            }
         }
     }
 }
@@ -66,7 +68,8 @@ extension RunDetail {
         var facts: [(String, String)] = []
         if let cp = criticalPower {
             var text = "critical power \(Int(cp.value.watts.rounded())) W"
-            text += cp.setFrom != nil ? " (set by hand)" : " (\(cp.value.model.rawValue) fit of the 90 days to this run)"
+            text +=
+                cp.setFrom != nil ? " (set by hand)" : " (\(cp.value.model.rawValue) fit of the 90 days to this run)"
             if let i = m[Metric.PowerIntensity.self] { text += " · intensity \(Format.number(i, digits: 2))" }
             if let s = m[Metric.PowerStressScore.self] { text += " · power stress \(Format.number(s, digits: 0))" }
             facts.append(("Intensity", text))

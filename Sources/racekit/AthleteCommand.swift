@@ -37,19 +37,20 @@ struct ProfileOptions: ParsableArguments {
 
 /// `athlete set`'s critical power (docs/numbers.md, "Critical power").
 struct PowerOptions: ParsableArguments {
-    @Option(help: "Critical power in watts, set by hand (20 to 2000): it replaces the fit of the efforts.")
+    @Option(help: "Critical power in watts (20 to 2000): replaces the fit; the runs' intensities follow at once.")
     var cp: Double?
     @Option(help: "W′ in kJ with --cp (0.5 to 100).") var wPrime: Double?
-    @Option(help: "running or cycling: the sport --cp is for.") var cpSport: Sport = .running
+    @Option(help: "running or cycling: the sport --cp is for.") var cpSport: PowerSport = .running
     @Option(help: "The first day --cp is in force, YYYY-MM-DD (default: now).") var cpFrom: String?
     @Flag(help: "Forget the critical powers set for --cp-sport: the fits take over.") var clearCp = false
 
     var change: PowerChange {
-        PowerChange(criticalPower: cp, wPrimeKJ: wPrime, sport: cpSport, from: cpFrom, clear: clearCp)
+        PowerChange(criticalPower: cp, wPrimeKJ: wPrime, sport: cpSport.sport, from: cpFrom, clear: clearCp)
     }
     func validate() throws { if let p = change.problem { throw ValidationError(p) } }
 }
 
+extension PowerSport: ExpressibleByArgument {}
 extension Sex: ExpressibleByArgument {}
 extension ZoneModel: ExpressibleByArgument {}
 
@@ -105,11 +106,9 @@ extension RaceKitCommand.AthleteCommand {
                     store, id: id, change: profile.apply, recompute: !noRecompute,
                     say: { Console.out($0) }, note: { Console.error($0) })
             }
-            if !power.change.isEmpty {
-                let said = try PowerJobs.apply(
-                    power.change, store: store, athleteID: id, now: Date().timeIntervalSince1970)
-                said.forEach { Console.out($0) }
-            }
+            guard !power.change.isEmpty else { return }
+            let now = Date().timeIntervalSince1970
+            for line in try PowerJobs.apply(power.change, store: store, athleteID: id, now: now) { Console.out(line) }
         }
     }
 

@@ -29,18 +29,13 @@ extension RaceKitCommand.Runs {
         var distance: String?
         @Option(help: "How many efforts with --distance (1-1000).") var limit = 10
         @Option(help: "running or cycling: the best power for 5 s to 2 h, with the critical power it gives.")
-        var power: Sport?
+        var power: PowerSport?
         @Option(help: "km or mi for paces.") var unit: DistanceUnit = .km
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func validate() throws {
             try ArgumentRanges.check(limit, in: ArgumentRanges.bestsLimit, option: "--limit")
-            if let power {
-                if distance != nil { throw ValidationError("--power and --distance: give one of them") }
-                if !PowerHistory.sports.contains(power) {
-                    throw ValidationError("--power: \(power.rawValue) has no power-duration curve (running or cycling)")
-                }
-            }
+            if power != nil, distance != nil { throw ValidationError("--power and --distance: give one of them") }
             if let distance, BestEfforts.standardDistance(distance) == nil {
                 throw ValidationError(
                     "--distance: '\(distance)' is not one of \(BestEfforts.standardDistances.map(\.name).joined(separator: ", "))"
@@ -50,21 +45,20 @@ extension RaceKitCommand.Runs {
 
         func run() throws {
             if let power {
-                let curve = try PowerCurveReport(try storeOptions.read(), athlete: athlete, sport: power)
-                switch format {
-                case .json: Console.json(try curve.json())
-                case .csv: Console.csv(curve.csv())
-                case .table: Console.out(curve.text())
-                }
-                return
+                let c = try PowerCurveReport(try storeOptions.read(), athlete: athlete, sport: power.sport)
+                return try emit(c.json, c.csv, c.text)
             }
             let records = try PersonalRecords(
                 try storeOptions.read(), athlete: athlete, distance: distance.flatMap(BestEfforts.standardDistance),
                 limit: limit)
+            try emit(records.json, records.csv) { records.text(unit: unit) }
+        }
+
+        func emit(_ json: () throws -> String, _ csv: () -> String, _ text: () -> String) throws {
             switch format {
-            case .json: Console.json(try records.json())
-            case .csv: Console.csv(records.csv())
-            case .table: Console.out(records.text(unit: unit))
+            case .json: Console.json(try json())
+            case .csv: Console.csv(csv())
+            case .table: Console.out(text())
             }
         }
     }

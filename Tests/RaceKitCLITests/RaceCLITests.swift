@@ -42,7 +42,7 @@ import Testing
         let csv = try cli.run(["race", "plan", "Races/m.yaml", "--format", "csv"])
         #expect(
             csv.stdout.hasPrefix(
-                "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_km,elevation_m,grade_percent,partial\r\n"
+                "index,start_km,end_km,split_time_s,cumulative_time_s,pace_s_per_km,elevation_m,grade_percent,partial,power_w\r\n"
             ))
         #expect(csv.stdout.split(separator: "\r\n").last!.hasPrefix("43,42.000,42.195,"))
         let cuesCSV = try cli.run(["race", "plan", "Races/m.yaml", "--format", "csv", "--table", "cues"])

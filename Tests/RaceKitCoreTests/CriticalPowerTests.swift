@@ -23,7 +23,8 @@ struct CriticalPowerTests {
         #expect(p.peak(seconds: 300) == 200)
         #expect(p.peak(seconds: 601) == nil)
         // A repeated timestamp is no break.
-        let repeated = PowerSeries(PowerSeriesTests.series([(0, 300), (0, 300)] + (1...120).map { (Double($0), 300.0) }))
+        let repeated = PowerSeries(
+            PowerSeriesTests.series([(0, 300), (0, 300)] + (1...120).map { (Double($0), 300.0) }))
         #expect(repeated.stretchStarts == [0])
     }
 
@@ -33,7 +34,8 @@ struct CriticalPowerTests {
             var t = 0.0
             var points: [(t: Double, w: Double)] = []
             for _ in 0..<Int.random(in: 200...1500, using: &rng) {
-                points.append((t, Int.random(in: 0..<40, using: &rng) == 0 ? .nan : Double(Int.random(in: 0...900, using: &rng))))
+                points.append(
+                    (t, Int.random(in: 0..<40, using: &rng) == 0 ? .nan : Double(Int.random(in: 0...900, using: &rng))))
                 t += Int.random(in: 0..<60, using: &rng) == 0 ? 45 : Double(Int.random(in: 1...3, using: &rng))
             }
             let p = PowerSeries(PowerSeriesTests.series(points))
@@ -90,7 +92,27 @@ struct CriticalPowerTests {
         #expect(CriticalPower.fit(Self.curveSeconds.map { ($0, .nan) }) == nil)
     }
 
-    static func run(_ id: String, day: Double, _ curve: (Double) -> Double?, sport: Sport = .running) -> PowerHistory.Run {
+    @Test func aFitBelowAnHourTheAthleteHeldIsRefusedWithItsReason() throws {
+        // A long steady ride's curve: its short "efforts" were not all-out, so a
+        // fit of them would put CP below the 60 minutes actually ridden.
+        let ride = Self.curveSeconds.map { t in (seconds: t, watts: t <= 1200 ? 115 + 2_000 / t : 128) }
+        #expect(CriticalPower.fit(ride.filter { $0.seconds <= 1200 }) != nil)
+        #expect(CriticalPower.fit(ride) == nil)
+        #expect(CriticalPower.refusal(ride).contains("below the 128 W held for 30 min"))
+        // One steady run: every effort present, the curve flat.
+        let flat = Self.curveSeconds.map { (seconds: $0, watts: 250.0) }
+        #expect(CriticalPower.refusal(flat) == "the curve is too flat for a W′ (steady running, not all-out efforts)")
+        #expect(CriticalPower.refusal([(seconds: 300, watts: 300)]).hasPrefix("too few efforts"))
+        // Efforts far off any curve (a residual of more than 8% of CP).
+        let noisy = Self.curveSeconds.enumerated().map { i, t in
+            (seconds: t, watts: Self.morton(t) * (i % 2 == 0 ? 1.3 : 0.8))
+        }
+        #expect(CriticalPower.fit(noisy) == nil)
+    }
+
+    static func run(_ id: String, day: Double, _ curve: (Double) -> Double?, sport: Sport = .running)
+        -> PowerHistory.Run
+    {
         PowerHistory.Run(id: id, start: day * 86_400, sport: sport, peaks: Self.curveSeconds.map(curve))
     }
 
@@ -98,7 +120,9 @@ struct CriticalPowerTests {
         let efforts = Self.run("a", day: 100, { Self.morton($0) })
         let easy = Self.run("b", day: 150, { $0 <= 1800 ? 180 : nil })
         let settings = [PowerHistory.Setting(from: 170 * 86_400, sport: .running, watts: 300, wPrimeJoules: nil)]
-        let h = PowerHistory(runs: [efforts, easy, Self.run("c", day: 160, { Self.morton($0) * 2 }, sport: .cycling)], settings: settings)
+        let h = PowerHistory(
+            runs: [efforts, easy, Self.run("c", day: 160, { Self.morton($0) * 2 }, sport: .cycling)], settings: settings
+        )
         #expect(h.criticalPower(.running, at: 99 * 86_400) == nil)
         let fit = try #require(h.criticalPower(.running, at: 150 * 86_400))
         #expect(abs(fit.value.watts - 280) < 0.5 && fit.setFrom == nil && fit.windowEnd == 150 * 86_400)
@@ -126,7 +150,8 @@ struct CriticalPowerTests {
     @Test func powerZonesCountEachSecondOnce() throws {
         // 100 s at 150 W (Easy at 250 W CP), 100 s at 240 W (Threshold), 50 s at 400 W (Repetition).
         let points = (0..<250).map { i in (Double(i), i < 100 ? 150.0 : i < 200 ? 240 : 400) } + [(250, 0)]
-        let zones = try #require(PowerZones.time(PowerSeries(PowerSeriesTests.series(points)), sport: .running, criticalPower: 250))
+        let zones = try #require(
+            PowerZones.time(PowerSeries(PowerSeriesTests.series(points)), sport: .running, criticalPower: 250))
         #expect(zones.map(\.seconds) == [100, 0, 100, 0, 50])
         #expect(zones.map(\.lowWatts) == [0, 200, 225, 250, 288] && zones.last?.highWatts == nil)
         #expect(PowerZones.zones(.cycling, criticalPower: 250)?.count == 7)

@@ -1,6 +1,7 @@
 import Foundation
 import RaceKitCore
 import RaceKitImport
+import RaceKitRace
 import RaceKitReports
 import RaceKitTestSupport
 import Testing
@@ -27,9 +28,11 @@ import Testing
         }
         t += 600
         blocks.append((t, 100))
-        return trackGPX(seconds: t, speed: 3.2, start: start, heartRate: 150, power: { i in
-            blocks.first { i < $0.end }?.watts ?? 100
-        })
+        return trackGPX(
+            seconds: t, speed: 3.2, start: start, heartRate: 150,
+            power: { i in
+                blocks.first { i < $0.end }?.watts ?? 100
+            })
     }
 
     static let efforts: [(durations: [Int], start: String)] = [
@@ -76,6 +79,22 @@ import Testing
         #expect(current.bests.allSatisfy { $0.watts < 900 })
 
         func runs() throws -> [RunRecord] { try store.runs().filter { $0.sport == .running } }
+        // A power plan's watts per m/s of flat running: the median over the two power runs.
+        let ratios = try runs().compactMap { r in
+            r.metrics[Metric.AvgPower.self].flatMap { w in r.gradeAdjustedPaceSecondsPerKm.map { w * $0 / 1000 } }
+        }
+        #expect(ratios.count == 2)
+        let (k, n) = try #require(try PowerPlanning.wattsPerMps(store, athleteID: "default"))
+        #expect(n == 2 && abs(k - ratios.reduce(0, +) / 2) < 1e-9)
+        var setup = try SetupLoader.parse(
+            yaml: "name: P\ndistance: 10k\ntarget_time: \"45:00\"\npacing: {strategy: power, cp_percent: 95}\n",
+            file: "p.yaml")
+        try PowerPlanning.fill(&setup, store: store)
+        guard case .power(let target) = setup.strategy else { Issue.record("not a power plan"); return }
+        #expect(target.wattsPerMps == k && target.wattsPerMpsSource == "athlete default's 2 runs with power")
+        #expect(abs(try #require(target.criticalPowerWatts) - fit.value.watts) < 1e-9)
+        let plan = try RacePlanner.plan(setup)
+        #expect(abs(plan.plannedSeconds - 10_000 * k / (0.95 * fit.value.watts)) < 1e-6)
         func check(_ cpOf: (RunRecord) -> Double?, _ what: String) throws {
             for r in try runs() {
                 let np = r.metrics[Metric.NormalizedPower.self]
@@ -86,7 +105,10 @@ import Testing
                 let intensity = try #require(r.metrics[Metric.PowerIntensity.self], "\(what): \(r.sourceFile)")
                 #expect(abs(intensity - np / cp) < 1e-9, "\(what): \(r.sourceFile)")
                 let seconds = try #require(r.metrics[Metric.PowerSeconds.self])
-                #expect(abs(try #require(r.metrics[Metric.PowerStressScore.self]) - seconds / 3600 * intensity * intensity * 100) < 1e-6)
+                #expect(
+                    abs(
+                        try #require(r.metrics[Metric.PowerStressScore.self]) - seconds / 3600 * intensity * intensity
+                            * 100) < 1e-6)
             }
         }
         // Each run against the fit of the 90 days up to it: the first alone, the second with both.
@@ -94,33 +116,57 @@ import Testing
         let first = try #require(try runs().first { $0.sourceFile.hasSuffix("efforts-0.gpx") })
         let firstCP = try #require(history.criticalPower(.running, at: first.startedAt)).value.watts
         #expect(abs(firstCP - fit.value.watts) > 0.1, "the first run's own curve is not both runs'")
-        try check({ r in r.sourceFile.hasSuffix("efforts-0.gpx") ? firstCP : r.sourceFile.hasSuffix("efforts-1.gpx") ? fit.value.watts : nil }, "fitted")
+        try check(
+            { r in
+                r.sourceFile.hasSuffix("efforts-0.gpx")
+                    ? firstCP : r.sourceFile.hasSuffix("efforts-1.gpx") ? fit.value.watts : nil
+            }, "fitted")
 
         // Set by hand from 2026-05-10: the second run is against 300 W, the first keeps its fit.
         let said = try PowerJobs.apply(
             PowerChange(criticalPower: 300, wPrimeKJ: 18, from: "2026-05-10", clear: false), store: store,
             athleteID: "default", now: 1_800_000_000)
-        #expect(said == ["Critical power for running: 300 W, W′ 18 kJ, in force from 2026-05-10.", "Updated the intensity and power stress of 1 runs."])
-        try check({ r in r.sourceFile.hasSuffix("efforts-0.gpx") ? firstCP : r.sourceFile.hasSuffix("efforts-1.gpx") ? 300 : nil }, "set")
+        #expect(
+            said == [
+                "Critical power for running: 300 W, W′ 18 kJ, in force from 2026-05-10.",
+                "Updated the intensity and power stress of 1 run."
+            ])
+        try check(
+            { r in
+                r.sourceFile.hasSuffix("efforts-0.gpx") ? firstCP : r.sourceFile.hasSuffix("efforts-1.gpx") ? 300 : nil
+            }, "set")
         let shown = try #require(try PowerJobs.current(store, athleteID: "default").first { $0.sport == .running })
-        #expect(PowerJobs.describe(shown, timeZone: "UTC") == "300 W, W′ 18.0 kJ (set by hand, in force from 2026-05-10)")
+        #expect(
+            PowerJobs.describe(shown, timeZone: "UTC") == "300 W, W′ 18.0 kJ (set by hand, in force from 2026-05-10)")
 
         // The weekly report sums the week's power stress.
         var options = WeeklyReportJob.Options()
-        options.through = .week(ISOWeek(containing: LocalCalendar(identifier: "UTC").day(of: first.startedAt)).adding(weeks: 1))
+        options.through = .week(
+            ISOWeek(containing: LocalCalendar(identifier: "UTC").day(of: first.startedAt)).adding(weeks: 1))
         options.weeks = 2
-        let weeks = try WeeklyReportJob(store: store, options: options).weeks(for: try #require(try store.athlete(id: "default")))
-        let stressOf = Dictionary(uniqueKeysWithValues: try runs().map { ($0.sourceFile, $0.metrics[Metric.PowerStressScore.self]) })
+        let weeks = try WeeklyReportJob(store: store, options: options).weeks(
+            for: try #require(try store.athlete(id: "default")))
+        let stressOf = Dictionary(
+            uniqueKeysWithValues: try runs().map { ($0.sourceFile, $0.metrics[Metric.PowerStressScore.self]) })
         #expect(weeks.rows.map(\.runsWithPowerStress) == [1, 1])
         #expect(abs(try #require(weeks.rows[0].powerStress) - (try #require(stressOf[first.sourceFile] ?? nil))) < 1e-9)
         #expect(weeks.rows[0].runs == 2, "the easy run counts as a run without power stress")
-        #expect(WeeklyCSV.render(weeks).contains(",1\r\n"))
+        let lines = WeeklyCSV.render(weeks).split(separator: "\r\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        let column = try #require(lines[0].firstIndex(of: "power_stress"))
+        #expect(lines[1][column] == Substring(TextFormat.fixed(weeks.rows[0].powerStress!, 1)))
+        #expect(lines[1][column + 1] == "1")
 
         // Forgotten: the fit again.
         _ = try PowerJobs.apply(
             PowerChange(criticalPower: nil, wPrimeKJ: nil, from: nil, clear: true), store: store, athleteID: "default",
             now: 1_800_000_000)
-        try check({ r in r.sourceFile.hasSuffix("efforts-0.gpx") ? firstCP : r.sourceFile.hasSuffix("efforts-1.gpx") ? fit.value.watts : nil }, "cleared")
+        try check(
+            { r in
+                r.sourceFile.hasSuffix("efforts-0.gpx")
+                    ? firstCP : r.sourceFile.hasSuffix("efforts-1.gpx") ? fit.value.watts : nil
+            }, "cleared")
 
         // The first run deleted: the second is against the fit of its own efforts.
         try store.delete(runID: first.id)

@@ -55,10 +55,57 @@ public struct CriticalPower: Sendable, Equatable {
 
     /// The fit of a power-duration curve (seconds, best mean watts): the
     /// three-parameter model where the efforts allow it and it comes out
-    /// plausible, else the two-parameter one; nil when neither can be told.
+    /// plausible, else the two-parameter one; nil when neither can be told
+    /// (`refusal` says why).
     public static func fit(_ curve: [(seconds: Double, watts: Double)]) -> CriticalPower? {
         let points = curve.filter { $0.seconds > 0 && $0.watts > 0 && $0.watts.isFinite }
-        return threeParameter(points) ?? twoParameter(points)
+        return [threeParameter(points), twoParameter(points)].lazy.compactMap { $0 }.first {
+            $0.isConsistent(with: points)
+        }
+    }
+
+    /// Largest RMS residual a fit may have, as a share of its critical power.
+    public static let maximumResidualShare = 0.08
+    /// How far an effort of 30 minutes or more may lie above the model's power for it.
+    public static let longEffortTolerance = 0.02
+
+    /// True when the model is not contradicted by the curve: its residual is
+    /// small, and no effort of 30 minutes or more lies above what the model
+    /// says can be held that long (a curve of steady rides, not all-out efforts,
+    /// fits a critical power below the hour the athlete rode).
+    func isConsistent(with curve: [(seconds: Double, watts: Double)]) -> Bool {
+        guard residualWatts <= Self.maximumResidualShare * watts else { return false }
+        for e in curve where e.seconds >= 1800 {
+            guard let p = power(forSeconds: e.seconds), e.watts <= p * (1 + Self.longEffortTolerance) else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Why `fit` gives nothing for `curve`, in words.
+    public static func refusal(_ curve: [(seconds: Double, watts: Double)]) -> String {
+        let points = curve.filter { $0.seconds > 0 && $0.watts > 0 && $0.watts.isFinite }
+        let two = points.filter { twoParameterSeconds.contains($0.seconds) }.map(\.seconds)
+        guard two.count >= 3, let short = two.min(), let long = two.max(), short <= 300, long >= 720 else {
+            return
+                "too few efforts: the 2-parameter fit needs three of 2-20 min, one of 5 min or less and one of 12 min or more"
+        }
+        let fits = [threeParameter(points), twoParameter(points)].compactMap { $0 }
+        if let f = fits.first,
+            let long = points.filter({ $0.seconds >= 1800 }).first(where: { e in
+                (f.power(forSeconds: e.seconds) ?? .infinity) * (1 + longEffortTolerance) < e.watts
+            })
+        {
+            return
+                "the fit's \(Int(f.watts.rounded())) W is below the \(Int(long.watts.rounded())) W held for \(Int(long.seconds / 60)) min: "
+                + "the shorter efforts were not all-out"
+        }
+        if let f = fits.first, f.residualWatts > maximumResidualShare * f.watts {
+            return
+                "the efforts lie \(Int(f.residualWatts.rounded())) W (RMS) off any fit: they are not one athlete's all-out curve"
+        }
+        return "the curve is too flat for a W′ (steady running, not all-out efforts)"
     }
 
     /// Work against time: the least-squares line through the 2-20 minute
@@ -94,7 +141,10 @@ public struct CriticalPower: Sendable, Equatable {
         }
         // k over 0.5-600 s: a log grid, then a golden-section search around its best.
         let grid = (0...60).map { 0.5 * pow(1200, Double($0) / 60) }
-        guard let best = grid.indices.min(by: { (solve(grid[$0])?.sse ?? .infinity) < (solve(grid[$1])?.sse ?? .infinity) })
+        guard
+            let best = grid.indices.min(by: {
+                (solve(grid[$0])?.sse ?? .infinity) < (solve(grid[$1])?.sse ?? .infinity)
+            })
         else { return nil }
         var lo = log(grid[max(best - 1, 0)]), hi = log(grid[min(best + 1, grid.count - 1)])
         let g = (5.0.squareRoot() - 1) / 2
@@ -103,6 +153,8 @@ public struct CriticalPower: Sendable, Equatable {
             if (solve(exp(a))?.sse ?? .infinity) < (solve(exp(b))?.sse ?? .infinity) { hi = b } else { lo = a }
         }
         let k = exp((lo + hi) / 2)
+        // At the grid's end the curve gives no k (an almost straight line): no Morton fit.
+        guard k < grid.last! * 0.99, k > grid.first! * 1.01 else { return nil }
         guard let (cp, w, _) = solve(k), plausibleWatts.contains(cp), plausibleWPrime.contains(w), k > 0
         else { return nil }
         let pmax = cp + w / k

@@ -102,7 +102,8 @@ public struct PowerHistory: Sendable {
         let curve = bests.map { (seconds: Double($0.seconds), watts: $0.watts) }
         return CriticalPower.fit(curve).map { fit in
             // The runs of the efforts the model used.
-            let range = fit.model == .threeParameter ? CriticalPower.threeParameterSeconds : CriticalPower.twoParameterSeconds
+            let range =
+                fit.model == .threeParameter ? CriticalPower.threeParameterSeconds : CriticalPower.twoParameterSeconds
             let used = Set(bests.filter { range.contains(Double($0.seconds)) }.map(\.runID))
             return InForce(value: fit, windowEnd: date, runs: used.count)
         }

@@ -32,13 +32,25 @@ extension Metric {
     public enum Peak3min: PeakPowerWindow { public static let seconds = 180, key: StaticString = "peakPower3minWatts" }
     public enum Peak5min: PeakPowerWindow { public static let seconds = 300, key: StaticString = "peakPower5minWatts" }
     public enum Peak8min: PeakPowerWindow { public static let seconds = 480, key: StaticString = "peakPower8minWatts" }
-    public enum Peak10min: PeakPowerWindow { public static let seconds = 600, key: StaticString = "peakPower10minWatts" }
-    public enum Peak12min: PeakPowerWindow { public static let seconds = 720, key: StaticString = "peakPower12minWatts" }
-    public enum Peak15min: PeakPowerWindow { public static let seconds = 900, key: StaticString = "peakPower15minWatts" }
-    public enum Peak20min: PeakPowerWindow { public static let seconds = 1200, key: StaticString = "peakPower20minWatts" }
-    public enum Peak30min: PeakPowerWindow { public static let seconds = 1800, key: StaticString = "peakPower30minWatts" }
+    public enum Peak10min: PeakPowerWindow {
+        public static let seconds = 600, key: StaticString = "peakPower10minWatts"
+    }
+    public enum Peak12min: PeakPowerWindow {
+        public static let seconds = 720, key: StaticString = "peakPower12minWatts"
+    }
+    public enum Peak15min: PeakPowerWindow {
+        public static let seconds = 900, key: StaticString = "peakPower15minWatts"
+    }
+    public enum Peak20min: PeakPowerWindow {
+        public static let seconds = 1200, key: StaticString = "peakPower20minWatts"
+    }
+    public enum Peak30min: PeakPowerWindow {
+        public static let seconds = 1800, key: StaticString = "peakPower30minWatts"
+    }
     public enum Peak1h: PeakPowerWindow { public static let seconds = 3600, key: StaticString = "peakPower1hWatts" }
-    public enum Peak90min: PeakPowerWindow { public static let seconds = 5400, key: StaticString = "peakPower90minWatts" }
+    public enum Peak90min: PeakPowerWindow {
+        public static let seconds = 5400, key: StaticString = "peakPower90minWatts"
+    }
     public enum Peak2h: PeakPowerWindow { public static let seconds = 7200, key: StaticString = "peakPower2hWatts" }
 }
 

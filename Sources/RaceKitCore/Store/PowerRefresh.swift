@@ -23,7 +23,8 @@ public enum PowerRefresh {
             let wPrimes = try store.measurements(athleteID: athleteID, kind: wKind, from: nil, until: nil)
             let wByStart = Dictionary(wPrimes.map { ($0.start, $0.value) }, uniquingKeysWith: { a, _ in a })
             for m in try store.measurements(athleteID: athleteID, kind: cpKind, from: nil, until: nil) {
-                out.append(PowerHistory.Setting(from: m.start, sport: sport, watts: m.value, wPrimeJoules: wByStart[m.start]))
+                out.append(
+                    PowerHistory.Setting(from: m.start, sport: sport, watts: m.value, wPrimeJoules: wByStart[m.start]))
             }
         }
         return out
@@ -46,7 +47,8 @@ public enum PowerRefresh {
         let powered = runs.compactMap { r -> PowerHistory.Run? in
             guard PowerHistory.sports.contains(r.sport) else { return nil }
             let peaks = curve.map { r.metrics[$0] }
-            return peaks.contains { $0 != nil } ? PowerHistory.Run(id: r.id, start: r.startedAt, sport: r.sport, peaks: peaks) : nil
+            return peaks.contains { $0 != nil }
+                ? PowerHistory.Run(id: r.id, start: r.startedAt, sport: r.sport, peaks: peaks) : nil
         }
         return (PowerHistory(runs: powered, settings: try settings(store, athleteID: athleteID)), runs)
     }
