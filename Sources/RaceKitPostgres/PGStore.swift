@@ -221,6 +221,7 @@ extension PGStore {
             if let s = filter.sport { add("sport =", .text(s.rawValue)) }
             if let s = filter.since { add("started_at >=", .double(s)) }
             if let u = filter.until { add("started_at <=", .double(u)) }
+            for m in filter.having { sql += " AND \"\(m.column)\" IS NOT NULL" }
             sql += " ORDER BY " + Self.ordering(filter.order, reversed: filter.reversed)
             if let l = filter.limit {
                 values.append(.int(Int64(max(0, l))))

@@ -6,8 +6,10 @@ import RaceKitCore
 /// see on the watch, the grade when there is a course, and the cues due in it.
 public enum PaceBand {
     public static func svg(_ plan: RacePlan, unitName: String) -> String {
-        let rowHeight = 6.0, header = 16.0, width = 70.0
         let hasGrade = plan.splits.contains { $0.gradePercent != nil }
+        // A power plan's watts after the clock; the grade and cues move right and the band widens.
+        let hasPower = plan.power != nil
+        let rowHeight = 6.0, header = 16.0, width = hasPower ? 79.0 : 70.0
         let rows = plan.splits
         let height = header + rowHeight * Double(rows.count) + 8
         var s = """
@@ -23,8 +25,6 @@ public enum PaceBand {
             TextFormat.xmlEscape(
                 "\(TextFormat.fixed(plan.setup.distanceMeters / 1000, 3)) km in \(TextFormat.duration(plan.plannedSeconds)) · \(strategy)"
             ), size: 2.6)
-        // A power plan's watts after the clock; the grade and cues move right.
-        let hasPower = plan.power != nil
         let shift = hasPower ? 9.0 : 0
         let gradeX = 48 + shift, cuesX = (hasGrade ? 50 : 39) + shift
         let columns: [(String, Double, String)] =
@@ -50,7 +50,8 @@ public enum PaceBand {
             s += text(
                 36, base, TextFormat.duration(Double(sp.cumulativeSeconds)), size: 3.2, anchor: "end", weight: "bold")
             if hasPower, let w = row.powerWatts {
-                s += text(44, base, TextFormat.fixed(w, 0), size: 3, anchor: "end", weight: "bold")
+                // Four digits (a cyclist's 1,000 W) in a smaller size, clear of the clock.
+                s += text(44, base, TextFormat.fixed(w, 0), size: w >= 999.5 ? 2.4 : 3, anchor: "end", weight: "bold")
             }
             if hasGrade, let g = row.gradePercent {
                 let color = g > 1 ? "#b03a2e" : (g < -1 ? "#1e8449" : "#333")

@@ -20,6 +20,18 @@ public enum PlanOutput {
         /// The plan's finish: the target, or the target slowed for the heat.
         public var plannedSeconds: Double
         @Null public var heat: HeatJSON?
+        /// A power plan's watts and times (absent for other strategies).
+        public var power: PowerPlanJSON? = nil
+    }
+
+    /// What a power plan holds: the watts worked out (before the heat), the
+    /// watts per m/s used, the time they give on a cool day, and the setup's
+    /// `target_time` it is compared with.
+    public struct PowerPlanJSON: Encodable, Sendable {
+        public var watts: Double
+        public var wattsPerMps: Double
+        public var seconds: Double
+        public var targetTimeSeconds: Double
     }
 
     /// The normalised setup: every value resolved to SI units, defaults filled in.
@@ -280,6 +292,11 @@ public enum PlanOutput {
                     heatSeconds: h.heatSeconds.rounded(), slowdownPercent: r(h.percent, 2)!,
                     wbgtStartC: r(h.wbgtStart, 2)!, wbgtFinishC: r(h.wbgtFinish, 2)!, wbgtMaxC: r(h.wbgtMax, 2)!,
                     coolEquivalentSeconds: h.coolEquivalentSeconds.map { $0.rounded() }, beyondData: h.beyondData)
+            },
+            power: plan.power.map { p in
+                PowerPlanJSON(
+                    watts: r(p.watts, 1) ?? p.watts, wattsPerMps: r(p.wattsPerMps, 2) ?? p.wattsPerMps,
+                    seconds: p.seconds.rounded(), targetTimeSeconds: p.targetTimeSeconds)
             })
     }
 

@@ -19,6 +19,8 @@ public struct PowerPacing: Sendable, Equatable {
     public var wattsPerMps: Double
     /// The finish those watts give on this course (before any heat adjustment).
     public var seconds: Double
+    /// The setup's `target_time`, which the plan's summary compares with `seconds`.
+    public var targetTimeSeconds: Double
 
     /// The plan of `setup`'s power strategy over `cost`; a `SetupError` naming
     /// the key when the watts or their pace cannot be told.
@@ -28,21 +30,21 @@ public struct PowerPacing: Sendable, Equatable {
         func fail(_ key: String, _ message: String) -> SetupError {
             SetupError(kind: .invalid, file: setup.file, line: setup.pacingLine, key: key, message: message)
         }
-        guard let k = target.wattsPerMps else {
+        // Everything missing at once: the watts per m/s, and the critical power of a cp_percent.
+        var missing: [String] = []
+        if target.wattsPerMps == nil { missing.append("watts_per_mps (the athlete's watts per m/s of flat running)") }
+        if target.targetWatts == nil { missing.append("critical_power_w (for cp_percent)") }
+        guard let k = target.wattsPerMps, let watts = target.targetWatts else {
             throw fail(
-                "pacing.watts_per_mps",
-                "a power plan needs the athlete's watts per m/s of flat running: give watts_per_mps, or plan with a store that holds their runs with power and grade-adjusted pace (the median of the 90 days to the newest)"
-            )
-        }
-        guard let watts = target.targetWatts else {
-            throw fail(
-                "pacing.critical_power_w",
-                "cp_percent needs the athlete's critical power: give critical_power_w, or set it (athlete set --cp) or fit it from runs with power in the store"
-            )
+                target.wattsPerMps == nil ? "pacing.watts_per_mps" : "pacing.critical_power_w",
+                "a power plan needs \(missing.joined(separator: " and ")): give \(missing.count == 1 ? "it" : "them") "
+                    + "in the setup; race plan, race script and race review take them from a store that holds the "
+                    + "athlete's runs with power (and a critical power set or fitted); script simulate reads no store")
         }
         // Flat-equivalent metres over the flat speed the watts give.
         let seconds = cost.integrals(cost.length).f * k / watts
-        return PowerPacing(target: target, watts: watts, wattsPerMps: k, seconds: seconds)
+        return PowerPacing(
+            target: target, watts: watts, wattsPerMps: k, seconds: seconds, targetTimeSeconds: setup.targetSeconds)
     }
 
     /// The watts of a stretch of `plan` from `a` to `b` metres: the flat speed
@@ -73,14 +75,15 @@ public struct PowerPacing: Sendable, Equatable {
 
     /// The plan's summary line: "Power: 262 W (...) gives 3:24:10 over this
     /// course, 5:50 faster than the target 3:30:00."
-    static func line(_ p: PowerPacing, targetSeconds: Double, course: Bool) -> String {
+    static func line(_ p: PowerPacing, targetSeconds: Double, course: Bool, heat: Bool = false) -> String {
         let t = p.seconds.rounded()
         let diff = t - targetSeconds.rounded()
         let compared =
             diff == 0
             ? "the target exactly"
             : "\(TextFormat.duration(abs(diff))) \(diff < 0 ? "faster" : "slower") than the target \(TextFormat.duration(targetSeconds))"
+        let cool = heat ? " on a cool day" : ""
         return
-            "Power: \(p.description) gives \(TextFormat.duration(t)) \(course ? "over this course" : "on the flat"), \(compared)."
+            "Power: \(p.description) gives \(TextFormat.duration(t))\(cool) \(course ? "over this course" : "on the flat"), \(compared)."
     }
 }

@@ -74,7 +74,10 @@ public enum RacePlanner {
             let resolved = try PowerPacing.resolve(setup, p, cost: cost ?? CostProfile.flat(d))
             power = resolved
             target = resolved.seconds
-            notes.append(PowerPacing.line(resolved, targetSeconds: setup.targetSeconds, course: course != nil))
+            notes.append(
+                PowerPacing.line(
+                    resolved, targetSeconds: setup.targetSeconds, course: course != nil,
+                    heat: setup.weather?.adjust == .plan))
         }
         var pace: PacePlan
         do {
@@ -85,8 +88,10 @@ public enum RacePlanner {
                     kind: .invalid, file: setup.file, line: setup.pacingLine,
                     key: power.target.watts != nil ? "pacing.watts" : "pacing.cp_percent",
                     message:
-                        "\(TextFormat.fixed(power.watts, 0)) W at \(TextFormat.fixed(power.wattsPerMps, 1)) W per m/s: "
-                        + e.description + (course != nil ? " over this course" : ""))
+                        "\(TextFormat.fixed(power.watts, 0)) W at \(TextFormat.fixed(power.wattsPerMps, 1)) W per m/s is "
+                        + "\(TextFormat.duration(1000 * power.wattsPerMps / power.watts))/km on the flat and "
+                        + "\(TextFormat.duration(power.seconds)) for the race\(course != nil ? " over this course" : ""): "
+                        + "a plan's pace must lie between 2:00/km and 20:00/km (\(e.description))")
             }
             throw SetupError(
                 kind: .invalid, file: setup.file, line: setup.pacingLine, key: "pacing",

@@ -215,7 +215,7 @@ public enum SetupLoader {
             setup.smoothingMeters = try r.number(s, "pacing.smoothing_m", in: 0...2000)
         }
         let percentNode = m["split_percent"], segmentsNode = m["segments"]
-        if name != "power", let k = powerKeys.first(where: { m[$0] != nil }) {
+        if ["even", "negative", "positive", "custom"].contains(name), let k = powerKeys.first(where: { m[$0] != nil }) {
             throw r.error(m[k]!, "pacing.\(k)", "only a power strategy takes \(k)")
         }
         switch name {

@@ -296,6 +296,7 @@ public final class SQLiteStore: Store {
                 if let s = filter.sport { request = request.filter(RunRecord.Columns.sport == s) }
                 if let s = filter.since { request = request.filter(RunRecord.Columns.startedAt >= s) }
                 if let u = filter.until { request = request.filter(RunRecord.Columns.startedAt <= u) }
+                for m in filter.having { request = request.filter(Column(m.column) != nil) }
                 request = request.order(Self.ordering(filter.order, reversed: filter.reversed))
                 if let l = filter.limit { request = request.limit(l) }
                 return try fetchRuns(db, request)

@@ -284,6 +284,7 @@ public enum PowerPlanning {
         var filter = RunFilter()
         filter.athleteID = athleteID
         filter.sport = .running
+        filter.having = [Metric.AvgPower.self]
         let runs = try store.runs(matching: filter).filter {
             $0.metrics[Metric.AvgPower.self] != nil && $0.gradeAdjustedPaceSecondsPerKm != nil
         }

@@ -87,6 +87,11 @@ import Testing
         let w = try #require(warm.splits.first?.powerWatts)
         #expect(abs(w - 250 * cool.plannedSeconds / warm.plannedSeconds) < 0.5)
         #expect(PlanOutput.summary(warm)[0].contains("(1:45:29 on a cool day, slowed for the heat)"))
+        #expect(
+            warm.notes.first?.contains("gives 1:45:29 on a cool day on the flat, 0:29 slower than the target") == true)
+        let json = PlanOutput.json(warm)
+        #expect(json.power?.watts == 250 && json.power?.seconds == 6329 && json.power?.targetTimeSeconds == 6300)
+        #expect(PlanOutput.json(try HeatPlanTests.plan()).power == nil)
     }
 
     @Test func aPowerPlanWithoutItsFiguresNamesTheKey() throws {
@@ -97,6 +102,14 @@ import Testing
             } catch let e as SetupError { return e.key + ": " + e.message } catch { return "\(error)" }
         }
         #expect(refusal("strategy: power\nwatts: 250")?.hasPrefix("pacing.watts_per_mps: a power plan needs") == true)
+        // Both figures missing: both named in one message.
+        #expect(
+            refusal("strategy: power\ncp_percent: 90")?.hasPrefix(
+                "pacing.watts_per_mps: a power plan needs watts_per_mps (the athlete's watts per m/s of flat running) and critical_power_w (for cp_percent): give them in the setup"
+            )
+                == true)
+        // A strategy spelt otherwise is named as such, not as a power key out of place.
+        #expect(refusal("strategy: Power\nwatts: 250")?.hasPrefix("pacing.strategy: 'Power' is not one of") == true)
         #expect(
             refusal("strategy: power\ncp_percent: 90\nwatts_per_mps: 75")?.hasPrefix("pacing.critical_power_w:") == true
         )
@@ -109,7 +122,9 @@ import Testing
         #expect(refusal("strategy: power\nwatts: 2000\nwatts_per_mps: 75")?.contains("out of range") == true)
         #expect(refusal("strategy: power\nwatts: .nan\nwatts_per_mps: 75") != nil)
         // 1,500 W at 20 W per m/s is 75 m/s: no running pace.
-        #expect(refusal("strategy: power\nwatts: 1500\nwatts_per_mps: 20")?.contains("faster than 2:00/km") == true)
+        #expect(
+            refusal("strategy: power\nwatts: 1500\nwatts_per_mps: 20")?.hasPrefix(
+                "pacing.watts: 1500 W at 20.0 W per m/s is 0:13/km on the flat and 4:41 for the race") == true)
     }
 
     @Test func theScriptEngineSeesPowerNowAndOverThreeMinutes() throws {

@@ -30,14 +30,15 @@ public enum PowerRefresh {
         return out
     }
 
-    /// The athlete's power history and their runs (oldest first); with
-    /// `before`, only the runs of the 90 days up to it (enough for the critical
-    /// power in force then).
+    /// The athlete's power history and their runs with power (oldest first);
+    /// with `before`, only the runs of the 90 days up to it (enough for the
+    /// critical power in force then).
     public static func history(
         _ store: any RunRepository & DailyRepository, athleteID: String, before: Double? = nil
     ) throws -> (history: PowerHistory, runs: [RunRecord]) {
         var filter = RunFilter()
         filter.athleteID = athleteID
+        filter.having = [Metric.NormalizedPower.self]
         if let before {
             filter.since = before - PowerHistory.windowDays * 86_400
             filter.until = before

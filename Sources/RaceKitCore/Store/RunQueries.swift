@@ -20,6 +20,8 @@ public struct RunFilter: Sendable {
     /// Seconds since the epoch, inclusive.
     public var since: Double?
     public var until: Double?
+    /// Only runs with a value of each of these metrics (a column not null).
+    public var having: [any RunMetric.Type] = []
     /// At most this many runs, the first ones in the order.
     public var limit: Int?
     public var order = RunOrder.startedAt
