@@ -86,7 +86,8 @@ struct SchemaContractTests {
     }
 
     @Test(arguments: [
-        "berlin-marathon-2026.yaml", "hilly-half.yaml", "munich-half-2026.yaml", "spring-10k.yaml", "warm-marathon.yaml",
+        "berlin-marathon-2026.yaml", "hilly-half.yaml", "munich-half-2026.yaml", "spring-10k.yaml",
+        "warm-marathon.yaml",
         "hilly-half-power.yaml"
     ])
     func racePlans(_ setup: String) throws {
