@@ -233,7 +233,8 @@ public struct Importer: Sendable {
         // after its last file was stored but before this step left runs analysed
         // on a provisional profile (zones and loads of a history that has since
         // grown), and the next import, even of nothing new, finishes it. With
-        // nothing stale this is two queries.
+        // nothing stale this is two queries, and the power refresh's read of
+        // the athlete's runs with power (a fit per such run).
         do {
             let outcome = try Recompute(store: store).run(athleteID: options.athleteID, force: false, jobs: jobs)
             if !outcome.failed.isEmpty { recomputeError = RecomputeError(failures: outcome.failed) }

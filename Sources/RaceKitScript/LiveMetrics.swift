@@ -57,8 +57,9 @@ public enum LiveMetrics {
             let d0 = hasDistance ? s.distance[j] : .nan, d1 = hasDistance ? s.distance[j + 1] : .nan
             distances[k] = d0.isNaN ? (k > 0 ? distances[k - 1] : 0) : (d1.isNaN ? d0 : d0 + (d1 - d0) * u)
             if k > 0 { distances[k] = max(distances[k], distances[k - 1]) }
-            if hasPower, b - a <= PowerSeries.maximumHold, t < b || j + 2 == s.count {
-                let p = s.power[j]
+            if hasPower, b - a <= PowerSeries.maximumHold {
+                // At the last record and after it, the last record's value.
+                let p = t >= b ? s.power[j + 1] : s.power[j]
                 if PowerSeries.plausibleWatts.contains(p) { power[k] = p }
             }
             if b - a <= 10 {

@@ -82,8 +82,10 @@ public enum PowerJobs {
                     : "Forgot the critical power set for \(change.sport.rawValue): fits of the efforts take over.")
         } else if let watts = change.criticalPower {
             let calendar = LocalCalendar(identifier: athlete.timeZone)
-            let start =
-                change.from.flatMap(LocalCalendar.day(parsing:)).map { calendar.instant(day: $0, seconds: 0) } ?? now
+            // From the start of the day given, else of today, in the athlete's time zone:
+            // a test run this morning is under the value set after it.
+            let day = change.from.flatMap(LocalCalendar.day(parsing:)) ?? calendar.day(of: now)
+            let start = calendar.instant(day: day, seconds: 0)
             var rows = [
                 DailyMeasurement(
                     athleteID: athleteID, kind: DailyKind.named(cpKind)!, value: watts, start: start, source: source,
@@ -95,11 +97,15 @@ public enum PowerJobs {
                         athleteID: athleteID, kind: DailyKind.named(wKind)!, value: kj * 1000, start: start,
                         source: source, importedAt: now))
             }
+            // A W′ set before at this start does not belong to the new value.
+            let staleWPrime = try store.measurements(athleteID: athleteID, kind: wKind, from: start, until: start)
+                .filter { $0.source == source && change.wPrimeKJ == nil }
+            if !staleWPrime.isEmpty { try store.removeMeasurements(staleWPrime) }
             try store.addMeasurements(rows, replacing: true)
-            let day = LocalCalendar.dateString(calendar.day(of: start))
             said.append(
                 "Critical power for \(change.sport.rawValue): \(TextFormat.plain(watts)) W"
-                    + (change.wPrimeKJ.map { ", W′ \(TextFormat.plain($0)) kJ" } ?? "") + ", in force from \(day).")
+                    + (change.wPrimeKJ.map { ", W′ \(TextFormat.plain($0)) kJ" } ?? "")
+                    + ", in force from \(LocalCalendar.dateString(day)).")
         }
         let changed = try PowerRefresh.run(store, athleteID: athleteID)
         if changed > 0 {
@@ -278,7 +284,7 @@ public enum PowerPlanning {
         setup.strategy = .power(target)
     }
 
-    /// The median of average power x grade-adjusted speed over the athlete's
+    /// The median of average power / grade-adjusted speed over the athlete's
     /// running power runs of the 90 days to the newest, and how many; nil without.
     public static func wattsPerMps(_ store: any Store, athleteID: String) throws -> (Double, Int)? {
         var filter = RunFilter()

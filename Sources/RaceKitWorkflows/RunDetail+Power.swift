@@ -74,7 +74,8 @@ extension RunDetail {
             if let s = m[Metric.PowerStressScore.self] { text += " · power stress \(Format.number(s, digits: 0))" }
             facts.append(("Intensity", text))
         } else if PowerHistory.sports.contains(record.sport) {
-            facts.append(("Intensity", "unknown: no critical power for the run's day (athlete show says why)"))
+            let why = noCriticalPower ?? "no runs with power in its 90 days"
+            facts.append(("Intensity", "unknown: no critical power for the run's day (\(why))"))
         }
         let peaks = zip(PeakPowerCurve.metrics, PeakPowerCurve.seconds).compactMap { metric, seconds in
             Self.shownPeaks.contains(seconds)

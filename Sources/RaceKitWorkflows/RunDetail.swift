@@ -15,6 +15,8 @@ public struct RunDetail {
     /// The critical power in force on the run's day for its sport, and the time in power zones it gives.
     public var criticalPower: PowerHistory.InForce?
     public var powerZones: [PowerZones.Time]?
+    /// Why there is no critical power on the run's day (`CriticalPower.refusal` of its 90 days).
+    public var noCriticalPower: String?
 
     /// The run of `id` (or a unique prefix, `RunLookup`) with its analysis, zones, efforts and race links.
     public static func load(_ store: any Store, id: String) throws -> RunDetail {
@@ -31,6 +33,10 @@ public struct RunDetail {
         if record.metrics[Metric.NormalizedPower.self] != nil, PowerHistory.sports.contains(record.sport) {
             let history = try PowerRefresh.history(store, athleteID: record.athleteID, before: record.startedAt).history
             detail.criticalPower = history.criticalPower(record.sport, at: record.startedAt)
+            if detail.criticalPower == nil {
+                let curve = history.recentBests(record.sport, at: record.startedAt)
+                detail.noCriticalPower = CriticalPower.refusal(curve.map { (Double($0.seconds), $0.watts) })
+            }
             detail.powerZones = detail.criticalPower.flatMap {
                 PowerZones.time(analysis.powerSeries, sport: record.sport, criticalPower: $0.value.watts)
             }

@@ -98,16 +98,23 @@ struct CriticalPowerTests {
         let ride = Self.curveSeconds.map { t in (seconds: t, watts: t <= 1200 ? 115 + 2_000 / t : 128) }
         #expect(CriticalPower.fit(ride.filter { $0.seconds <= 1200 }) != nil)
         #expect(CriticalPower.fit(ride) == nil)
-        #expect(CriticalPower.refusal(ride).contains("below the 128 W held for 30 min"))
+        let why = CriticalPower.refusal(ride)
+        #expect(why.hasPrefix("the 2-parameter fit: its 115 W is below the 128 W held for 30 min"), "\(why)")
         // One steady run: every effort present, the curve flat.
         let flat = Self.curveSeconds.map { (seconds: $0, watts: 250.0) }
-        #expect(CriticalPower.refusal(flat) == "the curve is too flat for a W′ (steady running, not all-out efforts)")
+        #expect(
+            CriticalPower.refusal(flat)
+                == "the curve is too flat for a W′ (W′ 0.0 kJ: steady running, not all-out efforts)")
+        // A curve too steep for any athlete: the bound it breaks is named.
+        let steep = Self.curveSeconds.map { (seconds: $0, watts: 300 + 500_000 / $0) }
+        #expect(CriticalPower.refusal(steep) == "the curve is too steep: W′ 500 kJ is above 100 kJ")
         #expect(CriticalPower.refusal([(seconds: 300, watts: 300)]).hasPrefix("too few efforts"))
         // Efforts far off any curve (a residual of more than 8% of CP).
         let noisy = Self.curveSeconds.enumerated().map { i, t in
             (seconds: t, watts: Self.morton(t) * (i % 2 == 0 ? 1.3 : 0.8))
         }
         #expect(CriticalPower.fit(noisy) == nil)
+        #expect(CriticalPower.refusal(noisy).contains("(RMS) off it, more than 8% of its"))
     }
 
     static func run(_ id: String, day: Double, _ curve: (Double) -> Double?, sport: Sport = .running)

@@ -139,6 +139,27 @@ import Testing
         #expect(
             PowerJobs.describe(shown, timeZone: "UTC") == "300 W, W′ 18.0 kJ (set by hand, in force from 2026-05-10)")
 
+        // The same day set again without a W′: the old W′ is not kept with the new value.
+        _ = try PowerJobs.apply(
+            PowerChange(criticalPower: 305, wPrimeKJ: nil, from: "2026-05-10", clear: false), store: store,
+            athleteID: "default", now: 1_800_000_000)
+        let again = try #require(try PowerJobs.current(store, athleteID: "default").first { $0.sport == .running })
+        #expect(PowerJobs.describe(again, timeZone: "UTC") == "305 W (set by hand, in force from 2026-05-10)")
+        // Without --cp-from, from the start of today in the athlete's zone (a morning's test run is under it).
+        let noon = 1_800_000_000.0 - 1_800_000_000.0.truncatingRemainder(dividingBy: 86_400) + 43_200
+        let today = try PowerJobs.apply(
+            PowerChange(criticalPower: 300, wPrimeKJ: 18, from: nil, clear: false), store: store,
+            athleteID: "default", now: noon)
+        #expect(
+            today.first?.hasSuffix(
+                "in force from \(LocalCalendar.dateString(LocalCalendar(identifier: "UTC").day(of: noon))).") == true)
+        let set = try PowerRefresh.settings(store, athleteID: "default")
+        #expect(set.contains { $0.from == noon - 43_200 && $0.watts == 300 && $0.wPrimeJoules == 18_000 })
+        #expect(set.contains { $0.from == noon - 43_200 } && !set.contains { $0.from == noon })
+        _ = try PowerJobs.apply(
+            PowerChange(criticalPower: 300, wPrimeKJ: 18, from: "2026-05-10", clear: false), store: store,
+            athleteID: "default", now: 1_800_000_000)
+
         // The weekly report sums the week's power stress.
         var options = WeeklyReportJob.Options()
         options.through = .week(

@@ -73,15 +73,7 @@ public struct CriticalPower: Sendable, Equatable {
     /// small, and no effort of 30 minutes or more lies above what the model
     /// says can be held that long (a curve of steady rides, not all-out efforts,
     /// fits a critical power below the hour the athlete rode).
-    func isConsistent(with curve: [(seconds: Double, watts: Double)]) -> Bool {
-        guard residualWatts <= Self.maximumResidualShare * watts else { return false }
-        for e in curve where e.seconds >= 1800 {
-            guard let p = power(forSeconds: e.seconds), e.watts <= p * (1 + Self.longEffortTolerance) else {
-                return false
-            }
-        }
-        return true
-    }
+    func isConsistent(with curve: [(seconds: Double, watts: Double)]) -> Bool { contradiction(curve) == nil }
 
     /// Why `fit` gives nothing for `curve`, in words.
     public static func refusal(_ curve: [(seconds: Double, watts: Double)]) -> String {
@@ -91,21 +83,40 @@ public struct CriticalPower: Sendable, Equatable {
             return
                 "too few efforts: the 2-parameter fit needs three of 2-20 min, one of 5 min or less and one of 12 min or more"
         }
+        // Each model that gave a plausible fit, and why the curve contradicts it.
         let fits = [threeParameter(points), twoParameter(points)].compactMap { $0 }
-        if let f = fits.first,
-            let long = points.filter({ $0.seconds >= 1800 }).first(where: { e in
-                (f.power(forSeconds: e.seconds) ?? .infinity) * (1 + longEffortTolerance) < e.watts
-            })
-        {
-            return
-                "the fit's \(Int(f.watts.rounded())) W is below the \(Int(long.watts.rounded())) W held for \(Int(long.seconds / 60)) min: "
-                + "the shorter efforts were not all-out"
+        if !fits.isEmpty {
+            return fits.map { f in "the \(f.model.rawValue) fit: " + (f.contradiction(points) ?? "holds") }
+                .joined(separator: "; ")
         }
-        if let f = fits.first, f.residualWatts > maximumResidualShare * f.watts {
-            return
-                "the efforts lie \(Int(f.residualWatts.rounded())) W (RMS) off any fit: they are not one athlete's all-out curve"
+        // No plausible fit: what the work-time line gives.
+        let use = points.filter { twoParameterSeconds.contains($0.seconds) }
+        guard let (w, cp) = line(use.map { ($0.seconds, $0.watts * $0.seconds) }) else {
+            return "the efforts give no line of work against time"
         }
-        return "the curve is too flat for a W′ (steady running, not all-out efforts)"
+        if w < plausibleWPrime.lowerBound {
+            return
+                "the curve is too flat for a W′ (W′ \(TextFormat.fixed(w / 1000, 1)) kJ: steady running, not all-out efforts)"
+        }
+        if w > plausibleWPrime.upperBound {
+            return "the curve is too steep: W′ \(TextFormat.fixed(w / 1000, 0)) kJ is above 100 kJ"
+        }
+        return "the line's critical power \(TextFormat.fixed(cp, 0)) W is outside 20-2,000 W"
+    }
+
+    /// Why this fit does not hold for `curve`; nil when it holds.
+    func contradiction(_ curve: [(seconds: Double, watts: Double)]) -> String? {
+        if residualWatts > Self.maximumResidualShare * watts {
+            return
+                "the efforts lie \(Int(residualWatts.rounded())) W (RMS) off it, more than 8% of its \(Int(watts.rounded())) W"
+        }
+        if let long = curve.filter({ $0.seconds >= 1800 }).first(where: { e in
+            (power(forSeconds: e.seconds) ?? .infinity) * (1 + Self.longEffortTolerance) < e.watts
+        }) {
+            return "its \(Int(watts.rounded())) W is below the \(Int(long.watts.rounded())) W held for "
+                + "\(Int(long.seconds / 60)) min: the shorter efforts were not all-out"
+        }
+        return nil
     }
 
     /// Work against time: the least-squares line through the 2-20 minute

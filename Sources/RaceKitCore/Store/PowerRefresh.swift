@@ -21,8 +21,12 @@ public enum PowerRefresh {
         for sport in PowerHistory.sports {
             let (cpKind, wKind) = kinds(sport)
             let wPrimes = try store.measurements(athleteID: athleteID, kind: wKind, from: nil, until: nil)
-            let wByStart = Dictionary(wPrimes.map { ($0.start, $0.value) }, uniquingKeysWith: { a, _ in a })
-            for m in try store.measurements(athleteID: athleteID, kind: cpKind, from: nil, until: nil) {
+            let wByStart = Dictionary(
+                wPrimes.filter { CriticalPower.plausibleWPrime.contains($0.value) }.map { ($0.start, $0.value) },
+                uniquingKeysWith: { a, _ in a })
+            // Values outside the ranges `athlete set` takes (a store edited by hand) are left out.
+            for m in try store.measurements(athleteID: athleteID, kind: cpKind, from: nil, until: nil)
+            where CriticalPower.plausibleWatts.contains(m.value) {
                 out.append(
                     PowerHistory.Setting(from: m.start, sport: sport, watts: m.value, wPrimeJoules: wByStart[m.start]))
             }
@@ -60,10 +64,13 @@ public enum PowerRefresh {
         guard let np = r.metrics[Metric.NormalizedPower.self], let seconds = r.metrics[Metric.PowerSeconds.self],
             let cp = history.criticalPower(r.sport, at: r.startedAt)?.value.watts
         else { return [nil, nil] }
-        return [
+        let both = [
             PowerStress.intensity(normalized: np, criticalPower: cp),
             PowerStress.stress(seconds: seconds, normalized: np, criticalPower: cp)
-        ].enumerated().map { i, v in v.flatMap { metrics[i].plausible.contains($0) ? $0 : nil } }
+        ]
+        // Both or neither: a stress whose intensity is out of range is no stress.
+        for (m, v) in zip(metrics, both) { guard let v, m.plausible.contains(v) else { return [nil, nil] } }
+        return both
     }
 
     /// Brings the athlete's runs to their intensity and stress; returns how many runs changed.
