@@ -84,7 +84,7 @@ public struct AthleteProfile {
                 Format.table(
                     header: ["zone", "bpm"],
                     rows: zones.map { z in
-                        [z.name, z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"]
+                        [z.name, Format.zoneRange(z.lowBpm, z.highBpm)]
                     }))
         }
         for c in power {
@@ -96,7 +96,7 @@ public struct AthleteProfile {
                 Format.table(
                     header: ["\(c.sport.rawValue) power zone", "W"],
                     rows: zones.map { z in
-                        [z.name, z.highWatts.map { "\(Int(z.lowWatts))-\(Int($0) - 1)" } ?? "\(Int(z.lowWatts))+"]
+                        [z.name, Format.zoneRange(z.lowWatts, z.highWatts)]
                     }))
         }
         return lines.joined(separator: "\n")

@@ -64,6 +64,28 @@ public enum Format {
 
     /// A left/right aligned text table. Each cell is one line: control characters
     /// in it (a name from a file) are shown escaped (`DisplayText.line`).
+    /// A zone's bounds: "140-151" (the upper bound exclusive), or "152+" for the top zone.
+    static func zoneRange(_ low: Double, _ high: Double?) -> String {
+        high.map { "\(Int(low))-\(Int($0) - 1)" } ?? "\(Int(low))+"
+    }
+
+    /// The time-in-zones table of `runs show` (heart rate and power): zone,
+    /// bounds in `unit`, time, share and a bar.
+    static func zoneTimes(unit: String, _ zones: [(name: String, low: Double, high: Double?, seconds: Double)])
+        -> String
+    {
+        let total = zones.reduce(0) { $0 + $1.seconds }
+        return table(
+            header: ["zone", unit, "time", "share", ""],
+            rows: zones.map { z in
+                let share = total > 0 ? z.seconds / total : 0
+                return [
+                    z.name, zoneRange(z.low, z.high), duration(z.seconds), "\(Int((share * 100).rounded()))%",
+                    String(repeating: "█", count: Int((share * 30).rounded()))
+                ]
+            }, rightAligned: [1, 2, 3])
+    }
+
     public static func table(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let rows = rows.map { $0.map(DisplayText.line) }
         // Each cell's width counted once (counting Characters walks the text).

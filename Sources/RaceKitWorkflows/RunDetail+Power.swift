@@ -88,19 +88,9 @@ extension RunDetail {
     /// The power-zone table, after the heart-rate zones; empty without zones.
     var powerZoneLines: [String] {
         guard let zones = powerZones, let cp = criticalPower else { return [] }
-        let total = zones.reduce(0) { $0 + $1.seconds }
         return [
             "", "Power zones (\(Int(cp.value.watts.rounded())) W critical power)",
-            Format.table(
-                header: ["zone", "W", "time", "share", ""],
-                rows: zones.map { z in
-                    let share = total > 0 ? z.seconds / total : 0
-                    let range = z.highWatts.map { "\(Int(z.lowWatts))-\(Int($0) - 1)" } ?? "\(Int(z.lowWatts))+"
-                    return [
-                        z.name, range, Format.duration(z.seconds), "\(Int((share * 100).rounded()))%",
-                        String(repeating: "█", count: Int((share * 30).rounded()))
-                    ]
-                }, rightAligned: [1, 2, 3])
+            Format.zoneTimes(unit: "W", zones.map { ($0.name, $0.lowWatts, $0.highWatts, $0.seconds) })
         ]
     }
 }

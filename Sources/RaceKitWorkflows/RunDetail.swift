@@ -209,19 +209,8 @@ public struct RunDetail {
             lines += ["", "Splits (\(unit.rawValue))", SplitTable.text(splits, unit: unit)]
         }
         if !zones.isEmpty {
-            let total = zones.reduce(0) { $0 + $1.seconds }
             lines += ["", "Heart-rate zones (\(r.zoneModel?.rawValue ?? "?"))"]
-            lines.append(
-                Format.table(
-                    header: ["zone", "bpm", "time", "share", ""],
-                    rows: zones.map { z in
-                        let share = total > 0 ? z.seconds / total : 0
-                        let range = z.highBpm.map { "\(Int(z.lowBpm))-\(Int($0) - 1)" } ?? "\(Int(z.lowBpm))+"
-                        return [
-                            z.name, range, Format.duration(z.seconds), "\(Int((share * 100).rounded()))%",
-                            String(repeating: "█", count: Int((share * 30).rounded()))
-                        ]
-                    }, rightAligned: [1, 2, 3]))
+            lines.append(Format.zoneTimes(unit: "bpm", zones.map { ($0.name, $0.lowBpm, $0.highBpm, $0.seconds) }))
         }
         lines += powerZoneLines
         if !efforts.isEmpty {
