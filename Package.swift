@@ -79,7 +79,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // glibc's <malloc.h> (mallopt), for the racekit binary's allocator settings.
+        // glibc's <malloc.h> (mallopt): the allocator settings of the racekit binary
+        // (and of racekit-gen's decode benchmark), set by the executable itself.
         .systemLibrary(name: "CMalloc"),
         .target(name: "RaceKitCore"),
         .target(
@@ -111,20 +112,21 @@ let package = Package(
         .target(
             name: "RaceKitWorkflows",
             dependencies: [
-                "CMalloc", "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript",
+                "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript",
                 "RaceKitRace", "RaceKitReports"
             ]
         ),
         .executableTarget(
             name: "racekit",
             dependencies: [
-                "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript",
+                "CMalloc", "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript",
                 "RaceKitRace",
                 "RaceKitWorkflows", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
-            name: "racekit-gen", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitTestSupport"]),
+            name: "racekit-gen",
+            dependencies: ["CMalloc", "RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitTestSupport"]),
         .executableTarget(
             name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitRace"]),
         // Golden files, seeded randomness and made-up exports, shared by the test targets

@@ -21,7 +21,7 @@ public struct SamplePoint: Sendable, Equatable {
     /// Temperature in degrees Celsius.
     public var temperature = Double.nan
 
-    public init() {}
+    @inlinable public init() {}
 
     /// Fills every channel that is absent here with the other point's value.
     public mutating func fillMissing(from other: SamplePoint) {
@@ -61,9 +61,11 @@ public struct SampleSeries: Sendable, Equatable {
 
     public init() {}
 
+    // Inlinable, as `append` is: a reader's per-point loop in another module
+    // would otherwise call them, and copy the whole series to ask its count.
     /// Number of points.
-    public var count: Int { time.count }
-    public var isEmpty: Bool { time.isEmpty }
+    @inlinable public var count: Int { time.count }
+    @inlinable public var isEmpty: Bool { time.isEmpty }
 
     /// Reserves room for `n` points in every channel.
     public mutating func reserveCapacity(_ n: Int) {
@@ -71,7 +73,7 @@ public struct SampleSeries: Sendable, Equatable {
     }
 
     /// Appends one point.
-    @inline(__always)
+    @inlinable
     public mutating func append(_ p: SamplePoint) {
         time.append(p.time); latitude.append(p.latitude); longitude.append(p.longitude)
         elevation.append(p.elevation); distance.append(p.distance); heartRate.append(p.heartRate)

@@ -242,8 +242,11 @@ final class FITActivityBuilder: FITSink {
             timerStopped = false
             breakSegment()
         }
+        let developer = m.developerCount > 0 && !developerChannels.isEmpty
+        var kept = false
+        if developer { kept = developerTargets(m, into: &p) }
         samples.append(p)
-        extras(m)
+        extras(m, developer: kept)
         if samples.count > pointLimit { throw FITError.tooLarge(file: name, limit: pointLimit) }
     }
 
@@ -264,8 +267,14 @@ final class FITActivityBuilder: FITSink {
     private var plans: [DeveloperPlan?] = []
 
     /// The plan for position `i` holding `key`, made when new.
+    @inline(__always)
     private func plan(_ i: Int, _ key: UInt16) -> DeveloperPlan? {
         if i < plans.count, let p = plans[i], p.key == key { return p }
+        return makePlan(i, key)
+    }
+
+    @inline(never)
+    private func makePlan(_ i: Int, _ key: UInt16) -> DeveloperPlan? {
         guard let channel = developerChannels[key] else { return nil }
         let scale = channel.scale.isFinite && channel.scale > 0 ? channel.scale : 1
         var made = DeveloperPlan(
@@ -311,38 +320,52 @@ final class FITActivityBuilder: FITSink {
         return (i, kept.factor)
     }
 
-    /// The record's running dynamics and developer fields (after `samples.append`:
-    /// the last point's values). A developer field standing for power, heart rate
-    /// or cadence fills it where the record has no native value (native first);
-    /// the others go to their extra channels.
-    private func extras(_ m: FITMessage) {
+    /// The developer fields of a record that stand for power, heart rate or
+    /// cadence, into the point before it is appended: each fills its value
+    /// where the record has no native one (native first). True when the record
+    /// also holds fields kept as channels of their own (`extras`).
+    private func developerTargets(_ m: FITMessage, into point: inout SamplePoint) -> Bool {
+        var kept = false
+        for i in 0..<m.developerCount {
+            guard var p = plan(i, m.developerKeys[i]) else { continue }
+            guard let target = p.target else {
+                if p.slot != nil { kept = true }
+                continue
+            }
+            if !p.applied {
+                p.applied = true
+                plans[i] = p
+                developerApplied.insert(p.key)
+                usedKeys.insert(p.key)
+                let read = "\(developerLabel(p.key)) as \(target.rawValue)"
+                if !readNames.contains(read) { readNames.append(read) }
+            }
+            let v = m.developerValues[i] / p.scale - p.offset
+            switch target {
+            case .power: if point.power.isNaN { point.power = v }
+            case .heartRate: if point.heartRate.isNaN { point.heartRate = v }
+            case .cadence: if point.cadence.isNaN { point.cadence = v }
+            }
+        }
+        return kept
+    }
+
+    /// The record's running dynamics and the developer fields kept as channels
+    /// of their own (after `samples.append`: the last point's values).
+    private func extras(_ m: FITMessage, developer: Bool) {
         let last = samples.count - 1
         // Most records have no dynamics: five reads, no walk over the table.
         if !(m[41].isNaN && m[84].isNaN && m[39].isNaN && m[83].isNaN && m[85].isNaN) { dynamics(m, last) }
-        guard m.developerCount > 0, !developerChannels.isEmpty else { return }
+        guard developer else { return }
         for i in 0..<m.developerCount {
-            guard var p = plan(i, m.developerKeys[i]) else { continue }
-            let v = m.developerValues[i] / p.scale - p.offset
-            if let target = p.target {
-                if !p.applied {
-                    p.applied = true
-                    plans[i] = p
-                    developerApplied.insert(p.key)
-                    usedKeys.insert(p.key)
-                    let read = "\(developerLabel(p.key)) as \(target.rawValue)"
-                    if !readNames.contains(read) { readNames.append(read) }
-                }
-                switch target {
-                case .power: if samples.power[last].isNaN { samples.power[last] = v }
-                case .heartRate: if samples.heartRate[last].isNaN { samples.heartRate[last] = v }
-                case .cadence: if samples.cadence[last].isNaN { samples.cadence[last] = v }
-                }
-            } else if let slot = p.slot {
-                let value = p.factor * v
-                // Beyond a Float32's comfortable range a value is a sensor's garbage.
-                if value.isFinite, abs(value) <= ExtraChannel.maximumMagnitude {
-                    samples.extras[slot].values[last] = value
-                }
+            // The plans were made (or found) by `developerTargets` for this record.
+            guard i < plans.count, let p = plans[i], p.key == m.developerKeys[i], p.target == nil,
+                let slot = p.slot
+            else { continue }
+            let value = p.factor * (m.developerValues[i] / p.scale - p.offset)
+            // Beyond a Float32's comfortable range a value is a sensor's garbage.
+            if value.isFinite, abs(value) <= ExtraChannel.maximumMagnitude {
+                samples.extras[slot].values[last] = value
             }
         }
     }

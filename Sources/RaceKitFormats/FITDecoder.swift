@@ -38,7 +38,13 @@ struct FITMessage {
     var global: UInt16 = 0
     /// 256 values, indexed by field number.
     let values: UnsafeMutablePointer<Double>
-    var strings: [UInt8: String] = [:]
+    /// The string fields by field number (nil: the message has none, so no
+    /// dictionary is made for the records).
+    var stringFields: [UInt8: String]?
+    var strings: [UInt8: String] {
+        get { stringFields ?? [:] }
+        set { stringFields = newValue }
+    }
 
     /// The developer fields of a record that could be read: `developerCount`
     /// keys (developer data index << 8 | field number) and their raw values.
@@ -90,21 +96,31 @@ struct FITDecoder: ~Copyable {
         var key: UInt16
     }
 
+    /// A local definition. Its fields live in the decoder's tables (from
+    /// `local * 255`), so a data message reads them in place: no array is
+    /// copied, retained or released per message.
     private struct Definition {
-        var global: UInt16
-        var bigEndian: Bool
+        var global: UInt16 = 0
+        var bigEndian = false
         /// Bytes of one data message (without its header byte).
-        var size: Int
+        var size = 0
         /// The fields the profile wants decoded.
-        var fields: [Field]
+        var fieldCount = 0
         /// The developer fields, kept for records only.
-        var developer: [DeveloperField]
-        var hasTimestamp: Bool
+        var developerCount = 0
+        var hasTimestamp = false
+        var isDefined = false
     }
+
+    /// Most fields (and developer fields) one definition can hold.
+    private static let fieldsPerDefinition = 255
 
     private let input: FITInput
     private let sink: FITSink
-    private var definitions = [Definition?](repeating: nil, count: 16)
+    /// The 16 local definitions and their fields (`fieldsPerDefinition` a local type).
+    private let definitions: UnsafeMutablePointer<Definition>
+    private let fieldTable: UnsafeMutablePointer<Field>
+    private let developerTable: UnsafeMutablePointer<DeveloperField>
     private var lastTimestamp: UInt32?
     private var messageNumber = 0
     private let values: UnsafeMutablePointer<Double>
@@ -131,6 +147,10 @@ struct FITDecoder: ~Copyable {
         developerValues.initialize(repeating: .nan, count: 256)
         developerTypes = .allocate(capacity: 65_536)
         developerTypes.initialize(repeating: 0, count: 65_536)
+        definitions = .allocate(capacity: 16)
+        definitions.initialize(repeating: Definition(), count: 16)
+        fieldTable = .allocate(capacity: 16 * Self.fieldsPerDefinition)
+        developerTable = .allocate(capacity: 16 * Self.fieldsPerDefinition)
     }
 
     deinit {
@@ -138,6 +158,9 @@ struct FITDecoder: ~Copyable {
         developerKeys.deallocate()
         developerValues.deallocate()
         developerTypes.deallocate()
+        definitions.deallocate()
+        fieldTable.deallocate()
+        developerTable.deallocate()
     }
 
     private func damage(_ at: Int, _ reason: String, truncated: Bool = false) -> FITDamage {
@@ -223,7 +246,7 @@ struct FITDecoder: ~Copyable {
         }
         input.consume(headerSize)
         report.units += 1
-        definitions = [Definition?](repeating: nil, count: 16)
+        definitions.update(repeating: Definition(), count: 16)
         if describedFields > 0 { developerTypes.update(repeating: 0, count: 65_536) }
         describedFields = 0
         lastTimestamp = nil
@@ -270,7 +293,8 @@ struct FITDecoder: ~Copyable {
         }
         let compressed = header & 0x80 != 0
         let local = Int(compressed ? (header >> 5) & 0x03 : header & 0x0F)
-        guard let definition = definitions[local] else {
+        let definition = definitions[local]
+        guard definition.isDefined else {
             throw damage(at, "a data message of local type \(local), which no definition message defined")
         }
         let total = 1 + definition.size
@@ -284,20 +308,26 @@ struct FITDecoder: ~Copyable {
         let body = input.pointer + 1
         var message = FITMessage(
             global: definition.global, values: values, developerKeys: developerKeys, developerValues: developerValues)
-        for f in definition.fields {
+        let fields = UnsafeBufferPointer(
+            start: fieldTable + local * Self.fieldsPerDefinition, count: definition.fieldCount)
+        for f in fields {
             if f.isString {
                 message.strings[f.number] = Self.string(body + f.offset, f.size)
             } else {
                 values[Int(f.number)] = FITBaseType.value(body + f.offset, f.baseType, bigEndian: definition.bigEndian)
             }
         }
-        for f in definition.developer {
+        let developer = UnsafeBufferPointer(
+            start: developerTable + local * Self.fieldsPerDefinition, count: definition.developerCount)
+        for f in developer {
             // Not described (yet): named in the notes as not imported.
             let stored = developerTypes[Int(f.key)]
             guard stored != 0 else { continue }
             let type = stored == Self.bogusType ? stored : stored - 1
             let unit = FITBaseType.size(type)
-            guard type <= FITBaseType.maximum, type != FITBaseType.string, f.size >= unit, f.size % unit == 0 else {
+            // Sizes are 1, 2, 4 or 8: a mask, not a division, per value.
+            guard type <= FITBaseType.maximum, type != FITBaseType.string, f.size >= unit, f.size & (unit - 1) == 0
+            else {
                 report.unreadableDeveloperFields.insert(f.key)
                 continue
             }
@@ -325,10 +355,10 @@ struct FITDecoder: ~Copyable {
             }
         }
         input.consume(total)
-        if !definition.fields.isEmpty || compressed || message.developerCount > 0 {
+        if !fields.isEmpty || compressed || message.developerCount > 0 {
             try sink.message(message)
         }
-        for f in definition.fields where !f.isString { values[Int(f.number)] = .nan }
+        for f in fields where !f.isString { values[Int(f.number)] = .nan }
         if compressed { values[Int(FITProfile.timestampField)] = .nan }
     }
 
@@ -380,7 +410,11 @@ struct FITDecoder: ~Copyable {
         let bigEndian = architecture == 1
         let rawGlobal = p.loadUnaligned(fromByteOffset: 3, as: UInt16.self)
         let global = bigEndian ? UInt16(bigEndian: rawGlobal) : UInt16(littleEndian: rawGlobal)
-        var fields: [Field] = []
+        let local = Int(header & 0x0F)
+        // Its table is rewritten below: the old definition of this local type is gone.
+        definitions[local].isDefined = false
+        let fields = fieldTable + local * Self.fieldsPerDefinition
+        var fieldsKept = 0
         var offset = 0
         var hasTimestamp = false
         for k in 0..<fieldCount {
@@ -390,7 +424,9 @@ struct FITDecoder: ~Copyable {
             defer { offset += size }
             if FITProfile.wantsString(global, number) {
                 if size > 0 {
-                    fields.append(Field(offset: offset, size: size, baseType: baseType, number: number, isString: true))
+                    fields[fieldsKept] = Field(
+                        offset: offset, size: size, baseType: baseType, number: number, isString: true)
+                    fieldsKept += 1
                 }
                 continue
             }
@@ -401,11 +437,13 @@ struct FITDecoder: ~Copyable {
                 continue
             }
             // An array where one value is expected: the first element.
-            fields.append(Field(offset: offset, size: unit, baseType: baseType, number: number, isString: false))
+            fields[fieldsKept] = Field(offset: offset, size: unit, baseType: baseType, number: number, isString: false)
+            fieldsKept += 1
             if number == FITProfile.timestampField { hasTimestamp = true }
         }
         var developerKeys: [UInt16] = []
-        var developer: [DeveloperField] = []
+        let developer = developerTable + local * Self.fieldsPerDefinition
+        var developerKept = 0
         let developerStart = 6 + 3 * fieldCount + 1
         for k in 0..<developerCount {
             let number = p.load(fromByteOffset: developerStart + 3 * k, as: UInt8.self)
@@ -413,7 +451,8 @@ struct FITDecoder: ~Copyable {
             let index = p.load(fromByteOffset: developerStart + 3 * k + 2, as: UInt8.self)
             let key = UInt16(index) << 8 | UInt16(number)
             if global == FITProfile.Message.record, size > 0 {
-                developer.append(DeveloperField(offset: offset, size: size, key: key))
+                developer[developerKept] = DeveloperField(offset: offset, size: size, key: key)
+                developerKept += 1
             }
             offset += size
             developerKeys.append(key)
@@ -423,9 +462,9 @@ struct FITDecoder: ~Copyable {
         if global == FITProfile.Message.record, dataEnd != Int.max {
             sink.recordsExpected((dataEnd - input.offset) / (1 + offset))
         }
-        definitions[Int(header & 0x0F)] = Definition(
-            global: global, bigEndian: bigEndian, size: offset, fields: fields, developer: developer,
-            hasTimestamp: hasTimestamp)
+        definitions[local] = Definition(
+            global: global, bigEndian: bigEndian, size: offset, fieldCount: fieldsKept, developerCount: developerKept,
+            hasTimestamp: hasTimestamp, isDefined: true)
     }
 
     /// A string field: UTF-8 up to the first NUL or the end of the field (some

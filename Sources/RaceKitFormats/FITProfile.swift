@@ -188,9 +188,35 @@ enum FITBaseType {
     static let maximum: UInt8 = 16
 
     /// Reads one value of base type `n` at `p`; NaN when it is the type's invalid
-    /// value (or not finite, for floats).
+    /// value (or not finite, for floats). The types most fields of a record
+    /// have, little-endian, are read here in the caller's loop; the rest by
+    /// `anyValue` (a call per field was an eighth of decoding a record).
     @inline(__always)
     static func value(_ p: UnsafeRawPointer, _ n: UInt8, bigEndian: Bool) -> Double {
+        if !bigEndian {
+            switch n {
+            case 0, 2:
+                let v = p.load(as: UInt8.self)
+                return v == 0xFF ? .nan : Double(v)
+            case 4:
+                let v = UInt16(littleEndian: p.loadUnaligned(as: UInt16.self))
+                return v == 0xFFFF ? .nan : Double(v)
+            case 5:
+                let v = UInt32(littleEndian: p.loadUnaligned(as: UInt32.self))
+                return v == 0x7FFF_FFFF ? .nan : Double(Int32(bitPattern: v))
+            case 6:
+                let v = UInt32(littleEndian: p.loadUnaligned(as: UInt32.self))
+                return v == 0xFFFF_FFFF ? .nan : Double(v)
+            default:
+                break
+            }
+        }
+        return anyValue(p, n, bigEndian: bigEndian)
+    }
+
+    /// `value` for every base type in either byte order.
+    @inline(never)
+    static func anyValue(_ p: UnsafeRawPointer, _ n: UInt8, bigEndian: Bool) -> Double {
         @inline(__always) func u16() -> UInt16 {
             let v = p.loadUnaligned(as: UInt16.self)
             return bigEndian ? v.byteSwapped : v.littleEndian
@@ -255,18 +281,19 @@ enum FITBaseType {
 }
 
 /// The FIT CRC-16 (polynomial 0xA001, reflected, initial value 0: CRC-16/ARC),
-/// eight bytes a step with eight tables ("slicing-by-8"), so that the bytes do
-/// not wait for each other.
+/// sixteen bytes a step with sixteen tables ("slicing-by-16"): the running CRC
+/// waits for one round of lookups per 16 bytes, not per byte (slicing-by-8
+/// was an eighth of decoding a record; this halves it).
 enum FITCRC {
     /// Table k gives the CRC of a byte followed by k zero bytes.
     static let tables: [UInt16] = {
-        var t = [UInt16](repeating: 0, count: 8 * 256)
+        var t = [UInt16](repeating: 0, count: 16 * 256)
         for i in 0..<256 {
             var c = UInt16(i)
             for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0xA001 : c >> 1 }
             t[i] = c
         }
-        for k in 1..<8 {
+        for k in 1..<16 {
             for i in 0..<256 {
                 let prev = t[(k - 1) * 256 + i]
                 t[k * 256 + i] = (prev >> 8) ^ t[Int(prev & 0xFF)]
@@ -281,14 +308,21 @@ enum FITCRC {
         var i = 0
         let n = bytes.count
         tables.withUnsafeBufferPointer { t in
-            while i + 8 <= n {
-                let low = UInt64(littleEndian: (base + i).loadUnaligned(as: UInt64.self)) ^ UInt64(c)
-                c =
-                    t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int((low >> 24) & 0xFF)]
-                    ^ t[3 * 256 + Int((low >> 32) & 0xFF)] ^ t[2 * 256 + Int((low >> 40) & 0xFF)]
-                    ^ t[256 + Int((low >> 48) & 0xFF)] ^ t[Int(low >> 56)]
-                i += 8
+            // The bytes of `word` from byte `from` on, followed by `after` more bytes: their tables.
+            @inline(__always) func lookup(_ word: UInt64, after: Int, from: Int = 0) -> UInt16 {
+                var x: UInt16 = 0
+                for b in from..<8 { x ^= t[(after + 7 - b) * 256 + Int((word >> UInt64(8 * b)) & 0xFF)] }
+                return x
+            }
+            while i + 16 <= n {
+                let low = UInt64(littleEndian: (base + i).loadUnaligned(as: UInt64.self))
+                let high = UInt64(littleEndian: (base + i + 8).loadUnaligned(as: UInt64.self))
+                // Fourteen lookups do not depend on the running CRC: only the
+                // first two bytes wait for it.
+                let rest = lookup(low, after: 8, from: 2) ^ lookup(high, after: 0)
+                let first = UInt16(truncatingIfNeeded: low) ^ c
+                c = rest ^ (t[15 * 256 + Int(first & 0xFF)] ^ t[14 * 256 + Int(first >> 8)])
+                i += 16
             }
             while i < n {
                 c = (c >> 8) ^ t[Int(UInt8(truncatingIfNeeded: c) ^ base.load(fromByteOffset: i, as: UInt8.self))]

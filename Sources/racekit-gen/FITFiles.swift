@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import RaceKitCore
 import RaceKitFormats
@@ -56,6 +57,8 @@ func fitFolder(_ dir: String, count: Int) {
 /// Median time of `FITReader.read` over a file (decode only: no repair, no
 /// analysis, no store), `rounds` rounds after one warm-up.
 func benchFITDecode(_ path: String, rounds: Int) {
+    // The reader as racekit runs it: with racekit's allocator settings.
+    racekit_keep_freed_memory()
     var times: [Double] = []
     var records = 0
     let clock = ContinuousClock()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 import Foundation
 import RaceKitCore
 import RaceKitFormats
@@ -33,7 +34,7 @@ struct RaceKitCommand: ParsableCommand {
     /// `--store PATH` is global: given before the subcommand (`racekit --store s.sqlite runs list`) it is
     /// moved behind the subcommand path, where every store-using command declares it.
     static func main() {
-        Allocator.keepFreedMemory()
+        racekit_keep_freed_memory()
         Foundation.exit(execute(Array(CommandLine.arguments.dropFirst())))
     }
 

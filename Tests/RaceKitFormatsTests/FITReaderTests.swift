@@ -576,7 +576,7 @@ let fitStart = FITWriter.timestamp(1_772_348_400)
     @Test func matchesTheCRC16ARCCheckValueAtEveryLength() {
         // CRC-16/ARC of "123456789" is 0xBB3D (the catalogue's check value).
         #expect(FITCRC.checksum(Array("123456789".utf8)) == 0xBB3D)
-        // Eight bytes at a time agree with one byte at a time, over any split.
+        // Sixteen bytes at a time agree with one byte at a time, over any split.
         let bytes = (0..<77).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         var bytewise: UInt16 = 0
         for b in bytes { bytewise = [b].withUnsafeBytes { FITCRC.update(bytewise, $0) } }
