@@ -260,39 +260,58 @@ public struct PowerCurveReport {
 /// `critical_power_w` or `watts_per_mps`): the athlete's running critical power
 /// in force now, and the median watts per m/s of flat running (average power
 /// times grade-adjusted speed) of their running power runs of the 90 days to
-/// the newest.
+/// the newest. A review asks for them as they were before the race (`before`:
+/// the race run's start), so that runs after it do not move an old review.
 public enum PowerPlanning {
     /// Fills what the setup does not give; leaves it as it is when there is
     /// nothing to fill from (the planner then names the key that is missing).
-    public static func fill(_ setup: inout RaceSetup, store: (any Store)?) throws {
+    /// With `before`, only what was known before that time: settings and runs
+    /// that start earlier.
+    public static func fill(_ setup: inout RaceSetup, store: (any Store)?, before: Double? = nil) throws {
         guard case .power(var target) = setup.strategy, let store else { return }
         let athlete = setup.athlete ?? Athlete.defaultID
         guard try store.athlete(id: athlete) != nil else { return }
         if target.cpPercent != nil, target.criticalPowerWatts == nil,
-            let c = try PowerJobs.current(store, athleteID: athlete).first(where: { $0.sport == .running }),
-            let f = c.inForce
+            let f = try criticalPower(store, athleteID: athlete, before: before)
         {
             target.criticalPowerWatts = f.value.watts
             target.criticalPowerSource =
-                f.setFrom != nil
-                ? "athlete \(athlete)'s setting" : "the \(f.value.model.rawValue) fit of athlete \(athlete)'s runs"
+                (f.setFrom != nil
+                    ? "athlete \(athlete)'s setting" : "the \(f.value.model.rawValue) fit of athlete \(athlete)'s runs")
+                + (before != nil ? " before the race" : "")
         }
-        if target.wattsPerMps == nil, let (k, runs) = try wattsPerMps(store, athleteID: athlete) {
+        if target.wattsPerMps == nil, let (k, runs) = try wattsPerMps(store, athleteID: athlete, before: before) {
             target.wattsPerMps = k
-            target.wattsPerMpsSource = "athlete \(athlete)'s \(runs) run\(runs == 1 ? "" : "s") with power"
+            target.wattsPerMpsSource =
+                "athlete \(athlete)'s \(runs) run\(runs == 1 ? "" : "s") with power"
+                + (before != nil ? " before the race" : "")
         }
         setup.strategy = .power(target)
     }
 
+    /// The running critical power in force now (as `athlete show` gives it),
+    /// or just before `before`.
+    static func criticalPower(_ store: any Store, athleteID: String, before: Double?) throws -> PowerHistory.InForce? {
+        guard let before else {
+            return try PowerJobs.current(store, athleteID: athleteID).first(where: { $0.sport == .running })?.inForce
+        }
+        return try PowerRefresh.history(store, athleteID: athleteID, before: before).history.criticalPower(
+            .running, at: before - 1)
+    }
+
     /// The median of average power / grade-adjusted speed over the athlete's
-    /// running power runs of the 90 days to the newest, and how many; nil without.
-    public static func wattsPerMps(_ store: any Store, athleteID: String) throws -> (Double, Int)? {
+    /// running power runs of the 90 days to the newest (the newest that starts
+    /// before `before`, when given), and how many; nil without.
+    public static func wattsPerMps(_ store: any Store, athleteID: String, before: Double? = nil) throws -> (
+        Double, Int
+    )? {
         var filter = RunFilter()
         filter.athleteID = athleteID
         filter.sport = .running
         filter.having = [Metric.AvgPower.self]
         let runs = try store.runs(matching: filter).filter {
             $0.metrics[Metric.AvgPower.self] != nil && $0.gradeAdjustedPaceSecondsPerKm != nil
+                && $0.startedAt < (before ?? .infinity)
         }
         guard let newest = runs.map(\.startedAt).max() else { return nil }
         let ratios = runs.filter { $0.startedAt >= newest - PowerHistory.windowDays * 86_400 }.compactMap {

@@ -77,10 +77,11 @@ public struct RaceReviewJob {
     /// they come (a later failure does not hide them).
     public func run(_ store: any Store, _ options: Options, note: (String) -> Void) throws -> Outcome {
         var setup = setup
-        try PowerPlanning.fill(&setup, store: store)
-        let plan = try RacePlanner.plan(setup, unitMeters: options.unitMeters)
         let link = try store.raceLink(setupKey: key, slug: setup.slug)
         let record = try findRun(store, runID: options.runID, link: link)
+        // The power figures as they were before the race: later runs do not move the review.
+        try PowerPlanning.fill(&setup, store: store, before: record.startedAt)
+        let plan = try RacePlanner.plan(setup, unitMeters: options.unitMeters)
         let review = try analyse(store, plan: plan, record: record, acceptOffCourse: options.acceptOffCourse)
         for w in review.warnings { note("warning: \(w)") }
         var reviewPath = link?.runID == record.id ? link?.reviewPath : nil

@@ -90,7 +90,8 @@ public struct ScriptSimulation {
     public let against: String
 
     /// Simulates the script at `file`; the store is opened (`openStore`) only for
-    /// a stored run. A stale-script warning is told to `note`.
+    /// a stored run, or for a power setup that takes its figures from the store
+    /// (as `race script` did). A stale-script warning is told to `note`.
     public init(
         file: String, source: Source, openStore: () throws -> any Store, note: (String) -> Void
     ) throws {
@@ -98,7 +99,8 @@ public struct ScriptSimulation {
         let metrics: [Metrics]
         switch source {
         case .race(let race, let allowStale):
-            metrics = try Self.onPlan(s, file: file, race: race, allowStale: allowStale, note: note)
+            metrics = try Self.onPlan(
+                s, file: file, race: race, allowStale: allowStale, openStore: openStore, note: note)
             against = "a run exactly on plan (\(TextFormat.duration(s.plan.targetSeconds)))"
         case .run(let runID):
             (metrics, against) = try Self.recorded(s, store: try openStore(), runID: runID)
@@ -111,11 +113,19 @@ public struct ScriptSimulation {
     }
 
     static func onPlan(
-        _ s: RaceScript, file: String, race: String, allowStale: Bool, note: (String) -> Void
+        _ s: RaceScript, file: String, race: String, allowStale: Bool, openStore: () throws -> any Store,
+        note: (String) -> Void
     ) throws -> [Metrics] {
-        let setup = try SetupLoader.load(path: race)
+        var setup = try SetupLoader.load(path: race)
         guard setup.slug == s.race else {
             throw Failure(.usage, "\(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
+        }
+        // Power figures the setup leaves to the store: without a store the
+        // planner names the key that is missing.
+        if case .power(let target) = setup.strategy,
+            target.wattsPerMps == nil || (target.cpPercent != nil && target.criticalPowerWatts == nil)
+        {
+            try PowerPlanning.fill(&setup, store: try? openStore())
         }
         if let why = ScriptStaleness.check(s, against: try RacePlanner.plan(setup, unitMeters: s.plan.unit)) {
             guard allowStale else {

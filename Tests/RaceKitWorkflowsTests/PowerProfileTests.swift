@@ -95,6 +95,25 @@ import Testing
         #expect(abs(try #require(target.criticalPowerWatts) - fit.value.watts) < 1e-9)
         let plan = try RacePlanner.plan(setup)
         #expect(abs(plan.plannedSeconds - 10_000 * k / (0.95 * fit.value.watts)) < 1e-6)
+        // Its script, made with the store's figures, simulates on plan with them (the store opened for them).
+        let setupPath = dir.appendingPathComponent("p.yaml").path
+        try "name: P\ndistance: 10k\ntarget_time: \"45:00\"\npacing: {strategy: power, cp_percent: 95}\n"
+            .write(toFile: setupPath, atomically: true, encoding: .utf8)
+        let scriptPath = dir.appendingPathComponent("p.script.json").path
+        _ = try RaceScriptWorkflow.run(
+            setupFile: setupPath, unitMeters: 1000,
+            options: .init(personality: nil, personalityFile: nil, output: scriptPath, force: false),
+            openStore: { store }, storePath: "s.sqlite", note: { _ in })
+        var opened = false
+        var notes: [String] = []
+        let simulated = try ScriptSimulation(
+            file: scriptPath, source: .race(setupPath, allowStale: false),
+            openStore: {
+                opened = true
+                return store
+            }, note: { notes.append($0) })
+        #expect(opened && notes.isEmpty, "\(notes)")
+        #expect(!simulated.result.played.isEmpty)
         func check(_ cpOf: (RunRecord) -> Double?, _ what: String) throws {
             for r in try runs() {
                 let np = r.metrics[Metric.NormalizedPower.self]
@@ -116,6 +135,22 @@ import Testing
         let first = try #require(try runs().first { $0.sourceFile.hasSuffix("efforts-0.gpx") })
         let firstCP = try #require(history.criticalPower(.running, at: first.startedAt)).value.watts
         #expect(abs(firstCP - fit.value.watts) > 0.1, "the first run's own curve is not both runs'")
+        // A review of a race run as the second takes the figures known before it: the first run's alone.
+        let second = try #require(try runs().first { $0.sourceFile.hasSuffix("efforts-1.gpx") })
+        let before = try #require(try PowerPlanning.wattsPerMps(store, athleteID: "default", before: second.startedAt))
+        let firstRatio = try #require(
+            first.metrics[Metric.AvgPower.self].flatMap { w in first.gradeAdjustedPaceSecondsPerKm.map { w * $0 / 1000 } })
+        #expect(before.1 == 1 && abs(before.0 - firstRatio) < 1e-9)
+        var reviewed = try SetupLoader.parse(
+            yaml: "name: P\ndistance: 10k\ntarget_time: \"45:00\"\npacing: {strategy: power, cp_percent: 95}\n",
+            file: "p.yaml")
+        try PowerPlanning.fill(&reviewed, store: store, before: second.startedAt)
+        guard case .power(let known) = reviewed.strategy else { Issue.record("not a power plan"); return }
+        #expect(known.wattsPerMps == before.0)
+        #expect(known.wattsPerMpsSource == "athlete default's 1 run with power before the race")
+        #expect(abs(try #require(known.criticalPowerWatts) - firstCP) < 1e-9)
+        let firstModel = try #require(history.criticalPower(.running, at: first.startedAt)).value.model.rawValue
+        #expect(known.criticalPowerSource == "the \(firstModel) fit of athlete default's runs before the race")
         try check(
             { r in
                 r.sourceFile.hasSuffix("efforts-0.gpx")
