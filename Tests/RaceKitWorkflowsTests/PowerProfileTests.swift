@@ -139,7 +139,8 @@ import Testing
         let second = try #require(try runs().first { $0.sourceFile.hasSuffix("efforts-1.gpx") })
         let before = try #require(try PowerPlanning.wattsPerMps(store, athleteID: "default", before: second.startedAt))
         let firstRatio = try #require(
-            first.metrics[Metric.AvgPower.self].flatMap { w in first.gradeAdjustedPaceSecondsPerKm.map { w * $0 / 1000 } })
+            first.metrics[Metric.AvgPower.self].flatMap { w in first.gradeAdjustedPaceSecondsPerKm.map { w * $0 / 1000 }
+            })
         #expect(before.1 == 1 && abs(before.0 - firstRatio) < 1e-9)
         var reviewed = try SetupLoader.parse(
             yaml: "name: P\ndistance: 10k\ntarget_time: \"45:00\"\npacing: {strategy: power, cp_percent: 95}\n",
