@@ -3,13 +3,6 @@ import RaceKitCore
 /// Moving a whole store: runs read a page at a time exactly as stored, and a
 /// copy written into an empty store in one transaction (`store copy`).
 extension PGStore {
-    /// Every link of the store, by setup key (bytewise).
-    public func allRaceLinks() throws -> [RaceLink] {
-        try read { c in
-            try Self.links(c, "SELECT \(Self.linkColumns) FROM race_link ORDER BY setup_key COLLATE \"C\"", [])
-        }
-    }
-
     /// Up to `limit` runs after `id` in the database's order of ids (its
     /// primary key's, so each page is an index range), with their samples and
     /// segments as stored, zones and best efforts.
@@ -80,20 +73,13 @@ extension PGStore {
                 + (SELECT count(*) FROM athlete WHERE id <> 'default') + (SELECT count(*) FROM daily_measurement)
                 """)
             guard held.int(0, 0) == 0 else { throw StoreError.notEmpty(path: location) }
-            for athlete in try source.athletes() {
-                let names = Self.athleteColumns.split(separator: ", ")
-                let sets = names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-                try c.query(
-                    """
-                    INSERT INTO athlete (\(Self.athleteColumns)) VALUES (\(Self.athletePlaceholders))
-                    ON CONFLICT (id) DO UPDATE SET \(sets)
-                    """, Self.athleteValues(athlete))
-            }
+            let shared = PGSQLConnection(connection: c)
+            for athlete in try source.athletes() { try Athlete.insert(shared, athlete, replacing: true) }
             let copied = try source.forEachRunPage(pageSize: pageSize) { page in
                 for run in page { try insert(c, run) }
             }
-            for link in try source.allRaceLinks() { try Self.upsertLink(c, link) }
-            try Self.insertMeasurements(c, source.allMeasurements())
+            for link in try source.allRaceLinks() { try RaceLink.upsert(shared, link) }
+            try DailyMeasurement.insert(shared, source.allMeasurements())
             return copied
         }
     }
@@ -112,71 +98,6 @@ extension PGStore {
     }
 }
 
-// MARK: Daily measurements
-
-extension PGStore {
-    @discardableResult
-    static func insertMeasurements(
-        _ c: PGConnection, _ measurements: [DailyMeasurement], replacing: Bool = false
-    ) throws -> Int {
-        let sql = DailyMeasurement.SQL.insert(.postgres, replacing: replacing)
-        var added = 0
-        for m in measurements {
-            added += try c.query(sql, m.storeValues.map(\.pgValue)).affected
-        }
-        return added
-    }
-
-    @discardableResult
-    public func addMeasurements(_ measurements: [DailyMeasurement], replacing: Bool) throws -> Int {
-        try DailyMeasurement.check(measurements)
-        return try write { c in
-            for athlete in Set(measurements.map(\.athleteID)) {
-                let r = try c.query("SELECT EXISTS (SELECT 1 FROM athlete WHERE id = $1)", [.text(athlete)])
-                guard r.bool(0, 0) == true else { throw StoreError.unknownAthlete(athlete) }
-            }
-            return try Self.insertMeasurements(c, measurements, replacing: replacing)
-        }
-    }
-
-    public func newestMeasurementStart(athleteID: String) throws -> Double? {
-        try read { c in
-            let r = try c.query(DailyMeasurement.SQL.newest(.postgres), [.text(athleteID)])
-            return r.count > 0 ? r.double(0, 0) : nil
-        }
-    }
-
-    public func measurementSources(athleteID: String) throws -> [String: Int] {
-        try read { c in
-            let r = try c.query(DailyMeasurement.SQL.sources(.postgres), [.text(athleteID)])
-            var out: [String: Int] = [:]
-            for i in 0..<r.count { if let s = r.string(i, 0) { out[s] = r.int(i, 1) ?? 0 } }
-            return out
-        }
-    }
-
-    @discardableResult
-    public func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
-        try write { c in
-            let sql = DailyMeasurement.SQL.delete(.postgres)
-            return try measurements.reduce(0) {
-                $0 + (try c.query(sql, DailyMeasurement.SQL.key($1).map(\.pgValue)).affected)
-            }
-        }
-    }
-
-    public func measurements(athleteID: String, kind: String?, from: Double?, until: Double?) throws
-        -> [DailyMeasurement]
-    {
-        let sql = DailyMeasurement.SQL.select(.postgres, kind: kind != nil, from: from != nil, until: until != nil)
-        let values = DailyMeasurement.SQL.parameters(athleteID: athleteID, kind: kind, from: from, until: until)
-        return try read { c in
-            let r = try c.query(sql, values.map(\.pgValue))
-            return try (0..<r.count).map { try DailyMeasurement(row: r.view($0)) }
-        }
-    }
-}
-
 // MARK: Import stamps
 
 extension PGStore {
@@ -184,22 +105,6 @@ extension PGStore {
         try read { c in
             let r = try c.query("SELECT id FROM run WHERE athlete_id = $1", [.text(athleteID)])
             return Set((0..<r.count).compactMap { r.string($0, 0) })
-        }
-    }
-
-    public func stamps(athleteID: String) throws -> [FileStamp] {
-        try read { c in
-            let r = try c.query(FileStamp.SQL.select(.postgres), [.text(athleteID)])
-            // A cache: a damaged row is left out (its file is read again), never an error.
-            return (0..<r.count).compactMap { try? FileStamp(row: r.view($0)) }
-        }
-    }
-
-    public func recordStamps(_ stamps: [FileStamp]) throws {
-        guard !stamps.isEmpty else { return }
-        let sql = FileStamp.SQL.upsert(.postgres)
-        try write { c in
-            for s in stamps { try c.query(sql, s.storeValues.map(\.pgValue)) }
         }
     }
 }

@@ -2,30 +2,16 @@ import Foundation
 import GRDB
 import RaceKitCore
 
-/// The GRDB side of the domain types (declared in RaceKitCore, see
-/// `Repositories.swift` there): each type's table, its columns named once, and
-/// `RunRecord`'s fast row reader. Only the SQLite store uses these.
-extension Athlete: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "athlete"
-}
-
+/// The GRDB side of the run tables (the athletes, race links, daily
+/// measurements and stamps are the repositories written once, `SQLStore`):
+/// the run table's query interface and `RunRecord`'s fast row reader. Only the
+/// SQLite store uses these.
+///
 /// The run table for GRDB's query interface (filters, orders, counts); rows
 /// are read and written through the declared columns (`RunColumns`), never
 /// Codable and never by a hand-kept position.
 extension RunRecord: TableRecord {
     public static let databaseTableName = "run"
-}
-
-extension RaceLink: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "race_link"
-
-    /// The race_link table's columns, named once.
-    public enum Columns {
-        public static let setupKey = Column(CodingKeys.setupKey)
-        public static let setupSlug = Column(CodingKeys.setupSlug)
-        public static let runID = Column(CodingKeys.runID)
-        public static let reviewPath = Column(CodingKeys.reviewPath)
-    }
 }
 
 /// A GRDB row as the declared columns read it.

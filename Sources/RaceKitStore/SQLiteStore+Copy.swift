@@ -5,11 +5,6 @@ import RaceKitCore
 /// Moving a whole store: runs read a page at a time exactly as stored, and a
 /// copy written into an empty store in one transaction (`store copy`).
 extension SQLiteStore {
-    /// Every link of the store, by setup key.
-    public func allRaceLinks() throws -> [RaceLink] {
-        try wrap { try writer.read { try RaceLink.order(RaceLink.Columns.setupKey).fetchAll($0) } }
-    }
-
     /// Up to `limit` runs after `id`, by id (bytewise), with their samples blob
     /// and segments as stored, zones and best efforts.
     public func exportRuns(after id: String?, limit: Int) throws -> [StoredRun] {
@@ -63,12 +58,13 @@ extension SQLiteStore {
                         + (SELECT count(*) FROM athlete WHERE id <> 'default') + (SELECT count(*) FROM daily_measurement)
                         """)
                 guard held == 0 else { throw StoreError.notEmpty(path: path) }
-                for athlete in try source.athletes() { try athlete.save(db) }
+                let shared = GRDBConnection(db: db)
+                for athlete in try source.athletes() { try Athlete.insert(shared, athlete, replacing: true) }
                 let copied = try source.forEachRunPage(pageSize: pageSize) { page in
                     for run in page { try insert(db, run) }
                 }
-                for link in try source.allRaceLinks() { try link.insert(db) }
-                try Self.insertMeasurements(db, source.allMeasurements())
+                for link in try source.allRaceLinks() { try RaceLink.upsert(shared, link) }
+                try DailyMeasurement.insert(shared, source.allMeasurements())
                 return copied
             }
         }

@@ -52,90 +52,6 @@ extension SQLiteStore {
     }
 }
 
-// MARK: Daily measurements
-
-extension SQLiteStore {
-    static func insertMeasurements(
-        _ db: Database, _ measurements: [DailyMeasurement], replacing: Bool = false
-    ) throws -> Int {
-        let statement = try cached(db, DailyMeasurement.SQL.insert(.sqlite, replacing: replacing))
-        var added = 0
-        for m in measurements {
-            try statement.execute(arguments: StatementArguments(m.storeValues.map(\.databaseValue)))
-            added += db.changesCount
-        }
-        return added
-    }
-
-    @discardableResult
-    public func addMeasurements(_ measurements: [DailyMeasurement], replacing: Bool) throws -> Int {
-        try DailyMeasurement.check(measurements)
-        return try wrap {
-            try write { db in
-                for athlete in Set(measurements.map(\.athleteID)) {
-                    guard
-                        try Bool.fetchOne(
-                            db, sql: "SELECT EXISTS (SELECT 1 FROM athlete WHERE id = ?)", arguments: [athlete]) == true
-                    else { throw StoreError.unknownAthlete(athlete) }
-                }
-                return try Self.insertMeasurements(db, measurements, replacing: replacing)
-            }
-        }
-    }
-
-    public func newestMeasurementStart(athleteID: String) throws -> Double? {
-        try wrap {
-            try writer.read { db in
-                try Double.fetchOne(db, sql: DailyMeasurement.SQL.newest(.sqlite), arguments: [athleteID])
-            }
-        }
-    }
-
-    public func measurementSources(athleteID: String) throws -> [String: Int] {
-        try wrap {
-            try writer.read { db in
-                var out: [String: Int] = [:]
-                for row in try Row.fetchAll(db, sql: DailyMeasurement.SQL.sources(.sqlite), arguments: [athleteID]) {
-                    if let s: String = row[0] { out[s] = row[1] ?? 0 }
-                }
-                return out
-            }
-        }
-    }
-
-    @discardableResult
-    public func removeMeasurements(_ measurements: [DailyMeasurement]) throws -> Int {
-        try wrap {
-            try write { db in
-                let statement = try Self.cached(db, DailyMeasurement.SQL.delete(.sqlite))
-                var removed = 0
-                for m in measurements {
-                    try statement.execute(
-                        arguments: StatementArguments(DailyMeasurement.SQL.key(m).map(\.databaseValue)))
-                    removed += db.changesCount
-                }
-                return removed
-            }
-        }
-    }
-
-    public func measurements(athleteID: String, kind: String?, from: Double?, until: Double?) throws
-        -> [DailyMeasurement]
-    {
-        let sql = DailyMeasurement.SQL.select(.sqlite, kind: kind != nil, from: from != nil, until: until != nil)
-        let arguments = DailyMeasurement.SQL.parameters(athleteID: athleteID, kind: kind, from: from, until: until)
-        return try wrap {
-            try writer.read { db in
-                let cursor = try Row.fetchCursor(
-                    db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
-                var out: [DailyMeasurement] = []
-                while let row = try cursor.next() { out.append(try DailyMeasurement(row: GRDBStoreRow(row: row))) }
-                return out
-            }
-        }
-    }
-}
-
 // MARK: Import stamps
 
 extension SQLiteStore {
@@ -145,32 +61,6 @@ extension SQLiteStore {
                 Set(
                     try String.fetchAll(
                         Self.cached(db, "SELECT id FROM run WHERE athlete_id = ?"), arguments: [athleteID]))
-            }
-        }
-    }
-
-    public func stamps(athleteID: String) throws -> [FileStamp] {
-        try wrap {
-            try writer.read { db in
-                let cursor = try Row.fetchCursor(db, sql: FileStamp.SQL.select(.sqlite), arguments: [athleteID])
-                var out: [FileStamp] = []
-                // A cache: a damaged row is left out (its file is read again), never an error.
-                while let row = try cursor.next() {
-                    if let stamp = try? FileStamp(row: GRDBStoreRow(row: row)) { out.append(stamp) }
-                }
-                return out
-            }
-        }
-    }
-
-    public func recordStamps(_ stamps: [FileStamp]) throws {
-        guard !stamps.isEmpty else { return }
-        try wrap {
-            try write { db in
-                let statement = try Self.cached(db, FileStamp.SQL.upsert(.sqlite))
-                for s in stamps {
-                    try statement.execute(arguments: StatementArguments(s.storeValues.map(\.databaseValue)))
-                }
             }
         }
     }

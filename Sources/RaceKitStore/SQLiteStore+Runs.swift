@@ -52,16 +52,6 @@ extension SQLiteStore {
             highestHeartRate: high, bestEfforts: try fastestEfforts(athleteID: athleteID, before: .infinity).byDistance)
     }
 
-    /// Replaces an athlete's profile.
-    public func updateAthlete(_ athlete: Athlete) throws {
-        try wrap {
-            try write { db in
-                guard try Athlete.exists(db, key: athlete.id) else { throw StoreError.unknownAthlete(athlete.id) }
-                try athlete.update(db)
-            }
-        }
-    }
-
     // MARK: One run
 
     /// A stored run.

@@ -99,32 +99,6 @@ public final class SQLiteStore: Store {
         error is any RaceKitError ? error : StoreError.database(describe(error))
     }
 
-    // MARK: Athletes
-
-    public func athletes() throws -> [Athlete] {
-        try athleteRead(nil) { try Athlete.order(Athlete.Columns.id).fetchAll($0) }
-    }
-
-    public func athlete(id: String) throws -> Athlete? {
-        try athleteRead(id) { try Athlete.fetchOne($0, key: id) }
-    }
-
-    /// Reads athletes; a damaged stored field is named with the table (and the athlete asked for).
-    private func athleteRead<T>(_ id: String?, _ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch let error as DecodingError {
-            throw StoreError.database("athlete\(id.map { " " + $0 } ?? ""): " + Self.describe(error))
-        } catch { throw Self.converted(error) }
-    }
-
-    public func addAthlete(_ athlete: Athlete) throws {
-        try wrap {
-            try write { db in
-                if try Athlete.exists(db, key: athlete.id) { throw StoreError.athleteExists(athlete.id) }
-                try athlete.insert(db)
-            }
-        }
-    }
-
     // MARK: Runs
 
     /// Stores the activities of one file in a single transaction: all or nothing.

@@ -1,0 +1,134 @@
+/// One connection to a store's database, as the repositories written once in
+/// portable SQL see it (`SQLStore`): statements with `?` placeholders, values
+/// as the declared columns hold them (`StoreValue`), rows read through the
+/// table declarations (`DeclaredRow`). The backends adapt GRDB (SQLite) and
+/// libpq (PostgreSQL) to it; what differs between them (placeholders, types)
+/// is the `dialect`'s.
+public protocol SQLConnection {
+    var dialect: SQLDialect { get }
+    /// Runs a statement that returns rows and gives each to `body` (a row is
+    /// valid during its call only).
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (any StoreRow) throws -> Void) throws
+    /// Runs a statement; returns how many rows it inserted, changed or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int
+}
+
+extension SQLConnection {
+    /// Every row of a statement, each made by `make`.
+    public func rows<T>(_ sql: String, _ arguments: [StoreValue] = [], _ make: (any StoreRow) throws -> T) throws
+        -> [T]
+    {
+        var out: [T] = []
+        try forEachRow(sql, arguments) { out.append(try make($0)) }
+        return out
+    }
+
+    /// The first column of the first row (nil without a row, or NULL).
+    public func value(_ sql: String, _ arguments: [StoreValue] = [], as type: ColumnType) throws -> StoreValue? {
+        var found: StoreValue?
+        try forEachRow(sql, arguments) { row in
+            if found == nil { found = row.value(0, type) }
+        }
+        return found == .null ? nil : found
+    }
+}
+
+/// A store's database: its reads and its write transactions, with the
+/// backend's errors translated into the store's and a store opened to read
+/// refusing to write.
+public protocol SQLDatabase: Sendable {
+    func reading<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    func writing<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+}
+
+/// A store whose repositories are the ones written once over `SQLDatabase`
+/// (race links, daily measurements, import stamps: `SQLStore+*.swift`): a
+/// backend gives its database and nothing else for them.
+public protocol SQLStore {
+    var database: any SQLDatabase { get }
+}
+
+extension SQLDialect {
+    /// What makes an `ORDER BY` of text bytewise (SQLite's default; PostgreSQL's
+    /// default collation is the locale's).
+    public var bytewise: String { self == .postgres ? " COLLATE \"C\"" : "" }
+
+    /// `sql` with its `?` placeholders in this dialect (PostgreSQL's `$1`,
+    /// `$2`, ...); a `?` inside a quoted literal or name is left alone.
+    public func statement(_ sql: String) -> String {
+        guard self == .postgres else { return sql }
+        var out = ""
+        var n = 0
+        var quote: Character?
+        for c in sql {
+            if let q = quote {
+                if c == q { quote = nil }
+                out.append(c)
+            } else if c == "'" || c == "\"" {
+                quote = c
+                out.append(c)
+            } else if c == "?" {
+                n += 1
+                out += "$\(n)"
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// A row that holds a table's declared columns in their declared order (a
+/// `SELECT` of `columnList`): values are asked for by column name, never by a
+/// hand-kept position. A missing or mistyped required value is a store error
+/// naming the table, the row and the column.
+public struct DeclaredRow {
+    public let table: TableSpec
+    public let row: any StoreRow
+    /// What the error names the row by (its key).
+    public var name = ""
+
+    public init(_ table: TableSpec, _ row: any StoreRow) {
+        self.table = table
+        self.row = row
+    }
+
+    /// `a, b, c` (each after `prefix`, such as `l.`): the columns a `DeclaredRow` reads.
+    public static func columnList(_ table: TableSpec, prefix: String = "") -> String {
+        table.columns.map { prefix + $0.name }.joined(separator: ", ")
+    }
+
+    public func value(_ column: String) -> StoreValue {
+        guard let i = table.columns.firstIndex(where: { $0.name == column }) else { return .null }
+        return row.value(i, table.columns[i].type)
+    }
+
+    func missing(_ column: String) -> StoreError {
+        .database("\(table.name)\(name.isEmpty ? "" : " " + name), column \(column): missing or of another type")
+    }
+
+    public func text(_ column: String) throws -> String {
+        guard let s = optionalText(column) else { throw missing(column) }
+        return s
+    }
+
+    public func optionalText(_ column: String) -> String? {
+        if case .text(let s) = value(column) { return s }
+        return nil
+    }
+
+    public func real(_ column: String) throws -> Double {
+        guard let v = optionalReal(column) else { throw missing(column) }
+        return v
+    }
+
+    /// A real, or an integer where a backend kept a whole number as one.
+    public func optionalReal(_ column: String) -> Double? {
+        switch value(column) {
+        case .real(let v): return v
+        case .integer(let i): return Double(i)
+        default: return nil
+        }
+    }
+}
