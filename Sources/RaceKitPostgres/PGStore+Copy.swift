@@ -97,14 +97,3 @@ extension PGStore {
         try Self.writeEfforts(c, runID: id, run.bestEfforts)
     }
 }
-
-// MARK: Import stamps
-
-extension PGStore {
-    public func runIDs(athleteID: String) throws -> Set<String> {
-        try read { c in
-            let r = try c.query("SELECT id FROM run WHERE athlete_id = $1", [.text(athleteID)])
-            return Set((0..<r.count).compactMap { r.string($0, 0) })
-        }
-    }
-}

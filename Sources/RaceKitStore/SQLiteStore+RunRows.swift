@@ -22,15 +22,6 @@ extension SQLiteStore {
         return out
     }
 
-    /// The runs of a query-interface request (its filters and order; the
-    /// columns are the declared ones).
-    func fetchRuns(_ db: Database, _ request: QueryInterfaceRequest<RunRecord>) throws -> [RunRecord] {
-        let cursor = try Row.fetchCursor(db, request.select(runColumns.map { Column($0.spec.name) }))
-        var out: [RunRecord] = []
-        while let row = try cursor.next() { out.append(try decodeRun(row)) }
-        return out
-    }
-
     func fetchRun(_ db: Database, id: String) throws -> RunRecord? {
         try fetchRuns(db, runSelect("WHERE id = ?"), [id]).first
     }
@@ -49,19 +40,5 @@ extension SQLiteStore {
         var values = Array(r.storeValues(runColumns).dropFirst().map(\.databaseValue))
         values.append(r.id.databaseValue)
         try Self.cached(db, "UPDATE run SET \(sets) WHERE id = ?").execute(arguments: StatementArguments(values))
-    }
-}
-
-// MARK: Import stamps
-
-extension SQLiteStore {
-    public func runIDs(athleteID: String) throws -> Set<String> {
-        try wrap {
-            try writer.read { db in
-                Set(
-                    try String.fetchAll(
-                        Self.cached(db, "SELECT id FROM run WHERE athlete_id = ?"), arguments: [athleteID]))
-            }
-        }
     }
 }

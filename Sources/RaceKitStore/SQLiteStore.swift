@@ -27,7 +27,7 @@ public final class SQLiteStore: Store {
     /// The metrics of the run table (the standard list unless opened with more).
     public let registry: MetricRegistry
     /// The run table's declared columns (`RunColumns.of(registry)`).
-    let runColumns: [RunColumn]
+    public let runColumns: [RunColumn]
 
     /// Opens the store at `path` as `access` allows (see `StoreAccess`): WAL
     /// and a busy timeout for writers, migrated to this build's schema; a store
@@ -258,66 +258,6 @@ public final class SQLiteStore: Store {
             return (try? SampleCodec.decode([UInt8](blob.data))).map { (r, $0) }
         }
         return (stored, (try? SampleCodec.decode(run.encodedSamples)) ?? SampleSeries())
-    }
-
-    /// Stored runs in the filter's order (oldest first by default), sorted and
-    /// limited by SQLite.
-    public func runs(matching filter: RunFilter) throws -> [RunRecord] {
-        try wrap {
-            try writer.read { db in
-                var request = RunRecord.all()
-                if let a = filter.athleteID { request = request.filter(RunRecord.Columns.athleteID == a) }
-                if let s = filter.sport { request = request.filter(RunRecord.Columns.sport == s) }
-                if let s = filter.since { request = request.filter(RunRecord.Columns.startedAt >= s) }
-                if let u = filter.until { request = request.filter(RunRecord.Columns.startedAt <= u) }
-                for m in filter.having { request = request.filter(Column(m.column) != nil) }
-                request = request.order(Self.ordering(filter.order, reversed: filter.reversed))
-                if let l = filter.limit { request = request.limit(l) }
-                return try fetchRuns(db, request)
-            }
-        }
-    }
-
-    /// The ORDER BY terms of an order: its key (unknown values last), then
-    /// start time and id; every term flipped when reversed.
-    static func ordering(_ order: RunOrder, reversed: Bool) -> [SQLOrdering] {
-        typealias C = RunRecord.Columns
-        // (expression, ascending) pairs, the key first.
-        var terms: [(SQLExpression, Bool)]
-        switch order {
-        case .startedAt: terms = []
-        case .distance: terms = [((C.distanceMeters ?? -1).sqlExpression, false)]
-        case .elapsedTime: terms = [(C.elapsedSeconds.sqlExpression, false)]
-        case .load: terms = [((C.load ?? -1).sqlExpression, false)]
-        case .pace:
-            let seconds = C.movingSeconds ?? C.elapsedSeconds
-            let pace = SQL(
-                "CASE WHEN \(C.distanceMeters) > 0 AND \(seconds) > 0 THEN \(seconds) / (\(C.distanceMeters) / 1000.0) END"
-            ).sqlExpression
-            terms = [((pace == nil).sqlExpression, true), (pace, true)]
-        }
-        terms += [(C.startedAt.sqlExpression, true), (C.id.sqlExpression, true)]
-        return terms.map { expression, ascending in ascending != reversed ? expression.asc : expression.desc }
-    }
-
-    /// Number of stored runs (of one athlete when given).
-    public func runCount(athleteID: String?) throws -> Int {
-        try wrap {
-            try writer.read { db in
-                guard let athleteID else { return try RunRecord.fetchCount(db) }
-                return try RunRecord.filter(RunRecord.Columns.athleteID == athleteID).fetchCount(db)
-            }
-        }
-    }
-
-    /// The samples of a run.
-    public func samples(runID: String) throws -> SampleSeries? {
-        try wrap {
-            guard let record = try writer.read({ try SamplesRecord.fetchOne($0, key: runID) }) else { return nil }
-            do { return try SampleCodec.decode([UInt8](record.data)) } catch {
-                throw StoreError.corruptSamples(runID: runID, reason: "\(error)")
-            }
-        }
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.

@@ -43,10 +43,24 @@ public protocol SQLDatabase: Sendable {
 }
 
 /// A store whose repositories are the ones written once over `SQLDatabase`
-/// (race links, daily measurements, import stamps: `SQLStore+*.swift`): a
-/// backend gives its database and nothing else for them.
+/// (athletes, the reads of runs, race links, daily measurements, import
+/// stamps: `SQLStore+*.swift`): a backend gives its database and its run
+/// table's columns, and nothing else for them.
 public protocol SQLStore {
     var database: any SQLDatabase { get }
+    /// `RunColumns.of(registry)`, made once.
+    var runColumns: [RunColumn] { get }
+}
+
+extension StoreValue {
+    /// A real, or an integer where a backend kept a whole number as one; nil for anything else.
+    public var number: Double? {
+        switch self {
+        case .real(let v): return v
+        case .integer(let i): return Double(i)
+        default: return nil
+        }
+    }
 }
 
 extension SQLDialect {
@@ -124,11 +138,5 @@ public struct DeclaredRow {
     }
 
     /// A real, or an integer where a backend kept a whole number as one.
-    public func optionalReal(_ column: String) -> Double? {
-        switch value(column) {
-        case .real(let v): return v
-        case .integer(let i): return Double(i)
-        default: return nil
-        }
-    }
+    public func optionalReal(_ column: String) -> Double? { value(column).number }
 }

@@ -17,11 +17,7 @@ extension DailyRepository where Self: SQLStore {
 
     public func newestMeasurementStart(athleteID: String) throws -> Double? {
         try database.reading { c in
-            switch try c.value(DailyMeasurement.SQL.newest(c.dialect), [.text(athleteID)], as: .real) {
-            case .real(let v): return v
-            case .integer(let i): return Double(i)
-            default: return nil
-            }
+            try c.value(DailyMeasurement.SQL.newest(c.dialect), [.text(athleteID)], as: .real)?.number
         }
     }
 
