@@ -1,4 +1,5 @@
 import GRDB
+internal import GRDBSQLite
 import RaceKitCore
 
 /// GRDB as the repositories written once see a connection (`SQLConnection`):
@@ -15,8 +16,62 @@ struct GRDBConnection: SQLConnection {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int {
-        try SQLiteStore.cached(db, sql).execute(arguments: StatementArguments(arguments.map(\.databaseValue)))
+        let statement = try SQLiteStore.cached(db, sql)
+        if arguments.contains(where: \.isBlob) {
+            try Self.executeInPlace(db, statement.sqliteStatement, arguments)
+        } else {
+            try statement.execute(arguments: StatementArguments(arguments.map(\.databaseValue)))
+        }
         return db.changesCount
+    }
+
+    /// SQLite's write transaction already excludes every other writer: only
+    /// whether the athlete is stored.
+    func beginImport(athleteID: String) throws -> Bool {
+        try Bool.fetchOne(
+            SQLiteStore.cached(db, "SELECT EXISTS (SELECT 1 FROM athlete WHERE id = ?)"), arguments: [athleteID])
+            == true
+    }
+
+    /// Runs a statement with its values bound in place (SQLITE_STATIC: the
+    /// arguments outlive the statement's step), so that SQLite copies a run's
+    /// samples once, into the record; GRDB's `Data` binding would copy them
+    /// twice more. The statement (GRDB's cached one) is left reset and unbound.
+    static func executeInPlace(_ db: Database, _ statement: SQLiteStatement, _ arguments: [StoreValue]) throws {
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var code = SQLITE_OK
+        for (k, value) in arguments.enumerated() where code == SQLITE_OK {
+            let i = Int32(k + 1)
+            switch value {
+            case .null: code = sqlite3_bind_null(statement, i)
+            case .text(let s): code = sqlite3_bind_text(statement, i, s, -1, transient)
+            case .real(let v): code = sqlite3_bind_double(statement, i, v)
+            case .integer(let n): code = sqlite3_bind_int64(statement, i, Int64(n))
+            case .boolean(let b): code = sqlite3_bind_int64(statement, i, b ? 1 : 0)
+            case .blob(let bytes):
+                // `bytes` lives in `arguments` until this function returns.
+                code = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob64(
+                        statement, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64($0.count), nil)
+                }
+            }
+        }
+        if code == SQLITE_OK { code = sqlite3_step(statement) }
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+    }
+}
+
+extension StoreValue {
+    var isBlob: Bool {
+        if case .blob = self { return true }
+        return false
     }
 }
 

@@ -101,19 +101,6 @@ public final class SQLiteStore: Store {
 
     // MARK: Runs
 
-    /// Stores the activities of one file in a single transaction: all or nothing.
-    public func insert(
-        _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
-        sha256: String, allowDuplicates: Bool, importedAt: Double
-    )
-        throws -> [InsertOutcome]
-    {
-        let file = FileInsert(
-            runs: runs, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
-            allowDuplicates: allowDuplicates)
-        return try wrap { try write { db in try insert(db, file, importedAt: importedAt) } }
-    }
-
     /// Several files in one transaction, each in a savepoint (rolled back alone
     /// when its file fails): an import of many small files spent more in one
     /// transaction per file than in the writes themselves.
@@ -124,7 +111,7 @@ public final class SQLiteStore: Store {
                     do {
                         var outcomes: [InsertOutcome] = []
                         try db.inSavepoint {
-                            outcomes = try insert(db, file, importedAt: importedAt)
+                            outcomes = try insert(GRDBConnection(db: db), file, importedAt: importedAt)
                             return .commit
                         }
                         return .success(outcomes)
@@ -138,126 +125,6 @@ public final class SQLiteStore: Store {
                 }
             }
         }
-    }
-
-    private func insert(_ db: Database, _ file: FileInsert, importedAt: Double) throws -> [InsertOutcome] {
-        let athleteID = file.athleteID, sha256 = file.sha256
-        guard
-            try Bool.fetchOne(
-                Self.cached(db, "SELECT EXISTS (SELECT 1 FROM athlete WHERE id = ?)"), arguments: [athleteID]) == true
-        else {
-            throw StoreError.unknownAthlete(athleteID)
-        }
-        var outcomes: [InsertOutcome] = []
-        for run in file.runs {
-            let keys = DuplicateKeys(run, sha256: sha256)
-            let candidates = try duplicateCandidates(db, keys, athleteID: athleteID)
-            let decision = try DuplicatePolicy.decide(
-                keys, candidates: candidates, allowDuplicates: file.allowDuplicates
-            ) { try shiftedCandidates(db, keys, run, athleteID: athleteID) }
-            switch decision {
-            case .duplicate(let id, let sameBytes, let shift):
-                outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes, clockShiftSeconds: shift))
-            case .replace(let stored):
-                try upgrade(
-                    db, stored, with: run, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
-                    importedAt: importedAt)
-                outcomes.append(.upgraded(runID: stored.id))
-            case .insert:
-                let record = RunRecord(
-                    run, athleteID: athleteID, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
-                    importedAt: importedAt)
-                try insertRun(db, record)
-                try Self.insertSamples(
-                    db, runID: record.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
-                try Self.writeDetails(db, runID: record.id, analysis: run.analysis, fresh: true)
-                outcomes.append(.inserted(runID: record.id))
-            }
-        }
-        return outcomes
-    }
-
-    /// Writes a run's packed samples with the bytes bound in place
-    /// (SQLITE_STATIC: `blob` outlives the statement), so SQLite copies them once,
-    /// into the record; GRDB's `Data` binding would copy them twice more.
-    static func insertSamples(_ db: Database, runID: String, blob: [UInt8], segments: String) throws {
-        // GRDB's cached statement, bound and stepped here; left reset and unbound
-        // (`blob` is not kept past this call).
-        let statement = try cached(db, "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)")
-            .sqliteStatement
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        var code = SQLITE_OK
-        if code == SQLITE_OK { code = sqlite3_bind_text(statement, 1, runID, -1, transient) }
-        if code == SQLITE_OK { code = sqlite3_bind_text(statement, 2, segments, -1, transient) }
-        if code == SQLITE_OK {
-            code = blob.withUnsafeBytes {
-                sqlite3_bind_blob64(statement, 3, $0.baseAddress, sqlite3_uint64($0.count), nil)
-            }
-        }
-        if code == SQLITE_OK { code = sqlite3_step(statement) }
-        guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: "writing the samples of run \(runID): \(message)")
-        }
-    }
-
-    /// Replaces a stored run's source, samples and analysis with a richer copy's,
-    /// keeping its id and what the user set (label, mode, run type, effort, notes,
-    /// and a sport the user chose).
-    private func upgrade(
-        _ db: Database, _ stored: RunRecord, with run: NewRun, sourceFile: String, format: SourceFormat,
-        sha256: String, importedAt: Double
-    ) throws {
-        var record = RunRecord(
-            run, athleteID: stored.athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
-            importedAt: importedAt)
-        record.keepWhatTheUserSet(on: stored)
-        try updateRun(db, record)
-        try SamplesRecord.deleteOne(db, key: stored.id)
-        try Self.insertSamples(
-            db, runID: stored.id, blob: run.encodedSamples, segments: Self.json(run.activity.segmentStarts))
-        try Self.writeDetails(db, runID: stored.id, analysis: run.analysis)
-    }
-
-    /// What `DuplicatePolicy.decide` chooses from: the athlete's run stored from
-    /// the same bytes, then those started in the policy's window, nearest first.
-    private func duplicateCandidates(_ db: Database, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
-        let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
-        let sameBytes = try fetchRuns(
-            db, runSelect("WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?"),
-            [athleteID, keys.sha256, keys.activityIndex])
-        let nearby = try fetchRuns(
-            db, runSelect("WHERE athlete_id = ? AND started_at BETWEEN ? AND ? ORDER BY abs(started_at - ?)"),
-            [athleteID, window.earliest, window.latest, keys.startedAt])
-        return sameBytes + nearby
-    }
-
-    /// What `ShiftedCopy` compares: the athlete's runs started within its
-    /// window whose elapsed time is within its tolerance, with their samples,
-    /// and the incoming run's samples.
-    private func shiftedCandidates(_ db: Database, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
-        -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
-    {
-        let window = ShiftedCopy.window(startedAt: keys.startedAt)
-        let runs = try fetchRuns(
-            db,
-            runSelect("WHERE athlete_id = ? AND started_at BETWEEN ? AND ? AND abs((ended_at - started_at) - ?) <= ?"),
-            [
-                athleteID, window.earliest, window.latest, keys.endedAt - keys.startedAt,
-                ShiftedCopy.elapsedToleranceSeconds
-            ]
-        ).filter { ShiftedCopy.mayBeCopy(keys, $0) }
-        guard !runs.isEmpty else { return ([], SampleSeries()) }
-        let stored = try runs.compactMap { r -> (RunRecord, SampleSeries)? in
-            guard let blob = try SamplesRecord.fetchOne(db, key: r.id) else { return nil }
-            return (try? SampleCodec.decode([UInt8](blob.data))).map { (r, $0) }
-        }
-        return (stored, (try? SampleCodec.decode(run.encodedSamples)) ?? SampleSeries())
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.

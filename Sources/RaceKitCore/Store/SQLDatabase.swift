@@ -12,6 +12,11 @@ public protocol SQLConnection {
     /// Runs a statement; returns how many rows it inserted, changed or deleted.
     @discardableResult
     func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int
+    /// Makes the transaction the one importer of `athleteID` until it ends, so
+    /// that two importers never both store one activity (nothing to do where
+    /// the write transaction already excludes every other writer), and tells
+    /// whether the athlete is stored: one round trip for both.
+    func beginImport(athleteID: String) throws -> Bool
 }
 
 extension SQLConnection {
@@ -69,27 +74,45 @@ extension SQLDialect {
     public var bytewise: String { self == .postgres ? " COLLATE \"C\"" : "" }
 
     /// `sql` with its `?` placeholders in this dialect (PostgreSQL's `$1`,
-    /// `$2`, ...); a `?` inside a quoted literal or name is left alone.
+    /// `$2`, ...); a `?` inside a quoted literal or name is left alone. In one
+    /// pass over the bytes into a string made once: an import turns a few
+    /// kilobytes of statements a run (a first version, a byte appended at a
+    /// time, was 2.6% of a PostgreSQL import's CPU).
     public func statement(_ sql: String) -> String {
         guard self == .postgres else { return sql }
-        var out = ""
-        var n = 0
-        var quote: Character?
-        for c in sql {
-            if let q = quote {
-                if c == q { quote = nil }
-                out.append(c)
-            } else if c == "'" || c == "\"" {
-                quote = c
-                out.append(c)
-            } else if c == "?" {
-                n += 1
-                out += "$\(n)"
-            } else {
-                out.append(c)
+        var sql = sql
+        return sql.withUTF8 { bytes in
+            let marks = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "?") ? 1 : 0) }
+            guard marks > 0 else { return String(decoding: bytes, as: UTF8.self) }
+            // "$" and at most 10 digits in place of each "?".
+            return String(unsafeUninitializedCapacity: bytes.count + 10 * marks) { out in
+                var n = 0, k = 0
+                var quote: UInt8?
+                for c in bytes {
+                    if let q = quote {
+                        if c == q { quote = nil }
+                    } else if c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") {
+                        quote = c
+                    } else if c == UInt8(ascii: "?") {
+                        n += 1
+                        out[k] = UInt8(ascii: "$")
+                        k += 1
+                        var digits = 1, rest = n
+                        while rest >= 10 { digits += 1; rest /= 10 }
+                        rest = n
+                        for d in stride(from: digits - 1, through: 0, by: -1) {
+                            out[k + d] = UInt8(ascii: "0") + UInt8(rest % 10)
+                            rest /= 10
+                        }
+                        k += digits
+                        continue
+                    }
+                    out[k] = c
+                    k += 1
+                }
+                return k
             }
         }
-        return out
     }
 }
 

@@ -179,16 +179,10 @@ extension RunRepository where Self: SQLStore {
         _ make: (DeclaredRow) throws -> T
     ) throws -> [String: [T]] {
         try database.reading { c in
-            var out: [String: [T]] = [:]
-            let sql =
-                "SELECT \(DeclaredRow.columnList(table, prefix: "t.")) FROM "
-                + c.dialect.rowsPerRun(of: table.name, as: "t")
-                + " WHERE r.athlete_id = ? AND r.started_at >= ? ORDER BY t.run_id, t.\(column)"
-            try c.forEachRow(c.dialect.statement(sql), [.text(athleteID), .real(since ?? -.greatestFiniteMagnitude)]) {
-                let row = DeclaredRow(table, $0)
-                out[try row.text("run_id"), default: []].append(try make(row))
-            }
-            return out
+            try c.grouped(
+                table, from: c.dialect.rowsPerRun(of: table.name, as: "t"),
+                where: "r.athlete_id = ? AND r.started_at >= ?",
+                [.text(athleteID), .real(since ?? -.greatestFiniteMagnitude)], orderedBy: column, make)
         }
     }
 
@@ -274,6 +268,25 @@ extension RunRepository where Self: SQLStore {
     /// `SELECT <run columns of r>, <extra> FROM <from>`.
     private func runSelect(extra: String, from: String) -> String {
         "SELECT \(runColumns.map { "r." + $0.spec.name }.joined(separator: ", ")), \(extra) FROM \(from)"
+    }
+}
+
+extension SQLConnection {
+    /// The rows (as `t`) of a per-run `table` that `from` and `where` select, by
+    /// run id, each run's in `orderedBy` order.
+    func grouped<T>(
+        _ table: TableSpec, from: String, where condition: String, _ arguments: [StoreValue],
+        orderedBy column: String, _ make: (DeclaredRow) throws -> T
+    ) throws -> [String: [T]] {
+        var out: [String: [T]] = [:]
+        let sql =
+            "SELECT \(DeclaredRow.columnList(table, prefix: "t.")) FROM \(from) WHERE \(condition) "
+            + "ORDER BY t.run_id, t.\(column)"
+        try forEachRow(dialect.statement(sql), arguments) {
+            let row = DeclaredRow(table, $0)
+            out[try row.text("run_id"), default: []].append(try make(row))
+        }
+        return out
     }
 }
 

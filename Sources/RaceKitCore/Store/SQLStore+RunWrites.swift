@@ -1,0 +1,288 @@
+/// The writes of runs, written once for every backend (`SQLStore`): a file's
+/// runs stored under the duplicate rule (`DuplicatePolicy`), analyses, edits
+/// and deletes. Every run column comes from the declaration (`RunColumns`).
+extension RunRepository where Self: SQLStore {
+    /// Stores the activities of one file in a single transaction: all or nothing.
+    public func insert(
+        _ runs: [NewRun], athleteID: String, sourceFile: String, format: SourceFormat,
+        sha256: String, allowDuplicates: Bool, importedAt: Double
+    ) throws -> [InsertOutcome] {
+        let file = FileInsert(
+            runs: runs, athleteID: athleteID, sourceFile: sourceFile, format: format, sha256: sha256,
+            allowDuplicates: allowDuplicates)
+        return try database.writing { c in try insert(c, file, importedAt: importedAt) }
+    }
+
+    /// Stores one file's runs in the caller's transaction (a backend that
+    /// batches files gives each its savepoint).
+    public func insert(_ c: any SQLConnection, _ file: FileInsert, importedAt: Double) throws -> [InsertOutcome] {
+        let athleteID = file.athleteID, sha256 = file.sha256
+        guard try c.beginImport(athleteID: athleteID) else { throw StoreError.unknownAthlete(athleteID) }
+        var outcomes: [InsertOutcome] = []
+        for run in file.runs {
+            let keys = DuplicateKeys(run, sha256: sha256)
+            let candidates = try duplicateCandidates(c, keys, athleteID: athleteID)
+            let decision = try DuplicatePolicy.decide(
+                keys, candidates: candidates, allowDuplicates: file.allowDuplicates
+            ) { try shiftedCandidates(c, keys, run, athleteID: athleteID) }
+            if case .duplicate(let id, let sameBytes, let shift) = decision {
+                outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes, clockShiftSeconds: shift))
+                continue
+            }
+            var record = RunRecord(
+                run, athleteID: athleteID, sourceFile: file.sourceFile, format: file.format, sha256: sha256,
+                importedAt: importedAt)
+            let segments = StoredJSON.text(run.activity.segmentStarts)
+            switch decision {
+            case .duplicate: break
+            case .replace(let stored):
+                // A richer copy: its source, samples and analysis, the stored run's id and what the user set.
+                record.keepWhatTheUserSet(on: stored)
+                try updateRun(c, record)
+                try writeSamples(c, runID: record.id, run.encodedSamples, segments: segments, replacing: true)
+                try writeDetails(c, runID: record.id, run.analysis.zones ?? [], run.analysis.bestEfforts)
+                outcomes.append(.upgraded(runID: record.id))
+            case .insert:
+                try insertRun(c, record)
+                try writeSamples(c, runID: record.id, run.encodedSamples, segments: segments, replacing: false)
+                try writeDetails(
+                    c, runID: record.id, run.analysis.zones ?? [], run.analysis.bestEfforts, replacing: false)
+                outcomes.append(.inserted(runID: record.id))
+            }
+        }
+        return outcomes
+    }
+
+    /// What `DuplicatePolicy.decide` chooses from: the athlete's runs stored
+    /// from the same bytes, then those started in the policy's window, nearest
+    /// first, in one statement. A NaN window selects nothing.
+    func duplicateCandidates(_ c: any SQLConnection, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
+        let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
+        let columns = runColumns.map(\.spec.name).joined(separator: ", ")
+        return try runs(
+            c,
+            """
+            SELECT \(columns) FROM (
+                SELECT *, 0 AS part, CAST(0 AS \(c.dialect.type(.real))) AS gap FROM run
+                WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
+                UNION ALL
+                SELECT *, 1, abs(started_at - ?) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
+            ) candidate ORDER BY part, gap, id
+            """,
+            [
+                .text(athleteID), .text(keys.sha256), .integer(keys.activityIndex), .real(keys.startedAt),
+                .text(athleteID), .real(window.earliest), .real(window.latest)
+            ])
+    }
+
+    /// What `ShiftedCopy` compares: the athlete's runs started within its
+    /// window whose elapsed time is within its tolerance, with their samples,
+    /// and the incoming run's samples.
+    func shiftedCandidates(_ c: any SQLConnection, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
+        -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
+    {
+        let window = ShiftedCopy.window(startedAt: keys.startedAt)
+        let found = try runs(
+            c,
+            declaredRunSelect(
+                "WHERE athlete_id = ? AND started_at BETWEEN ? AND ? AND abs((ended_at - started_at) - ?) <= ? "
+                    + "ORDER BY id\(c.dialect.bytewise)"),
+            [
+                .text(athleteID), .real(window.earliest), .real(window.latest), .real(keys.endedAt - keys.startedAt),
+                .real(ShiftedCopy.elapsedToleranceSeconds)
+            ]
+        ).filter { ShiftedCopy.mayBeCopy(keys, $0) }
+        guard !found.isEmpty else { return ([], SampleSeries()) }
+        let stored = try found.compactMap { r -> (RunRecord, SampleSeries)? in
+            let blob = try c.value(
+                c.dialect.statement("SELECT data FROM run_samples WHERE run_id = ?"), [.text(r.id)], as: .blob)
+            guard case .blob(let bytes) = blob else { return nil }
+            return (try? SampleCodec.decode(bytes)).map { (r, $0) }
+        }
+        return (stored, (try? SampleCodec.decode(run.encodedSamples)) ?? SampleSeries())
+    }
+
+    /// Writes a new run's row.
+    public func insertRun(_ c: any SQLConnection, _ r: RunRecord) throws {
+        let names = runColumns.map(\.spec.name)
+        let sql =
+            "INSERT INTO run (\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        try c.execute(c.dialect.statement(sql), r.with(registry).storeValues(runColumns))
+    }
+
+    /// Writes every column of a stored run's row.
+    func updateRun(_ c: any SQLConnection, _ r: RunRecord) throws {
+        let sets = runColumns.dropFirst().map { "\($0.spec.name) = ?" }.joined(separator: ", ")
+        let values = r.with(registry).storeValues(runColumns)
+        try c.execute(
+            c.dialect.statement("UPDATE run SET \(sets) WHERE id = ?"), Array(values.dropFirst()) + [values[0]])
+    }
+
+    /// Writes a run's packed samples and segment starts (`replacing` those stored).
+    public func writeSamples(
+        _ c: any SQLConnection, runID: String, _ blob: [UInt8], segments: String, replacing: Bool
+    ) throws {
+        let conflict =
+            replacing ? " ON CONFLICT (run_id) DO UPDATE SET segments = excluded.segments, data = excluded.data" : ""
+        try c.execute(
+            c.dialect.statement("INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)" + conflict),
+            [.text(runID), .text(segments), .blob(blob)])
+    }
+
+    /// Writes a run's zones and best efforts, each table in one statement
+    /// (`replacing` those stored; a run just inserted has none).
+    public func writeDetails(
+        _ c: any SQLConnection, runID: String, _ zones: [ZoneTime], _ efforts: [BestEffort], replacing: Bool = true
+    ) throws {
+        try writeZones(c, runID: runID, zones, replacing: replacing)
+        if replacing {
+            try c.execute(c.dialect.statement("DELETE FROM best_effort WHERE run_id = ?"), [.text(runID)])
+        }
+        try insertRows(
+            c, BestEffort.table,
+            efforts.map { e in
+                [.text(runID), .real(e.distanceMeters), .real(e.elapsedSeconds), .real(e.startOffsetSeconds)]
+            })
+    }
+
+    func writeZones(_ c: any SQLConnection, runID: String, _ zones: [ZoneTime], replacing: Bool) throws {
+        if replacing { try c.execute(c.dialect.statement("DELETE FROM run_zone WHERE run_id = ?"), [.text(runID)]) }
+        try insertRows(
+            c, ZoneTime.table,
+            zones.map { z in
+                [
+                    .text(runID), .integer(z.zone), .text(z.name), .real(z.lowBpm),
+                    z.highBpm.map(StoreValue.real) ?? .null, .real(z.seconds)
+                ]
+            })
+    }
+
+    /// Inserts `rows` (each one value per declared column of `table`) with one statement.
+    func insertRows(_ c: any SQLConnection, _ table: TableSpec, _ rows: [[StoreValue]]) throws {
+        guard !rows.isEmpty else { return }
+        let tuple = "(" + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
+        let sql =
+            "INSERT INTO \(table.name) (\(DeclaredRow.columnList(table))) VALUES "
+            + Array(repeating: tuple, count: rows.count).joined(separator: ", ")
+        try c.execute(c.dialect.statement(sql), rows.flatMap { $0 })
+    }
+
+    /// The run `id`, read to be written in the same transaction (locked on
+    /// PostgreSQL until it ends).
+    func runForUpdate(_ c: any SQLConnection, id: String) throws -> RunRecord? {
+        try runs(c, declaredRunSelect("WHERE id = ?" + c.dialect.forUpdate), [.text(id)]).first
+    }
+
+    /// Stores a new analysis of an existing run (and its sport, when inferred anew).
+    public func saveAnalysis(runID: String, _ analysis: RunAnalysis, sport: Sport?) throws {
+        try database.writing { c in
+            guard var record = try runForUpdate(c, id: runID) else { return }
+            if let sport { record.sport = sport }
+            record.apply(analysis)
+            try updateRun(c, record)
+            try writeDetails(c, runID: runID, analysis.zones ?? [], analysis.bestEfforts)
+        }
+    }
+
+    /// Stores new zones and load for runs whose physiology changed (the rest of
+    /// their analysis stands).
+    public func savePhysiologyResults(_ results: [PhysiologyResults]) throws {
+        try database.writing { c in
+            let sql = c.dialect.statement(
+                "UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ? "
+                    + "WHERE id = ?")
+            for r in results {
+                func text(_ s: String?) -> StoreValue { s.map(StoreValue.text) ?? .null }
+                try c.execute(
+                    sql,
+                    [
+                        r.load.map { StoreValue.real($0.value) } ?? .null, text(r.load?.source.rawValue),
+                        text(r.load.map { StoredJSON.text($0.estimated) }), text(r.model?.rawValue),
+                        .text(r.physiology.profileKey), .text(r.runID)
+                    ])
+                try writeZones(c, runID: r.runID, r.zones ?? [], replacing: true)
+            }
+        }
+    }
+
+    /// Writes some metrics' values of some runs (one value per metric, in order).
+    public func saveMetrics(_ metrics: [any RunMetric.Type], _ values: [(runID: String, values: [Double?])]) throws {
+        guard !metrics.isEmpty, !values.isEmpty else { return }
+        let sql = "UPDATE run SET " + metrics.map { "\"\($0.column)\" = ?" }.joined(separator: ", ") + " WHERE id = ?"
+        try database.writing { c in
+            let statement = c.dialect.statement(sql)
+            for (runID, row) in values {
+                precondition(row.count == metrics.count, "one value per metric")
+                try c.execute(statement, row.map { $0.map(StoreValue.real) ?? .null } + [.text(runID)])
+            }
+        }
+    }
+
+    /// Applies an edit; returns the updated run.
+    public func edit(runID: String, _ e: RunEdit) throws -> RunRecord {
+        try database.writing { c in
+            guard var r = try runForUpdate(c, id: runID) else { throw StoreError.unknownRun(runID) }
+            r.apply(e)
+            try updateRun(c, r)
+            return r
+        }
+    }
+
+    /// Deletes a run with its samples, zones and best efforts (their rows go
+    /// with it: the foreign keys cascade).
+    public func delete(runID: String) throws {
+        try database.writing { c in
+            if try c.execute(c.dialect.statement("DELETE FROM run WHERE id = ?"), [.text(runID)]) == 0 {
+                throw StoreError.unknownRun(runID)
+            }
+        }
+    }
+}
+
+extension Store where Self: SQLStore {
+    /// Up to `limit` runs after `id` in the database's order of ids (its
+    /// primary key's, so each page is an index range), with their samples and
+    /// segments as stored, zones and best efforts (`store copy`).
+    public func exportRuns(after id: String?, limit: Int) throws -> [StoredRun] {
+        try database.reading { c in
+            var arguments: [StoreValue] = id.map { [.text($0)] } ?? []
+            arguments.append(.integer(max(0, limit)))
+            let columns = runColumns
+            let n = columns.count
+            let sql =
+                "SELECT \(columns.map { "r." + $0.spec.name }.joined(separator: ", ")), s.segments, s.data "
+                + "FROM run r LEFT JOIN run_samples s ON s.run_id = r.id \(id == nil ? "" : "WHERE r.id > ?") "
+                + "ORDER BY r.id LIMIT ?"
+            let page = try c.rows(c.dialect.statement(sql), arguments) { row in
+                // The samples' two columns follow the run's.
+                var segments: String?, data: [UInt8]?
+                if case .text(let s) = row.value(n, .text) { segments = s }
+                if case .blob(let b) = row.value(n + 1, .blob) { data = b }
+                return (
+                    record: try RunRecord(row: row, columns: columns, registry: registry), segments: segments,
+                    data: data
+                )
+            }
+            guard let last = page.last?.record.id else { return [] }
+            let range = (id == nil ? "" : "t.run_id > ? AND ") + "t.run_id <= ?"
+            let bounds: [StoreValue] = (id.map { [.text($0)] } ?? []) + [.text(last)]
+            let zones = try c.grouped(
+                ZoneTime.table, from: "run_zone t", where: range, bounds, orderedBy: "zone", ZoneTime.init(row:))
+            let efforts = try c.grouped(
+                BestEffort.table, from: "best_effort t", where: range, bounds, orderedBy: "distance_m",
+                BestEffort.init(row:))
+            return page.map { run in
+                StoredRun(
+                    record: run.record, samples: run.data, segments: run.segments, zones: zones[run.record.id] ?? [],
+                    bestEfforts: efforts[run.record.id] ?? [])
+            }
+        }
+    }
+}
+
+extension SQLDialect {
+    /// What locks a row read to be written in the same transaction (SQLite's
+    /// write transaction holds the whole database already).
+    var forUpdate: String { self == .postgres ? " FOR UPDATE" : "" }
+}
