@@ -33,37 +33,44 @@ struct GRDBConnection: SQLConnection {
             == true
     }
 
-    /// Runs a statement with its values bound in place (SQLITE_STATIC: the
-    /// arguments outlive the statement's step), so that SQLite copies a run's
-    /// samples once, into the record; GRDB's `Data` binding would copy them
-    /// twice more. The statement (GRDB's cached one) is left reset and unbound.
+    /// Runs a statement with its values bound in place (a blob with
+    /// SQLITE_STATIC, inside the scope that keeps its bytes), so that SQLite
+    /// copies a run's samples once, into the record; GRDB's `Data` binding
+    /// would copy them twice more. The statement (GRDB's cached one) is left
+    /// reset and unbound.
     static func executeInPlace(_ db: Database, _ statement: SQLiteStatement, _ arguments: [StoreValue]) throws {
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        var code = SQLITE_OK
-        for (k, value) in arguments.enumerated() where code == SQLITE_OK {
+        // Binds argument `k` and the ones after it, then steps (blobs nest their scopes).
+        func bind(from k: Int) -> Int32 {
+            guard k < arguments.count else { return sqlite3_step(statement) }
             let i = Int32(k + 1)
-            switch value {
+            var code: Int32
+            switch arguments[k] {
             case .null: code = sqlite3_bind_null(statement, i)
-            case .text(let s): code = sqlite3_bind_text(statement, i, s, -1, transient)
+            case .text(let s):
+                // The whole text, a NUL inside it included (SQLite copies it).
+                code = sqlite3_bind_text64(statement, i, s, sqlite3_uint64(s.utf8.count), transient, UInt8(SQLITE_UTF8))
             case .real(let v): code = sqlite3_bind_double(statement, i, v)
             case .integer(let n): code = sqlite3_bind_int64(statement, i, Int64(n))
             case .boolean(let b): code = sqlite3_bind_int64(statement, i, b ? 1 : 0)
             case .blob(let bytes):
-                // `bytes` lives in `arguments` until this function returns.
-                code = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob64(
-                        statement, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64($0.count), nil)
+                return bytes.withUnsafeBytes { raw in
+                    let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                    let bound = sqlite3_bind_blob64(statement, i, base, sqlite3_uint64(raw.count), nil)
+                    return bound == SQLITE_OK ? bind(from: k + 1) : bound
                 }
             }
+            return code == SQLITE_OK ? bind(from: k + 1) : code
         }
-        if code == SQLITE_OK { code = sqlite3_step(statement) }
+        let code = bind(from: 0)
         guard code == SQLITE_DONE else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+            let what = String(String(cString: sqlite3_sql(statement)).prefix(40))
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(message) (\(what) ...)")
         }
     }
 }

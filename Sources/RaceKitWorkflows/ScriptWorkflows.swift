@@ -121,11 +121,14 @@ public struct ScriptSimulation {
             throw Failure(.usage, "\(race) is race '\(setup.slug)' but the script is for '\(s.race)'")
         }
         // Power figures the setup leaves to the store: without a store the
-        // planner names the key that is missing.
+        // planner names the key that is missing; a store that cannot be read
+        // is said as such.
         if case .power(let target) = setup.strategy,
             target.wattsPerMps == nil || (target.cpPercent != nil && target.criticalPowerWatts == nil)
         {
-            try PowerPlanning.fill(&setup, store: try? openStore())
+            let store: (any Store)?
+            do { store = try openStore() } catch StoreError.missing { store = nil }
+            try PowerPlanning.fill(&setup, store: store)
         }
         if let why = ScriptStaleness.check(s, against: try RacePlanner.plan(setup, unitMeters: s.plan.unit)) {
             guard allowStale else {

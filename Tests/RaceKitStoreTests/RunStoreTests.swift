@@ -256,6 +256,53 @@ func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -
     }
 }
 
+/// The repositories written once (`SQLStore`): what a backend's own code did
+/// and a shared statement must still do.
+@Suite struct SharedRepositoryTests {
+    /// A run id prefix is matched literally, whatever its case: LIKE's
+    /// wildcards and the escape character in it match nothing else.
+    @Test(arguments: Backend.all) func anIdPrefixIsMatchedLiterally(_ backend: Backend) throws {
+        let (store, id) = try backend.storeWithOneRun()
+        #expect(try store.runs(idPrefix: String(id.prefix(6)).lowercased()).map(\.id) == [id])
+        for hostile in ["_", "%", "!", "!%", String(id.prefix(5)) + "_", "'", "?"] {
+            #expect(try store.runs(idPrefix: hostile).isEmpty, "\(hostile)")
+        }
+    }
+
+    /// Text where an athlete's number belongs is an error naming the athlete
+    /// and the column, never read as "not set" (an update would erase it).
+    @Test func textInAnAthletesNumberIsAnErrorNotAMissingValue() throws {
+        let store = try SQLiteStore()
+        try store.writer.write { db in try db.execute(sql: "UPDATE athlete SET max_hr = 'abc' WHERE id = 'default'") }
+        let error = #expect(throws: StoreError.self) { try store.athlete(id: "default") }
+        #expect(error?.description.contains("athlete default, column max_hr") == true, "\(error!)")
+    }
+
+    /// A run's samples are bound in place; the text beside them whole, a NUL in it included.
+    @Test func theTextBesideABlobIsStoredWhole() throws {
+        let store = try SQLiteStore()
+        let outcome = try store.insert(
+            [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "default", sourceFile: "a.tcx",
+            format: .tcx, sha256: "aa", allowDuplicates: false)
+        guard case .inserted(let id) = outcome.first else {
+            Issue.record("not inserted: \(outcome)")
+            return
+        }
+        let segments = "[0]\u{0}tail"
+        try store.writer.write { db in
+            try store.writeSamples(GRDBConnection(db: db), runID: id, [1, 2, 3], segments: segments, replacing: true)
+        }
+        // Its bytes, as GRDB reads a text up to a NUL.
+        let stored = try store.writer.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT CAST(segments AS BLOB) AS text, data FROM run_samples WHERE run_id = ?",
+                arguments: [id])
+        }
+        #expect(stored?["text"] == Data(segments.utf8))
+        #expect(stored?["data"] == Data([1, 2, 3]))
+    }
+}
+
 @Suite struct DuplicateRuleTests {
     @Test(arguments: Backend.all) func startingAndEndingTogetherIsOneActivityWhateverTheDistances(_ backend: Backend)
         throws

@@ -114,6 +114,13 @@ import Testing
             }, note: { notes.append($0) })
         #expect(opened && notes.isEmpty, "\(notes)")
         #expect(!simulated.result.played.isEmpty)
+        // A store that cannot be read is said as such, not taken for a setup without figures.
+        let unreadable = #expect(throws: StoreError.self) {
+            try ScriptSimulation(
+                file: scriptPath, source: .race(setupPath, allowStale: false),
+                openStore: { throw StoreError.database("unreadable") }, note: { _ in })
+        }
+        #expect(unreadable?.description.contains("unreadable") == true)
         func check(_ cpOf: (RunRecord) -> Double?, _ what: String) throws {
             for r in try runs() {
                 let np = r.metrics[Metric.NormalizedPower.self]

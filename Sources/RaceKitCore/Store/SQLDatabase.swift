@@ -156,10 +156,17 @@ public struct DeclaredRow {
     }
 
     public func real(_ column: String) throws -> Double {
-        guard let v = optionalReal(column) else { throw missing(column) }
+        guard let v = try optionalReal(column) else { throw missing(column) }
         return v
     }
 
-    /// A real, or an integer where a backend kept a whole number as one.
-    public func optionalReal(_ column: String) -> Double? { value(column).number }
+    /// A real, or an integer where a backend kept a whole number as one; nil
+    /// for NULL, and a value of another kind (text in a number's column) is an
+    /// error, never read as missing.
+    public func optionalReal(_ column: String) throws -> Double? {
+        let v = value(column)
+        if v == .null { return nil }
+        guard let n = v.number else { throw missing(column) }
+        return n
+    }
 }

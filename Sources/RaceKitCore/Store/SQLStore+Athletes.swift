@@ -84,10 +84,10 @@ extension Athlete {
         self.init(
             id: id, name: try row.text("name"), timeZone: try row.text("time_zone"), zoneModel: zoneModel,
             createdAt: try row.real("created_at"))
-        maxHeartRate = row.optionalReal("max_hr")
-        restingHeartRate = row.optionalReal("resting_hr")
-        thresholdHeartRate = row.optionalReal("threshold_hr")
-        thresholdPaceSecondsPerKm = row.optionalReal("threshold_pace_s_per_km")
+        maxHeartRate = try row.optionalReal("max_hr")
+        restingHeartRate = try row.optionalReal("resting_hr")
+        thresholdHeartRate = try row.optionalReal("threshold_hr")
+        thresholdPaceSecondsPerKm = try row.optionalReal("threshold_pace_s_per_km")
         sex = try known("sex")
         if let text = row.optionalText("source_order") {
             guard let names = Self.sourceOrder(decoding: text) else {

@@ -29,7 +29,7 @@ extension RaceLinkRepository where Self: SQLStore {
     /// The links whose review Markdown is `path` (absolute).
     public func raceLinks(reviewPath path: String) throws -> [RaceLink] {
         try database.reading { c in
-            try RaceLink.select(c, "WHERE review_path = ? ORDER BY setup_key", [.text(path)])
+            try RaceLink.select(c, "WHERE review_path = ? ORDER BY setup_key" + c.dialect.bytewise, [.text(path)])
         }
     }
 
@@ -45,7 +45,9 @@ extension RaceLinkRepository where Self: SQLStore {
     /// The races a run is linked to (by slug).
     public func raceLinks(runID: String) throws -> [RaceLink] {
         try database.reading { c in
-            try RaceLink.select(c, "WHERE run_id = ? ORDER BY setup_slug, setup_key", [.text(runID)])
+            try RaceLink.select(
+                c, "WHERE run_id = ? ORDER BY setup_slug\(c.dialect.bytewise), setup_key\(c.dialect.bytewise)",
+                [.text(runID)])
         }
     }
 
@@ -58,7 +60,9 @@ extension RaceLinkRepository where Self: SQLStore {
     public func raceLinksByRun(athleteID: String) throws -> [String: RaceLink] {
         try database.reading { c in
             let links = try RaceLink.select(
-                c, "l JOIN run r ON r.id = l.run_id WHERE r.athlete_id = ? ORDER BY l.setup_slug, l.setup_key",
+                c,
+                "l JOIN run r ON r.id = l.run_id WHERE r.athlete_id = ? "
+                    + "ORDER BY l.setup_slug\(c.dialect.bytewise), l.setup_key\(c.dialect.bytewise)",
                 [.text(athleteID)], prefix: "l.")
             var out: [String: RaceLink] = [:]
             for l in links { if let id = l.runID, out[id] == nil { out[id] = l } }
@@ -86,7 +90,7 @@ extension RaceLink {
             setupKey: try row.text("setup_key"), setupSlug: try row.text("setup_slug"),
             setupFile: try row.text("setup_file"), raceName: try row.text("race_name"),
             raceDate: row.optionalText("race_date"), targetSeconds: try row.real("target_s"),
-            runID: row.optionalText("run_id"), actualSeconds: row.optionalReal("actual_s"),
+            runID: row.optionalText("run_id"), actualSeconds: try row.optionalReal("actual_s"),
             reviewPath: row.optionalText("review_path"))
     }
 

@@ -67,7 +67,7 @@ extension RunRepository where Self: SQLStore {
                 WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
                 UNION ALL
                 SELECT *, 1, abs(started_at - ?) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
-            ) candidate ORDER BY part, gap, id
+            ) candidate ORDER BY part, gap, id\(c.dialect.bytewise)
             """,
             [
                 .text(athleteID), .text(keys.sha256), .integer(keys.activityIndex), .real(keys.startedAt),

@@ -73,11 +73,12 @@ extension RunRepository where Self: SQLStore {
     /// Runs whose id starts with `prefix`, whatever its case (ids are long; a
     /// unique prefix is enough); LIKE's wildcards in it are matched literally.
     public func runs(idPrefix prefix: String) throws -> [RunRecord] {
-        let escaped = prefix.uppercased().replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        // "!" escapes: a backslash in a literal depends on a PostgreSQL setting.
+        let escaped = prefix.uppercased().replacingOccurrences(of: "!", with: "!!")
+            .replacingOccurrences(of: "%", with: "!%").replacingOccurrences(of: "_", with: "!_")
         return try database.reading { c in
             try runs(
-                c, declaredRunSelect("WHERE upper(id) LIKE ? ESCAPE '\\' ORDER BY id\(c.dialect.bytewise) LIMIT 5"),
+                c, declaredRunSelect("WHERE upper(id) LIKE ? ESCAPE '!' ORDER BY id\(c.dialect.bytewise) LIMIT 5"),
                 [.text(escaped + "%")])
         }
     }
@@ -334,7 +335,7 @@ extension ZoneTime {
         guard case .integer(let zone) = row.value("zone") else { throw row.missing("zone") }
         self.init(
             zone: zone, name: try row.text("name"), lowBpm: try row.real("low_bpm"),
-            highBpm: row.optionalReal("high_bpm"), seconds: try row.real("seconds"))
+            highBpm: try row.optionalReal("high_bpm"), seconds: try row.real("seconds"))
     }
 }
 
