@@ -87,30 +87,6 @@ private final class Exclusive: @unchecked Sendable {
     }
 }
 
-// MARK: Runs
-
-extension PGStore {
-    /// The run table's declared columns (`RunColumns.of(registry)`), as a select list.
-    var runColumnList: String { runColumnList(prefix: "") }
-    func runColumnList(prefix: String) -> String { runColumns.map { prefix + $0.spec.name }.joined(separator: ", ") }
-
-    /// A run from row `i`, its columns from `offset` on: every column checked, a
-    /// value of the wrong type or an unknown enum value is a store error.
-    func run(_ r: borrowing PGRows, _ i: Int, offset: Int = 0) throws -> RunRecord {
-        try RunRecord(row: r.view(i), offset: offset, columns: runColumns, registry: registry)
-    }
-
-    /// A run's columns as parameters, in `runColumnList` order.
-    func runValues(_ r: RunRecord) -> [PGValue] { r.with(registry).storeValues(runColumns).map(\.pgValue) }
-
-    var runPlaceholders: String { (1...runColumns.count).map { "$\($0)" }.joined(separator: ", ") }
-
-    func runs(_ c: PGConnection, _ sql: String, _ parameters: [PGValue] = []) throws -> [RunRecord] {
-        let r = try c.query(sql, parameters)
-        return try (0..<r.count).map { try run(r, $0) }
-    }
-}
-
 // MARK: Checks
 
 extension PGStore {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-internal import GRDBSQLite
 import RaceKitCore
 
 /// The name the SQLite store had before the store seam (tests use it).
