@@ -1,7 +1,7 @@
 import Foundation
 
 /// An athlete: the physiology that zones and load need, and the time zone weeks use.
-public struct Athlete: Codable, Sendable, Equatable {
+public struct Athlete: Sendable, Equatable {
     /// The athlete a solo runner gets without creating one.
     public static let defaultID = "default"
 
@@ -34,45 +34,6 @@ public struct Athlete: Codable, Sendable, Equatable {
         case maxHeartRate = "max_hr", restingHeartRate = "resting_hr", thresholdHeartRate = "threshold_hr"
         case thresholdPaceSecondsPerKm = "threshold_pace_s_per_km", timeZone = "time_zone"
         case zoneModel = "zone_model", createdAt = "created_at", sourceOrder = "source_order"
-    }
-
-    /// Read as stored; a `source_order` that is no list of names is named as
-    /// damaged (a list with an empty name is read without it).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        name = try c.decode(String.self, forKey: .name)
-        maxHeartRate = try c.decodeIfPresent(Double.self, forKey: .maxHeartRate)
-        restingHeartRate = try c.decodeIfPresent(Double.self, forKey: .restingHeartRate)
-        thresholdHeartRate = try c.decodeIfPresent(Double.self, forKey: .thresholdHeartRate)
-        thresholdPaceSecondsPerKm = try c.decodeIfPresent(Double.self, forKey: .thresholdPaceSecondsPerKm)
-        sex = try c.decodeIfPresent(Sex.self, forKey: .sex)
-        timeZone = try c.decode(String.self, forKey: .timeZone)
-        zoneModel = try c.decode(ZoneModel.self, forKey: .zoneModel)
-        createdAt = try c.decode(Double.self, forKey: .createdAt)
-        if let text = try c.decodeIfPresent(String.self, forKey: .sourceOrder) {
-            guard let names = Self.sourceOrder(decoding: text) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .sourceOrder, in: c, debugDescription: "'\(text.prefix(40))' is not a JSON list of names")
-            }
-            sourceOrder = names.isEmpty ? nil : names
-        }
-    }
-
-    /// Stored as read by `init(from:)`: the source order as its JSON text.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(maxHeartRate, forKey: .maxHeartRate)
-        try c.encode(restingHeartRate, forKey: .restingHeartRate)
-        try c.encode(thresholdHeartRate, forKey: .thresholdHeartRate)
-        try c.encode(thresholdPaceSecondsPerKm, forKey: .thresholdPaceSecondsPerKm)
-        try c.encode(sex, forKey: .sex)
-        try c.encode(timeZone, forKey: .timeZone)
-        try c.encode(zoneModel, forKey: .zoneModel)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(sourceOrder.map(Self.encoded), forKey: .sourceOrder)
     }
 
     /// `sourceOrder` as stored: a JSON array of names.
