@@ -80,7 +80,7 @@ import Glibc
     }
 
     @Test func aMissingStoreIsNeitherCreatedNorReadAsEmpty() throws {
-        let (cli, runID) = try StoreOptionCLITests.prepare()
+        let (cli, runID) = try StoreOptionCLITests.prepared()
         for leaf in StoreOptionCLITests.leaves.sorted() where Self.creators[leaf] == nil {
             let rest = (StoreOptionCLITests.invocations[leaf] ?? []).map { $0 == "RUN" ? runID : $0 }
             let args = leaf.split(separator: " ").map(String.init) + rest + ["--store", "typo/x.sqlite"]

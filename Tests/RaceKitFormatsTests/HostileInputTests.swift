@@ -291,11 +291,13 @@ import Testing
         """ + tail
     }
 
-    static func points(_ n: Int, extra: String = "") -> String {
-        (0..<n).map { i in
+    /// `n` track points, one a line; with `padding`, that many spaces after each.
+    static func points(_ n: Int, extra: String = "", padding: Int = 0) -> String {
+        let separator = "\n" + String(repeating: " ", count: padding)
+        return (0..<n).map { i in
             let t = String(format: "2026-03-01T07:%02d:%02dZ", i / 60 % 60, i % 60)
             return "<trkpt lat=\"48.\(10_000 + i)\" lon=\"11.5\"\(extra)><time>\(t)</time></trkpt>"
-        }.joined(separator: "\n")
+        }.joined(separator: separator)
     }
 
     /// What each way of reading `bytes` says: plain with and without reading
@@ -340,14 +342,18 @@ import Testing
         Set(answers.values).count == 1 ? answers.values.first : nil
     }
 
-    @Test(arguments: [200, 80_000])
-    func aNULEndsTheDocumentForEveryParser(_ n: Int) throws {
+    /// A small document, parsed whole, and one past `XMLStream.wholeDocumentMaximumBytes`
+    /// (8,000 points padded to 5.6 MB), parsed in chunks.
+    @Test(arguments: [(200, 0), (8_000, 640)])
+    func aNULEndsTheDocumentForEveryParser(_ n: Int, padding: Int) throws {
+        let document = Self.gpx(Self.points(n, padding: padding))
+        #expect((document.utf8.count > XMLStream.wholeDocumentMaximumBytes) == (padding > 0))
         // Padding after the root, then junk: read as the document before the NUL.
-        let bytes = Array(Self.gpx(Self.points(n)).utf8) + [0, 0, 0] + Array("junk <<<".utf8)
+        let bytes = Array(document.utf8) + [0, 0, 0] + Array("junk <<<".utf8)
         let got = try Self.answers(bytes)
         #expect(Self.agree(got) == "ok [\(n)]", "\(got)")
         // A NUL inside the root ends it inside an open element, for every parser.
-        var cut = Array(Self.gpx(Self.points(n)).utf8)
+        var cut = Array(document.utf8)
         cut[cut.count / 2] = 0
         let inside = try Self.answers(cut)
         #expect(inside.values.allSatisfy { $0.hasPrefix("error: a NUL byte ends the document inside") }, "\(inside)")

@@ -507,13 +507,20 @@ struct MuteEngine: SpeechEngine {
     @Test func aToolPastItsTimeIsKilled() throws {
         // Every worker of the global queue busy (as during a render or a parallel test
         // run): the kill still comes on time (it waited for a free worker, 27 s under ASan).
+        // The workers spin until the run returns, or for 6 s at most: a kill that waits
+        // for a free worker comes after 6 s, one on time ends the spinning at once.
         let busyUntil = Date().addingTimeInterval(6)
+        let returned = Locked(false)
+        defer { returned.withLock { $0 = true } }
         let workers = ProcessInfo.processInfo.activeProcessorCount * 4
         for _ in 0..<workers {
-            DispatchQueue.global().async { while Date() < busyUntil {} }
+            DispatchQueue.global().async {
+                while Date() < busyUntil, !returned.withLock({ $0 }) {}
+            }
         }
         let started = Date()
         let run = try SpeechTools.run("/bin/sleep", ["30"], capture: .stderr, timeout: 1)
+        returned.withLock { $0 = true }
         #expect(Date().timeIntervalSince(started) < 5, "killed only when a global worker was free")
         #expect(run.status == -1)
         #expect(String(decoding: run.output, as: UTF8.self).hasPrefix("killed after 1 s (RACEKIT_TOOL_TIMEOUT)"))

@@ -22,3 +22,15 @@ public func trackGPX(
         \(points)</trkseg></trk></gpx>
         """
 }
+
+/// A GPX of about `megabytes` MB that gzip packs about 1,000 to 1: an empty
+/// element and 1,020 spaces, repeated. A bomb past the ratio limit's 16 MB floor
+/// whose unpacking costs the parser one element a kilobyte, not one every 4 bytes.
+public func gzipBombGPX(megabytes: Int) -> [UInt8] {
+    var big = Array("<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\">".utf8)
+    let unit = Array("<x/>".utf8) + [UInt8](repeating: 0x20, count: 1020)
+    big.reserveCapacity(megabytes << 20 + 64)
+    for _ in 0..<(megabytes << 10) { big += unit }
+    big += Array("</gpx>".utf8)
+    return big
+}
