@@ -46,12 +46,13 @@ import Testing
             String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
         let r = try cli.run(["script", "validate", "bad.json"])
         #expect(r.status == 65)
-        #expect(
-            r.stderr.split(separator: "\n").map(String.init) == [
-                "racekit: bad.json: engine.windowSecnds: unknown key (did you mean 'windowSeconds'?)",
-                "racekit: bad.json: messages[3] (\(id3)).priority: expected a whole number, found a string",
-                "racekit: bad.json: messages[6] (\(id6)).trigger.type: 'distanse' is not a trigger type (did you mean 'distance'? known: distance, time, halfway, near_finish, condition, fatigue_zone)"
-            ], "\(r.stderr)")
+        let said: [String] = r.stderr.split(separator: "\n").map(String.init)
+        let expected: [String] = [
+            "racekit: bad.json: engine.windowSecnds: unknown key (did you mean 'windowSeconds'?)",
+            "racekit: bad.json: messages[3] (\(id3)).priority: expected a whole number, found a string",
+            "racekit: bad.json: messages[6] (\(id6)).trigger.type: 'distanse' is not a trigger type (did you mean 'distance'? known: distance, time, halfway, near_finish, condition, fatigue_zone)"
+        ]
+        #expect(said == expected, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
 
         // A trigger at 99,999 m in a 42.2 km race.

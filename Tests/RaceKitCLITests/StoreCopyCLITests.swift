@@ -45,9 +45,11 @@ import Testing
         #expect(lines.first == "copied 2 runs from s.sqlite to backup/c.sqlite")
         let source = try Self.digest(cli, "s.sqlite")
         #expect(source.hasSuffix("(2 athletes, 2 runs, 0 race links)"), "\(source)")
-        #expect(
-            lines.dropFirst().map { $0.replacingOccurrences(of: #":\s+"#, with: ": ", options: .regularExpression) }
-                == ["source digest: " + source.dropFirst(8), "copy digest: " + source.dropFirst(8)])
+        let digests: [String] = lines.dropFirst().map {
+            $0.replacingOccurrences(of: #":\s+"#, with: ": ", options: .regularExpression)
+        }
+        let digest = String(source.dropFirst(8))
+        #expect(digests == ["source digest: " + digest, "copy digest: " + digest])
         #expect(try Self.digest(cli, "backup/c.sqlite") == source)
         for args in [["runs", "list", "--format", "json"], ["athlete", "list"], ["athlete", "show", "anna"]] {
             let a = try cli.run(args + ["--store", "s.sqlite"]), b = try cli.run(args + ["--store", "backup/c.sqlite"])

@@ -156,7 +156,8 @@ struct CriticalPowerTests {
 
     @Test func powerZonesCountEachSecondOnce() throws {
         // 100 s at 150 W (Easy at 250 W CP), 100 s at 240 W (Threshold), 50 s at 400 W (Repetition).
-        let points = (0..<250).map { i in (Double(i), i < 100 ? 150.0 : i < 200 ? 240 : 400) } + [(250, 0)]
+        let watts: (Int) -> Double = { i in i < 100 ? 150 : i < 200 ? 240 : 400 }
+        let points: [(Double, Double)] = (0..<250).map { i in (Double(i), watts(i)) } + [(250, 0)]
         let zones = try #require(
             PowerZones.time(PowerSeries(PowerSeriesTests.series(points)), sport: .running, criticalPower: 250))
         #expect(zones.map(\.seconds) == [100, 0, 100, 0, 50])

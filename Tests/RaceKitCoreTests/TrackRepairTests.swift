@@ -197,7 +197,7 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
 
     /// A file whose clock runs backwards was reported as "a single timed point".
     @Test func aTrackWhoseClockRunsBackwardsSaysSo() {
-        let points = (0..<60).map { point(Double(3600 - $0 * 10), lat: 48 + Double($0) * 0.0003, lon: 11) }
+        let points = (0..<60).map { (i: Int) in point(Double(3600 - i * 10), lat: 48 + Double(i) * 0.0003, lon: 11) }
         guard case .notAnActivity(let reason) = TrackRepair.repair(rawActivity(points), format: .fit) else {
             Issue.record("a backwards clock must not become a run"); return
         }
@@ -269,9 +269,10 @@ func repaired(_ raw: RawActivity, _ format: SourceFormat = .gpx) throws -> Activ
         s.append(point(1_772_348_400.2))
         let short = try SampleCodec.decode(SampleCodec.encode(s))
         #expect(abs(short.time[1] - 1_772_348_400.2) < 1e-6)
-        s.append(point(1_772_348_400 + 60 * 86_400 + 0.25))   // 60 days: past UInt32 milliseconds
+        let later: Double = 1_772_348_400 + 60 * 86_400 + 0.25   // 60 days: past UInt32 milliseconds
+        s.append(point(later))
         let long = try SampleCodec.decode(SampleCodec.encode(s))
-        #expect(long.time[2] == 1_772_348_400 + 60 * 86_400 + 0.25)
+        #expect(long.time[2] == later)
     }
 
     @Test func quantizingGivesExactlyWhatTheStoreGivesBack() throws {

@@ -108,7 +108,8 @@ private let noRoutes: HealthRouteResolver = { _ in nil }
         #expect(w.routeFiles == ["/workout-routes/route_2023-03-04_8.00am.gpx"])
         #expect(w.events.map(\.type) == ["Pause", "Resume"])   // segments, laps and markers are not kept
         #expect(w.statistics.first { $0.type == "HeartRate" }?.average == 150)
-        #expect(export.pauses(w, end: w.end!) == [(1_677_913_200 + 1200)...(1_677_913_200 + 1500)])
+        let pause: ClosedRange<Int64> = (1_677_913_200 + 1200)...(1_677_913_200 + 1500)
+        #expect(export.pauses(w, end: w.end!) == [pause])
 
         let activity = try repaired(export.activity(of: 1, route: AppleHealthReader.folderRoutes(beside: path)))
         // 41 route points, the 4 strictly inside the pause dropped; a segment after it.
