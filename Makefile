@@ -283,12 +283,8 @@ fuzz: deps
 	$(SWIFT) build $(FUZZ_BUILD)
 	bash scripts/fuzz.sh .build-fuzz/release/racekit-fuzz $(FUZZ_SECONDS)
 
-# malloc_context_size=5: the stacks kept for each allocation and free are 5 frames
-# deep, not 30 (a report's own stack stays whole); the suite runs about a fifth
-# faster under ASan. ASAN_CONTEXT=30 for a report that needs the deeper stacks.
-ASAN_CONTEXT ?= 5
 test-asan: deps
-	RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp:malloc_context_size=$(ASAN_CONTEXT) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 test-tsan: deps
 	RACEKIT_SANITIZER=thread scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
