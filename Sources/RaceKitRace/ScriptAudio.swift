@@ -147,11 +147,18 @@ public enum ScriptAudio {
                 (dir as NSString).appendingPathComponent(file), format: o.format, bytes: known.bytes,
                 sha256: known.sha256)
         }
-        let results = SpeechTools.parallel(
-            missing, workers: min(2, max(1, o.workers)), progress: o.progress
-        ) { file in
-            try tools.render(
-                byFile[file]!, voice: o.voice, format: o.format, to: (dir as NSString).appendingPathComponent(file))
+        let workers = min(2, max(1, o.workers))
+        let results: [Result<RenderedClip, ToolFailure>]
+        switch o.format {
+        case .opus:
+            results = SpeechTools.parallel(missing, workers: workers, progress: o.progress) { file in
+                try tools.render(
+                    byFile[file]!, voice: o.voice, format: o.format, to: (dir as NSString).appendingPathComponent(file))
+            }
+        case .m4a:
+            results = tools.renderM4A(
+                missing.map { (byFile[$0]!, (dir as NSString).appendingPathComponent($0)) }, voice: o.voice,
+                workers: workers, progress: o.progress)
         }
         var measured: [String: RenderedClip] = [:]
         var failures: [ToolFailure] = []

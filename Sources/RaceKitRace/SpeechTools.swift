@@ -97,8 +97,19 @@ public struct SpeechTools: Sendable {
 
     /// Speaks a clip (or makes its silence), trims, normalises and pads it
     /// (`PCMAudio`), encodes it and writes `path` atomically; returns its
-    /// seconds and the loudness of its speech. No temporary file but M4A's.
+    /// seconds and the loudness of its speech. Ogg Opus: no temporary file.
     func render(_ clip: ScriptAudio.Clip, voice: String, format: AudioFormat, to path: String) throws -> RenderedClip {
+        let (pcm, rendered) = try speak(clip, voice: voice)
+        switch format {
+        case .opus: try AtomicFile.write(try encoder.encode(pcm, serial: Self.serial(path)), to: path)
+        case .m4a: try m4a(from: pcm.wav(), extension: "wav", to: path, timeout: Self.timeoutSeconds)
+        }
+        return rendered
+    }
+
+    /// A clip spoken (or its silence made), trimmed, normalised and padded, with
+    /// its seconds and the loudness of its speech.
+    func speak(_ clip: ScriptAudio.Clip, voice: String) throws -> (PCMAudio, RenderedClip) {
         var pcm: PCMAudio
         var loudness: Double?
         if clip.spoken.isEmpty {
@@ -113,11 +124,7 @@ public struct SpeechTools: Sendable {
             loudness = measured.isFinite ? measured : nil
         }
         pcm = pcm.padded(lead: clip.lead, trail: clip.trail)
-        switch format {
-        case .opus: try AtomicFile.write(try encoder.encode(pcm, serial: Self.serial(path)), to: path)
-        case .m4a: try encodeM4A(pcm, to: path)
-        }
-        return RenderedClip(seconds: pcm.seconds, loudness: loudness)
+        return (pcm, RenderedClip(seconds: pcm.seconds, loudness: loudness))
     }
 
     /// A stream serial from the file's name (its first 8 hex digits): the same clip, the same bytes.
@@ -125,28 +132,108 @@ public struct SpeechTools: Sendable {
         Int32(UInt32((path as NSString).lastPathComponent.prefix(8), radix: 16).map { $0 & 0x7fff_ffff } ?? 1)
     }
 
-    /// AAC in MPEG-4 through ffmpeg (bit-exact, one thread), from a temporary WAV beside `path`.
-    func encodeM4A(_ pcm: PCMAudio, to path: String) throws {
-        try m4a(from: pcm.wav(), extension: "wav", to: path, timeout: Self.timeoutSeconds)
+    /// Clips one ffmpeg encodes to M4A: a process a clip was most of an M4A render's time.
+    static let m4aBatch = 24
+
+    /// M4A clips (`jobs`: each clip and its file) on `workers` threads, a batch
+    /// of `m4aBatch` at a time: each clip spoken in this process and written as
+    /// a temporary WAV beside its file, then one ffmpeg for the batch. Results
+    /// in the jobs' order; `progress` after each batch.
+    func renderM4A(
+        _ jobs: [(clip: ScriptAudio.Clip, path: String)], voice: String, workers: Int,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) -> [Result<RenderedClip, ToolFailure>] {
+        let batches = stride(from: 0, to: jobs.count, by: Self.m4aBatch).map {
+            Array(jobs[$0..<min($0 + Self.m4aBatch, jobs.count)])
+        }
+        let done = Locked(0)
+        let results = Self.parallel(batches, workers: workers, progress: nil) { batch in
+            let results = renderM4ABatch(batch, voice: voice)
+            let n = done.withLock { n -> Int in
+                n += batch.count
+                return n
+            }
+            progress?(n, jobs.count)
+            return results
+        }
+        return zip(batches, results).flatMap { batch, result -> [Result<RenderedClip, ToolFailure>] in
+            switch result {
+            case .success(let results): return results
+            case .failure(let failure): return Array(repeating: .failure(failure), count: batch.count)
+            }
+        }
+    }
+
+    /// One batch of `renderM4A`. A batch ffmpeg fails on is encoded again clip
+    /// by clip, so that a failure names its clip and the others are kept.
+    func renderM4ABatch(
+        _ batch: [(clip: ScriptAudio.Clip, path: String)], voice: String
+    ) -> [Result<RenderedClip, ToolFailure>] {
+        var results = [Result<RenderedClip, ToolFailure>?](repeating: nil, count: batch.count)
+        var spoken: [(index: Int, wav: String, clip: RenderedClip)] = []
+        defer { for s in spoken { unlink(s.wav) } }
+        for (i, job) in batch.enumerated() {
+            results[i] = Self.failure {
+                let (pcm, clip) = try speak(job.clip, voice: voice)
+                let wav = Self.temporary(beside: job.path, "wav")
+                try AtomicFile.write(pcm.wav(), to: wav)
+                spoken.append((i, wav, clip))
+            }
+        }
+        let together = Self.failure {
+            try m4a(files: spoken.map { ($0.wav, batch[$0.index].path) }, timeout: Self.timeoutSeconds)
+        }
+        for s in spoken {
+            let alone =
+                together == nil
+                ? nil : Self.failure { try m4a(files: [(s.wav, batch[s.index].path)], timeout: Self.timeoutSeconds) }
+            results[s.index] = alone ?? .success(s.clip)
+        }
+        return results.map { $0 ?? .failure(ToolFailure(tool: "render", status: -1, Data("not rendered".utf8))) }
+    }
+
+    /// What `body` threw, as a tool's failure (nil when it returned).
+    static func failure(_ body: () throws -> Void) -> Result<RenderedClip, ToolFailure>? {
+        do {
+            try body()
+            return nil
+        } catch let f as ToolFailure {
+            return .failure(f)
+        } catch {
+            return .failure(ToolFailure(tool: "render", status: -1, Data("\(error)".utf8)))
+        }
     }
 
     /// Writes `input` (a WAV or an Ogg Opus stream, by `ext`) as AAC in MPEG-4 at
-    /// `path` through ffmpeg: both through temporary files beside `path`, the result atomically.
+    /// `path` through ffmpeg, from a temporary file beside `path`.
     func m4a(from input: [UInt8], extension ext: String, to path: String, timeout: Double) throws {
-        guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
-        let (source, encoded) = (Self.temporary(beside: path, ext), Self.temporary(beside: path, "m4a"))
-        defer { for f in [source, encoded] { unlink(f) } }
+        let source = Self.temporary(beside: path, ext)
+        defer { unlink(source) }
         try AtomicFile.write(input, to: source)
-        let result = try Self.run(
-            ffmpeg,
-            ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", Self.arg(source)]
-                + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(encoded)], capture: .stderr,
-            timeout: timeout)
-        guard result.status == 0 else { throw ToolFailure(tool: "ffmpeg", status: result.status, result.output) }
-        guard let bytes = InputFile.read(encoded) else {
-            throw ToolFailure(tool: "ffmpeg", status: 0, Data("wrote no file".utf8))
+        try m4a(files: [(source, path)], timeout: timeout)
+    }
+
+    /// Encodes each `source` (WAV or Ogg Opus) as AAC in MPEG-4 (bit-exact, one
+    /// thread) at its `path`, in one ffmpeg run: each output to a temporary file
+    /// beside its path, then written in place atomically.
+    func m4a(files: [(source: String, path: String)], timeout: Double) throws {
+        guard !files.isEmpty else { return }
+        guard let ffmpeg else { throw AudioError.toolMissing(tool: "ffmpeg", package: "ffmpeg") }
+        let encoded = files.map { Self.temporary(beside: $0.path, "m4a") }
+        defer { for f in encoded { unlink(f) } }
+        var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
+        for f in files { args += ["-i", Self.arg(f.source)] }
+        for (k, out) in encoded.enumerated() {
+            args += ["-map", "\(k):a"] + AudioFormat.m4a.encoderArguments + ["-f", "mp4", Self.arg(out)]
         }
-        try AtomicFile.write([UInt8](bytes), to: path)
+        let result = try Self.run(ffmpeg, args, capture: .stderr, timeout: timeout)
+        guard result.status == 0 else { throw ToolFailure(tool: "ffmpeg", status: result.status, result.output) }
+        for (f, out) in zip(files, encoded) {
+            guard let bytes = InputFile.read(out) else {
+                throw ToolFailure(tool: "ffmpeg", status: 0, Data("wrote no file".utf8))
+            }
+            try AtomicFile.write([UInt8](bytes), to: f.path)
+        }
     }
 
     /// A path as a program's argument: never read as an option (`-aud/x.wav`: `./-aud/x.wav`).
@@ -162,8 +249,9 @@ public struct SpeechTools: Sendable {
 
     enum Stream { case stdout, stderr }
 
-    /// Longest ffmpeg may run on one clip (it encodes a minute of speech in well
-    /// under a second). `RACEKIT_TOOL_TIMEOUT` (seconds) changes it.
+    /// Longest one ffmpeg run may take, on a clip or a batch of `m4aBatch` (it
+    /// encodes a minute of speech in well under a second). `RACEKIT_TOOL_TIMEOUT`
+    /// (seconds) changes it.
     static let timeoutSeconds: Double = {
         if let text = ProcessInfo.processInfo.environment["RACEKIT_TOOL_TIMEOUT"], let s = Double(text), s > 0,
             s <= 86_400

@@ -10,6 +10,8 @@ import Testing
 /// skipped, with the reason shown, only when they are not installed.
 let speechInstalled = SpeechTools.installed
 let speechReason: Comment = "libespeak-ng and libopusenc are needed (make deps)"
+/// ffmpeg on PATH (M4A).
+let m4aInstalled = SpeechTools.which("ffmpeg", path: ProcessInfo.processInfo.environment["PATH"]) != nil
 
 /// An engine with the real one's voices and version that fails to speak:
 /// a render that reuses every file passes.
@@ -356,6 +358,68 @@ struct MuteEngine: SpeechEngine {
         func voices() throws -> (voices: Set<String>, variants: Set<String>) { (["en-us", "gmw/en-US"], []) }
         func speak(_ text: String, voice: String) throws -> PCMAudio {
             throw ToolFailure(tool: "espeak-ng", status: 3, stderr: "synthesis exploded", inProcess: true)
+        }
+    }
+
+    /// A tenth of a second of tone for every text: a render without the engine's time.
+    struct ToneEngine: SpeechEngine {
+        static let beep = PCMAudio(rate: 22_050, samples: Array(ScriptAudioTests.tone.samples.prefix(2_205)))
+        func version() throws -> String { "eSpeak NG text-to-speech: 0.0" }
+        func voices() throws -> (voices: Set<String>, variants: Set<String>) { (["en-us"], []) }
+        func speak(_ text: String, voice: String) throws -> PCMAudio { Self.beep }
+    }
+
+    /// The system's ffmpeg, behind a script that counts its runs (one line of
+    /// inputs a run, in `ffmpeg.runs` beside it) and, with `batches: false`,
+    /// refuses its first run of more than one input.
+    static func countingFFmpeg(batches: Bool) throws -> String {
+        let real = try #require(SpeechTools.which("ffmpeg", path: ProcessInfo.processInfo.environment["PATH"]))
+        let path = Self.folder(try temporaryFile("ffmpeg", "")) + "/ffmpeg"
+        try AtomicFile.write(
+            """
+            #!/bin/sh
+            n=0
+            for a in "$@"; do [ "$a" = -i ] && n=$((n + 1)); done
+            echo "$n" >> "$0.runs"
+            \(batches ? "" : "[ \"$n\" -gt 1 ] && [ ! -e \"$0.refused\" ] && { : > \"$0.refused\"; echo 'not now' >&2; exit 1; }")
+            exec '\(real)' "$@"
+
+            """, to: path)
+        #expect(chmod(path, 0o755) == 0)
+        return path
+    }
+
+    /// M4A clips were encoded by one ffmpeg each (110 processes for a 5k script):
+    /// one ffmpeg now takes a batch of `SpeechTools.m4aBatch`. A batch ffmpeg
+    /// refuses is encoded clip by clip, so every clip is still written.
+    @Test(.enabled(if: m4aInstalled, "ffmpeg is needed (make deps)"))
+    func m4aClipsAreEncodedABatchAtATimeAndAloneWhenABatchFails() throws {
+        for batches in [true, false] {
+            let ffmpeg = try Self.countingFFmpeg(batches: batches)
+            let tools = SpeechTools(engine: ToneEngine(), encoder: BrokenEncoder(), ffmpeg: ffmpeg)
+            let o = try ScriptAudio.render(
+                ScriptAudio.Options(scriptPath: try Self.scriptFile(), format: .m4a, tools: tools))
+            let runs = try String(contentsOfFile: ffmpeg + ".runs", encoding: .utf8).split(separator: "\n")
+            let batch = SpeechTools.m4aBatch
+            let full = (o.rendered + batch - 1) / batch
+            #expect(o.rendered > 4 * batch && o.reused == 0)
+            if batches {
+                #expect(runs.count == full, "\(runs)")
+                #expect(runs.dropLast().allSatisfy { $0 == "\(batch)" })
+            } else {
+                // The refused batch, its clips one by one, the other batches.
+                #expect(runs.count == 1 + batch + full - 1, "\(runs)")
+                #expect(runs.filter { $0 == "1" }.count == batch)
+            }
+            let entries = try FileManager.default.contentsOfDirectory(atPath: o.directory)
+            #expect(!entries.contains { $0.hasPrefix(".racekit-") && !$0.hasSuffix(".lock") }, "\(entries)")
+            let clips = entries.filter { $0.hasSuffix(".m4a") }
+            #expect(clips.count == o.rendered)
+            for clip in clips {
+                let bytes = [UInt8](try #require(FileManager.default.contents(atPath: o.directory + "/" + clip)))
+                #expect(bytes.count > 100 && bytes[4..<8].elementsEqual("ftyp".utf8), "\(clip)")
+            }
+            #expect((try Self.manifest(o)["files"] as? [Any])?.count == o.rendered)
         }
     }
 
