@@ -283,11 +283,19 @@ fuzz: deps
 	$(SWIFT) build $(FUZZ_BUILD)
 	bash scripts/fuzz.sh .build-fuzz/release/racekit-fuzz $(FUZZ_SECONDS)
 
+# The sanitizer builds: the release configuration, unoptimised (-Onone: every
+# check and assertion of a debug build, exclusivity checks everywhere). A whole
+# module at a time, a cold build takes 144 s here against 180 s in the debug
+# configuration; without its DEBUG flag swift-argument-parser skips the check of
+# the whole command tree it makes on every parse in a debug build, most of an
+# in-process command's time. The ASan suite: 268 s against 316 s (2026-12-07).
+SANITIZER_BUILD := -c release -Xswiftc -Onone -Xswiftc -enforce-exclusivity=checked
+
 test-asan: deps
-	RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test $(SANITIZER_BUILD) --sanitize=address --scratch-path .build-asan
 
 test-tsan: deps
-	RACEKIT_SANITIZER=thread scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	RACEKIT_SANITIZER=thread scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test $(SANITIZER_BUILD) --sanitize=thread --scratch-path .build-tsan
 
 limits: deps bench-deps
 	$(RELEASE_BUILD)

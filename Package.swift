@@ -4,21 +4,27 @@ import PackageDescription
 // RaceKit: a thin `racekit` executable over libraries split along dependency lines.
 //
 //   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis
-//                   (with the grade cost model GAP needs), race predictions; the JSON
-//                   writer and reader (JSON/); CSV and display text; errors with their exit
-//                   class; atomic output files and their lock; the store's domain types,
-//                   repository protocols and duplicate rule (Store/) (Foundation only)
+//                   (with the grade cost model GAP needs), the metric registry, race
+//                   predictions; the JSON writer and reader (JSON/); CSV and display text;
+//                   errors with their exit class; atomic output files and their lock; the
+//                   store's domain types, repository protocols, duplicate rule, declared
+//                   schema, daily-measurement kinds and the one SQL repository over a
+//                   connection protocol and a dialect (Store/) (Foundation only)
 //   RaceKitScript   race scripts: the model and its validation, expressions, the trigger
 //                   engine, live metrics and replays of a recorded run
 //   RaceKitFormats  the ActivityReader seam (Readers/: one type per format, one list,
-//                   ActivityReaders); GPX/TCX readers on libxml2's streaming xmlTextReader
-//                   (+ zlib for .gz), archives (zip, tar) read entry by entry with libarchive, and the
-//                   TCX/GPX course writer (xmlTextWriter): the only libxml2 and libarchive user;
+//                   ActivityReaders); GPX/TCX readers on libxml2's SAX2 callbacks (push
+//                   parser, or its I/O parser on a thread of its own for a large file read
+//                   ahead; + zlib for .gz), the FIT decoder, the Apple Health export reader,
+//                   archives (zip, tar) read entry by entry with libarchive, and the TCX/GPX
+//                   course writer (xmlTextWriter): the only libxml2 and libarchive user;
 //                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
-//   RaceKitStore    the SQLite backend of the store protocols (GRDB): migrations, record
-//                   conformances, samples; StoreLocation.open, the one store opener
-//   RaceKitPostgres the PostgreSQL client (libpq): connections, binary parameters and rows,
-//                   retried transactions, errors with exit classes that never show a password
+//   RaceKitStore    the SQLite adapter of the SQL repository (GRDB): migrations, cached
+//                   statements, samples bound in place, integrity check; StoreLocation.open,
+//                   the one store opener
+//   RaceKitPostgres the PostgreSQL adapter (libpq): connections, binary parameters and rows,
+//                   retried transactions, per-athlete advisory locks, migrations, errors with
+//                   exit classes that never show a password
 //   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
 //   RaceKitRace     race setups (YAML, Yams), course profiles, pace plans, fuel/drink cue
 //                   plans, plan output, pace band, course exports, personalities, script

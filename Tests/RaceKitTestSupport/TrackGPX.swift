@@ -1,20 +1,23 @@
 import Foundation
 
-/// A GPX track north from 48.1°N at `speed` m/s, one point every 5 s.
+/// A GPX track north from 48.1°N at `speed` m/s, one point every 5 s; with
+/// `padding`, that many spaces after each point (a large file of fewer points).
 public func trackGPX(
     seconds: Int, speed: Double, type: String? = "running", start: String = "2026-03-10T07:00:00Z",
-    heartRate: Double? = nil, elevation: (Int) -> String = { _ in "520" }, power: ((Int) -> Double)? = nil
+    heartRate: Double? = nil, elevation: (Int) -> String = { _ in "520" }, power: ((Int) -> Double)? = nil,
+    padding: Int = 0
 ) -> String {
     let t0 = ISO8601DateFormatter().date(from: start)!
     let f = ISO8601DateFormatter()
     var points = ""
+    let gap = String(repeating: " ", count: padding)
     for (k, i) in stride(from: 0, through: seconds, by: 5).enumerated() {
         let lat = 48.1 + Double(i) * speed / 111_195
         let hrValue = heartRate.map { "<ns3:TrackPointExtension><ns3:hr>\(Int($0))</ns3:hr></ns3:TrackPointExtension>" }
         let watts = power.map { "<power>\($0(i))</power>" }
         let hr = hrValue == nil && watts == nil ? "" : "<extensions>\(watts ?? "")\(hrValue ?? "")</extensions>"
         points +=
-            "<trkpt lat=\"\(lat)\" lon=\"11.5\"><ele>\(elevation(k))</ele><time>\(f.string(from: t0.addingTimeInterval(Double(i))))</time>\(hr)</trkpt>\n"
+            "<trkpt lat=\"\(lat)\" lon=\"11.5\"><ele>\(elevation(k))</ele><time>\(f.string(from: t0.addingTimeInterval(Double(i))))</time>\(hr)</trkpt>\n\(gap)"
     }
     return """
         <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
