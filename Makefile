@@ -50,7 +50,7 @@ all: build
 help:
 	@echo "make demo         build, import the bundled sample export into $(DEMO_STORE), show runs, review the race, write Reports/"
 	@echo "make test         run the test suite (Swift Testing), documentation links and JSON contracts included"
-	@echo "make test-fast    the unit suites alone (no CLI tests, audio renders or PostgreSQL), about 55 s on 2 cores"
+	@echo "make test-fast    the unit suites alone (no CLI tests, audio renders or PostgreSQL), about 30 s on 2 cores"
 	@echo "make install      release build; install racekit, its man pages and bash/zsh/fish completions under PREFIX (default /usr/local)"
 	@echo "make man          the man pages (racekit.1 and one per subcommand) into $(MAN_DIR), from the release binary's commands"
 	@echo "make format       swift format in place over Sources, Tests and Package.swift (.swift-format)"
