@@ -14,7 +14,7 @@ public enum WeeklyChart {
         let maxKm = niceCeiling(max(4, rows.map(\.distanceKm).max() ?? 4))
         let maxLoad = niceCeiling(max(4, rows.flatMap { [$0.fitnessEnd, $0.fatigueEnd] }.max() ?? 4))
         let slot = plotW / Double(max(1, rows.count))
-        let f = { (v: Double) in ReportFormat.fixed(v, 1) }
+        let f = { (v: Double) in TextFormat.fixed(v, 1) }
         var s = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="11">
             <title>\(TextFormat.xmlEscape(weeks.athleteName)): weekly distance, fitness and fatigue, \(rows.first?.week.description ?? "") to \(rows.last?.week.description ?? "")</title>
@@ -38,10 +38,10 @@ public enum WeeklyChart {
             let h = plotH * r.distanceKm / maxKm
             let x = left + slot * Double(i) + slot * 0.15
             s +=
-                "<rect x=\"\(f(x))\" y=\"\(f(top + plotH - h))\" width=\"\(f(slot * 0.7))\" height=\"\(f(h))\" fill=\"#4c78a8\" fill-opacity=\"0.75\"><title>\(r.week): \(ReportFormat.fixed(r.distanceKm, 1)) km</title></rect>\n"
+                "<rect x=\"\(f(x))\" y=\"\(f(top + plotH - h))\" width=\"\(f(slot * 0.7))\" height=\"\(f(h))\" fill=\"#4c78a8\" fill-opacity=\"0.75\"><title>\(r.week): \(TextFormat.fixed(r.distanceKm, 1)) km</title></rect>\n"
             let (_, number) = r.week.yearAndNumber
             s +=
-                "<text x=\"\(f(left + slot * (Double(i) + 0.5)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\" fill=\"#333333\">W\(ReportFormat.two(number))</text>\n"
+                "<text x=\"\(f(left + slot * (Double(i) + 0.5)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\" fill=\"#333333\">W\(TextFormat.two(number))</text>\n"
         }
         // Lines.
         for (name, color, value) in [
@@ -75,7 +75,7 @@ public enum WeeklyChart {
                 let scale = pow(10.0, Double(d))
                 return abs((v * scale).rounded() - v * scale) < 1e-6
             } ?? 3
-        return ReportFormat.fixed(v, digits)
+        return TextFormat.fixed(v, digits)
     }
 
     /// 1, 2, 4 or 5 times a power of ten, at or above `v` (4: quarters stay whole).

@@ -13,12 +13,12 @@ public enum WeeklyMarkdown {
     public static func render(_ w: AthleteWeeks, chartFile: String, stamp: String? = nil) -> String {
         guard let week = w.rows.last else { return "" }
         let runs = (w.runsByWeek[week.week] ?? []).sorted { $0.startedAt < $1.startedAt }
-        let f = ReportFormat.fixed
+        let f = TextFormat.fixed
         var out: [String] = []
         out.append("# \(w.athleteName) · \(week.week)")
         out.append("")
         out.append(
-            "Week of \(ReportFormat.day(week.week.monday)) to \(ReportFormat.day(week.week.sunday)) \(ReportFormat.civil(week.week.sunday).0) (\(w.timeZone)), running only.\(stamp.map { " Generated \($0)." } ?? "")"
+            "Week of \(TextFormat.day(week.week.monday)) to \(TextFormat.day(week.week.sunday)) \(TimestampParser.civilFromDays(week.week.sunday).0) (\(w.timeZone)), running only.\(stamp.map { " Generated \($0)." } ?? "")"
         )
         out.append("")
         out.append("## This week")
@@ -32,10 +32,10 @@ public enum WeeklyMarkdown {
         var facts: [(String, String)] = [
             ("Runs", String(week.runs)),
             ("Distance", "\(f(week.distanceKm, 1)) km\(change(week.distanceChangePercent))"),
-            ("Moving time", ReportFormat.duration(week.movingSeconds)),
+            ("Moving time", TextFormat.duration(week.movingSeconds)),
             ("Elevation gain", "\(f(week.elevationGainMeters, 0)) m"),
             ("Longest run", "\(f(week.longestRunKm, 1)) km"),
-            ("Average pace", "\(ReportFormat.pace(week.avgPaceSecondsPerKm)) /km"),
+            ("Average pace", "\(TextFormat.pace(week.avgPaceSecondsPerKm)) /km"),
             (
                 "Average heart rate",
                 week.avgHeartRate.map {
@@ -102,7 +102,7 @@ public enum WeeklyMarkdown {
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in w.rows.reversed() {
             out.append(
-                "| \(r.week) | \(r.runs) | \(f(r.distanceKm, 1)) | \(ReportFormat.duration(r.movingSeconds)) | \(f(r.load, 0)) | \(f(r.fitnessEnd, 1)) | \(f(r.fatigueEnd, 1)) | \(f(r.formEnd, 1)) |"
+                "| \(r.week) | \(r.runs) | \(f(r.distanceKm, 1)) | \(TextFormat.duration(r.movingSeconds)) | \(f(r.load, 0)) | \(f(r.fitnessEnd, 1)) | \(f(r.fatigueEnd, 1)) | \(f(r.formEnd, 1)) |"
             )
         }
         out.append("")
@@ -145,20 +145,20 @@ public enum WeeklyMarkdown {
     }
 
     static func highlights(_ runs: [ReportRun], priorBest: [Double: Double]) -> [String] {
-        let f = ReportFormat.fixed
+        let f = TextFormat.fixed
         var out: [String] = []
         if let longest = runs.max(by: { ($0.distanceMeters ?? 0) < ($1.distanceMeters ?? 0) }),
             let d = longest.distanceMeters, d > 0
         {
             let title = (longest.label ?? longest.name).map { "\($0), " } ?? ""
             out.append(
-                "Longest run: \(f(d / 1000, 1)) km on \(ReportFormat.day(longest.day)) (\(title)\(ReportFormat.duration(longest.elapsedSeconds)))."
+                "Longest run: \(f(d / 1000, 1)) km on \(TextFormat.day(longest.day)) (\(title)\(TextFormat.duration(longest.elapsedSeconds)))."
             )
         }
         for r in runs where r.isRace {
             guard let race = r.race else {
                 out.append(
-                    "Race: \(runTitle(r)) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(r.elapsedSeconds))."
+                    "Race: \(runTitle(r)) on \(TextFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(TextFormat.duration(r.elapsedSeconds))."
                 )
                 continue
             }
@@ -166,10 +166,10 @@ public enum WeeklyMarkdown {
             let diff = actual - race.targetSeconds
             let against =
                 abs(diff) < 0.5
-                ? "exactly on the \(ReportFormat.duration(race.targetSeconds)) target"
-                : "\(ReportFormat.duration(abs(diff))) \(diff > 0 ? "slower" : "faster") than the \(ReportFormat.duration(race.targetSeconds)) target"
+                ? "exactly on the \(TextFormat.duration(race.targetSeconds)) target"
+                : "\(TextFormat.duration(abs(diff))) \(diff > 0 ? "slower" : "faster") than the \(TextFormat.duration(race.targetSeconds)) target"
             out.append(
-                "Race: \(race.name) on \(ReportFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(ReportFormat.duration(actual)), \(against)"
+                "Race: \(race.name) on \(TextFormat.day(r.day)), \(f((r.distanceMeters ?? 0) / 1000, 2)) km in \(TextFormat.duration(actual)), \(against)"
                     + (race.reviewLink.map { " ([review](\($0)))" } ?? "") + ".")
         }
         var best: [Double: (Double, ReportRun)] = [:]
@@ -185,12 +185,12 @@ public enum WeeklyMarkdown {
             let name = BestEfforts.name(of: distance)
             if let prior = priorBest[distance] {
                 if t < prior {
-                    records.append("\(name) \(ReportFormat.duration(t)) (was \(ReportFormat.duration(prior)))")
+                    records.append("\(name) \(TextFormat.duration(t)) (was \(TextFormat.duration(prior)))")
                 }
             } else {
-                records.append("\(name) \(ReportFormat.duration(t)) (first)")
+                records.append("\(name) \(TextFormat.duration(t)) (first)")
             }
-            efforts.append("\(name) \(ReportFormat.duration(t))")
+            efforts.append("\(name) \(TextFormat.duration(t))")
         }
         if !records.isEmpty { out.append("Personal records: " + records.joined(separator: ", ") + ".") }
         if !efforts.isEmpty { out.append("Best efforts this week: " + efforts.joined(separator: ", ") + ".") }
@@ -199,7 +199,7 @@ public enum WeeklyMarkdown {
 
     static func warnings(_ rows: [WeekRow], runs: [ReportRun]) -> [String] {
         guard let week = rows.last else { return [] }
-        let f = ReportFormat.fixed
+        let f = TextFormat.fixed
         var out: [String] = []
         let rising = rows.reversed().prefix { ($0.distanceChangePercent ?? 0) > distanceRampPercent }.count
         if rising >= distanceRampWeeks {

@@ -225,7 +225,7 @@ public struct WeeklyReportJob: Sendable {
     }
 
     static func roster(_ entries: [(Athlete, AthleteWeeks)], stamp: String?) -> String {
-        let f = ReportFormat.fixed
+        let f = TextFormat.fixed
         var out = ["# Weekly reports", ""]
         if let stamp { out += ["Generated \(stamp).", ""] }
         out.append("| athlete | week | runs | km | load | fitness | form | warnings | report |")

@@ -65,7 +65,7 @@ public enum WeeklyWellness {
     /// the week has no wellness data.
     static func section(_ w: AthleteWeeks) -> [String] {
         guard let week = w.rows.last?.week, let summary = w.rows.last?.wellness else { return [] }
-        let f = ReportFormat.fixed
+        let f = TextFormat.fixed
         var out = ["## Wellness", ""]
         out.append(
             "Readiness: \(summary.green) green, \(summary.amber) amber, \(summary.red) red"

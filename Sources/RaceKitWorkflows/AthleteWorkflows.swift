@@ -53,7 +53,7 @@ public struct AthleteProfile {
         let (a, p) = (athlete, physiology)
         let pace =
             p.thresholdPaceSecondsPerKm.map {
-                "\(Format.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "")
+                "\(TextFormat.pace($0)) /km" + (p.thresholdPaceEstimated ? " (estimated from best efforts)" : "")
             } ?? "unknown"
         let model = HeartRateZones.resolve(a.zoneModel, physiology: p)
         let rows: [(String, String)] =
@@ -81,10 +81,10 @@ public struct AthleteProfile {
         if let zones = HeartRateZones.zones(model, physiology: p) {
             lines.append("")
             lines.append(
-                Format.table(
+                TextFormat.table(
                     header: ["zone", "bpm"],
                     rows: zones.map { z in
-                        [z.name, Format.zoneRange(z.lowBpm, z.highBpm)]
+                        [z.name, TextFormat.zoneRange(z.lowBpm, z.highBpm)]
                     }))
         }
         for c in power {
@@ -93,10 +93,10 @@ public struct AthleteProfile {
             }
             lines.append("")
             lines.append(
-                Format.table(
+                TextFormat.table(
                     header: ["\(c.sport.rawValue) power zone", "W"],
                     rows: zones.map { z in
-                        [z.name, Format.zoneRange(z.lowWatts, z.highWatts)]
+                        [z.name, TextFormat.zoneRange(z.lowWatts, z.highWatts)]
                     }))
         }
         return lines.joined(separator: "\n")
@@ -116,13 +116,13 @@ public enum AthleteJobs {
     }
 
     public static func roster(_ store: any Store) throws -> String {
-        Format.table(
+        TextFormat.table(
             header: ["id", "name", "time zone", "max HR", "rest HR", "LTHR", "sex", "runs"],
             rows: try store.athletes().map { a in
                 [
-                    a.id, a.name, a.timeZone, Format.number(a.maxHeartRate, digits: 0),
-                    Format.number(a.restingHeartRate, digits: 0),
-                    Format.number(a.thresholdHeartRate, digits: 0), a.sex?.rawValue ?? TextFormat.unknown,
+                    a.id, a.name, a.timeZone, TextFormat.fixed(a.maxHeartRate, 0),
+                    TextFormat.fixed(a.restingHeartRate, 0),
+                    TextFormat.fixed(a.thresholdHeartRate, 0), a.sex?.rawValue ?? TextFormat.unknown,
                     String(try store.runCount(athleteID: a.id))
                 ]
             })

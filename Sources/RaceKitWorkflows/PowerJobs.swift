@@ -191,13 +191,13 @@ public struct PowerCurveReport {
         guard !allTime.isEmpty else { return "No \(sport.rawValue) with power yet." }
         let days = current.map { "90 days to \(day($0.at))" } ?? "90 days"
         var lines = [
-            Format.table(
+            TextFormat.table(
                 header: ["duration", "best W", "run", "date", days, "run", "date"],
                 rows: allTime.map { b in
                     let r = recent(b.seconds)
                     return [
-                        PeakPowerCurve.spoken(b.seconds), Format.number(b.watts, digits: 0), b.runID, day(b.start),
-                        r.map { Format.number($0.watts, digits: 0) } ?? "-", r?.runID ?? "-",
+                        PeakPowerCurve.spoken(b.seconds), TextFormat.fixed(b.watts, 0), b.runID, day(b.start),
+                        r.map { TextFormat.fixed($0.watts, 0) } ?? "-", r?.runID ?? "-",
                         r.map { day($0.start) } ?? "-"
                     ]
                 }, rightAligned: [1, 4])
@@ -217,8 +217,8 @@ public struct PowerCurveReport {
                 let r = recent(b.seconds)
                 return [
                     .text(sport.rawValue), .number(Double(b.seconds), digits: 0), .number(b.watts, digits: 1),
-                    .text(b.runID), .text(Format.isoTime(b.start)), .number(r?.watts, digits: 1),
-                    .text(r?.runID ?? ""), .text(r.map { Format.isoTime($0.start) } ?? "")
+                    .text(b.runID), .text(TextFormat.isoTime(b.start)), .number(r?.watts, digits: 1),
+                    .text(r?.runID ?? ""), .text(r.map { TextFormat.isoTime($0.start) } ?? "")
                 ]
             })
     }
@@ -244,7 +244,7 @@ public struct PowerCurveReport {
         func point(_ b: PowerHistory.Best) -> JSON.Point {
             JSON.Point(
                 seconds: b.seconds, watts: TextFormat.round(b.watts, 1) ?? b.watts, runId: b.runID,
-                startedAt: Format.isoTime(b.start))
+                startedAt: TextFormat.isoTime(b.start))
         }
         return try JSONOutput.string(
             JSON(

@@ -65,7 +65,7 @@ public struct Prediction {
         switch from {
         case .performance(let meters, let seconds):
             (fromMeters, fromSeconds) = (meters, seconds)
-            origin = "\(Format.number(meters / 1000, digits: 3)) km in \(Format.duration(seconds))"
+            origin = "\(TextFormat.fixed(meters / 1000, 3)) km in \(TextFormat.duration(seconds))"
             ageDays = nil
         case .records(let athlete, let withinMonths):
             let form = try BestRecord.recentForm(
@@ -115,31 +115,32 @@ public struct Prediction {
     /// The models' times and paces in a table, and their range.
     public func text(unit: DistanceUnit) -> String {
         let names: [RacePredictor.Model: String] = [
-            .riegel: "Riegel (k \(Format.number(riegelExponent, digits: 2)))",
+            .riegel: "Riegel (k \(TextFormat.fixed(riegelExponent, 2)))",
             .vdot: "Daniels VDOT", .cameron: "Cameron"
         ]
         let km = toMeters / 1000
         let day = weather == nil ? [] : ["on the day", "pace/\(unit.rawValue)"]
-        let table = Format.table(
+        let table = TextFormat.table(
             header: ["model", "time", "pace/\(unit.rawValue)"] + day,
             rows: predictions.map { p in
-                [names[p.model]!, Format.duration(p.seconds), Format.pace(p.seconds / km, unit)]
+                [names[p.model]!, TextFormat.duration(p.seconds), TextFormat.pace(p.seconds / km, unit)]
                     + (day.isEmpty
-                        ? [] : [Format.duration(onTheDay(p.seconds)), Format.pace(onTheDay(p.seconds) / km, unit)])
+                        ? []
+                        : [TextFormat.duration(onTheDay(p.seconds)), TextFormat.pace(onTheDay(p.seconds) / km, unit)])
             }, rightAligned: [1, 2, 3, 4])
         var lines = [
-            "From \(origin), VDOT \(Format.number(vdot, digits: 1)), to \(Format.number(km, digits: 3)) km:",
+            "From \(origin), VDOT \(TextFormat.fixed(vdot, 1)), to \(TextFormat.fixed(km, 3)) km:",
             "", table, "",
-            "Range: \(Format.duration(times.min()!)) to \(Format.duration(times.max()!))."
+            "Range: \(TextFormat.duration(times.min()!)) to \(TextFormat.duration(times.max()!))."
                 + (note.map { " " + $0 } ?? "")
         ]
         if let w = weather {
-            let c = { (v: Double) in "\(Format.number(v, digits: 1)) °C" }
+            let c = { (v: Double) in "\(TextFormat.fixed(v, 1)) °C" }
             lines.append(
                 "On the day: \(c(w.temperatureC)), dew point \(c(w.dewPointC)): WBGT \(c(wbgt!)) in full sun; "
                     + (heatPercent < 0.05
                         ? "no heat cost by Mantzios 2022."
-                        : "+\(Format.number(heatPercent, digits: 1))% by Mantzios 2022, \(Format.duration(onTheDay(times.min()!))) to \(Format.duration(onTheDay(times.max()!))).")
+                        : "+\(TextFormat.fixed(heatPercent, 1))% by Mantzios 2022, \(TextFormat.duration(onTheDay(times.min()!))) to \(TextFormat.duration(onTheDay(times.max()!))).")
             )
         }
         return lines.joined(separator: "\n")

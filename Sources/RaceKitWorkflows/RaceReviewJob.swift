@@ -48,7 +48,7 @@ public struct RaceReviewJob {
         public func csv() -> String { ReviewOutput.splitsCSV(review) }
         public func markdown() -> String { ReviewOutput.markdown(review, chart: nil).trimmingTrailingNewlines() }
         public func text() -> String {
-            ReviewOutput.text(review) { Format.table(header: $0, rows: $1, rightAligned: $2) }
+            ReviewOutput.text(review) { TextFormat.table(header: $0, rows: $1, rightAligned: $2) }
                 .trimmingTrailingNewlines()
         }
     }
@@ -125,7 +125,7 @@ public struct RaceReviewJob {
             .init(
                 runID: record.id,
                 runName:
-                    "\(record.sourceFile), started \(Format.localTime(record.startedAt, timeZone: athlete?.timeZone ?? "UTC"))",
+                    "\(record.sourceFile), started \(TextFormat.localTime(record.startedAt, timeZone: athlete?.timeZone ?? "UTC"))",
                 samples: try store.samples(of: record), startEpoch: record.startedAt,
                 script: script, physiology: physiology, timeZone: zone, acceptOffCourse: acceptOffCourse))
         if let w = ReviewMatching.dateWarning(raceDate: setup.date, runStart: record.startedAt, timeZone: zone) {

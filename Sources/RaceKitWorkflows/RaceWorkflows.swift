@@ -39,7 +39,7 @@ public struct RacePlanJob {
     /// The splits, or the cues when `cues`.
     public func csv(cues: Bool) -> String { cues ? PlanOutput.cuesCSV(plan) : PlanOutput.splitsCSV(plan) }
     public func text() -> String {
-        PlanOutput.text(plan) { Format.table(header: $0, rows: $1, rightAligned: $2) }.trimmingTrailingNewlines()
+        PlanOutput.text(plan) { TextFormat.table(header: $0, rows: $1, rightAligned: $2) }.trimmingTrailingNewlines()
     }
 
     /// Writes the exports into `directory` (default: the setup file's folder);

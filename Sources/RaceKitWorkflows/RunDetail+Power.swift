@@ -25,8 +25,8 @@ struct CriticalPowerJSON: Encodable {
         efforts = v.efforts
         runs = f.runs
         residualWatts = v.model == .set ? nil : TextFormat.round(v.residualWatts, 1)
-        setFrom = f.setFrom.map(Format.isoTime)
-        windowEnd = f.windowEnd.map(Format.isoTime)
+        setFrom = f.setFrom.map(TextFormat.isoTime)
+        windowEnd = f.windowEnd.map(TextFormat.isoTime)
     }
 }
 
@@ -48,7 +48,7 @@ extension CriticalPowerJSON {
 
         init(_ c: PowerJobs.Current) {
             sport = c.sport.rawValue
-            at = Format.isoTime(c.at)
+            at = TextFormat.isoTime(c.at)
             value = c.inForce.map(CriticalPowerJSON.init)
             efforts = c.bests.map {
                 Effort(seconds: $0.seconds, watts: TextFormat.round($0.watts, 1) ?? $0.watts, runId: $0.runID)
@@ -70,8 +70,8 @@ extension RunDetail {
             var text = "critical power \(Int(cp.value.watts.rounded())) W"
             text +=
                 cp.setFrom != nil ? " (set by hand)" : " (\(cp.value.model.rawValue) fit of the 90 days to this run)"
-            if let i = m[Metric.PowerIntensity.self] { text += " · intensity \(Format.number(i, digits: 2))" }
-            if let s = m[Metric.PowerStressScore.self] { text += " · power stress \(Format.number(s, digits: 0))" }
+            if let i = m[Metric.PowerIntensity.self] { text += " · intensity \(TextFormat.fixed(i, 2))" }
+            if let s = m[Metric.PowerStressScore.self] { text += " · power stress \(TextFormat.fixed(s, 0))" }
             facts.append(("Intensity", text))
         } else if PowerHistory.sports.contains(record.sport) {
             let why = noCriticalPower ?? "no runs with power in its 90 days"
@@ -79,7 +79,7 @@ extension RunDetail {
         }
         let peaks = zip(PeakPowerCurve.metrics, PeakPowerCurve.seconds).compactMap { metric, seconds in
             Self.shownPeaks.contains(seconds)
-                ? m[metric].map { "\(PeakPowerCurve.spoken(seconds)) \(Format.number($0, digits: 0))" } : nil
+                ? m[metric].map { "\(PeakPowerCurve.spoken(seconds)) \(TextFormat.fixed($0, 0))" } : nil
         }
         if !peaks.isEmpty { facts.append(("Peak power", peaks.joined(separator: " · ") + " W")) }
         return facts
@@ -90,7 +90,7 @@ extension RunDetail {
         guard let zones = powerZones, let cp = criticalPower else { return [] }
         return [
             "", "Power zones (\(Int(cp.value.watts.rounded())) W critical power)",
-            Format.zoneTimes(unit: "W", zones.map { ($0.name, $0.lowWatts, $0.highWatts, $0.seconds) })
+            TextFormat.zoneTimes(unit: "W", zones.map { ($0.name, $0.lowWatts, $0.highWatts, $0.seconds) })
         ]
     }
 }

@@ -86,7 +86,7 @@ public struct RunDetail {
         switch display.speed {
         case .speed: return ("Avg speed", text)
         case .pacePer100m: return ("Avg pace", text.replacingOccurrences(of: "/100m", with: " /100 m"))
-        case .pacePerUnit: return ("Avg pace", "\(Format.pace(pace, unit)) /\(unit.rawValue)")
+        case .pacePerUnit: return ("Avg pace", "\(TextFormat.pace(pace, unit)) /\(unit.rawValue)")
         }
     }
 
@@ -95,21 +95,21 @@ public struct RunDetail {
     static func dynamicsText(_ m: RunMetrics) -> String? {
         var parts: [String] = []
         if let gct = m[Metric.GroundContact.self] {
-            let balance = m[Metric.GroundContactBalance.self].map { " (\(Format.number($0, digits: 1))% left)" } ?? ""
-            parts.append("ground contact \(Format.number(gct, digits: 0)) ms\(balance)")
+            let balance = m[Metric.GroundContactBalance.self].map { " (\(TextFormat.fixed($0, 1))% left)" } ?? ""
+            parts.append("ground contact \(TextFormat.fixed(gct, 0)) ms\(balance)")
         }
         if let vo = m[Metric.VerticalOscillation.self] {
-            parts.append("vertical oscillation \(Format.number(vo / 10, digits: 1)) cm")
+            parts.append("vertical oscillation \(TextFormat.fixed(vo / 10, 1)) cm")
         }
-        if let ratio = m[Metric.VerticalRatio.self] { parts.append("ratio \(Format.number(ratio, digits: 1))%") }
-        if let stride = m[Metric.StrideLength.self] { parts.append("stride \(Format.number(stride, digits: 2)) m") }
+        if let ratio = m[Metric.VerticalRatio.self] { parts.append("ratio \(TextFormat.fixed(ratio, 1))%") }
+        if let stride = m[Metric.StrideLength.self] { parts.append("stride \(TextFormat.fixed(stride, 2)) m") }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// A channel's value with the digits its size needs (3 significant, at most 2 decimals).
     static func short(_ v: Double) -> String {
         let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
-        return Format.number(v, digits: digits)
+        return TextFormat.fixed(v, digits)
     }
 
     public func text(splits: [Split], unit: DistanceUnit) throws -> String {
@@ -122,55 +122,56 @@ public struct RunDetail {
         // The title, file and creator come from the file: each stays on its line.
         let title = DisplayText.line(r.label ?? r.name ?? nouns[r.sport] ?? "Activity")
         let sport = r.sportDeclared ? r.sport.rawValue : "\(r.sport.rawValue) (inferred: the file names no sport)"
-        lines.append("\(title) · \(Format.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode.rawValue)")
+        lines.append(
+            "\(title) · \(TextFormat.localTime(r.startedAt, timeZone: tz)) \(tz) · \(sport) · \(r.mode.rawValue)")
         lines.append(
             DisplayText.line("\(r.id) · \(r.sourceFile)\(r.creator.map { " · \($0)" } ?? "") · athlete \(r.athleteID)"))
         lines.append("")
         let pace = RunView(r).avgPaceSecondsPerKm
         var facts: [(String, String)] = [
-            ("Distance", "\(Format.distance(r.distanceMeters, unit)) \(unit.rawValue)"),
-            ("Elapsed", Format.duration(r.elapsedSeconds)),
-            ("Moving", Format.duration(r.movingSeconds)),
+            ("Distance", "\(TextFormat.distance(r.distanceMeters, unit)) \(unit.rawValue)"),
+            ("Elapsed", TextFormat.duration(r.elapsedSeconds)),
+            ("Moving", TextFormat.duration(r.movingSeconds)),
             Self.averageSpeed(r, pace: pace, unit: unit),
             (
                 "GAP",
                 r.gradeAdjustedPaceSecondsPerKm == nil
                     ? "unknown (no elevation)"
-                    : "\(Format.pace(r.gradeAdjustedPaceSecondsPerKm, unit)) /\(unit.rawValue) (grade-adjusted)"
+                    : "\(TextFormat.pace(r.gradeAdjustedPaceSecondsPerKm, unit)) /\(unit.rawValue) (grade-adjusted)"
             ),
             (
                 "Elevation",
                 r.ascentMeters == nil
                     ? "unknown"
-                    : "+\(Format.number(r.ascentMeters, digits: 0)) m / -\(Format.number(r.descentMeters, digits: 0)) m"
+                    : "+\(TextFormat.fixed(r.ascentMeters, 0)) m / -\(TextFormat.fixed(r.descentMeters, 0)) m"
             ),
             (
                 "Heart rate",
                 r.avgHeartRate == nil
                     ? "none"
-                    : "avg \(Format.number(r.avgHeartRate, digits: 0)) · max \(Format.number(r.maxHeartRate, digits: 0)) bpm (\(Format.number(r.heartRateCoveragePercent, digits: 0))% of the time)"
+                    : "avg \(TextFormat.fixed(r.avgHeartRate, 0)) · max \(TextFormat.fixed(r.maxHeartRate, 0)) bpm (\(TextFormat.fixed(r.heartRateCoveragePercent, 0))% of the time)"
             ),
             (
                 "Cadence",
                 r.avgCadence == nil
-                    ? "none" : "\(Format.number(r.avgCadence, digits: 0)) \(SportDisplay(r.sport).cadenceUnit)"
+                    ? "none" : "\(TextFormat.fixed(r.avgCadence, 0)) \(SportDisplay(r.sport).cadenceUnit)"
             )
         ]
         let m = r.metrics
         if let timer = m[Metric.TimerSeconds.self] {
-            facts.insert(("Timer", "\(Format.duration(timer)) (the device's)"), at: 3)
+            facts.insert(("Timer", "\(TextFormat.duration(timer)) (the device's)"), at: 3)
         }
         if let avg = m[Metric.AvgPower.self] {
-            var power = "avg \(Format.number(avg, digits: 0))"
-            if let np = m[Metric.NormalizedPower.self] { power += " · normalized \(Format.number(np, digits: 0))" }
-            if let max = m[Metric.MaxPower.self] { power += " · max \(Format.number(max, digits: 0))" }
+            var power = "avg \(TextFormat.fixed(avg, 0))"
+            if let np = m[Metric.NormalizedPower.self] { power += " · normalized \(TextFormat.fixed(np, 0))" }
+            if let max = m[Metric.MaxPower.self] { power += " · max \(TextFormat.fixed(max, 0))" }
             power += " W"
-            if let vi = m[Metric.VariabilityIndex.self] { power += " · variability \(Format.number(vi, digits: 2))" }
+            if let vi = m[Metric.VariabilityIndex.self] { power += " · variability \(TextFormat.fixed(vi, 2))" }
             facts.append(("Power", power))
             facts += powerFacts
         }
         if let kcal = m[Metric.EnergyKcal.self] {
-            facts.append(("Energy", "\(Format.number(kcal, digits: 0)) kcal (the device's)"))
+            facts.append(("Energy", "\(TextFormat.fixed(kcal, 0)) kcal (the device's)"))
         }
         if let dynamics = Self.dynamicsText(m) { facts.append(("Dynamics", dynamics)) }
         let developer = analysis.channelSummaries.filter { $0.developerName != nil }
@@ -193,15 +194,18 @@ public struct RunDetail {
                 "Load",
                 r.load == nil
                     ? "unknown (no heart rate, and no threshold pace)"
-                    : "\(Format.number(r.load, digits: 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"
+                    : "\(TextFormat.fixed(r.load, 0)) (\(r.loadSource?.rawValue ?? "?")\(estimated.isEmpty ? "" : "; estimated: \(estimated.joined(separator: ", "))"))"
             ))
         if let rpe = r.perceivedEffort { facts.append(("Effort", "\(rpe)/10")) }
         for l in races {
             let result = l.actualSeconds.map { a in
-                ", finished in \(Format.duration(a)) (\(ReviewOutput.signed(a - l.targetSeconds)) on the target)"
+                ", finished in \(TextFormat.duration(a)) (\(ReviewOutput.signed(a - l.targetSeconds)) on the target)"
             }
             facts.append(
-                ("Race", "\(l.raceName) (\(l.setupFile)): target \(Format.duration(l.targetSeconds))\(result ?? "")"))
+                (
+                    "Race",
+                    "\(l.raceName) (\(l.setupFile)): target \(TextFormat.duration(l.targetSeconds))\(result ?? "")"
+                ))
         }
         if let notes = r.notes { facts.append(("Notes", notes)) }
         for (k, v) in facts { lines.append(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
@@ -210,19 +214,19 @@ public struct RunDetail {
         }
         if !zones.isEmpty {
             lines += ["", "Heart-rate zones (\(r.zoneModel?.rawValue ?? "?"))"]
-            lines.append(Format.zoneTimes(unit: "bpm", zones.map { ($0.name, $0.lowBpm, $0.highBpm, $0.seconds) }))
+            lines.append(TextFormat.zoneTimes(unit: "bpm", zones.map { ($0.name, $0.lowBpm, $0.highBpm, $0.seconds) }))
         }
         lines += powerZoneLines
         if !efforts.isEmpty {
             lines += ["", "Best efforts"]
             lines.append(
-                Format.table(
+                TextFormat.table(
                     header: ["distance", "time", "pace/\(unit.rawValue)", "from"],
                     rows: efforts.map { e in
                         [
-                            BestEfforts.name(of: e.distanceMeters), Format.duration(e.elapsedSeconds),
-                            Format.pace(e.elapsedSeconds / (e.distanceMeters / 1000), unit),
-                            Format.duration(e.startOffsetSeconds)
+                            BestEfforts.name(of: e.distanceMeters), TextFormat.duration(e.elapsedSeconds),
+                            TextFormat.pace(e.elapsedSeconds / (e.distanceMeters / 1000), unit),
+                            TextFormat.duration(e.startOffsetSeconds)
                         ]
                     }, rightAligned: [1, 2, 3]))
         }
@@ -248,21 +252,21 @@ public enum SplitTable {
     /// The splits' table; a `W` column (average power) when any split has power.
     public static func text(_ splits: [Split], unit: DistanceUnit) -> String {
         let power = splits.contains { $0.avgPowerWatts != nil }
-        return Format.table(
+        return TextFormat.table(
             header: ["#", unit.rawValue, "time", "moving", "pace", "GAP", "elev +/-", "HR", "cad"]
                 + (power ? ["W"] : []),
             rows: splits.map { s in
                 let length = (s.endMeters - s.startMeters) / unit.meters
                 return [
-                    "\(s.index)\(s.partial ? "*" : "")", Format.number(length, digits: 2),
-                    Format.duration(s.elapsedSeconds),
-                    Format.duration(s.movingSeconds), Format.pace(s.paceSecondsPerKm, unit),
-                    Format.pace(s.gradeAdjustedPaceSecondsPerKm, unit),
+                    "\(s.index)\(s.partial ? "*" : "")", TextFormat.fixed(length, 2),
+                    TextFormat.duration(s.elapsedSeconds),
+                    TextFormat.duration(s.movingSeconds), TextFormat.pace(s.paceSecondsPerKm, unit),
+                    TextFormat.pace(s.gradeAdjustedPaceSecondsPerKm, unit),
                     s.ascentMeters == nil
                         ? TextFormat.unknown
-                        : "+\(Format.number(s.ascentMeters, digits: 0))/-\(Format.number(s.descentMeters, digits: 0))",
-                    Format.number(s.avgHeartRate, digits: 0), Format.number(s.avgCadence, digits: 0)
-                ] + (power ? [Format.number(s.avgPowerWatts, digits: 0)] : [])
+                        : "+\(TextFormat.fixed(s.ascentMeters, 0))/-\(TextFormat.fixed(s.descentMeters, 0))",
+                    TextFormat.fixed(s.avgHeartRate, 0), TextFormat.fixed(s.avgCadence, 0)
+                ] + (power ? [TextFormat.fixed(s.avgPowerWatts, 0)] : [])
             }, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9]) + (splits.last?.partial == true ? "\n* partial split" : "")
     }
 

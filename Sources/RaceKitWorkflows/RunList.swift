@@ -65,25 +65,25 @@ public struct RunList {
             "id", "start (UTC)", "sport", unit.rawValue, "time", "moving", "pace or speed", "elev+", "avg HR", "load"
         ]
         if power { header += ["avg W", "norm W"] }
-        let table = Format.table(
+        let table = TextFormat.table(
             header: header + ["name / source"],
             rows: runs.map { v in
                 let r = v.record
                 var row = [
                     r.id, String(v.startedAt.prefix(16).map { $0 == "T" ? " " : $0 }),
                     r.sport.rawValue,
-                    Format.distance(r.distanceMeters, unit), Format.duration(r.elapsedSeconds),
-                    Format.duration(r.movingSeconds),
+                    TextFormat.distance(r.distanceMeters, unit), TextFormat.duration(r.elapsedSeconds),
+                    TextFormat.duration(r.movingSeconds),
                     SportDisplay(r.sport).speedText(
                         meters: r.distanceMeters, seconds: r.movingSeconds ?? r.elapsedSeconds,
                         unitMeters: unit.meters, unitName: unit.rawValue),
-                    Format.number(r.ascentMeters, digits: 0), Format.number(r.avgHeartRate, digits: 0),
-                    Format.number(r.load, digits: 0)
+                    TextFormat.fixed(r.ascentMeters, 0), TextFormat.fixed(r.avgHeartRate, 0),
+                    TextFormat.fixed(r.load, 0)
                 ]
                 if power {
                     row += [
-                        Format.number(avgPower.flatMap { r.metrics[index: $0] }, digits: 0),
-                        Format.number(normalized.flatMap { r.metrics[index: $0] }, digits: 0)
+                        TextFormat.fixed(avgPower.flatMap { r.metrics[index: $0] }, 0),
+                        TextFormat.fixed(normalized.flatMap { r.metrics[index: $0] }, 0)
                     ]
                 }
                 return row + [r.label ?? r.name ?? r.sourceFile]
@@ -103,7 +103,7 @@ public struct RunList {
         return Sport.allCases.compactMap { sport -> String? in
             guard let sum = sums[sport] else { return nil }
             return
-                "\(SportDisplay(sport).count(sum.count)) \(Format.distance(sum.meters, unit, digits: 1)) \(unit.rawValue)"
+                "\(SportDisplay(sport).count(sum.count)) \(TextFormat.distance(sum.meters, unit, digits: 1)) \(unit.rawValue)"
         }.joined(separator: ", ")
     }
 }

@@ -12,7 +12,7 @@ public struct RunView: Sendable {
     public init(_ r: RunRecord) { record = r }
 
     public var id: String { record.id }
-    public var startedAt: String { Format.isoTime(record.startedAt) }
+    public var startedAt: String { TextFormat.isoTime(record.startedAt) }
     /// Moving time (elapsed when unknown) over distance; nil without either, so
     /// an activity without pace sorts last and never reads "0:00", and nil for
     /// an average faster than the sport allows (a 333 m "run" in 3 s read 0:09/km).
@@ -41,7 +41,7 @@ public struct RunView: Sendable {
         .fixed("source_file") { .text($0.record.sourceFile) },
         .fixed("source_format") { .text($0.record.sourceFormat.rawValue) },
         .fixed("creator") { .text($0.record.creator ?? "") }, .fixed("started_at") { .text($0.startedAt) },
-        .fixed("ended_at") { .text(Format.isoTime($0.record.endedAt)) },
+        .fixed("ended_at") { .text(TextFormat.isoTime($0.record.endedAt)) },
         .fixed("elapsed_time_s") { .number($0.record.elapsedSeconds, digits: 3) },
         .metric(Metric.MovingSeconds.self), .metric(Metric.DistanceMeters.self), .metric(Metric.AscentMeters.self),
         .metric(Metric.DescentMeters.self), .fixed("avg_pace_s_per_km") { .number($0.avgPaceSecondsPerKm, digits: 1) },
@@ -165,7 +165,7 @@ public struct RunJSON: FlatFieldsWritable, Sendable {
                 case .avgPaceSecondsPerKm: f.field(k.key, Null(wrappedValue: TextFormat.round(avgPace, 1)))
                 case .creator: f.field(k.key, Null(wrappedValue: r.creator))
                 case .elapsedSeconds: f.field(k.key, Null(wrappedValue: TextFormat.round(r.elapsedSeconds, 3)))
-                case .endedAt: f.field(k.key, Format.isoTime(r.endedAt))
+                case .endedAt: f.field(k.key, TextFormat.isoTime(r.endedAt))
                 case .id: f.field(k.key, r.id)
                 case .label: f.field(k.key, Null(wrappedValue: r.label))
                 case .loadSource: f.field(k.key, Null(wrappedValue: r.loadSource))
@@ -178,7 +178,7 @@ public struct RunJSON: FlatFieldsWritable, Sendable {
                 case .sourceFormat: f.field(k.key, r.sourceFormat)
                 case .sport: f.field(k.key, r.sport)
                 case .sportInferred: f.field(k.key, !r.sportDeclared)
-                case .startedAt: f.field(k.key, Format.isoTime(r.startedAt))
+                case .startedAt: f.field(k.key, TextFormat.isoTime(r.startedAt))
                 }
             }
         }
@@ -208,7 +208,7 @@ public struct RunJSON: FlatFieldsWritable, Sendable {
                 case .creator: try c.encode(Null(wrappedValue: r.creator), forKey: key)
                 case .elapsedSeconds:
                     try c.encode(Null(wrappedValue: TextFormat.round(r.elapsedSeconds, 3)), forKey: key)
-                case .endedAt: try c.encode(Format.isoTime(r.endedAt), forKey: key)
+                case .endedAt: try c.encode(TextFormat.isoTime(r.endedAt), forKey: key)
                 case .id: try c.encode(r.id, forKey: key)
                 case .label: try c.encode(Null(wrappedValue: r.label), forKey: key)
                 case .loadSource: try c.encode(Null(wrappedValue: r.loadSource), forKey: key)
@@ -221,7 +221,7 @@ public struct RunJSON: FlatFieldsWritable, Sendable {
                 case .sourceFormat: try c.encode(r.sourceFormat, forKey: key)
                 case .sport: try c.encode(r.sport, forKey: key)
                 case .sportInferred: try c.encode(!r.sportDeclared, forKey: key)
-                case .startedAt: try c.encode(Format.isoTime(r.startedAt), forKey: key)
+                case .startedAt: try c.encode(TextFormat.isoTime(r.startedAt), forKey: key)
                 }
             }
         }

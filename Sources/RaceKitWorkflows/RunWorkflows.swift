@@ -22,7 +22,7 @@ public struct PersonalRecords {
                 RecordJSON(
                     distanceMeters: r.distanceMeters, elapsedSeconds: TextFormat.round(r.elapsedSeconds, 1),
                     startOffsetSeconds: TextFormat.round(r.startOffsetSeconds, 1), runId: r.run.id,
-                    athlete: r.run.athleteID, startedAt: Format.isoTime(r.run.startedAt))
+                    athlete: r.run.athleteID, startedAt: TextFormat.isoTime(r.run.startedAt))
             })
     }
 
@@ -34,7 +34,7 @@ public struct PersonalRecords {
                 [
                     .text(BestEfforts.name(of: r.distanceMeters)), .number(r.distanceMeters, digits: 3),
                     .number(r.elapsedSeconds, digits: 1), .text(r.run.id), .text(r.run.athleteID),
-                    .text(Format.isoTime(r.run.startedAt))
+                    .text(TextFormat.isoTime(r.run.startedAt))
                 ]
             })
     }
@@ -42,13 +42,13 @@ public struct PersonalRecords {
     /// The records' table, or a line saying there is none yet.
     public func text(unit: DistanceUnit) -> String {
         if records.isEmpty { return "No best efforts yet." }
-        return Format.table(
+        return TextFormat.table(
             header: ["distance", "time", "pace/\(unit.rawValue)", "date", "run", "athlete"],
             rows: records.map { r in
                 [
-                    BestEfforts.name(of: r.distanceMeters), Format.duration(r.elapsedSeconds),
-                    Format.pace(r.elapsedSeconds / (r.distanceMeters / 1000), unit),
-                    String(Format.isoTime(r.run.startedAt).prefix(10)), r.run.id, r.run.athleteID
+                    BestEfforts.name(of: r.distanceMeters), TextFormat.duration(r.elapsedSeconds),
+                    TextFormat.pace(r.elapsedSeconds / (r.distanceMeters / 1000), unit),
+                    String(TextFormat.isoTime(r.run.startedAt).prefix(10)), r.run.id, r.run.athleteID
                 ]
             }, rightAligned: [1, 2])
     }
@@ -92,6 +92,6 @@ public enum RunJobs {
 
     /// "ID (start, km, file)": a run as `runs delete` names it.
     public static func describe(_ r: RunRecord) -> String {
-        "\(r.id) (\(Format.isoTime(r.startedAt)), \(Format.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
+        "\(r.id) (\(TextFormat.isoTime(r.startedAt)), \(TextFormat.distance(r.distanceMeters, .km)) km, \(r.sourceFile))"
     }
 }

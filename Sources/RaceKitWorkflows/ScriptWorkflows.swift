@@ -166,7 +166,7 @@ public struct ScriptSimulation {
         }
         return (
             metrics,
-            "run \(record.id) (\(String(Format.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
+            "run \(record.id) (\(String(TextFormat.isoTime(record.startedAt).prefix(10))), \(TextFormat.fixed((metrics.last?.distance ?? 0) / 1000, 2)) km in \(TextFormat.duration(Double(metrics.count - 1))))"
         )
     }
 
@@ -200,11 +200,11 @@ public struct ScriptSimulation {
     /// The table: what played, what did not and why, the summary.
     public func text() -> String {
         var out = "Simulating \(script.race) (\(script.personality)) against \(against)\n\n"
-        out += Format.table(
+        out += TextFormat.table(
             header: ["elapsed", "km", "message", "trigger", "branch", "text"], rows: rows, rightAligned: [0, 1])
         if !result.notPlayed.isEmpty {
             out += "\n\nNot played:\n"
-            out += Format.table(
+            out += TextFormat.table(
                 header: ["message", "reason"],
                 rows: result.notPlayed.map { [ScriptLoading.shortID($0.messageId, script), $0.reason.rawValue] })
         }
@@ -321,7 +321,7 @@ extension ScriptSimulation {
         }
         return "The race as heard: \(script.race) (\(script.personality)) against \(against)\n"
             + "\((audioPath as NSString).lastPathComponent), \(audioTime(heard.seconds)) of audio, \(heard.cues.count) lines\n\n"
-            + Format.table(header: ["audio", "race", "km", "message", "text"], rows: rows, rightAligned: [0, 1, 2])
+            + TextFormat.table(header: ["audio", "race", "km", "message", "text"], rows: rows, rightAligned: [0, 1, 2])
             + "\n"
     }
 }

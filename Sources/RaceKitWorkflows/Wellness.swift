@@ -134,7 +134,7 @@ public enum WellnessJobs {
             ].map(DisplayText.line)
         }
         let measure = rows.lazy.compactMap(\.hrvMeasure).first.map { " \($0.uppercased())" } ?? ""
-        return Format.table(
+        return TextFormat.table(
             header: [
                 "date", "sleep", "in bed", "deep/REM/core", "HRV\(measure) ms", "rest HR", "resp", "kg", "readiness"
             ], rows: body)

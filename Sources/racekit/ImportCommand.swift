@@ -5,7 +5,7 @@ import RaceKitImport
 import RaceKitWorkflows
 
 extension RaceKitCommand {
-    struct Import: ParsableCommand {
+    struct ImportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract:

@@ -4,7 +4,7 @@ import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
-    struct Predict: ParsableCommand {
+    struct PredictCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "predict",
             abstract: "Predict a race time from a performance (Riegel, Daniels' VDOT, Cameron).",

@@ -5,7 +5,7 @@ import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
-    struct Race: ParsableCommand {
+    struct RaceCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "race",
             abstract:
@@ -21,7 +21,7 @@ extension RaceKitCommand {
     }
 }
 
-extension RaceKitCommand.Race {
+extension RaceKitCommand.RaceCommand {
     enum PlanFormat: String, ExpressibleByArgument, CaseIterable { case table, md, csv, json }
     enum CSVTable: String, ExpressibleByArgument, CaseIterable { case splits, cues }
 

@@ -25,9 +25,10 @@ struct RaceKitCommand: ParsableCommand {
             """,
         version: RaceKitVersion.current,
         subcommands: [
-            Import.self, Runs.self, AthleteCommand.self, WellnessCommand.self, Report.self, Store.self, Predict.self,
-            Race.self,
-            ScriptGroup.self
+            ImportCommand.self, RunsCommand.self, AthleteCommand.self, WellnessCommand.self, ReportCommand.self,
+            StoreCommand.self, PredictCommand.self,
+            RaceCommand.self,
+            ScriptCommand.self
         ]
     )
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import RaceKitCore
 import RaceKitWorkflows
 
-extension RaceKitCommand.Race {
+extension RaceKitCommand.RaceCommand {
     struct Review: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "review",

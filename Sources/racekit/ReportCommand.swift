@@ -6,7 +6,7 @@ import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
-    struct Report: ParsableCommand {
+    struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
             abstract: "Write reports.",

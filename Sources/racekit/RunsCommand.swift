@@ -3,7 +3,7 @@ import RaceKitCore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
-    struct Runs: ParsableCommand {
+    struct RunsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "runs",
             abstract: "Look at, edit and analyse the stored runs.",

@@ -3,7 +3,7 @@ import RaceKitCore
 import RaceKitStore
 import RaceKitWorkflows
 
-extension RaceKitCommand.Runs {
+extension RaceKitCommand.RunsCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -58,7 +58,7 @@ extension RaceKitCommand.Runs {
     }
 }
 
-extension RaceKitCommand.Runs.List.SortKey {
+extension RaceKitCommand.RunsCommand.List.SortKey {
     /// The store's order for the key.
     var order: RunOrder {
         switch self {

@@ -8,7 +8,7 @@ import RaceKitWorkflows
 import Glibc
 #endif
 
-extension RaceKitCommand.Runs {
+extension RaceKitCommand.RunsCommand {
     struct Bests: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bests",

@@ -2,7 +2,7 @@ import ArgumentParser
 import RaceKitCore
 import RaceKitWorkflows
 
-extension RaceKitCommand.Runs {
+extension RaceKitCommand.RunsCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",

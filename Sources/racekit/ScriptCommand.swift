@@ -3,7 +3,7 @@ import RaceKitCore
 import RaceKitRace
 import RaceKitWorkflows
 
-extension RaceKitCommand.Race {
+extension RaceKitCommand.RaceCommand {
     struct Script: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "script",
@@ -47,7 +47,7 @@ extension RaceKitCommand.Race {
 }
 
 extension RaceKitCommand {
-    struct ScriptGroup: ParsableCommand {
+    struct ScriptCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "script",
             abstract: "Race scripts: validate, show, simulate against a stored run or the plan, and render to audio.",
@@ -63,7 +63,7 @@ extension RaceKitCommand {
     }
 }
 
-extension RaceKitCommand.ScriptGroup {
+extension RaceKitCommand.ScriptCommand {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
@@ -138,7 +138,7 @@ extension RaceKitCommand.ScriptGroup {
             guard let audio else { return }
             let heard = try simulation.writeAudio(
                 scriptPath: file, to: audio, voice: voice, realTime: realTime,
-                progress: Console.stderrIsTerminal ? RaceKitCommand.ScriptGroup.Render.drawProgress : nil)
+                progress: Console.stderrIsTerminal ? RaceKitCommand.ScriptCommand.Render.drawProgress : nil)
             if Console.stderrIsTerminal { Console.clearProgress() }
             Console.error(heard.summary)
         }

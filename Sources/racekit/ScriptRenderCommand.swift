@@ -4,7 +4,7 @@ import RaceKitCore
 import RaceKitRace
 import RaceKitWorkflows
 
-extension RaceKitCommand.ScriptGroup {
+extension RaceKitCommand.ScriptCommand {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "render",

@@ -3,7 +3,7 @@ import RaceKitCore
 import RaceKitWorkflows
 
 extension RaceKitCommand {
-    struct Store: ParsableCommand {
+    struct StoreCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "store",
             abstract: "Look after the store: check it, copy it into another.",

@@ -44,7 +44,7 @@ import Testing
         let unknown = TextFormat.unknown
         for digits in [0, 1, 3, 9] { #expect((TextFormat.fixed(v, digits) == unknown) == !v.isFinite) }
         #expect(v.isFinite || TextFormat.duration(v) == unknown)
-        #expect(v.isFinite && v >= 0 && v < 1e9 ? TextFormat.pace(v).contains(":") : TextFormat.pace(v) == unknown)
+        #expect(v.isFinite && v > 0 && v < 1e9 ? TextFormat.pace(v).contains(":") : TextFormat.pace(v) == unknown)
         #expect(abs(v) < 1e13 ? TimestampParser.format(v).hasSuffix("Z") : TimestampParser.format(v) == unknown)
         let out = try? JSONOutput.canonical([Null(wrappedValue: v)])
         #expect(v.isFinite ? out != "[null]" && out != nil : out == "[null]")

@@ -182,7 +182,7 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
     }
 }
 
-/// `Format.localTime` by arithmetic against Foundation's DateFormatter (what it
+/// `TextFormat.localTime` by arithmetic against Foundation's DateFormatter (what it
 /// used before): the same text for random instants from 1900 to 2200 and for
 /// years 1, 999 and around the Gregorian reform of 1582 (Julian before it) in zones
 /// with daylight saving, half-hour and negative offsets, at DST changes, and for
@@ -206,9 +206,10 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
             let tz = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
             for t in instants {
                 #expect(
-                    Format.localTime(t, timeZone: zone) == Format.localTimeFormatted(t, timeZone: tz), "\(zone) \(t)")
+                    TextFormat.localTime(t, timeZone: zone) == TextFormat.localTimeFormatted(t, timeZone: tz),
+                    "\(zone) \(t)")
             }
         }
-        #expect(Format.localTime(1_774_746_000, timeZone: "Europe/Berlin") == "2026-03-29 03:00 (Sun)")
+        #expect(TextFormat.localTime(1_774_746_000, timeZone: "Europe/Berlin") == "2026-03-29 03:00 (Sun)")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Locale-free formatting of numbers, durations and paces, shared by the CLI and
-/// the reports (report files must come out byte-identical on every machine).
+/// Locale-free formatting of numbers, durations, paces, times and plain tables:
+/// the one formatting namespace of the CLI, the reports and the race outputs
+/// (report files must come out byte-identical on every machine). CSV is `CSV`'s,
+/// JSON `JSON`'s; text from files is made printable by `DisplayText`.
 public enum TextFormat {
-    /// Two digits with a leading zero.
     /// `v` rounded to `digits` decimals: the one rounding of numbers for JSON and
     /// CSV output. Non-finite values come back unchanged.
     public static func rounded(_ v: Double, _ digits: Int) -> Double {
@@ -20,6 +21,7 @@ public enum TextFormat {
         return rounded(v, digits)
     }
 
+    /// Two digits with a leading zero.
     public static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 
     /// What every formatter prints for a value it cannot show (unknown,
@@ -27,10 +29,10 @@ public enum TextFormat {
     public static let unknown = "-"
 
     /// Fixed decimals (0 to 9), rounded half away from zero, no negative zero.
-    /// Non-finite values are `unknown`; magnitudes past 1e15 (no reading of a run
-    /// comes near) are printed as Swift writes them (`1e+30`) instead of trapping.
-    public static func fixed(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite else { return unknown }
+    /// Nil and non-finite values are `unknown`; magnitudes past 1e15 (no reading
+    /// of a run comes near) are printed as Swift writes them (`1e+30`) instead of trapping.
+    public static func fixed(_ v: Double?, _ digits: Int) -> String {
+        guard let v, v.isFinite else { return unknown }
         let digits = min(9, max(0, digits))
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -52,10 +54,10 @@ public enum TextFormat {
     }
 
     /// `h:mm:ss`, or `m:ss` under an hour.
-    /// Non-finite values, and durations past 100 million hours, are `unknown`;
-    /// a negative duration keeps its sign.
-    public static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, abs(seconds) < 3.6e11 else { return unknown }
+    /// Nil and non-finite values, and durations past 100 million hours, are
+    /// `unknown`; a negative duration keeps its sign.
+    public static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, abs(seconds) < 3.6e11 else { return unknown }
         if seconds < 0, seconds.rounded() < 0 { return "-" + duration(-seconds) }
         let s = Int(seconds.rounded())
         return s >= 3600 ? "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" : "\(s / 60):\(two(s % 60))"
@@ -81,9 +83,12 @@ public enum TextFormat {
     }
 
     /// `m:ss` from seconds per unit.
-    /// Non-finite or negative paces, and paces past 100 million hours a unit, are `unknown`.
-    public static func pace(_ secondsPerUnit: Double) -> String {
-        guard secondsPerUnit.isFinite, secondsPerUnit >= 0, secondsPerUnit < 3.6e11 else { return unknown }
+    /// Nil, non-finite, zero or negative paces (no distance covered in no time),
+    /// and paces past 100 million hours a unit, are `unknown`.
+    public static func pace(_ secondsPerUnit: Double?) -> String {
+        guard let secondsPerUnit, secondsPerUnit.isFinite, secondsPerUnit > 0, secondsPerUnit < 3.6e11 else {
+            return unknown
+        }
         let s = Int(secondsPerUnit.rounded())
         return "\(s / 60):\(two(s % 60))"
     }
