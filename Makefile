@@ -120,9 +120,11 @@ release-racekit: deps
 # The suite, with a throwaway PostgreSQL server for the PostgreSQL store tests
 # (scripts/with-postgres.sh; skipped, saying so, where PostgreSQL is not installed).
 # Under scripts/with-test-tmp.sh: a private TMPDIR, removed afterwards, so the
-# suite leaves nothing in the machine's temporary folder.
+# suite leaves nothing in the machine's temporary folder. scripts/test-shards.sh
+# builds the tests and runs them as two processes side by side (it says why);
+# `swift test` runs the same tests in one.
 test: deps
-	scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test
+	SWIFT=$(SWIFT) scripts/with-postgres.sh scripts/with-test-tmp.sh scripts/test-shards.sh
 
 # The edit-compile-test loop: the unit suites alone, without the CLI's process
 # tests, the audio renders and a PostgreSQL server.
@@ -289,13 +291,13 @@ fuzz: deps
 # configuration; without its DEBUG flag swift-argument-parser skips the check of
 # the whole command tree it makes on every parse in a debug build, most of an
 # in-process command's time. The ASan suite: 268 s against 316 s (2026-12-07).
-SANITIZER_BUILD := -c release -Xswiftc -Onone -Xswiftc -enforce-exclusivity=checked
+SANITIZER_BUILD := -c release -Xswiftc -Onone -Xswiftc -enforce-exclusivity=checked -Xswiftc -enable-testing
 
 test-asan: deps
-	RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test $(SANITIZER_BUILD) --sanitize=address --scratch-path .build-asan
+	SWIFT=$(SWIFT) RACEKIT_SANITIZER=address ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp scripts/with-postgres.sh scripts/with-test-tmp.sh scripts/test-shards.sh $(SANITIZER_BUILD) --sanitize=address --scratch-path .build-asan
 
 test-tsan: deps
-	RACEKIT_SANITIZER=thread scripts/with-postgres.sh scripts/with-test-tmp.sh $(SWIFT) test $(SANITIZER_BUILD) --sanitize=thread --scratch-path .build-tsan
+	SWIFT=$(SWIFT) RACEKIT_SANITIZER=thread scripts/with-postgres.sh scripts/with-test-tmp.sh scripts/test-shards.sh $(SANITIZER_BUILD) --sanitize=thread --scratch-path .build-tsan
 
 limits: deps bench-deps
 	$(RELEASE_BUILD)
