@@ -218,7 +218,10 @@ public enum PGSchema {
             let done = Set(try applied(c))
             for migration in migrations(registry) where !done.contains(migration.id) {
                 try c.execute(script: migration.sql)
-                try c.query("INSERT INTO racekit_migrations (identifier) VALUES ($1)", [.text(migration.id)])
+                try c.query(
+                    SQLDialect.postgres.statement(
+                        TableSpec.insert(into: "racekit_migrations", columns: ["identifier"])),
+                    [.text(migration.id)])
             }
             return .current
         }

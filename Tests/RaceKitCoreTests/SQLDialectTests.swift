@@ -20,4 +20,22 @@ import Testing
         // Non-ASCII text around them is kept byte for byte.
         #expect(SQLDialect.postgres.statement("SELECT 'Zürich', ? -- ü") == "SELECT 'Zürich', $1 -- ü")
     }
+
+    /// Every row the repository writes goes through `TableSpec.insert`: the
+    /// declared columns in order, and what a stored key does.
+    @Test func theOneInsertWritesEveryDeclaredColumnAndSaysWhatAStoredKeyDoes() {
+        let t = StoreSchema.samples
+        let head = "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)"
+        #expect(t.insert() == head)
+        #expect(t.insert(rows: 2) == head + ", (?, ?, ?)")
+        #expect(t.insert(.keep()) == head + " ON CONFLICT DO NOTHING")
+        #expect(t.insert(.keep(key: ["run_id"])) == head + " ON CONFLICT (run_id) DO NOTHING")
+        #expect(
+            t.insert(.update(key: t.primaryKey))
+                == head + " ON CONFLICT (run_id) DO UPDATE SET segments = excluded.segments, data = excluded.data")
+        #expect(
+            SQLDialect.postgres.statement(t.insert(.update(key: ["run_id"], columns: ["data"])))
+                == "INSERT INTO run_samples (run_id, segments, data) VALUES ($1, $2, $3) "
+                + "ON CONFLICT (run_id) DO UPDATE SET data = excluded.data")
+    }
 }

@@ -48,14 +48,10 @@ public struct DailyMeasurement: Sendable, Equatable {
         /// The insert: a measurement stored already (same key) is kept as it is,
         /// or with `replacing`, given the new value (a correction by hand).
         public static func insert(_ d: SQLDialect, replacing: Bool = false) -> String {
-            let marks = (1...columns.count).map(d.placeholder).joined(separator: ", ")
-            let conflict =
+            let conflict: TableSpec.OnConflict =
                 replacing
-                ? "ON CONFLICT (\(table.primaryKey.joined(separator: ", "))) DO UPDATE SET "
-                    + ["value", "unit", "source_file", "imported_at"].map { "\($0) = excluded.\($0)" }.joined(
-                        separator: ", ")
-                : "ON CONFLICT DO NOTHING"
-            return "INSERT INTO daily_measurement (\(columns.joined(separator: ", "))) VALUES (\(marks)) \(conflict)"
+                ? .update(key: table.primaryKey, columns: ["value", "unit", "source_file", "imported_at"]) : .keep()
+            return d.statement(table.insert(conflict))
         }
 
         /// The start of an athlete's newest measurement (one parameter, the athlete).

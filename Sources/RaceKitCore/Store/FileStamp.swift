@@ -102,10 +102,7 @@ public struct FileStamp: Sendable, Equatable {
     /// The statements both backends run, in their dialect.
     public enum SQL {
         public static func upsert(_ d: SQLDialect) -> String {
-            let marks = (1...columns.count).map(d.placeholder).joined(separator: ", ")
-            let sets = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            return "INSERT INTO import_stamp (\(columns.joined(separator: ", "))) VALUES (\(marks)) "
-                + "ON CONFLICT (athlete_id, path) DO UPDATE SET \(sets)"
+            d.statement(table.insert(.update(key: table.primaryKey)))
         }
 
         public static func select(_ d: SQLDialect) -> String {

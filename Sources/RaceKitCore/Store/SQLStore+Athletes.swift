@@ -40,14 +40,7 @@ extension Athlete {
     /// over it: a store copy's); returns the rows written (0 or 1).
     @discardableResult
     public static func insert(_ c: any SQLConnection, _ athlete: Athlete, replacing: Bool = false) throws -> Int {
-        let columns = table.columns.map(\.name)
-        let conflict =
-            replacing
-            ? "DO UPDATE SET " + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            : "DO NOTHING"
-        let sql =
-            "INSERT INTO athlete (\(columns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT (id) \(conflict)"
+        let sql = table.insert(replacing ? .update(key: table.primaryKey) : .keep(key: table.primaryKey))
         return try c.execute(c.dialect.statement(sql), athlete.storeValues)
     }
 

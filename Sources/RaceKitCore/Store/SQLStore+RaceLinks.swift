@@ -108,13 +108,7 @@ extension RaceLink {
 
     /// Writes the link under its setup key, replacing one there.
     public static func upsert(_ c: any SQLConnection, _ link: RaceLink) throws {
-        let columns = table.columns.map(\.name)
-        let sets = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let sql =
-            "INSERT INTO race_link (\(columns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            + ") ON CONFLICT (setup_key) DO UPDATE SET \(sets)"
-        try c.execute(c.dialect.statement(sql), link.storeValues)
+        try c.execute(c.dialect.statement(table.insert(.update(key: ["setup_key"]))), link.storeValues)
     }
 
     @discardableResult

@@ -104,10 +104,7 @@ extension RunRepository where Self: SQLStore {
 
     /// Writes a new run's row.
     public func insertRun(_ c: any SQLConnection, _ r: RunRecord) throws {
-        let names = runColumns.map(\.spec.name)
-        let sql =
-            "INSERT INTO run (\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let sql = TableSpec.insert(into: "run", columns: runColumns.map(\.spec.name))
         try c.execute(c.dialect.statement(sql), r.with(registry).storeValues(runColumns))
     }
 
@@ -123,10 +120,9 @@ extension RunRepository where Self: SQLStore {
     public func writeSamples(
         _ c: any SQLConnection, runID: String, _ blob: [UInt8], segments: String, replacing: Bool
     ) throws {
-        let conflict =
-            replacing ? " ON CONFLICT (run_id) DO UPDATE SET segments = excluded.segments, data = excluded.data" : ""
+        let table = StoreSchema.samples
         try c.execute(
-            c.dialect.statement("INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)" + conflict),
+            c.dialect.statement(table.insert(replacing ? .update(key: table.primaryKey) : .fail)),
             [.text(runID), .text(segments), .blob(blob)])
     }
 
@@ -161,11 +157,7 @@ extension RunRepository where Self: SQLStore {
     /// Inserts `rows` (each one value per declared column of `table`) with one statement.
     func insertRows(_ c: any SQLConnection, _ table: TableSpec, _ rows: [[StoreValue]]) throws {
         guard !rows.isEmpty else { return }
-        let tuple = "(" + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
-        let sql =
-            "INSERT INTO \(table.name) (\(DeclaredRow.columnList(table))) VALUES "
-            + Array(repeating: tuple, count: rows.count).joined(separator: ", ")
-        try c.execute(c.dialect.statement(sql), rows.flatMap { $0 })
+        try c.execute(c.dialect.statement(table.insert(rows: rows.count)), rows.flatMap { $0 })
     }
 
     /// The run `id`, read to be written in the same transaction (locked on

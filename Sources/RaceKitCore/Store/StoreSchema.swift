@@ -191,3 +191,44 @@ public enum StoreSchema {
         run(registry).columns.filter { !existing.contains($0.name) }
     }
 }
+
+extension TableSpec {
+    /// What an insert does with a row whose key is stored already.
+    public enum OnConflict: Sendable, Equatable {
+        /// The statement fails (the row is new by construction).
+        case fail
+        /// The stored row stays: `ON CONFLICT [(key)] DO NOTHING` (no key: any unique constraint).
+        case keep(key: [String]? = nil)
+        /// The new row's `columns` are written over the stored row's (nil: every
+        /// column outside `key`).
+        case update(key: [String], columns: [String]? = nil)
+    }
+
+    /// The repository's one INSERT, for every table: `rows` rows of every
+    /// declared column in declared order, with `?` marks (`SQLDialect.statement`
+    /// numbers them for PostgreSQL), and what a stored key does (`conflict`).
+    public func insert(rows: Int = 1, _ conflict: OnConflict = .fail) -> String {
+        Self.insert(into: name, columns: columns.map(\.name), rows: rows, conflict)
+    }
+
+    /// `insert(rows:_:)` for a table by its name and columns.
+    public static func insert(into table: String, columns: [String], rows: Int = 1, _ conflict: OnConflict = .fail)
+        -> String
+    {
+        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        var sql =
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple, count: max(1, rows)).joined(separator: ", ")
+        switch conflict {
+        case .fail: break
+        case .keep(let key):
+            sql += " ON CONFLICT" + (key.map { " (\($0.joined(separator: ", ")))" } ?? "") + " DO NOTHING"
+        case .update(let key, let set):
+            let set = set ?? columns.filter { !key.contains($0) }
+            sql +=
+                " ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET "
+                + set.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        }
+        return sql
+    }
+}
