@@ -8,6 +8,13 @@ import Glibc
 
 /// Runs the built `racekit` binary.
 struct CLI {
+    /// A fixture that could not be made (one made once per test process, whose
+    /// failure every test using it reports).
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["RACEKIT_BIN"] { return URL(fileURLWithPath: path) }
         // The test bundle sits in the build products folder beside the executable.

@@ -62,7 +62,7 @@ import Testing
         let (cli, runID) = try prepare()
         if speechEngine {
             let render = try cli.run(["script", "render", "Races/five.script.json", "--out", "audio"])
-            #expect(render.status == 0, "\(render.stderr)")
+            guard render.status == 0 else { throw CLI.Failure("script render: \(render.status) \(render.stderr)") }
         }
         return (cli, runID)
     }
