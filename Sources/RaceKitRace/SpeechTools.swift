@@ -282,8 +282,11 @@ public struct SpeechTools: Sendable {
         p.standardError = capture == .stderr ? pipe : FileHandle.nullDevice
         // Waited for through the termination handler: Foundation's waitUntilExit
         // polls its run loop every 50 ms, which was most of a short tool's time.
-        let exited = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in exited.signal() }
+        let exited = DispatchSemaphore(value: 0), ended = Locked(false)
+        p.terminationHandler = { _ in
+            ended.withLock { $0 = true }
+            exited.signal()
+        }
         do { try p.run() } catch {
             throw ToolFailure(
                 tool: (program as NSString).lastPathComponent, status: -1,
@@ -299,19 +302,63 @@ public struct SpeechTools: Sendable {
         // (renders, a test run's parallel tests), and a kill that waits for one
         // came 27 s late under AddressSanitizer. A serial queue of our own gets a thread.
         Self.watchdogs.asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        var output = Data()
-        let reader = pipe.fileHandleForReading
-        while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            if output.count < maxOutputBytes { output.append(chunk.prefix(maxOutputBytes - output.count)) }
+        let output = Self.drain(pipe.fileHandleForReading.fileDescriptor) {
+            ended.withLock { $0 } || Self.exitStatus(pid) != nil
         }
-        exited.wait()
+        // Foundation reports the exit once every copy of a descriptor it gave the
+        // tool is closed, which a child of the tool's may hold for long after:
+        // the exit is also seen here, without reaping the tool (Foundation does).
+        var status: Int32?
+        while status == nil {
+            if exited.wait(timeout: .now() + 0.05) == .success {
+                status = p.terminationStatus
+            } else {
+                status = Self.exitStatus(pid)
+            }
+        }
         watchdog.cancel()
         if timedOut.withLock({ $0 }) {
             return (-1, Data("killed after \(TextFormat.fixed(timeout, 0)) s (RACEKIT_TOOL_TIMEOUT)".utf8) + output)
         }
-        return (p.terminationStatus, output)
+        return (status ?? -1, output)
+    }
+
+    /// The exit status of the child `pid` once it has exited (its code, or the
+    /// signal that ended it, as `Process.terminationStatus` says), nil while it
+    /// runs; the child is left to be reaped (`WNOWAIT`).
+    static func exitStatus(_ pid: pid_t) -> Int32? {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+            info._sifields._sigchld.si_pid == pid
+        else { return nil }
+        return info._sifields._sigchld.si_status
+    }
+
+    /// What a tool writes to the pipe `fd` (at most `maxOutputBytes` kept), up to
+    /// its end, or until the tool has exited (`exited`) and nothing came for
+    /// 100 ms: everything it wrote before exiting is in the pipe by then. A child
+    /// of the tool's may hold the pipe open long after (a wrapper script's
+    /// `sleep`, killed with its parent): the run does not wait for it (it waited
+    /// 30 s after a kill at 0.2 s).
+    static func drain(_ fd: Int32, exited: () -> Bool) -> Data {
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let n = poll(&ready, 1, 100)
+            if n < 0, errno == EINTR { continue }
+            if n == 0 {
+                if exited() { break }
+                continue
+            }
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            if output.count < maxOutputBytes {
+                output.append(contentsOf: buffer.prefix(min(count, maxOutputBytes - output.count)))
+            }
+        }
+        return output
     }
 
     /// Runs `body` over `jobs` on `workers` threads; results in the jobs' order.

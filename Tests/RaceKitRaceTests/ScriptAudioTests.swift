@@ -593,6 +593,14 @@ struct MuteEngine: SpeechEngine {
         #expect(run.status == -1)
         #expect(String(decoding: run.output, as: UTF8.self).hasPrefix("killed after 1 s (RACEKIT_TOOL_TIMEOUT)"))
         #expect(Date().timeIntervalSince(started) < 20)
+        // A tool whose child holds its stderr (a wrapper script): the kill ends the
+        // run, which does not wait the 12 s the child keeps the pipe (and Foundation's
+        // own descriptor) open; it took 30 s a run. What the tool said is kept.
+        let wrapped = Date()
+        let wrapper = try SpeechTools.run(
+            "/bin/sh", ["-c", "echo starting >&2; sleep 12 & exec sleep 12"], capture: .stderr, timeout: 0.5)
+        #expect(Date().timeIntervalSince(wrapped) < 10)
+        #expect(wrapper.status == -1 && String(decoding: wrapper.output, as: UTF8.self).hasSuffix("starting\n"))
         let chatty = try SpeechTools.run("/bin/sh", ["-c", "head -c 1000000 /dev/zero >&2"], capture: .stderr)
         #expect(chatty.status == 0)
         #expect(chatty.output.count == SpeechTools.maxOutputBytes)
