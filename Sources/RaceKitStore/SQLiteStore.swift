@@ -89,13 +89,23 @@ public final class SQLiteStore: Store {
     }
 
     func wrap<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw Self.converted(error) }
+        do { return try body() } catch { throw converted(error) }
     }
 
     /// RaceKit's own errors (another store's, in a copy) keep their message and
-    /// exit class; the database's become `StoreError.database`.
-    static func converted(_ error: any Error) -> any Error {
-        error is any RaceKitError ? error : StoreError.database(describe(error))
+    /// exit class; the database's become `StoreError.database`, or `.busy` when
+    /// another process held the store past GRDB's wait (`busyMode`).
+    func converted(_ error: any Error) -> any Error { Self.converted(error, path: path) }
+
+    static func converted(_ error: any Error, path: String) -> any Error {
+        if error is any RaceKitError { return error }
+        if let db = error as? DatabaseError,
+            db.resultCode.primaryResultCode == .SQLITE_BUSY
+                || db.resultCode.primaryResultCode == .SQLITE_LOCKED
+        {
+            return StoreError.busy(path: path, reason: describe(error))
+        }
+        return StoreError.database(describe(error))
     }
 
     // MARK: Runs
@@ -119,7 +129,7 @@ public final class SQLiteStore: Store {
                         // transaction back, the files before this one too: the batch fails
                         // as a whole, and the caller stores its files one by one.
                         guard db.isInsideTransaction else { throw error }
-                        return .failure(Self.converted(error))
+                        return .failure(self.converted(error))
                     }
                 }
             }

@@ -11,6 +11,7 @@ public enum StoreError: RaceKitError {
         case .unknownAthlete, .unsupported: return .usage
         case .unknownRun: return .noInput
         case .athleteExists: return .dataError
+        case .busy: return .busy
         }
     }
 
@@ -37,6 +38,9 @@ public enum StoreError: RaceKitError {
     case unknownRun(String)
     case athleteExists(String)
     case database(String)
+    /// Another process held the store past the wait (`reason`: the database's
+    /// words): worth trying again later, as a busy server is.
+    case busy(path: String, reason: String)
     case corruptSamples(runID: String, reason: String)
 
     public var description: String {
@@ -61,6 +65,8 @@ public enum StoreError: RaceKitError {
         case .athleteExists(let id): return "athlete '\(id)' already exists"
         case .unknownRun(let id): return "no run with id \(id)"
         case .database(let message): return "store error: \(message)"
+        case .busy(let path, let reason):
+            return "\(path): the store is busy: another process held it for more than 30 s (\(reason))"
         case .corruptSamples(let id, let reason): return "run \(id): \(reason)"
         }
     }
