@@ -34,6 +34,20 @@ import Testing
         #expect(try JSONOutput.string([String: Int]()) == "{}")
     }
 
+    /// Text from files goes out with DEL, the C1 controls, the line separators
+    /// and the bidirectional controls escaped (`DisplayText` escapes the same on
+    /// a terminal); every other character as it is, and the text reads back the same.
+    @Test func controlAndBidiCharactersAreEscaped() throws {
+        let text = "a\u{7F}b\u{85}c\u{9F}d\u{2028}e\u{202E}f\u{2066}g\u{2069}h °→′é 🏃 \u{A0}\u{200D}"
+        let out = try JSONOutput.string(["name": text])
+        #expect(
+            out
+                == "{\n  \"name\" : \"a\\u007fb\\u0085c\\u009fd\\u2028e\\u202ef\\u2066g\\u2069h °→′é 🏃 \u{A0}\u{200D}\"\n}"
+        )
+        let back = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: String]
+        #expect(back?["name"] == text)
+    }
+
     @Test func roundingNeverGivesMinusZero() {
         #expect(TextFormat.rounded(-0.001, 2).sign == .plus)
         #expect(TextFormat.round(-0.0004, 3)?.sign == .plus)

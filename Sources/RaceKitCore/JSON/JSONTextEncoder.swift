@@ -95,17 +95,28 @@ final class Slot {
         s.withUTF8 { out.append(contentsOf: $0) }
     }
 
+    /// A JSON string. Escaped as `\uXXXX`, besides what JSON requires: DEL, the
+    /// C1 controls, the line and paragraph separators and the bidirectional
+    /// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which
+    /// `DisplayText` escapes on a terminal: a name from a file printed by `jq -r`
+    /// or shown by a web page cannot reorder or hide what follows it.
     static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
+        // 0xC2 and 0xE2 lead the UTF-8 of U+0080-U+00BF and U+2000-U+2FFF, where
+        // the characters to escape are; other text is copied as it is.
         let plain = s.withUTF8 { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            guard
+                !bytes.contains(where: {
+                    $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2
+                })
+            else { return false }
             out.append(contentsOf: bytes)
             return true
         }
         if !plain {
-            for b in s.utf8 {
-                switch b {
+            for u in s.unicodeScalars {
+                switch u.value {
                 case 0x22: out.append(contentsOf: [0x5C, 0x22])
                 case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
                 case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
@@ -113,10 +124,10 @@ final class Slot {
                 case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
                 case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
                 case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                case let c where c < 0x20:
-                    let hex = String(c, radix: 16)
+                case 0x00...0x1F, 0x7F...0x9F, 0x2028...0x202E, 0x2066...0x2069:
+                    let hex = String(u.value, radix: 16)
                     out.append(contentsOf: Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8))
-                default: out.append(b)
+                default: UTF8.encode(u) { out.append($0) }
                 }
             }
         }
