@@ -301,7 +301,8 @@ public struct AppleHealthExport: Sendable {
         return wellness[offset..<end].map { r in
             DailyMeasurement(
                 athleteID: athleteID, kind: DailyKind.all[Int(r.kind)], value: r.value, start: Double(r.start),
-                end: Double(r.end), source: r.source < sources.count ? sources[Int(r.source)] : "unknown",
+                end: Double(r.end),
+                source: DailyMeasurement.importedSource(r.source < sources.count ? sources[Int(r.source)] : "unknown"),
                 sourceFile: sourceFile, importedAt: importedAt)
         }
     }

@@ -173,7 +173,7 @@ extension Importer {
             func m(_ kind: String, _ v: Double) -> DailyMeasurement {
                 DailyMeasurement(
                     athleteID: options.athleteID, kind: DailyKind.named(kind)!, value: v, start: r.time,
-                    source: contents.source, sourceFile: name, importedAt: now)
+                    source: DailyMeasurement.importedSource(contents.source), sourceFile: name, importedAt: now)
             }
             if let v = r.rmssdMs { rows.append(m("hrv_rmssd", v)) }
             if let b = r.heartRate { rows.append(m("resting_hr", b)) }

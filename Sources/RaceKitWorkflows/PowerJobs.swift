@@ -61,7 +61,7 @@ public struct PowerChange: Sendable {
 /// Critical power: set by hand, in force on a day, and shown.
 public enum PowerJobs {
     /// The source of a critical power set by hand.
-    public static let source = "manual"
+    public static let source = DailyMeasurement.manualSource
 
     /// Applies `change` to the athlete and brings their runs' intensities to
     /// it; what to say.

@@ -244,7 +244,7 @@ public enum WellnessJobs {
     }
 
     /// The source of what is entered by hand.
-    public static let manualSource = "manual"
+    public static let manualSource = DailyMeasurement.manualSource
 }
 
 /// A day entered by hand (`wellness add`), as given; `problem` says what is

@@ -119,6 +119,31 @@ import Testing
         #expect(export.issues.descriptions.contains { $0.contains("\"HKCategoryValueSleepAnalysisNapping\" (1)") })
     }
 
+    /// A device that calls itself "manual" is not what was entered by hand: its
+    /// readings are kept beside a `wellness add` of the same day, as "manual (imported)".
+    @Test func anImportedSourceNamedManualIsNotTheHandEntered() throws {
+        let xml = """
+            <HealthData>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="Manual" unit="count/min" startDate="2026-11-30 06:00:00 +0000" value="50"/>
+             <Record type="HKQuantityTypeIdentifierRestingHeartRate" sourceName="manual" unit="count/min" startDate="2026-11-30 06:00:00 +0000" value="51"/>
+            </HealthData>
+            """
+        let store = try RunStore()
+        _ = Importer(store: store, options: ImportOptions()).importHealthExport(
+            MemoryByteStream(name: "export.xml", bytes: Array(xml.utf8)), routes: { _ in nil })
+        let day = LocalCalendar.day(parsing: "2026-11-30")!
+        let start = LocalCalendar(identifier: "UTC").instant(day: day, seconds: 0)
+        _ = try WellnessJobs.add(
+            store, athleteID: Athlete.defaultID, day: day, hrvMs: nil, restingHeartRate: 47, sleepSeconds: nil,
+            bodyMassKg: nil)
+        let stored = try store.measurements(
+            athleteID: Athlete.defaultID, kind: "resting_hr", from: start, until: start + 86_400)
+        #expect(
+            Set(stored.map { "\($0.source) \(Int($0.value))" })
+                == ["Manual (imported) 50", "manual (imported) 51", "manual 47"], "\(stored)")
+        #expect(DailyMeasurement.importedSource("Oura") == "Oura")
+    }
+
     @Test func aDayEnteredByHandIsReplacedByASecondEntry() throws {
         let store = try RunStore()
         #expect(

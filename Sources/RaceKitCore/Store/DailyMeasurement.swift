@@ -27,6 +27,19 @@ public struct DailyMeasurement: Sendable, Equatable {
         self.importedAt = importedAt
     }
 
+    /// The source of what is entered by hand (`wellness add`, a critical power
+    /// set with `athlete set`).
+    public static let manualSource = "manual"
+
+    /// An imported source's name as stored. A device or app that calls itself
+    /// "manual" (in any case) would be taken for what was entered by hand:
+    /// merged with a `wellness add` of the same day, removed as its stale night,
+    /// ordered first by a source order that names "manual". It is stored as
+    /// "NAME (imported)".
+    public static func importedSource(_ name: String) -> String {
+        name.lowercased() == manualSource ? name + " (imported)" : name
+    }
+
     /// Two rows of the same athlete, kind, source, start and end are one
     /// measurement: a second import of the same export adds nothing.
     public static let table = TableSpec(
