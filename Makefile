@@ -290,7 +290,9 @@ fuzz: deps
 # module at a time, a cold build takes 144 s here against 180 s in the debug
 # configuration; without its DEBUG flag swift-argument-parser skips the check of
 # the whole command tree it makes on every parse in a debug build, most of an
-# in-process command's time. The ASan suite: 268 s against 316 s (2026-12-07).
+# in-process command's time. The ASan suite: 268 s against 316 s (2026-12-07),
+# then 222 s in two shards (scripts/test-shards.sh). -enable-testing: `swift build
+# --build-tests` (the shards' build) gives it only to debug builds by itself.
 SANITIZER_BUILD := -c release -Xswiftc -Onone -Xswiftc -enforce-exclusivity=checked -Xswiftc -enable-testing
 
 test-asan: deps

@@ -372,7 +372,8 @@ struct MuteEngine: SpeechEngine {
 
     /// The system's ffmpeg, behind a script that counts its runs (one line of
     /// inputs a run, in `ffmpeg.runs` beside it) and, with `batches: false`,
-    /// refuses its first run of more than one input.
+    /// refuses its first run of more than one input (`mkdir` claims the refusal:
+    /// batches run side by side, and a test-then-create let two be refused).
     static func countingFFmpeg(batches: Bool) throws -> String {
         let real = try #require(SpeechTools.which("ffmpeg", path: ProcessInfo.processInfo.environment["PATH"]))
         let path = Self.folder(try temporaryFile("ffmpeg", "")) + "/ffmpeg"
@@ -382,7 +383,7 @@ struct MuteEngine: SpeechEngine {
             n=0
             for a in "$@"; do [ "$a" = -i ] && n=$((n + 1)); done
             echo "$n" >> "$0.runs"
-            \(batches ? "" : "[ \"$n\" -gt 1 ] && [ ! -e \"$0.refused\" ] && { : > \"$0.refused\"; echo 'not now' >&2; exit 1; }")
+            \(batches ? "" : "[ \"$n\" -gt 1 ] && mkdir \"$0.refused\" 2>/dev/null && { echo 'not now' >&2; exit 1; }")
             exec '\(real)' "$@"
 
             """, to: path)
