@@ -76,6 +76,17 @@ public struct RunDetail {
             })
     }
 
+    /// Why a run has no grade-adjusted pace, as far as the stored run tells:
+    /// no elevation, or no distance covered moving (a track whose every step
+    /// was too fast to be running has elevation and still no pace).
+    static func unknownGAP(_ r: RunRecord) -> String {
+        if r.ascentMeters == nil { return "unknown (no elevation)" }
+        if !((r.distanceMeters ?? 0) > 0 && (r.movingSeconds ?? 0) > 0) {
+            return "unknown (no distance covered moving)"
+        }
+        return "unknown"
+    }
+
     /// "Avg pace 5:10 /km" for a run, "Avg speed 28.4 km/h" for a ride, "Avg pace
     /// 1:52 /100 m" for a swim.
     static func averageSpeed(_ r: RunRecord, pace: Double?, unit: DistanceUnit) -> (String, String) {
@@ -136,7 +147,7 @@ public struct RunDetail {
             (
                 "GAP",
                 r.gradeAdjustedPaceSecondsPerKm == nil
-                    ? "unknown (no elevation)"
+                    ? Self.unknownGAP(r)
                     : "\(TextFormat.pace(r.gradeAdjustedPaceSecondsPerKm, unit)) /\(unit.rawValue) (grade-adjusted)"
             ),
             (

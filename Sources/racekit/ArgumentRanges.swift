@@ -42,9 +42,10 @@ enum ArgumentRanges {
         _ text: String, over meters: Double, option: String, what: String,
         paces: ClosedRange<Double> = racePace
     ) throws -> Double {
-        guard let seconds = Units.parseDuration(text), seconds > 0, seconds.isFinite else {
+        guard let seconds = Units.parseDuration(text), seconds.isFinite else {
             throw ValidationError("\(option): '\(text)' is not a time (h:mm:ss)")
         }
+        guard seconds > 0 else { throw ValidationError("\(option): '\(text)' must be a time over 0:00") }
         let pace = seconds / (meters / 1000)
         guard paces.contains(pace) else {
             throw ValidationError(

@@ -43,6 +43,11 @@ import Testing
         #expect(try cli.run(["predict", "--from", "10k", "--to", "marathon"]).status == 64)
         #expect(try cli.run(["predict", "--from", "10k=45:00", "--to", "far"]).status == 64)
         #expect(try cli.run(["predict", "--from", "10k=45:00", "--from-athlete", "a", "--to", "half"]).status == 64)
+        // A time of nothing is named as such, not as a badly written time.
+        let zero = try cli.run(["predict", "--from", "10k=0:00", "--to", "marathon"])
+        #expect(zero.status == 64 && zero.stderr.contains("'0:00' must be a time over 0:00"), "\(zero.stderr)")
+        let bad = try cli.run(["predict", "--from", "10k=4x:00", "--to", "marathon"])
+        #expect(bad.status == 64 && bad.stderr.contains("'4x:00' is not a time (h:mm:ss)"), "\(bad.stderr)")
     }
 }
 

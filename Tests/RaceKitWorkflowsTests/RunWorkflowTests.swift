@@ -158,6 +158,23 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
         let json = try detail.json(splits: splits, unit: .mi)
         #expect(json.splitUnit == "mi" && json.splits.count == 3 && json.races.isEmpty)
     }
+
+    /// `runs show` says why a run has no grade-adjusted pace only where the
+    /// stored run says so: a track with elevation whose every step was too fast
+    /// to be running has no distance moving, not "no elevation".
+    @Test func anUnknownGAPSaysItsTrueReason() throws {
+        var r = try sixRuns().1[3]
+        r.gradeAdjustedPaceSecondsPerKm = nil
+        r.ascentMeters = nil
+        #expect(RunDetail.unknownGAP(r) == "unknown (no elevation)")
+        r.ascentMeters = 12
+        #expect(RunDetail.unknownGAP(r) == "unknown")
+        r.distanceMeters = 0
+        #expect(RunDetail.unknownGAP(r) == "unknown (no distance covered moving)")
+        r.distanceMeters = 2400
+        r.movingSeconds = nil
+        #expect(RunDetail.unknownGAP(r) == "unknown (no distance covered moving)")
+    }
 }
 
 /// `runs list --format json` writes each run's fields directly

@@ -36,7 +36,7 @@ extension RaceLinkRepository where Self: SQLStore {
     /// Stores a link's review path (nil: its review was overwritten by another setup's).
     public func setReviewPath(_ path: String?, setupKey: String) throws {
         try database.writing { c in
-            try c.execute(
+            _ = try c.execute(
                 c.dialect.statement("UPDATE race_link SET review_path = ? WHERE setup_key = ?"),
                 [path.map(StoreValue.text) ?? .null, .text(setupKey)])
         }
