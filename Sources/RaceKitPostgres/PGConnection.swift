@@ -44,7 +44,7 @@ public final class PGConnection {
             }
             if pq.status!(c) == CONNECTION_OK {
                 conn = c
-                pq.setNoticeProcessor!(conn, { _, _ in }, nil)
+                _ = pq.setNoticeProcessor!(conn, { _, _ in }, nil)
                 return
             }
             let message = PGLocation.scrubbed(PGError.clean(cText(pq.errorMessage!(c))), secrets)
@@ -162,18 +162,21 @@ enum LibPQ {
         ProcessInfo.processInfo.environment["RACEKIT_LIBPQ"].flatMap { $0.isEmpty ? nil : $0 }
         ?? "libpq.so.5"
 
-    /// Its functions, nil when the library cannot be loaded.
-    nonisolated(unsafe) static let functions: RKLibPQ? = {
+    /// Its functions, or the dynamic loader's reason (`dlerror`, read on the
+    /// thread that loaded) when the library cannot be loaded.
+    static let loaded: (functions: RKLibPQ?, reason: String) = {
         var f = RKLibPQ()
-        return rk_libpq_load(&f, path) != 0 ? f : nil
+        if rk_libpq_load(&f, path) != 0 { return (f, "") }
+        return (nil, dlerror().map { String(cString: $0) } ?? "no reason given")
     }()
 
     /// The functions, or why a PostgreSQL store cannot be used here (exit 69).
     static func load(_ location: String) throws(PGError) -> RKLibPQ {
-        guard let f = functions else {
+        guard let f = loaded.functions else {
             throw PGError(
                 location: location,
-                message: "PostgreSQL's client library \(path) cannot be loaded (Debian: apt-get install libpq5)",
+                message:
+                    "PostgreSQL's client library \(path) cannot be loaded (\(loaded.reason); Debian: apt-get install libpq5)",
                 sqlState: nil, exitClass: .unavailable)
         }
         return f

@@ -71,7 +71,7 @@ import Testing
         #expect(r.status == 69)
         #expect(
             r.stderr
-                == "racekit: postgresql://anna:***@127.0.0.1:1/racekit: PostgreSQL's client library /nonexistent/libpq.so.5 cannot be loaded (Debian: apt-get install libpq5)\n"
+                == "racekit: postgresql://anna:***@127.0.0.1:1/racekit: PostgreSQL's client library /nonexistent/libpq.so.5 cannot be loaded (/nonexistent/libpq.so.5: cannot open shared object file: No such file or directory; Debian: apt-get install libpq5)\n"
         )
         let sqlite = try cli.run(["athlete", "add", "anna", "--store", "s.sqlite"], env: env)
         #expect(sqlite.status == 0, "\(sqlite.stderr)")
