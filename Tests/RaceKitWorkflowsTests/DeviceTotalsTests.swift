@@ -113,7 +113,7 @@ import Testing
             Dictionary(
                 uniqueKeysWithValues: try store.runs().map {
                     (
-                        $0.sourceFile ?? "",
+                        $0.sourceFile,
                         [$0.metrics[Metric.TimerSeconds.self], $0.metrics[Metric.EnergyKcal.self]]
                     )
                 })
