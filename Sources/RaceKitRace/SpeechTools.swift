@@ -347,6 +347,7 @@ public struct SpeechTools: Sendable {
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let n = poll(&ready, 1, 100)
             if n < 0, errno == EINTR { continue }
+            if n < 0 { break }   // the descriptor itself is unusable: nothing more to read
             if n == 0 {
                 if exited() { break }
                 continue

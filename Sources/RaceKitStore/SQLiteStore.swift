@@ -99,13 +99,13 @@ public final class SQLiteStore: Store {
 
     static func converted(_ error: any Error, path: String) -> any Error {
         if error is any RaceKitError { return error }
-        if let db = error as? DatabaseError,
-            db.resultCode.primaryResultCode == .SQLITE_BUSY
-                || db.resultCode.primaryResultCode == .SQLITE_LOCKED
-        {
-            return StoreError.busy(path: path, reason: describe(error))
-        }
+        if let db = error as? DatabaseError, isBusy(db) { return StoreError.busy(path: path, reason: describe(db)) }
         return StoreError.database(describe(error))
+    }
+
+    /// SQLite's busy or locked: another connection held the store past GRDB's wait.
+    static func isBusy(_ error: DatabaseError) -> Bool {
+        [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode)
     }
 
     // MARK: Runs

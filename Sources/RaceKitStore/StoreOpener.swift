@@ -103,10 +103,7 @@ enum StoreOpener {
             throw error
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_READONLY {
             throw StoreError.readOnly(path: path, reason: SQLiteStore.describe(error))
-        } catch let error as DatabaseError
-            where error.resultCode.primaryResultCode == .SQLITE_BUSY
-            || error.resultCode.primaryResultCode == .SQLITE_LOCKED
-        {
+        } catch let error as DatabaseError where SQLiteStore.isBusy(error) {
             throw StoreError.busy(path: path, reason: SQLiteStore.describe(error))
         } catch {
             throw StoreError.cannotOpen(path: path, reason: SQLiteStore.describe(error))
