@@ -21,7 +21,7 @@ import Testing
         "race plan": ["Races/m.yaml"], "race script": ["Races/m.yaml"], "race review": ["Races/r.yaml"],
         "script validate": ["Races/m.script.json"], "script show": ["Races/m.script.json"],
         "script simulate": ["Races/m.script.json", "--race", "Races/m.yaml"],
-        "script render": ["Races/five.script.json", "--out", "audio"]
+        "script render": ["Races/ten.script.json"]
     ]
 
     static let speechEngine = SpeechTools.installed
@@ -36,10 +36,13 @@ import Testing
         #expect(Set(Self.leaves) == Set(Self.invocations.keys))
     }
 
-    /// A fresh work folder with a store (`s.sqlite`, one imported run), a race
-    /// setup and its script.
-    static func prepare() throws -> (CLI, runID: String) {
-        let cli = try CLI()
+    /// A work folder with a store (`s.sqlite`, one imported run), race setups and
+    /// scripts, made once: a copy of `script render`'s own test folder (a 5k
+    /// setup, Races/ten.yaml, its script and, with the speech libraries, every
+    /// clip rendered), so the `script render` case reuses every clip instead of
+    /// speaking them all again.
+    static let template: Result<(cli: CLI, runID: String), any Error> = Result {
+        let (cli, _) = try ScriptRenderCLITests.renderedCopy()
         try cli.write("run.gpx", trackGPX(seconds: 1800, speed: 3.2))
         try cli.write("Races/m.yaml", RaceCLITests.setup)
         // The imported run's day and distance (1800 s at 3.2 m/s), for `race review`.
@@ -49,21 +52,6 @@ import Testing
         let list = try cli.run(["runs", "list", "--store", "s.sqlite", "--format", "csv"])
         let runID = String(list.stdout.split(separator: "\r\n").last?.split(separator: ",").first ?? "")
         #expect(try cli.run(["race", "script", "Races/m.yaml"]).status == 0)
-        // A short race for `script render` (espeak-ng renders every message).
-        try cli.write("Races/five.yaml", "name: Five\ndistance: 5k\ntarget_time: \"25:00\"\n")
-        #expect(try cli.run(["race", "script", "Races/five.yaml", "--output", "Races/five.script.json"]).status == 0)
-        return (cli, runID)
-    }
-
-    /// `prepare`'s folder, made once, with `script render`'s audio folder already
-    /// rendered (when the speech libraries are installed): each case starts from
-    /// a copy, and its render reuses every clip instead of speaking them all again.
-    static let template: Result<(cli: CLI, runID: String), any Error> = Result {
-        let (cli, runID) = try prepare()
-        if speechEngine {
-            let render = try cli.run(["script", "render", "Races/five.script.json", "--out", "audio"])
-            guard render.status == 0 else { throw CLI.Failure("script render: \(render.status) \(render.stderr)") }
-        }
         return (cli, runID)
     }
 
