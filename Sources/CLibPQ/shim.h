@@ -23,6 +23,20 @@ typedef struct {
     PGresult *(*execParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
                             const char *const *paramValues, const int *paramLengths, const int *paramFormats,
                             int resultFormat);
+    PGresult *(*prepare)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes);
+    PGresult *(*execPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues,
+                              const int *paramLengths, const int *paramFormats, int resultFormat);
+    // Pipeline mode (libpq 14 and later): NULL with an older libpq, whose
+    // statements are then sent one at a time.
+    int (*enterPipelineMode)(PGconn *conn);
+    int (*exitPipelineMode)(PGconn *conn);
+    int (*pipelineSync)(PGconn *conn);
+    int (*sendQueryParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                           const char *const *paramValues, const int *paramLengths, const int *paramFormats,
+                           int resultFormat);
+    int (*sendQueryPrepared)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues,
+                             const int *paramLengths, const int *paramFormats, int resultFormat);
+    PGresult *(*getResult)(PGconn *conn);
     ExecStatusType (*resultStatus)(const PGresult *res);
     char *(*resultErrorField)(const PGresult *res, int fieldcode);
     int (*ntuples)(const PGresult *res);
@@ -54,6 +68,8 @@ static inline int rk_libpq_load(RKLibPQ *pq, const char *path) {
     RK_PQ(setNoticeProcessor, "PQsetNoticeProcessor")
     RK_PQ(exec, "PQexec")
     RK_PQ(execParams, "PQexecParams")
+    RK_PQ(prepare, "PQprepare")
+    RK_PQ(execPrepared, "PQexecPrepared")
     RK_PQ(resultStatus, "PQresultStatus")
     RK_PQ(resultErrorField, "PQresultErrorField")
     RK_PQ(ntuples, "PQntuples")
@@ -66,6 +82,12 @@ static inline int rk_libpq_load(RKLibPQ *pq, const char *path) {
     RK_PQ(clear, "PQclear")
     RK_PQ(freemem, "PQfreemem")
 #undef RK_PQ
+    *(void **)&pq->enterPipelineMode = dlsym(h, "PQenterPipelineMode");
+    *(void **)&pq->exitPipelineMode = dlsym(h, "PQexitPipelineMode");
+    *(void **)&pq->pipelineSync = dlsym(h, "PQpipelineSync");
+    *(void **)&pq->sendQueryParams = dlsym(h, "PQsendQueryParams");
+    *(void **)&pq->sendQueryPrepared = dlsym(h, "PQsendQueryPrepared");
+    *(void **)&pq->getResult = dlsym(h, "PQgetResult");
     return 1;
 }
 #endif

@@ -3,7 +3,16 @@ import RaceKitCore
 /// libpq as the repositories written once see a connection (`SQLConnection`).
 struct PGSQLConnection: SQLConnection {
     let connection: PGConnection
+    /// The athletes this transaction holds the import lock of (one value made
+    /// per transaction): a batch of one athlete's files asks the server once.
+    private let locked = LockedAthletes()
     var dialect: SQLDialect { .postgres }
+
+    init(connection: PGConnection) { self.connection = connection }
+
+    private final class LockedAthletes {
+        var stored: [String: Bool] = [:]
+    }
 
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (any StoreRow) throws -> Void) throws {
         let r = try connection.query(sql, arguments.map(\.pgValue))
@@ -15,19 +24,27 @@ struct PGSQLConnection: SQLConnection {
         try connection.query(sql, arguments.map(\.pgValue)).affected
     }
 
+    func execute(all statements: [SQLStatement]) throws {
+        try connection.run(all: statements.map { ($0.sql, $0.arguments.map(\.pgValue)) })
+    }
+
     /// One importer at a time per athlete decides what is new: the lock is the
     /// database's (held to the end of this transaction), so importers on other
     /// machines wait here instead of both storing one activity. The commit does
     /// not wait for the server's disk (as the embedded store's WAL commits do
     /// not): a server crash may lose the last moment's files, never half of one,
-    /// and the next import stores them again. One round trip for the three.
+    /// and the next import stores them again. One round trip for the three,
+    /// none for an athlete whose lock the transaction holds already.
     func beginImport(athleteID: String) throws -> Bool {
+        if let stored = locked.stored[athleteID] { return stored }
         let r = try connection.query(
             """
             SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtextextended($1, $2)),
                 EXISTS (SELECT 1 FROM athlete WHERE id = $1)
             """, [.text(athleteID), .int(Self.athleteLockSpace)])
-        return r.bool(0, 2) == true
+        let stored = r.bool(0, 2) == true
+        locked.stored[athleteID] = stored
+        return stored
     }
 
     /// The seed of the per-athlete import lock's key (a hash of the athlete id): "RKAT".
@@ -50,4 +67,27 @@ struct PGDatabase: SQLDatabase {
 
 extension PGStore: SQLStore {
     public var database: any SQLDatabase { PGDatabase(store: self) }
+}
+
+extension PGStore {
+    /// Several files in one transaction (an import's batch, one athlete's
+    /// files): one BEGIN and one COMMIT for them all, where each file took its
+    /// own. A file that fails rolls the batch back, and each file is stored
+    /// again in a transaction of its own, so that a file fails for its own
+    /// reason only and the others are kept. (A savepoint per file would cost
+    /// the two round trips a batch saves; a file the store refuses is rare.)
+    public func insert(files: [FileInsert], importedAt: Double) throws -> [Result<[InsertOutcome], any Error>] {
+        func stored(_ files: [FileInsert]) throws -> [Result<[InsertOutcome], any Error>] {
+            try write { c in
+                let connection = PGSQLConnection(connection: c)
+                return try files.map { .success(try insert(connection, $0, importedAt: importedAt)) }
+            }
+        }
+        do {
+            return try stored(files)
+        } catch {
+            guard files.count > 1 else { return [.failure(error)] }
+            return files.map { file in Result { try stored([file])[0].get() } }
+        }
+    }
 }

@@ -185,6 +185,53 @@ struct PGConnectionTests {
         #expect(try db.query("SELECT count(*) FROM \(table)").int(0, 0) == 0)
     }
 
+    /// A statement is prepared once per connection for the types it is sent
+    /// with: the same text sent with an integer, a double and a NULL where a
+    /// float8 goes stores each as itself (a value bound to a statement
+    /// prepared for another type would be read as that type's bytes).
+    @Test func aPreparedStatementNeverReadsAValueAsAnotherType() throws {
+        let table = uniqueName("t_")
+        try db.execute(script: "CREATE TABLE \(table) (k int8 PRIMARY KEY, v float8)")
+        defer { _ = try? db.query("DROP TABLE \(table)") }
+        let insert = "INSERT INTO \(table) (k, v) VALUES ($1, $2)"
+        let values: [PGValue] = [.int(3), .double(2.5), .null, .int(-7), .double(-0.0), .double(1e300)]
+        for (k, v) in values.enumerated() { try db.query(insert, [.int(Int64(k)), v]) }
+        let r = try db.query("SELECT v FROM \(table) ORDER BY k")
+        let read = (0..<r.count).map { r.double($0, 0) }
+        #expect(read.map { $0?.bitPattern } == [3, 2.5, nil, -7, -0.0, 1e300].map { $0?.bitPattern })
+    }
+
+    /// Writes sent together (one round trip): all run, in order; a failing one
+    /// stops those after it and its error is the caller's, the transaction
+    /// rolls back, and the connection goes on working.
+    @Test func writesSentTogetherRunInOrderAndStopAtTheFirstError() throws {
+        let table = uniqueName("t_")
+        try db.execute(script: "CREATE TABLE \(table) (k int8 PRIMARY KEY, v text)")
+        defer { _ = try? db.query("DROP TABLE \(table)") }
+        let insert = "INSERT INTO \(table) (k, v) VALUES ($1, $2)"
+        try db.transaction { c in
+            try c.run(all: [
+                (insert, [.int(1), .text("a")]), ("UPDATE \(table) SET v = v || $1 WHERE k = 1", [.text("b")]),
+                (insert, [.int(2), .null])
+            ])
+        }
+        let r = try db.query("SELECT k, v FROM \(table) ORDER BY k")
+        #expect(r.count == 2 && r.string(0, 1) == "ab" && r.isNull(1, 1))
+        #expect {
+            try db.transaction { c in
+                try c.run(all: [
+                    (insert, [.int(3), .text("c")]), (insert, [.int(1), .text("again")]),
+                    (insert, [.int(4), .text("d")])
+                ])
+            }
+        } throws: { ($0 as? PGError)?.isUniqueViolation == true }
+        #expect(try db.query("SELECT count(*) FROM \(table)").int(0, 0) == 2)
+        // Outside a transaction too, and the next statement is answered as usual.
+        #expect(throws: PGError.self) { try db.run(all: [("SELECT 1/0", []), (insert, [.int(5), .text("e")])]) }
+        #expect(try db.query("SELECT count(*) FROM \(table) WHERE k = 5").int(0, 0) == 0)
+        #expect(try db.query("SELECT $1::int8 + 1", [.int(41)]).int(0, 0) == 42)
+    }
+
     @Test func aSerialisationFailureRunsTheTransactionAgain() throws {
         var runs = 0
         let value = try db.transaction { c -> Int in

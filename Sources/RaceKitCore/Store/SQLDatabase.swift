@@ -17,9 +17,29 @@ public protocol SQLConnection {
     /// the write transaction already excludes every other writer), and tells
     /// whether the athlete is stored: one round trip for both.
     func beginImport(athleteID: String) throws -> Bool
+    /// Runs writes whose rows and counts are not read, in order: a backend whose
+    /// every statement is a round trip to a server sends them together
+    /// (PostgreSQL's pipeline). The first error is thrown; nothing after it runs.
+    func execute(all statements: [SQLStatement]) throws
+}
+
+/// A statement and its arguments, to run later (`SQLConnection.execute(all:)`).
+public struct SQLStatement: Sendable {
+    public var sql: String
+    public var arguments: [StoreValue]
+
+    public init(_ sql: String, _ arguments: [StoreValue]) {
+        self.sql = sql
+        self.arguments = arguments
+    }
 }
 
 extension SQLConnection {
+    /// One statement after another (a backend in the same process gains nothing by sending them together).
+    public func execute(all statements: [SQLStatement]) throws {
+        for s in statements { try execute(s.sql, s.arguments) }
+    }
+
     /// Every row of a statement, each made by `make`.
     public func rows<T>(_ sql: String, _ arguments: [StoreValue] = [], _ make: (any StoreRow) throws -> T) throws
         -> [T]

@@ -79,7 +79,7 @@ extension StampRepository where Self: SQLStore {
         guard !stamps.isEmpty else { return }
         try database.writing { c in
             let sql = FileStamp.SQL.upsert(c.dialect)
-            for s in stamps { try c.execute(sql, s.storeValues) }
+            try c.execute(all: stamps.map { SQLStatement(sql, $0.storeValues) })
         }
     }
 }

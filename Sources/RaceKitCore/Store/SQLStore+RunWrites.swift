@@ -21,10 +21,10 @@ extension RunRepository where Self: SQLStore {
         var outcomes: [InsertOutcome] = []
         for run in file.runs {
             let keys = DuplicateKeys(run, sha256: sha256)
-            let candidates = try duplicateCandidates(c, keys, athleteID: athleteID)
+            let found = try duplicateCandidates(c, keys, athleteID: athleteID)
             let decision = try DuplicatePolicy.decide(
-                keys, candidates: candidates, allowDuplicates: file.allowDuplicates
-            ) { try shiftedCandidates(c, keys, run, athleteID: athleteID) }
+                keys, candidates: found.candidates, allowDuplicates: file.allowDuplicates
+            ) { try shiftedCandidates(c, keys, run, among: found.shifted) }
             if case .duplicate(let id, let sameBytes, let shift) = decision {
                 outcomes.append(.duplicate(existingRunID: id, sameBytes: sameBytes, clockShiftSeconds: shift))
                 continue
@@ -43,10 +43,14 @@ extension RunRepository where Self: SQLStore {
                 try writeDetails(c, runID: record.id, run.analysis.zones ?? [], run.analysis.bestEfforts)
                 outcomes.append(.upgraded(runID: record.id))
             case .insert:
-                try insertRun(c, record)
-                try writeSamples(c, runID: record.id, run.encodedSamples, segments: segments, replacing: false)
-                try writeDetails(
-                    c, runID: record.id, run.analysis.zones ?? [], run.analysis.bestEfforts, replacing: false)
+                // Sent together: one round trip to a server for the four.
+                try c.execute(
+                    all: [
+                        insertRunStatement(c, record),
+                        samplesStatement(c, runID: record.id, run.encodedSamples, segments: segments, replacing: false)
+                    ]
+                        + detailStatements(
+                            c, runID: record.id, run.analysis.zones ?? [], run.analysis.bestEfforts, replacing: false))
                 outcomes.append(.inserted(runID: record.id))
             }
         }
@@ -55,43 +59,46 @@ extension RunRepository where Self: SQLStore {
 
     /// What `DuplicatePolicy.decide` chooses from: the athlete's runs stored
     /// from the same bytes, then those started in the policy's window, nearest
-    /// first, in one statement. A NaN window selects nothing.
-    func duplicateCandidates(_ c: any SQLConnection, _ keys: DuplicateKeys, athleteID: String) throws -> [RunRecord] {
-        let window = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
-        let columns = runColumns.map(\.spec.name).joined(separator: ", ")
-        return try runs(
-            c,
-            """
-            SELECT \(columns) FROM (
-                SELECT *, 0 AS part, CAST(0 AS \(c.dialect.type(.real))) AS gap FROM run
-                WHERE athlete_id = ? AND source_sha256 = ? AND activity_index = ?
-                UNION ALL
-                SELECT *, 1, abs(started_at - ?) FROM run WHERE athlete_id = ? AND started_at BETWEEN ? AND ?
-            ) candidate ORDER BY part, gap, id\(c.dialect.bytewise)
-            """,
-            [
-                .text(athleteID), .text(keys.sha256), .integer(keys.activityIndex), .real(keys.startedAt),
-                .text(athleteID), .real(window.earliest), .real(window.latest)
-            ])
-    }
-
-    /// What `ShiftedCopy` compares: the athlete's runs started within its
-    /// window whose elapsed time is within its tolerance, with their samples,
-    /// and the incoming run's samples.
-    func shiftedCandidates(_ c: any SQLConnection, _ keys: DuplicateKeys, _ run: NewRun, athleteID: String) throws
-        -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
+    /// first; and what `ShiftedCopy` compares, asked for every activity the
+    /// policy would insert (most of them): the runs started within its wider
+    /// window whose elapsed time is within its tolerance, in the order of their
+    /// ids. One plain statement reads them all (the same bytes or the wider
+    /// window), sorted here: two statements with a union of three wide
+    /// subqueries were a third of a server's time in an import. Ids sort by
+    /// their bytes, as the database orders them. A NaN window selects nothing.
+    func duplicateCandidates(_ c: any SQLConnection, _ keys: DuplicateKeys, athleteID: String) throws
+        -> (candidates: [RunRecord], shifted: [RunRecord])
     {
-        let window = ShiftedCopy.window(startedAt: keys.startedAt)
+        let near = DuplicatePolicy.candidateWindow(startedAt: keys.startedAt)
+        let wide = ShiftedCopy.window(startedAt: keys.startedAt)
         let found = try runs(
             c,
             declaredRunSelect(
-                "WHERE athlete_id = ? AND started_at BETWEEN ? AND ? AND abs((ended_at - started_at) - ?) <= ? "
-                    + "ORDER BY id\(c.dialect.bytewise)"),
+                "WHERE athlete_id = ? AND ((source_sha256 = ? AND activity_index = ?) OR started_at BETWEEN ? AND ?)"),
             [
-                .text(athleteID), .real(window.earliest), .real(window.latest), .real(keys.endedAt - keys.startedAt),
-                .real(ShiftedCopy.elapsedToleranceSeconds)
-            ]
-        ).filter { ShiftedCopy.mayBeCopy(keys, $0) }
+                .text(athleteID), .text(keys.sha256), .integer(keys.activityIndex),
+                .real(min(near.earliest, wide.earliest)),
+                .real(max(near.latest, wide.latest))
+            ])
+        func byID(_ a: RunRecord, _ b: RunRecord) -> Bool { a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }
+        let sameBytes = found.filter { $0.sourceSHA256 == keys.sha256 && $0.activityIndex == keys.activityIndex }
+        let nearest = found.filter { $0.startedAt >= near.earliest && $0.startedAt <= near.latest }
+            .map { (gap: abs($0.startedAt - keys.startedAt), run: $0) }
+            .sorted { $0.gap != $1.gap ? $0.gap < $1.gap : byID($0.run, $1.run) }.map(\.run)
+        let elapsed = keys.endedAt - keys.startedAt
+        let shifted = found.filter {
+            $0.startedAt >= wide.earliest && $0.startedAt <= wide.latest
+                && abs(($0.endedAt - $0.startedAt) - elapsed) <= ShiftedCopy.elapsedToleranceSeconds
+        }.sorted(by: byID)
+        return (sameBytes.sorted(by: byID) + nearest, shifted)
+    }
+
+    /// What `ShiftedCopy` compares: those of the runs `duplicateCandidates`
+    /// found that may be a copy, with their samples, and the incoming run's samples.
+    func shiftedCandidates(_ c: any SQLConnection, _ keys: DuplicateKeys, _ run: NewRun, among nearby: [RunRecord])
+        throws -> (candidates: [(RunRecord, SampleSeries)], samples: SampleSeries)
+    {
+        let found = nearby.filter { ShiftedCopy.mayBeCopy(keys, $0) }
         guard !found.isEmpty else { return ([], SampleSeries()) }
         let stored = try found.compactMap { r -> (RunRecord, SampleSeries)? in
             let blob = try c.value(
@@ -104,8 +111,12 @@ extension RunRepository where Self: SQLStore {
 
     /// Writes a new run's row.
     public func insertRun(_ c: any SQLConnection, _ r: RunRecord) throws {
+        try c.execute(all: [insertRunStatement(c, r)])
+    }
+
+    func insertRunStatement(_ c: any SQLConnection, _ r: RunRecord) -> SQLStatement {
         let sql = TableSpec.insert(into: "run", columns: runColumns.map(\.spec.name))
-        try c.execute(c.dialect.statement(sql), r.with(registry).storeValues(runColumns))
+        return SQLStatement(c.dialect.statement(sql), r.with(registry).storeValues(runColumns))
     }
 
     /// Writes every column of a stored run's row.
@@ -120,8 +131,14 @@ extension RunRepository where Self: SQLStore {
     public func writeSamples(
         _ c: any SQLConnection, runID: String, _ blob: [UInt8], segments: String, replacing: Bool
     ) throws {
+        try c.execute(all: [samplesStatement(c, runID: runID, blob, segments: segments, replacing: replacing)])
+    }
+
+    func samplesStatement(_ c: any SQLConnection, runID: String, _ blob: [UInt8], segments: String, replacing: Bool)
+        -> SQLStatement
+    {
         let table = StoreSchema.samples
-        try c.execute(
+        return SQLStatement(
             c.dialect.statement(table.insert(replacing ? .update(key: table.primaryKey) : .fail)),
             [.text(runID), .text(segments), .blob(blob)])
     }
@@ -131,33 +148,52 @@ extension RunRepository where Self: SQLStore {
     public func writeDetails(
         _ c: any SQLConnection, runID: String, _ zones: [ZoneTime], _ efforts: [BestEffort], replacing: Bool = true
     ) throws {
-        try writeZones(c, runID: runID, zones, replacing: replacing)
+        try c.execute(all: detailStatements(c, runID: runID, zones, efforts, replacing: replacing))
+    }
+
+    func detailStatements(
+        _ c: any SQLConnection, runID: String, _ zones: [ZoneTime], _ efforts: [BestEffort], replacing: Bool
+    ) -> [SQLStatement] {
+        var statements = zoneStatements(c, runID: runID, zones, replacing: replacing)
         if replacing {
-            try c.execute(c.dialect.statement("DELETE FROM best_effort WHERE run_id = ?"), [.text(runID)])
+            statements.append(
+                SQLStatement(c.dialect.statement("DELETE FROM best_effort WHERE run_id = ?"), [.text(runID)]))
         }
-        try insertRows(
+        statements += rowsStatement(
             c, BestEffort.table,
             efforts.map { e in
                 [.text(runID), .real(e.distanceMeters), .real(e.elapsedSeconds), .real(e.startOffsetSeconds)]
             })
+        return statements
     }
 
     func writeZones(_ c: any SQLConnection, runID: String, _ zones: [ZoneTime], replacing: Bool) throws {
-        if replacing { try c.execute(c.dialect.statement("DELETE FROM run_zone WHERE run_id = ?"), [.text(runID)]) }
-        try insertRows(
-            c, ZoneTime.table,
-            zones.map { z in
-                [
-                    .text(runID), .integer(z.zone), .text(z.name), .real(z.lowBpm),
-                    z.highBpm.map(StoreValue.real) ?? .null, .real(z.seconds)
-                ]
-            })
+        try c.execute(all: zoneStatements(c, runID: runID, zones, replacing: replacing))
     }
 
-    /// Inserts `rows` (each one value per declared column of `table`) with one statement.
-    func insertRows(_ c: any SQLConnection, _ table: TableSpec, _ rows: [[StoreValue]]) throws {
-        guard !rows.isEmpty else { return }
-        try c.execute(c.dialect.statement(table.insert(rows: rows.count)), rows.flatMap { $0 })
+    func zoneStatements(_ c: any SQLConnection, runID: String, _ zones: [ZoneTime], replacing: Bool)
+        -> [SQLStatement]
+    {
+        var statements: [SQLStatement] = []
+        if replacing {
+            statements.append(
+                SQLStatement(c.dialect.statement("DELETE FROM run_zone WHERE run_id = ?"), [.text(runID)]))
+        }
+        return statements
+            + rowsStatement(
+                c, ZoneTime.table,
+                zones.map { z in
+                    [
+                        .text(runID), .integer(z.zone), .text(z.name), .real(z.lowBpm),
+                        z.highBpm.map(StoreValue.real) ?? .null, .real(z.seconds)
+                    ]
+                })
+    }
+
+    /// Inserts `rows` (each one value per declared column of `table`) with one statement; none without rows.
+    func rowsStatement(_ c: any SQLConnection, _ table: TableSpec, _ rows: [[StoreValue]]) -> [SQLStatement] {
+        guard !rows.isEmpty else { return [] }
+        return [SQLStatement(c.dialect.statement(table.insert(rows: rows.count)), rows.flatMap { $0 })]
     }
 
     /// The run `id`, read to be written in the same transaction (locked on
@@ -184,16 +220,23 @@ extension RunRepository where Self: SQLStore {
             let sql = c.dialect.statement(
                 "UPDATE run SET load = ?, load_source = ?, load_estimated = ?, zone_model = ?, analysis_profile = ? "
                     + "WHERE id = ?")
-            for r in results {
-                func text(_ s: String?) -> StoreValue { s.map(StoreValue.text) ?? .null }
+            func text(_ s: String?) -> StoreValue { s.map(StoreValue.text) ?? .null }
+            // Sent together, a few hundred runs at a time: a refresh after an
+            // import of 3,000 runs was 9,000 round trips to a server.
+            for chunk in stride(from: 0, to: results.count, by: 250).map({ results[$0..<min($0 + 250, results.count)] })
+            {
                 try c.execute(
-                    sql,
-                    [
-                        r.load.map { StoreValue.real($0.value) } ?? .null, text(r.load?.source.rawValue),
-                        text(r.load.map { StoredJSON.text($0.estimated) }), text(r.model?.rawValue),
-                        .text(r.physiology.profileKey), .text(r.runID)
-                    ])
-                try writeZones(c, runID: r.runID, r.zones ?? [], replacing: true)
+                    all: chunk.flatMap { r in
+                        [
+                            SQLStatement(
+                                sql,
+                                [
+                                    r.load.map { StoreValue.real($0.value) } ?? .null, text(r.load?.source.rawValue),
+                                    text(r.load.map { StoredJSON.text($0.estimated) }), text(r.model?.rawValue),
+                                    .text(r.physiology.profileKey), .text(r.runID)
+                                ])
+                        ] + zoneStatements(c, runID: r.runID, r.zones ?? [], replacing: true)
+                    })
             }
         }
     }
