@@ -73,8 +73,10 @@ public struct Recompute: Sendable {
         outcome.checked = stale.count
         for start in stride(from: 0, to: stale.count, by: Self.chunk) {
             let records = Array(stale[start..<min(stale.count, start + Self.chunk)])
+            // The samples of the runs whose zones and load alone are redone, in one read.
+            let stored = try store.storedSamples(runIDs: records.filter { !needsAnalysis($0, force: force) }.map(\.id))
             let updates = Self.parallel(records, jobs: jobs) { record in
-                Result { try self.update(record, physiology: physiology, force: force) }
+                Result { try self.update(record, physiology: physiology, force: force, samples: stored[record.id]) }
             }
             var results: [PhysiologyResults] = []
             for (record, update) in zip(records, updates) {
@@ -120,8 +122,15 @@ public struct Recompute: Sendable {
         case physiology(PhysiologyResults)
     }
 
-    func update(_ record: RunRecord, physiology: Physiology, force: Bool) throws -> Update {
-        if force || record.analysisVersion != RunAnalyzer.version(store.registry) {
+    /// Whether a run is analysed again in full (the rest get their zones and load anew).
+    func needsAnalysis(_ record: RunRecord, force: Bool) -> Bool {
+        force || record.analysisVersion != RunAnalyzer.version(store.registry)
+    }
+
+    /// `samples`: the run's `data` as stored (`RunRepository.storedSamples`), for a run not analysed in full.
+    func update(_ record: RunRecord, physiology: Physiology, force: Bool, samples stored: StoreValue?) throws -> Update
+    {
+        if needsAnalysis(record, force: force) {
             var activity = try store.activity(of: record)
             let sportChanged = TrackRepair.recheck(&activity)
             var analysis = RunAnalyzer.analyse(activity, physiology: physiology, registry: store.registry)
@@ -129,7 +138,9 @@ public struct Recompute: Sendable {
             analysis.dropSeries()
             return .analysis(analysis, sport: sportChanged ? activity.sport : nil)
         }
-        let samples = try store.samples(of: record)
+        guard let samples = try SampleCodec.decode(stored: stored, runID: record.id) else {
+            throw StoreError.corruptSamples(runID: record.id, reason: "no samples stored")
+        }
         var summary = RunSummary.stored(record)
         summary.pointCount = samples.count
         let (model, zones, load) = RunAnalyzer.zonesAndLoad(samples, summary: summary, physiology: physiology)

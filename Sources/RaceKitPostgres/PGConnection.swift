@@ -91,12 +91,31 @@ public final class PGConnection {
     /// error is thrown once every statement has been answered; the server runs
     /// none after it.
     public func run(all statements: [(sql: String, parameters: [PGValue])]) throws(PGError) {
+        if let last = try pipeline(statements) { pq.clear!(last) }
+    }
+
+    /// Runs `statements` (writes whose rows are not read), then `sql`, in one
+    /// round trip, and returns `sql`'s rows: an import sends a file's writes
+    /// with the next file's first query.
+    public func query(_ sql: String, _ parameters: [PGValue], after statements: [(sql: String, parameters: [PGValue])])
+        throws(PGError) -> PGRows
+    {
+        guard !statements.isEmpty else { return try query(sql, parameters) }
+        guard let last = try pipeline(statements + [(sql, parameters)]) else { throw lost() }
+        return PGRows(last, pq)
+    }
+
+    /// Sends `statements` in one pipeline and returns the last one's result
+    /// (the caller's to clear), or throws the first error.
+    private func pipeline(_ statements: [(sql: String, parameters: [PGValue])]) throws(PGError) -> OpaquePointer? {
         guard statements.count > 1, let enter = pq.enterPipelineMode, let exit = pq.exitPipelineMode,
             let sync = pq.pipelineSync, let sendPrepared = pq.sendQueryPrepared,
             let sendParams = pq.sendQueryParams, let next = pq.getResult
         else {
-            for s in statements { _ = try query(s.sql, s.parameters) }
-            return
+            for s in statements.dropLast() { _ = try query(s.sql, s.parameters) }
+            guard let s = statements.last else { return nil }
+            let rows = try query(s.sql, s.parameters)
+            return rows.take()
         }
         let bound = statements.map { Bound($0.parameters) }
         defer { for b in bound { b.release() } }
@@ -119,16 +138,26 @@ public final class PGConnection {
         }
         let synced = sent == statements.count && sync(conn) == 1
         var error: PGError? = synced ? nil : lost()
+        var last: OpaquePointer?
         // Each statement's results end with a NULL; the sync's result follows.
-        for _ in 0..<sent {
+        for i in 0..<sent {
             while let result = next(conn) {
-                if pq.resultStatus!(result) == PGRES_FATAL_ERROR, error == nil { error = failure(result) }
-                pq.clear!(result)
+                let status = pq.resultStatus!(result)
+                if status == PGRES_FATAL_ERROR, error == nil { error = failure(result) }
+                if i == statements.count - 1, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, last == nil {
+                    last = result
+                } else {
+                    pq.clear!(result)
+                }
             }
         }
         if synced, let result = next(conn) { pq.clear!(result) }
         if exit(conn) != 1, error == nil { error = lost() }
-        if let error { throw error }
+        if let error {
+            if let last { pq.clear!(last) }
+            throw error
+        }
+        return last
     }
 
     /// A statement's parameters as libpq takes them: binary, each in a buffer
@@ -351,6 +380,13 @@ public struct PGRows: ~Copyable {
         self.pq = pq
     }
     deinit { pq.clear!(result) }
+
+    /// The result, now the caller's to clear.
+    consuming func take() -> OpaquePointer {
+        let result = self.result
+        discard self
+        return result
+    }
 
     public var count: Int { Int(pq.ntuples!(result)) }
     public var columns: Int { Int(pq.nfields!(result)) }

@@ -3,29 +3,59 @@ import RaceKitCore
 /// libpq as the repositories written once see a connection (`SQLConnection`).
 struct PGSQLConnection: SQLConnection {
     let connection: PGConnection
-    /// The athletes this transaction holds the import lock of (one value made
-    /// per transaction): a batch of one athlete's files asks the server once.
-    private let locked = LockedAthletes()
+    /// What this transaction holds and has yet to send (one value made per transaction).
+    private let state: State
     var dialect: SQLDialect { .postgres }
 
-    init(connection: PGConnection) { self.connection = connection }
+    /// `deferringWrites`: `execute(all:)` keeps its writes and sends them with
+    /// the next statement, in one round trip (an import batch's: a file's
+    /// writes go with the next file's first query); the owner calls `flush()`
+    /// before the transaction ends. Without it they are sent at once.
+    init(connection: PGConnection, deferringWrites: Bool = false) {
+        self.connection = connection
+        state = State(deferring: deferringWrites)
+    }
 
-    private final class LockedAthletes {
+    private final class State {
+        let deferring: Bool
+        /// The athletes whose import lock the transaction holds: a batch of
+        /// one athlete's files asks the server once.
         var stored: [String: Bool] = [:]
+        var pending: [(sql: String, parameters: [PGValue])] = []
+        init(deferring: Bool) { self.deferring = deferring }
+    }
+
+    /// Writes kept beyond this many are sent (a pipeline's answers stay small).
+    static let maxPending = 512
+
+    /// Sends the writes kept back.
+    func flush() throws {
+        guard !state.pending.isEmpty else { return }
+        let pending = state.pending
+        state.pending = []
+        try connection.run(all: pending)
+    }
+
+    /// `sql`'s rows, sent with the writes kept back.
+    private func query(_ sql: String, _ arguments: [StoreValue]) throws -> PGRows {
+        let pending = state.pending
+        state.pending = []
+        return try connection.query(sql, arguments.map(\.pgValue), after: pending)
     }
 
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: (any StoreRow) throws -> Void) throws {
-        let r = try connection.query(sql, arguments.map(\.pgValue))
+        let r = try query(sql, arguments)
         for i in 0..<r.count { try body(r.view(i)) }
     }
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [StoreValue]) throws -> Int {
-        try connection.query(sql, arguments.map(\.pgValue)).affected
+        try query(sql, arguments).affected
     }
 
     func execute(all statements: [SQLStatement]) throws {
-        try connection.run(all: statements.map { ($0.sql, $0.arguments.map(\.pgValue)) })
+        state.pending += statements.map { ($0.sql, $0.arguments.map(\.pgValue)) }
+        if !state.deferring || state.pending.count >= Self.maxPending { try flush() }
     }
 
     /// One importer at a time per athlete decides what is new: the lock is the
@@ -36,14 +66,14 @@ struct PGSQLConnection: SQLConnection {
     /// and the next import stores them again. One round trip for the three,
     /// none for an athlete whose lock the transaction holds already.
     func beginImport(athleteID: String) throws -> Bool {
-        if let stored = locked.stored[athleteID] { return stored }
-        let r = try connection.query(
+        if let stored = state.stored[athleteID] { return stored }
+        let r = try query(
             """
             SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtextextended($1, $2)),
                 EXISTS (SELECT 1 FROM athlete WHERE id = $1)
-            """, [.text(athleteID), .int(Self.athleteLockSpace)])
+            """, [.text(athleteID), .integer(Int(Self.athleteLockSpace))])
         let stored = r.bool(0, 2) == true
-        locked.stored[athleteID] = stored
+        state.stored[athleteID] = stored
         return stored
     }
 
@@ -79,8 +109,12 @@ extension PGStore {
     public func insert(files: [FileInsert], importedAt: Double) throws -> [Result<[InsertOutcome], any Error>] {
         func stored(_ files: [FileInsert]) throws -> [Result<[InsertOutcome], any Error>] {
             try write { c in
-                let connection = PGSQLConnection(connection: c)
-                return try files.map { .success(try insert(connection, $0, importedAt: importedAt)) }
+                let connection = PGSQLConnection(connection: c, deferringWrites: true)
+                let results = try files.map { file in
+                    Result<[InsertOutcome], any Error>.success(try insert(connection, file, importedAt: importedAt))
+                }
+                try connection.flush()
+                return results
             }
         }
         do {

@@ -160,16 +160,19 @@ public struct WeeklyReportJob: Sendable {
 
     /// Loads an athlete's running history and aggregates it.
     public func weeks(for athlete: Athlete) throws -> AthleteWeeks {
+        // The runs up to the last week shown (a report of a past week does not
+        // read the history after it); zones and efforts only for the runs the
+        // rows show; the records before them as one fastest effort per distance.
+        let through = lastWeek(athlete)
+        let since = Self.windowStart(through: through, weeks: options.weeks)
+        let until = Self.windowEnd(through: through)
         var filter = RunFilter()
         filter.athleteID = athlete.id
         filter.sport = .running
+        filter.until = until
         let records = try store.runs(matching: filter)
-        // Zones and efforts only for the runs the rows show; the records before
-        // them as one fastest effort per distance.
-        let through = lastWeek(athlete)
-        let since = Self.windowStart(through: through, weeks: options.weeks)
-        let zones = try store.zonesByRun(athleteID: athlete.id, since: since)
-        let efforts = try store.bestEffortsByRun(athleteID: athlete.id, since: since)
+        let zones = try store.zonesByRun(athleteID: athlete.id, since: since, until: until)
+        let efforts = try store.bestEffortsByRun(athleteID: athlete.id, since: since, until: until)
         let earlierBest = try store.fastestEfforts(athleteID: athlete.id, before: since)
         let races = try store.raceLinksByRun(athleteID: athlete.id)
         let calendar = LocalCalendar(identifier: athlete.timeZone)
@@ -199,7 +202,7 @@ public struct WeeklyReportJob: Sendable {
         // Wellness: the weeks shown and the 60 days before them (the baselines).
         let measurements = try store.measurements(
             athleteID: athlete.id, kind: nil, from: since - Double(ReadinessModel.baselineDays + 2) * 86_400,
-            until: Double(through.sunday + 2) * 86_400)
+            until: until)
         WeeklyWellness.attach(&weeks, measurements: measurements, sourceOrder: athlete.sourceOrder ?? [])
         return weeks
     }
@@ -211,6 +214,10 @@ public struct WeeklyReportJob: Sendable {
     static func windowStart(through: ISOWeek, weeks: Int) -> Double {
         Double(through.adding(weeks: -max(1, weeks)).monday - 1) * 86_400
     }
+
+    /// A moment after every run of the week `through`, in any time zone: the
+    /// midnight in UTC two days after its Sunday.
+    static func windowEnd(through: ISOWeek) -> Double { Double(through.sunday + 2) * 86_400 }
 
     /// `path` relative to the folder `directory` (both resolved against the
     /// current directory), when the file exists.

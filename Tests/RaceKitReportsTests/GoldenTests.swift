@@ -108,29 +108,54 @@ let goldenFolder = Golden.folder(besides: #filePath)
         let store = try RunStore()
         try store.addAthlete(Athlete(id: "anna", name: "Anna", timeZone: "Europe/Berlin", createdAt: 0))
         let m = Double(w46.monday) * 86_400
-        var runs: [NewRun] = []
-        for (i, offset) in [0.0, 2, 5, 9, 13].enumerated() {
-            var raw = RawActivity()
-            raw.sport = "running"
-            for s in stride(from: 0, through: 1800, by: 5) {
-                var p = SamplePoint()
-                p.time = m - 14 * 86_400 + offset * 86_400 + 6 * 3600 + Double(s)
-                p.distance = Double(s) * 3
-                p.heartRate = 140 + Double(i)
-                raw.samples.append(p)
-            }
-            raw.segmentStarts = [0]
-            guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { throw CancellationError() }
-            runs.append(
-                NewRun(
-                    activity: a,
-                    analysis: RunAnalyzer.analyse(
-                        a, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)),
-                    activityIndex: i))
+        let runs = try [0.0, 2, 5, 9, 13].enumerated().map { i, offset in
+            try Self.run(start: m - 14 * 86_400 + offset * 86_400 + 6 * 3600, index: i)
         }
         _ = try store.insert(
             runs, athleteID: "anna", sourceFile: "x.tcx", format: .tcx, sha256: "s", allowDuplicates: true)
         return store
+    }
+
+    /// A 30-minute run at 3 m/s from `start` (epoch seconds).
+    static func run(start: Double, index i: Int) throws -> NewRun {
+        var raw = RawActivity()
+        raw.sport = "running"
+        for s in stride(from: 0, through: 1800, by: 5) {
+            var p = SamplePoint()
+            p.time = start + Double(s)
+            p.distance = Double(s) * 3
+            p.heartRate = 140 + Double(i)
+            raw.samples.append(p)
+        }
+        raw.segmentStarts = [0]
+        guard case .activity(let a) = TrackRepair.repair(raw, format: .tcx) else { throw CancellationError() }
+        return NewRun(
+            activity: a,
+            analysis: RunAnalyzer.analyse(a, physiology: Physiology(maxHeartRate: 190, thresholdHeartRate: 170)),
+            activityIndex: i)
+    }
+
+    /// A report through a past week reads the runs up to that week only: runs
+    /// after it (the next Monday at 00:30 in Berlin, Sunday 23:30 in UTC, and
+    /// weeks later) change no byte of it.
+    @Test func aPastWeeksReportIsTheSameWhateverCameAfter() throws {
+        let store = try storeWithRuns()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rk-report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try WeeklyReportJob(store: store, options: options(dir)).run().map {
+            try Data(contentsOf: URL(fileURLWithPath: $0.path))
+        }
+        let nextMonday = Double(w46.monday + 7) * 86_400
+        let later = try [nextMonday - 1800, nextMonday + 2 * 86_400, nextMonday + 40 * 86_400].enumerated().map {
+            try Self.run(start: $0.element, index: 10 + $0.offset)
+        }
+        _ = try store.insert(
+            later, athleteID: "anna", sourceFile: "later.tcx", format: .tcx, sha256: "l", allowDuplicates: true)
+        #expect(try store.runCount() == 8)
+        let after = try WeeklyReportJob(store: store, options: options(dir)).run().map {
+            try Data(contentsOf: URL(fileURLWithPath: $0.path))
+        }
+        #expect(before.count == 4 && before == after)
     }
 
     func options(_ dir: URL) -> WeeklyReportJob.Options {

@@ -101,12 +101,23 @@ extension RunRepository where Self: SQLStore {
         let blob = try database.reading { c in
             try c.value(c.dialect.statement("SELECT data FROM run_samples WHERE run_id = ?"), [.text(runID)], as: .blob)
         }
-        guard let blob else { return nil }
-        guard case .blob(let bytes) = blob else {
-            throw StoreError.corruptSamples(runID: runID, reason: "the samples are not stored as bytes")
-        }
-        do { return try SampleCodec.decode(bytes) } catch {
-            throw StoreError.corruptSamples(runID: runID, reason: "\(error)")
+        return try SampleCodec.decode(stored: blob, runID: runID)
+    }
+
+    public func storedSamples(runIDs: [String]) throws -> [String: StoreValue] {
+        try database.reading { c in
+            var found: [String: StoreValue] = [:]
+            for start in stride(from: 0, to: runIDs.count, by: 500) {
+                let ids = runIDs[start..<min(start + 500, runIDs.count)]
+                let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+                try c.forEachRow(
+                    c.dialect.statement("SELECT run_id, data FROM run_samples WHERE run_id IN (\(marks))"),
+                    ids.map(StoreValue.text)
+                ) { row in
+                    if case .text(let id) = row.value(0, .text) { found[id] = row.value(1, .blob) }
+                }
+            }
+            return found
         }
     }
 
@@ -163,27 +174,32 @@ extension RunRepository where Self: SQLStore {
     }
 
     /// Time in zones of all of an athlete's runs started at `since` or later, by run id.
-    public func zonesByRun(athleteID: String, since: Double?) throws -> [String: [ZoneTime]] {
-        try rowsByRun(ZoneTime.table, athleteID: athleteID, since: since, orderedBy: "zone", ZoneTime.init(row:))
+    public func zonesByRun(athleteID: String, since: Double?, until: Double?) throws -> [String: [ZoneTime]] {
+        try rowsByRun(
+            ZoneTime.table, athleteID: athleteID, since: since, until: until, orderedBy: "zone", ZoneTime.init(row:))
     }
 
-    /// Best efforts of an athlete's runs started at `since` or later, by run id.
-    public func bestEffortsByRun(athleteID: String, since: Double?) throws -> [String: [BestEffort]] {
+    /// Best efforts of an athlete's runs started from `since` to `until`, by run id.
+    public func bestEffortsByRun(athleteID: String, since: Double?, until: Double?) throws -> [String: [BestEffort]] {
         try rowsByRun(
-            BestEffort.table, athleteID: athleteID, since: since, orderedBy: "distance_m", BestEffort.init(row:))
+            BestEffort.table, athleteID: athleteID, since: since, until: until, orderedBy: "distance_m",
+            BestEffort.init(row:))
     }
 
     /// The rows of a per-run `table` (zones, best efforts) of an athlete's runs
-    /// started at `since` or later, by run id, each run's in `orderedBy` order.
+    /// started from `since` to `until`, by run id, each run's in `orderedBy` order.
     private func rowsByRun<T: Sendable>(
-        _ table: TableSpec, athleteID: String, since: Double?, orderedBy column: String,
+        _ table: TableSpec, athleteID: String, since: Double?, until: Double?, orderedBy column: String,
         _ make: (DeclaredRow) throws -> T
     ) throws -> [String: [T]] {
         try database.reading { c in
             try c.grouped(
                 table, from: c.dialect.rowsPerRun(of: table.name, as: "t"),
-                where: "r.athlete_id = ? AND r.started_at >= ?",
-                [.text(athleteID), .real(since ?? -.greatestFiniteMagnitude)], orderedBy: column, make)
+                where: "r.athlete_id = ? AND r.started_at >= ? AND r.started_at <= ?",
+                [
+                    .text(athleteID), .real(since ?? -.greatestFiniteMagnitude),
+                    .real(until ?? .greatestFiniteMagnitude)
+                ], orderedBy: column, make)
         }
     }
 
