@@ -136,14 +136,20 @@ public final class PGConnection {
             guard ok == 1 else { break }
             sent += 1
         }
-        let synced = sent == statements.count && sync(conn) == 1
-        var error: PGError? = synced ? nil : lost()
+        // libpq refused a statement (more parameters than the protocol takes,
+        // say): what it said, once those sent before it are answered. The sync
+        // goes whatever happened: without it the server keeps its answers and
+        // the drain below would wait for ever.
+        var error: PGError? = sent == statements.count ? nil : refused()
+        let synced = sync(conn) == 1
+        if !synced { error = error ?? lost() }
         var last: OpaquePointer?
         // Each statement's results end with a NULL; the sync's result follows.
-        for i in 0..<sent {
+        for i in 0..<(synced ? sent : 0) {
             while let result = next(conn) {
                 let status = pq.resultStatus!(result)
-                if status == PGRES_FATAL_ERROR, error == nil { error = failure(result) }
+                let answered = [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED]
+                if !answered.contains(status), error == nil { error = failure(result) }
                 if i == statements.count - 1, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, last == nil {
                     last = result
                 } else {
@@ -255,6 +261,13 @@ public final class PGConnection {
         return PGError(
             location: location, message: PGLocation.scrubbed(message, secrets), sqlState: state,
             exitClass: PGError.statementClass(state))
+    }
+
+    /// libpq's refusal of a statement it would not send (the connection still up), or `lost()`.
+    private func refused() -> PGError {
+        guard pq.status!(conn) == CONNECTION_OK else { return lost() }
+        let message = PGLocation.scrubbed(PGError.clean(cText(pq.errorMessage!(conn))), secrets)
+        return PGError(location: location, message: message, sqlState: nil, exitClass: .software)
     }
 
     private func lost() -> PGError {

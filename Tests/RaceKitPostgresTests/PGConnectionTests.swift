@@ -230,6 +230,16 @@ struct PGConnectionTests {
         #expect(throws: PGError.self) { try db.run(all: [("SELECT 1/0", []), (insert, [.int(5), .text("e")])]) }
         #expect(try db.query("SELECT count(*) FROM \(table) WHERE k = 5").int(0, 0) == 0)
         #expect(try db.query("SELECT $1::int8 + 1", [.int(41)]).int(0, 0) == 42)
+        // A statement libpq will not send (more parameters than the protocol
+        // takes) after one it sent: libpq's reason once the first is answered,
+        // and the connection is not left waiting or in pipeline mode.
+        let many = (1...65_536).map { "$\($0)" }.joined(separator: ", ")
+        #expect {
+            try db.query(
+                "SELECT coalesce(\(many))", Array(repeating: .null, count: 65_536),
+                after: [(insert, [.int(6), .text("f")])])
+        } throws: { "\($0)".contains("65535") }
+        #expect(try db.query("SELECT $1::int8 + 2", [.int(40)]).int(0, 0) == 42)
     }
 
     @Test func aSerialisationFailureRunsTheTransactionAgain() throws {
