@@ -137,7 +137,7 @@ public struct RunJSON: FlatFieldsWritable, Sendable {
 
     static func order(_ registry: MetricRegistry) -> [Slot] {
         let slots = Fixed.allCases.map(Slot.fixed) + registry.metrics.enumerated().map { Slot.metric($0, $1) }
-        return slots.sorted { "\($0.key)".utf8.lexicographicallyPrecedes("\($1.key)".utf8) }
+        return slots.sorted { "\($0.key)".precedesBytewise("\($1.key)") }
     }
 
     static let standardOrder = order(.standard)

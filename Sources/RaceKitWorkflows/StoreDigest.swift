@@ -42,8 +42,8 @@ public struct StoreDigest: Sendable, Equatable, CustomStringConvertible {
             runs += page.map { (Array($0.record.id.utf8), Self.digest(of: $0)) }
         }
         runs.sort { $0.id.lexicographicallyPrecedes($1.id) }
-        let athletes = try store.athletes().sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        let links = try store.allRaceLinks().sorted { $0.setupKey.utf8.lexicographicallyPrecedes($1.setupKey.utf8) }
+        let athletes = try store.athletes().sorted { $0.id.precedesBytewise($1.id) }
+        let links = try store.allRaceLinks().sorted { $0.setupKey.precedesBytewise($1.setupKey) }
 
         var w = CanonicalWriter()
         w.text("racekit store digest 1")
@@ -60,7 +60,7 @@ public struct StoreDigest: Sendable, Equatable, CustomStringConvertible {
         // In their key's order (athlete, kind and source bytewise, then start and end).
         let measurements = try store.allMeasurements().sorted { a, b in
             for (x, y) in [(a.athleteID, b.athleteID), (a.kind, b.kind), (a.source, b.source)] where x != y {
-                return x.utf8.lexicographicallyPrecedes(y.utf8)
+                return x.precedesBytewise(y)
             }
             return (a.start, a.end) < (b.start, b.end)
         }

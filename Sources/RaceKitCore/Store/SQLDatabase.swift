@@ -88,6 +88,13 @@ extension StoreValue {
     }
 }
 
+extension String {
+    /// Whether this string comes before `other` in the order of their UTF-8
+    /// bytes: a database's bytewise order of text (`SQLDialect.bytewise`),
+    /// where Swift's `<` compares Unicode scalars by canonical equivalence.
+    public func precedesBytewise(_ other: String) -> Bool { utf8.lexicographicallyPrecedes(other.utf8) }
+}
+
 extension SQLDialect {
     /// What makes an `ORDER BY` of text bytewise (SQLite's default; PostgreSQL's
     /// default collation is the locale's).

@@ -80,7 +80,7 @@ extension RunRepository where Self: SQLStore {
                 .real(min(near.earliest, wide.earliest)),
                 .real(max(near.latest, wide.latest))
             ])
-        func byID(_ a: RunRecord, _ b: RunRecord) -> Bool { a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }
+        func byID(_ a: RunRecord, _ b: RunRecord) -> Bool { a.id.precedesBytewise(b.id) }
         let sameBytes = found.filter { $0.sourceSHA256 == keys.sha256 && $0.activityIndex == keys.activityIndex }
         let nearest = found.filter { $0.startedAt >= near.earliest && $0.startedAt <= near.latest }
             .map { (gap: abs($0.startedAt - keys.startedAt), run: $0) }
