@@ -73,84 +73,85 @@ public enum PGSchema {
                 zone_model text NOT NULL DEFAULT 'auto',
                 created_at double precision NOT NULL
             );
-            INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0);
-            CREATE TABLE run (
-                id text PRIMARY KEY,
-                athlete_id text NOT NULL REFERENCES athlete ON DELETE CASCADE,
-                sport text NOT NULL,
-                sport_declared boolean NOT NULL,
-                name text,
-                source_file text NOT NULL,
-                source_format text NOT NULL,
-                source_sha256 text NOT NULL,
-                activity_index bigint NOT NULL,
-                creator text,
-                started_at double precision NOT NULL,
-                ended_at double precision NOT NULL,
-                elapsed_s double precision NOT NULL,
-                moving_s double precision,
-                distance_m double precision,
-                distance_source text NOT NULL,
-                ascent_m double precision,
-                descent_m double precision,
-                avg_hr double precision,
-                max_hr double precision,
-                hr_coverage_pct double precision,
-                avg_cadence double precision,
-                load double precision,
-                load_source text,
-                label text,
-                mode text NOT NULL DEFAULT 'free',
-                run_type text NOT NULL DEFAULT 'outdoor',
-                perceived_effort bigint,
-                notes text,
-                point_count bigint NOT NULL,
-                repairs text NOT NULL,
-                analysis_version bigint NOT NULL,
-                imported_at double precision NOT NULL,
-                zone_model text,
-                load_estimated text,
-                analysis_profile text,
-                gap_pace_s_per_km double precision,
-                UNIQUE (athlete_id, source_sha256, activity_index)
-            );
-            CREATE INDEX run_by_athlete_start ON run (athlete_id, started_at);
-            CREATE TABLE run_samples (
-                run_id text PRIMARY KEY REFERENCES run ON DELETE CASCADE,
-                segments text NOT NULL DEFAULT '[0]',
-                data bytea NOT NULL
-            );
-            ALTER TABLE run_samples ALTER COLUMN data SET STORAGE EXTERNAL;
-            CREATE TABLE run_zone (
-                run_id text NOT NULL REFERENCES run ON DELETE CASCADE,
-                zone bigint NOT NULL,
-                name text NOT NULL,
-                low_bpm double precision NOT NULL,
-                high_bpm double precision,
-                seconds double precision NOT NULL,
-                PRIMARY KEY (run_id, zone)
-            );
-            CREATE TABLE best_effort (
-                run_id text NOT NULL REFERENCES run ON DELETE CASCADE,
-                distance_m double precision NOT NULL,
-                elapsed_s double precision NOT NULL,
-                start_offset_s double precision NOT NULL,
-                PRIMARY KEY (run_id, distance_m)
-            );
-            CREATE INDEX best_effort_by_distance ON best_effort (distance_m, elapsed_s);
-            CREATE TABLE race_link (
-                setup_key text PRIMARY KEY,
-                setup_slug text NOT NULL,
-                setup_file text NOT NULL,
-                race_name text NOT NULL,
-                race_date text,
-                target_s double precision NOT NULL,
-                run_id text REFERENCES run ON DELETE SET NULL,
-                actual_s double precision,
-                review_path text
-            );
-            CREATE INDEX race_link_by_run ON race_link (run_id);
-            """
+            """ + "\n" + StoreSchema.defaultAthleteRow + ";\n"
+                + """
+                CREATE TABLE run (
+                    id text PRIMARY KEY,
+                    athlete_id text NOT NULL REFERENCES athlete ON DELETE CASCADE,
+                    sport text NOT NULL,
+                    sport_declared boolean NOT NULL,
+                    name text,
+                    source_file text NOT NULL,
+                    source_format text NOT NULL,
+                    source_sha256 text NOT NULL,
+                    activity_index bigint NOT NULL,
+                    creator text,
+                    started_at double precision NOT NULL,
+                    ended_at double precision NOT NULL,
+                    elapsed_s double precision NOT NULL,
+                    moving_s double precision,
+                    distance_m double precision,
+                    distance_source text NOT NULL,
+                    ascent_m double precision,
+                    descent_m double precision,
+                    avg_hr double precision,
+                    max_hr double precision,
+                    hr_coverage_pct double precision,
+                    avg_cadence double precision,
+                    load double precision,
+                    load_source text,
+                    label text,
+                    mode text NOT NULL DEFAULT 'free',
+                    run_type text NOT NULL DEFAULT 'outdoor',
+                    perceived_effort bigint,
+                    notes text,
+                    point_count bigint NOT NULL,
+                    repairs text NOT NULL,
+                    analysis_version bigint NOT NULL,
+                    imported_at double precision NOT NULL,
+                    zone_model text,
+                    load_estimated text,
+                    analysis_profile text,
+                    gap_pace_s_per_km double precision,
+                    UNIQUE (athlete_id, source_sha256, activity_index)
+                );
+                CREATE INDEX run_by_athlete_start ON run (athlete_id, started_at);
+                CREATE TABLE run_samples (
+                    run_id text PRIMARY KEY REFERENCES run ON DELETE CASCADE,
+                    segments text NOT NULL DEFAULT '[0]',
+                    data bytea NOT NULL
+                );
+                ALTER TABLE run_samples ALTER COLUMN data SET STORAGE EXTERNAL;
+                CREATE TABLE run_zone (
+                    run_id text NOT NULL REFERENCES run ON DELETE CASCADE,
+                    zone bigint NOT NULL,
+                    name text NOT NULL,
+                    low_bpm double precision NOT NULL,
+                    high_bpm double precision,
+                    seconds double precision NOT NULL,
+                    PRIMARY KEY (run_id, zone)
+                );
+                CREATE TABLE best_effort (
+                    run_id text NOT NULL REFERENCES run ON DELETE CASCADE,
+                    distance_m double precision NOT NULL,
+                    elapsed_s double precision NOT NULL,
+                    start_offset_s double precision NOT NULL,
+                    PRIMARY KEY (run_id, distance_m)
+                );
+                CREATE INDEX best_effort_by_distance ON best_effort (distance_m, elapsed_s);
+                CREATE TABLE race_link (
+                    setup_key text PRIMARY KEY,
+                    setup_slug text NOT NULL,
+                    setup_file text NOT NULL,
+                    race_name text NOT NULL,
+                    race_date text,
+                    target_s double precision NOT NULL,
+                    run_id text REFERENCES run ON DELETE SET NULL,
+                    actual_s double precision,
+                    review_path text
+                );
+                CREATE INDEX race_link_by_run ON race_link (run_id);
+                """
         )
     ]
 

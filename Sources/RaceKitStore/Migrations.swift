@@ -100,12 +100,12 @@ enum Migrations {
                 "created_at" DOUBLE NOT NULL
             )
             """,
-            """
-            INSERT INTO athlete_v7 (id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex,
-                time_zone, zone_model, created_at)
-            SELECT id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex, time_zone, zone_model,
-                created_at FROM athlete
-            """,
+            TableSpec.copy(
+                into: "athlete_v7",
+                columns: [
+                    "id", "name", "max_hr", "resting_hr", "threshold_hr", "threshold_pace_s_per_km", "sex", "time_zone",
+                    "zone_model", "created_at"
+                ], from: "athlete"),
             "DROP TABLE athlete",
             "ALTER TABLE athlete_v7 RENAME TO athlete",
             """
@@ -161,7 +161,7 @@ enum Migrations {
                 t.column("zone_model", .text).notNull().defaults(to: "hrmax5")
                 t.column("created_at", .double).notNull()
             }
-            try db.execute(sql: "INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0)")
+            try db.execute(sql: StoreSchema.defaultAthleteRow)
             try db.create(table: "run") { t in
                 t.column("id", .text).primaryKey()
                 t.column("athlete_id", .text).notNull().references("athlete", onDelete: .cascade)
@@ -244,9 +244,8 @@ enum Migrations {
                 t.column("data", .blob).notNull()
             }
             try db.execute(
-                sql:
-                    "INSERT INTO run_samples_v3 (run_id, segments, data) SELECT run_id, segments, data FROM run_samples"
-            )
+                sql: TableSpec.copy(
+                    into: "run_samples_v3", columns: ["run_id", "segments", "data"], from: "run_samples"))
             try db.drop(table: "run_samples")
             try db.rename(table: "run_samples_v3", to: "run_samples")
         }
@@ -287,13 +286,11 @@ enum Migrations {
                 t.column("actual_s", .double)
                 t.column("review_path", .text)
             }
+            let kept = ["setup_file", "race_name", "race_date", "target_s", "run_id", "actual_s", "review_path"]
             try db.execute(
-                sql: """
-                    INSERT INTO race_link_v6 (setup_key, setup_slug, setup_file, race_name, race_date, target_s,
-                        run_id, actual_s, review_path)
-                    SELECT 'slug:' || setup_slug, setup_slug, setup_file, race_name, race_date, target_s,
-                        run_id, actual_s, review_path FROM race_link
-                    """)
+                sql: TableSpec.copy(
+                    into: "race_link_v6", columns: ["setup_key", "setup_slug"] + kept, from: "race_link",
+                    values: ["'slug:' || setup_slug", "setup_slug"] + kept))
             try db.drop(table: "race_link")
             try db.rename(table: "race_link_v6", to: "race_link")
             try db.create(index: "race_link_by_run", on: "race_link", columns: ["run_id"])

@@ -231,4 +231,21 @@ extension TableSpec {
         }
         return sql
     }
+
+    /// A table rebuild's copy (SQLite cannot change a column's type or order in
+    /// place): `source`'s rows into `table`, `values` giving each of `columns`
+    /// (default: the column of the same name).
+    public static func copy(into table: String, columns: [String], from source: String, values: [String]? = nil)
+        -> String
+    {
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT "
+            + (values ?? columns).joined(separator: ", ") + " FROM \(source)"
+    }
+}
+
+extension StoreSchema {
+    /// The athlete every store holds from its first migration on, in both
+    /// backends (`runs` without `--athlete` are its).
+    public static let defaultAthleteRow =
+        "INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0)"
 }
