@@ -3,41 +3,53 @@ import PackageDescription
 
 // RaceKit: a thin `racekit` executable over libraries split along dependency lines.
 //
-//   RaceKitCore     models, time parsing, geodesy, track repair, plausibility, run analysis
-//                   (with the grade cost model GAP needs), the metric registry, race
-//                   predictions; the JSON writer and reader (JSON/); CSV and display text;
-//                   errors with their exit class; atomic output files and their lock; the
-//                   store's domain types, repository protocols, duplicate rule, declared
-//                   schema, daily-measurement kinds and the one SQL repository over a
-//                   connection protocol and a dialect (Store/) (Foundation only)
-//   RaceKitScript   race scripts: the model and its validation, expressions, the trigger
-//                   engine, live metrics and replays of a recorded run
-//   RaceKitFormats  the ActivityReader seam (Readers/: one type per format, one list,
-//                   ActivityReaders); GPX/TCX readers on libxml2's SAX2 callbacks (push
-//                   parser, or its I/O parser on a thread of its own for a large file read
-//                   ahead; + zlib for .gz), the FIT decoder, the Apple Health export reader,
-//                   archives (zip, tar) read entry by entry with libarchive, and the TCX/GPX
-//                   course writer (xmlTextWriter): the only libxml2 and libarchive user;
-//                   ContentDigest, the one SHA-256 (system libcrypto, EVP)
-//   RaceKitStore    the SQLite adapter of the SQL repository (GRDB): migrations, cached
-//                   statements, samples bound in place, integrity check; StoreLocation.open,
-//                   the one store opener
-//   RaceKitPostgres the PostgreSQL adapter (libpq): connections, binary parameters and rows,
-//                   retried transactions, per-athlete advisory locks, migrations, errors with
-//                   exit classes that never show a password
-//   RaceKitImport   the import job: walk inputs, parse in parallel, dedupe, store per file
-//   RaceKitRace     race setups (YAML, Yams), course profiles, pace plans, fuel/drink cue
-//                   plans, plan output, pace band, course exports, personalities, script
-//                   generation and audio (libespeak-ng, libopusenc, opusfile through CSpeech,
-//                   loaded at run time), the race review
-//   RaceKitReports  weekly aggregation, fitness/fatigue/form, CSV / Markdown / SVG
+//   RaceKitModel     what a file holds: raw activities and their samples (and the stored
+//                    samples' codec), sports, units, timestamps and local calendars,
+//                    geodesy, ids, errors with their exit class (Foundation only)
+//   RaceKitOutput    the writers: JSON (writer and reader), CSV, display text and number
+//                    formatting, atomic output files and their lock, sport display
+//   RaceKitMetrics   track repair into an Activity, plausibility, run analysis (with the
+//                    grade cost model GAP needs), the metric registry and its metrics (one
+//                    file each), power, heart rate zones, load, race predictions, heat,
+//                    daily measurements and their kinds, wellness and readiness
+//   Store/           the store, one folder per layer:
+//     RaceKitStore       Repository/: the store's domain types, repository protocols,
+//                        duplicate rule, declared schema and the one SQL repository over a
+//                        connection protocol and a dialect; store locations
+//     RaceKitSQLite      SQLite/: the GRDB adapter: migrations, cached statements, samples
+//                        bound in place, integrity check, the store file's open lock
+//     RaceKitPostgres    Postgres/: the libpq adapter: connections, binary parameters and
+//                        rows, pipelines, retried transactions, per-athlete advisory locks,
+//                        migrations, errors with exit classes that never show a password
+//     RaceKitStoreOpener Opener/: `StoreLocation.open`, the one store opener (either backend)
+//   RaceKitScript    race scripts: the model and its validation, expressions, the trigger
+//                    engine, live metrics and replays of a recorded run
+//   RaceKitFormats   the ActivityReader seam (Readers/: one type per format, one list,
+//                    ActivityReaders); GPX/TCX readers on libxml2's SAX2 callbacks (push
+//                    parser, or its I/O parser on a thread of its own for a large file read
+//                    ahead; + zlib for .gz), the FIT decoder, the Apple Health export reader,
+//                    archives (zip, tar) read entry by entry with libarchive, and the TCX/GPX
+//                    course writer (xmlTextWriter): the only libxml2 and libarchive user;
+//                    ContentDigest, the one SHA-256 (system libcrypto, EVP)
+//   RaceKitImport    the import job: walk inputs, parse in parallel, dedupe, store per file
+//   RaceKitPlan      race setups (YAML, Yams), weather, course profiles, pace and power
+//                    plans, fuel/drink cue plans, plan output, pace band, course exports,
+//                    `race new`
+//   RaceKitScriptWriter  script generation: personalities (YAML), spoken sentences and
+//                    the claims each line makes, `race script`
+//   RaceKitAudio     the script's audio: libespeak-ng, libopusenc and opusfile through
+//                    CSpeech (loaded at run time), PCM, Ogg Opus, manifests, the race as heard
+//   RaceKitReview    the race review: matching, findings, timeline, chart, heat, output
+//   RaceKitReports   weekly aggregation, fitness/fatigue/form, wellness weeks, CSV /
+//                    Markdown / SVG
 //   RaceKitWorkflows what the commands do, one job per workflow over the store and the race
-//                   code: race review, plan, script and new; script show and simulate; run
-//                   lookup (id prefixes), run list and detail; predict; athletes; run edits
-//   racekit         argument parsing, one workflow call per command, output, one
-//                   error-to-exit-code mapping
-//   racekit-gen     developer tool: sample exports for `make demo` and inputs for `make bench`
-//   racekit-fuzz    libFuzzer harness for the readers (`make fuzz`), and a replay tool
+//                    code: import, the weekly report, race review, plan, script and new; script show and
+//                    simulate; run lookup (id prefixes), run list and detail; predict;
+//                    athletes; run edits; wellness; store copy
+//   racekit          argument parsing, one workflow call per command, output, one
+//                    error-to-exit-code mapping, the allocator settings
+//   racekit-gen      developer tool: sample exports for `make demo` and inputs for `make bench`
+//   racekit-fuzz     libFuzzer harness for the readers (`make fuzz`), and a replay tool
 // The per-point parsing loop runs on the reader's handler classes in RaceKitFormats:
 // their dynamic exclusivity checks cost import time in release builds (measured by
 // make bench, see below), and the handlers never overlap accesses (single-threaded
@@ -45,12 +57,15 @@ import PackageDescription
 // tests and every other target keep them.
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+/// What almost every library stands on: the model, the writers and the metrics.
+let core: [Target.Dependency] = ["RaceKitModel", "RaceKitOutput", "RaceKitMetrics"]
+
 let package = Package(
     name: "RaceKit",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "racekit", targets: ["racekit"]),
-        .library(name: "RaceKitCore", targets: ["RaceKitCore"])
+        .library(name: "RaceKitMetrics", targets: ["RaceKitModel", "RaceKitOutput", "RaceKitMetrics"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -88,95 +103,116 @@ let package = Package(
         // glibc's <malloc.h> (mallopt): the allocator settings of the racekit binary
         // (and of racekit-gen's decode benchmark), set by the executable itself.
         .systemLibrary(name: "CMalloc"),
-        .target(name: "RaceKitCore"),
+        .target(name: "RaceKitModel"),
+        .target(name: "RaceKitOutput", dependencies: ["RaceKitModel"]),
+        .target(name: "RaceKitMetrics", dependencies: ["RaceKitModel", "RaceKitOutput"]),
+        .target(name: "RaceKitStore", dependencies: core, path: "Sources/Store/Repository"),
+        .target(
+            name: "RaceKitSQLite", dependencies: core + ["RaceKitStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Store/SQLite"),
+        .target(
+            name: "RaceKitPostgres", dependencies: core + ["RaceKitStore", "CLibPQ"], path: "Sources/Store/Postgres"),
+        .target(
+            name: "RaceKitStoreOpener", dependencies: core + ["RaceKitStore", "RaceKitSQLite", "RaceKitPostgres"],
+            path: "Sources/Store/Opener"),
         .target(
             name: "RaceKitFormats",
-            dependencies: ["RaceKitCore", "CLibXML2", "CZlib", "CLibArchive", "CLibCrypto"],
+            dependencies: core + ["CLibXML2", "CZlib", "CLibArchive", "CLibCrypto"],
             swiftSettings: hotPath
         ),
+        .target(name: "RaceKitImport", dependencies: core + ["RaceKitStore", "RaceKitFormats"]),
+        .target(name: "RaceKitReports", dependencies: core + ["RaceKitStore"]),
+        .target(name: "RaceKitScript", dependencies: core),
         .target(
-            name: "RaceKitStore",
-            dependencies: ["RaceKitCore", "RaceKitPostgres", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
+            name: "RaceKitPlan",
+            dependencies: core + ["RaceKitFormats", "RaceKitScript", .product(name: "Yams", package: "Yams")]),
         .target(
-            name: "RaceKitImport",
-            dependencies: ["RaceKitCore", "RaceKitFormats"]
-        ),
-        .target(
-            name: "RaceKitReports",
-            dependencies: ["RaceKitCore"]
-        ),
-        .target(name: "RaceKitScript", dependencies: ["RaceKitCore"]),
-        .target(name: "RaceKitPostgres", dependencies: ["RaceKitCore", "CLibPQ"]),
-        .target(
-            name: "RaceKitRace",
-            dependencies: [
-                "RaceKitCore", "RaceKitScript", "RaceKitFormats", "CSpeech", .product(name: "Yams", package: "Yams")
+            name: "RaceKitScriptWriter",
+            dependencies: core + [
+                "RaceKitFormats", "RaceKitScript", "RaceKitPlan", .product(name: "Yams", package: "Yams")
             ],
-            resources: [.copy("Personalities")]
-        ),
+            resources: [.copy("Personalities")]),
+        .target(
+            name: "RaceKitAudio",
+            dependencies: core + ["RaceKitFormats", "RaceKitScript", "RaceKitPlan", "RaceKitScriptWriter", "CSpeech"]),
+        .target(name: "RaceKitReview", dependencies: core + ["RaceKitScript", "RaceKitPlan"]),
         .target(
             name: "RaceKitWorkflows",
-            dependencies: [
-                "RaceKitCore", "RaceKitFormats", "RaceKitStore", "RaceKitImport", "RaceKitScript",
-                "RaceKitRace", "RaceKitReports"
+            dependencies: core + [
+                "RaceKitFormats", "RaceKitStore", "RaceKitStoreOpener", "RaceKitImport", "RaceKitScript", "RaceKitPlan",
+                "RaceKitScriptWriter", "RaceKitAudio", "RaceKitReview", "RaceKitReports"
             ]
         ),
         .executableTarget(
             name: "racekit",
-            dependencies: [
-                "CMalloc", "RaceKitCore", "RaceKitStore", "RaceKitImport", "RaceKitReports", "RaceKitScript",
-                "RaceKitRace",
-                "RaceKitWorkflows", .product(name: "ArgumentParser", package: "swift-argument-parser")
+            dependencies: core + [
+                "CMalloc", "RaceKitFormats", "RaceKitStore", "RaceKitStoreOpener", "RaceKitImport", "RaceKitReports",
+                "RaceKitPlan", "RaceKitScriptWriter", "RaceKitAudio", "RaceKitWorkflows",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
             name: "racekit-gen",
-            dependencies: ["CMalloc", "RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitTestSupport"]),
+            dependencies: core + ["CMalloc", "RaceKitFormats", "RaceKitScript", "RaceKitTestSupport"]),
         .executableTarget(
-            name: "racekit-fuzz", dependencies: ["RaceKitCore", "RaceKitFormats", "RaceKitScript", "RaceKitRace"]),
+            name: "racekit-fuzz", dependencies: core + ["RaceKitFormats", "RaceKitScript", "RaceKitPlan"]),
         // Golden files, seeded randomness and made-up exports, shared by the test targets
         // (and racekit-gen, whose demo export has WellnessExport's nights).
         .target(name: "RaceKitTestSupport", path: "Tests/RaceKitTestSupport"),
-        .testTarget(name: "RaceKitCoreTests", dependencies: ["RaceKitCore", "RaceKitTestSupport"]),
-        .testTarget(name: "RaceKitScriptTests", dependencies: ["RaceKitScript", "RaceKitCore", "RaceKitTestSupport"]),
+        // The model, the writers, the metrics and the store's domain types (no database).
+        .testTarget(name: "RaceKitCoreTests", dependencies: core + ["RaceKitStore", "RaceKitTestSupport"]),
+        .testTarget(name: "RaceKitScriptTests", dependencies: core + ["RaceKitScript", "RaceKitTestSupport"]),
         .testTarget(
-            name: "RaceKitPostgresTests", dependencies: ["RaceKitPostgres", "RaceKitCore", "RaceKitTestSupport"]),
+            name: "RaceKitPostgresTests",
+            dependencies: core + ["RaceKitStore", "RaceKitPostgres", "RaceKitTestSupport"]),
         .testTarget(
             name: "RaceKitFormatsTests",
-            dependencies: ["RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"],
+            dependencies: core + ["RaceKitFormats", "RaceKitPlan", "RaceKitTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "RaceKitStoreTests",
-            dependencies: [
-                "RaceKitStore", "RaceKitPostgres", "RaceKitCore", "RaceKitTestSupport",
+            dependencies: core + [
+                "RaceKitStore", "RaceKitSQLite", "RaceKitPostgres", "RaceKitStoreOpener", "RaceKitTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
         .testTarget(
             name: "RaceKitImportTests",
-            dependencies: ["RaceKitImport", "RaceKitStore", "RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"]
+            dependencies: core + [
+                "RaceKitImport", "RaceKitStore", "RaceKitSQLite", "RaceKitStoreOpener", "RaceKitFormats",
+                "RaceKitTestSupport"
+            ]
         ),
         .testTarget(
             name: "RaceKitReportsTests",
-            dependencies: ["RaceKitReports", "RaceKitStore", "RaceKitCore", "RaceKitTestSupport"],
+            dependencies: core + [
+                "RaceKitReports", "RaceKitWorkflows", "RaceKitStore", "RaceKitSQLite", "RaceKitTestSupport"
+            ],
             exclude: ["Golden"]
         ),
+        // Plans, script writing, audio and the review.
         .testTarget(
             name: "RaceKitRaceTests",
-            dependencies: ["RaceKitRace", "RaceKitScript", "RaceKitFormats", "RaceKitCore", "RaceKitTestSupport"],
+            dependencies: core + [
+                "RaceKitPlan", "RaceKitScriptWriter", "RaceKitAudio", "RaceKitReview", "RaceKitScript",
+                "RaceKitFormats",
+                "RaceKitTestSupport"
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "RaceKitWorkflowsTests",
-            dependencies: [
-                "RaceKitWorkflows", "RaceKitRace", "RaceKitImport", "RaceKitStore", "RaceKitPostgres", "RaceKitCore",
-                "RaceKitTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift")
+            dependencies: core + [
+                "RaceKitWorkflows", "RaceKitPlan", "RaceKitScriptWriter", "RaceKitReports", "RaceKitImport",
+                "RaceKitFormats", "RaceKitStore", "RaceKitSQLite", "RaceKitPostgres", "RaceKitStoreOpener",
+                "RaceKitTestSupport", .product(name: "GRDB", package: "GRDB.swift")
             ]
         ),
         .testTarget(
-            name: "RaceKitCLITests", dependencies: ["racekit", "RaceKitFormats", "RaceKitTestSupport"],
+            name: "RaceKitCLITests",
+            dependencies: core + [
+                "racekit", "RaceKitWorkflows", "RaceKitAudio", "RaceKitStore", "RaceKitFormats", "RaceKitTestSupport"
+            ],
             exclude: ["Golden"])
     ],
     swiftLanguageModes: [.v6]

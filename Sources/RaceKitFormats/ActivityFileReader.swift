@@ -1,5 +1,5 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
 
 /// What reading a file gave.
 public enum ReadOutcome: Sendable {

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Finds a workout's route file: given a `FileReference` path as the export
 /// writes it (`/workout-routes/route_2023-01-01_7.05am.gpx`), the route read with

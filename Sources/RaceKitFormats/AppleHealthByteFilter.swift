@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// The bytes of an Apple Health `export.xml` as libxml2 gets them: a `ByteStream`
 /// over another one that makes two repairs and one refusal, before any parser

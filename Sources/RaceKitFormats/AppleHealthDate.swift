@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Apple Health's timestamps, `2019-07-01 07:00:00 +0200`, parsed from bytes
 /// (no Foundation formatter: an export holds millions of them).

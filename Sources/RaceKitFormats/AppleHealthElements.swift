@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitMetrics
 
 /// Turns `<Record>` and `<Location>` start tags into packed values, range-checked:
 /// a record with a bad date, value or unit is left out and counted.

@@ -1,4 +1,5 @@
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 
 /// One `<Workout>` of an export, as small as it can be: its samples are built
 /// only when it is imported (`AppleHealthExport.activity(of:route:)`).

@@ -1,5 +1,5 @@
 @preconcurrency internal import CLibXML2
-import RaceKitCore
+import RaceKitModel
 
 /// Reads an Apple Health `export.xml` in one streaming pass with libxml2's SAX2
 /// push parser (no tree, no node objects: attribute values are read where the

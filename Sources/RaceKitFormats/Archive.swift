@@ -1,6 +1,7 @@
 @preconcurrency internal import CLibArchive
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 #if canImport(Glibc)
 import Glibc

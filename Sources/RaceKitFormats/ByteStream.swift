@@ -1,5 +1,5 @@
 @preconcurrency internal import CZlib
-import RaceKitCore
+import RaceKitModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// What is wrong with a CSV file (`CSVRecords`).
 public enum CSVError: RaceKitError, Equatable {

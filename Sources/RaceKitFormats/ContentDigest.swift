@@ -1,5 +1,5 @@
 @preconcurrency internal import CLibCrypto
-import RaceKitCore
+import RaceKitOutput
 
 /// SHA-256 of some content (a document's bytes, a script's inputs, a spoken
 /// text), as lower-case hex: the one place RaceKit computes a digest. The

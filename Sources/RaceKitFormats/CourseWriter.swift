@@ -1,6 +1,7 @@
 internal import CLibXML2
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 /// A point to mark on an exported course: cues, aid stations and distance markers.
 public struct CourseMark: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 /// Collects the activity content of a FIT document as its messages stream by:
 /// records into one sample series, timer stops as segment breaks, laps,

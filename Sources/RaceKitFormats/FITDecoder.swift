@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// A place where decoding stopped: the byte offset, the number of the message
 /// (1-based, counted over the whole document) and what is wrong.

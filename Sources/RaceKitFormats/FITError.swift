@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Why a FIT file could not be read. Every case names the file; the damaged
 /// cases also give the byte offset and the number of the message where the

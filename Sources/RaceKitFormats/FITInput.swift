@@ -1,5 +1,3 @@
-import RaceKitCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

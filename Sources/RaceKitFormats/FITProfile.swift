@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// The parts of the FIT protocol and profile (Garmin's public "FIT Protocol"
 /// description and the profile's message tables) that RaceKit reads.

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Reads FIT activity files (`.fit`, `.fit.gz`) with a streaming decoder: one
 /// message at a time from a `ByteStream`, never the whole file. A file that is

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 extension FITWriter {
     /// What an activity file written by `activity(_:)` says about itself.

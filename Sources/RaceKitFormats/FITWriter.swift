@@ -1,5 +1,3 @@
-import RaceKitCore
-
 /// A small FIT encoder: definition and data messages (either byte order,
 /// compressed-timestamp headers, developer fields), the header and the CRCs.
 /// It writes exactly what it is told, broken files included, for the tests, the

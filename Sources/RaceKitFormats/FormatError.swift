@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Why a file could not be read. Every case names the file; the message is for runners.
 public enum FormatError: RaceKitError, Equatable {

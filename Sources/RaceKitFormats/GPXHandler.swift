@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Builds a `ParsedDocument` from GPX 1.0 / 1.1 element events.
 ///

@@ -1,5 +1,4 @@
 @preconcurrency internal import CZlib
-import RaceKitCore
 
 /// The gzip data of another stream, decompressed as it is read (a `.gpx.gz`
 /// entry inside an archive). Concatenated gzip members are read one after the

@@ -1,4 +1,5 @@
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 
 /// The CSV exports of the morning-HRV apps (HRV4Training, Elite HRV, and any
 /// CSV with the same columns): a reading a row, its RMSSD and heart rate.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import RaceKitCore
+import RaceKitModel
 
 /// What the element handlers read of the current node: the live libxml2 reader
 /// (`XMLStream`), or the same nodes read ahead on another thread

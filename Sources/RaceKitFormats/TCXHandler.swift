@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Builds a `ParsedDocument` from TCX (Training Center Database v2) element events.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitModel
 
 /// Walks archives for the importer: entries are unpacked in memory, one after the
 /// other, on the walking thread and handed to the workers; archives inside

@@ -1,7 +1,10 @@
 import Dispatch
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitStore
 import Synchronization
 
 /// What importing one Apple Health export did.

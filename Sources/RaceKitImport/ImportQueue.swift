@@ -1,6 +1,6 @@
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitModel
 import Synchronization
 
 /// One piece of an import: a file on disk, or an archive entry already read into

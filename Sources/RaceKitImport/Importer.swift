@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitStore
 import Synchronization
 
 /// Options of one import.

@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitStore
 
 /// Group commit for an import's workers: a worker hands a prepared file to
 /// `submit` and goes on to its next file. Whoever finds no write under way

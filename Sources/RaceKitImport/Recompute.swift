@@ -1,5 +1,7 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitStore
 import Synchronization
 
 /// Analyses stored runs again: those analysed by an older analysis version (in

@@ -1,6 +1,7 @@
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitMetrics
+import RaceKitModel
 
 /// Strava's bulk export index, `activities.csv`: one row per activity with the
 /// name, sport and description the athlete gave it, and the file it came from

@@ -1,5 +1,5 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
 
 /// An ISO-8601 week: Monday to Sunday, numbered in its ISO week-year (the year
 /// of its Thursday), as `2026-W09`.

@@ -1,4 +1,5 @@
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 /// The report files' dates: locale-free, so reruns give byte-identical files.
 extension TextFormat {

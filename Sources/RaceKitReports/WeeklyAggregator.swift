@@ -1,5 +1,4 @@
 import Foundation
-import RaceKitCore
 
 /// Turns an athlete's runs into weekly rows.
 ///

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitOutput
 
 /// The weekly CSV (`CSV`: RFC 4180, CRLF line ends), snake_case headers with
 /// units, empty for unknown, one row per athlete and week.

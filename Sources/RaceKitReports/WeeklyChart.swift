@@ -1,5 +1,5 @@
 import Foundation
-import RaceKitCore
+import RaceKitOutput
 
 /// The SVG chart beside each Markdown report: weekly distance as bars (left
 /// axis, km) with fitness and fatigue at each week's end as lines (right axis).

@@ -1,4 +1,6 @@
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
 
 /// The Markdown report for the last week of an `AthleteWeeks`.
 public enum WeeklyMarkdown {
@@ -197,7 +199,7 @@ public enum WeeklyMarkdown {
         return out
     }
 
-    static func warnings(_ rows: [WeekRow], runs: [ReportRun]) -> [String] {
+    package static func warnings(_ rows: [WeekRow], runs: [ReportRun]) -> [String] {
         guard let week = rows.last else { return [] }
         let f = TextFormat.fixed
         var out: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 
 /// One run as the weekly report needs it.
 public struct ReportRun: Sendable {

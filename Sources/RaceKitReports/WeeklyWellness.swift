@@ -1,4 +1,5 @@
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitOutput
 
 /// A day of wellness with its band, as the weekly report shows it.
 public struct DayWellness: Sendable, Equatable {
@@ -47,7 +48,7 @@ public enum WeeklyWellness {
 
     /// Reads the athlete's wellness for the report's weeks (and the 60 days
     /// before them, the baselines'; sources in the athlete's order) and sets each row's week.
-    static func attach(_ weeks: inout AthleteWeeks, measurements: [DailyMeasurement], sourceOrder: [String]) {
+    package static func attach(_ weeks: inout AthleteWeeks, measurements: [DailyMeasurement], sourceOrder: [String]) {
         let days = WellnessDays.build(measurements, timeZone: weeks.timeZone, sourceOrder: sourceOrder)
         let readiness = ReadinessModel.evaluate(days)
         guard let first = weeks.rows.first?.week.monday, let last = weeks.rows.last?.week.sunday else { return }

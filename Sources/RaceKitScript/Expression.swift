@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// The values an expression can read: one snapshot of live metrics.
 /// NaN is unknown (no heart rate, no pace yet).

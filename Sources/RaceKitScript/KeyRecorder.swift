@@ -1,5 +1,3 @@
-import RaceKitCore
-
 /// What a JSON value must be, derived from the Swift type that decodes it.
 indirect enum JSONShape: Equatable, Sendable {
     case bool, string, number, wholeNumber

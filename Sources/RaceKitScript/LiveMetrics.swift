@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 
 /// Turns a stored run into the 1 Hz snapshots the engine consumes, as a watch
 /// would have computed them live.

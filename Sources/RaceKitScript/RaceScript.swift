@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 /// Engine parameters, set in the script header (`engine`); every one has a default.
 public struct EngineSettings: Codable, Sendable, Equatable {

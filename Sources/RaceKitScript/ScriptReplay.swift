@@ -1,5 +1,7 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
 
 /// Replaying a race script: the metrics of a run that follows the plan
 /// exactly, or of a recorded run, through the trigger engine; and the result as

@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 /// Every problem of a script document that does not load, in document order:
 /// the JSON syntax error, or unknown keys, wrong or missing values and unknown

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitOutput
 
 /// A message the engine started.
 public struct PlayedMessage: Sendable, Equatable {

@@ -1,7 +1,9 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
-import RaceKitRace
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
 import RaceKitStore
 
 /// `athlete show`: an athlete's profile with the estimates used where values

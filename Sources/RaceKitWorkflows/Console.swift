@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
+import RaceKitModel
 import RaceKitStore
+import RaceKitStoreOpener
 
 /// `racekit import`: the paths walked, the store opened on another thread
 /// while the first files are read, every file's result, and how the command ends.

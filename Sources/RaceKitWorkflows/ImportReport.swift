@@ -1,7 +1,7 @@
 import Foundation
-import RaceKitCore
 import RaceKitFormats
 import RaceKitImport
+import RaceKitOutput
 
 /// `racekit import`'s text report: one line per file that needs a word, then
 /// the summary. Every line is one line (`DisplayText.line`): an entry name or a

@@ -1,4 +1,5 @@
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitOutput
 
 /// What the registry says about its metrics, for the files generated from it:
 /// the metric keys of the run summary in docs/contracts/schemas/run.schema.json
@@ -40,7 +41,7 @@ public enum MetricDocs {
 
             Every figure `runs list` and `runs show` print per run, generated from the
             metric registry (`MetricRegistry.standard`, one type per file in
-            `Sources/RaceKitCore/Metrics/`): do not edit, run
+            `Sources/RaceKitMetrics/Metrics/`): do not edit, run
             `RACEKIT_UPDATE_SCHEMAS=1 swift test --filter MetricDocsTests`. The JSON key
             is in every run summary (`null` when unknown), the CSV column in `runs list
             --format csv` (0.4.0's metrics in their places, newer ones after `notes`),

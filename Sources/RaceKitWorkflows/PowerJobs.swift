@@ -1,7 +1,10 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
-import RaceKitRace
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
+import RaceKitStore
 
 /// The sports with a critical power (the options that name one).
 public enum PowerSport: String, CaseIterable, Sendable {

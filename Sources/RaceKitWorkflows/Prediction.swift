@@ -1,5 +1,7 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
 import RaceKitStore
 
 /// `predict`: a race time from a performance (given, or the athlete's best

@@ -1,7 +1,9 @@
 import Foundation
-import RaceKitCore
-import RaceKitRace
+import RaceKitOutput
+import RaceKitPlan
+import RaceKitReview
 import RaceKitScript
+import RaceKitScriptWriter
 import RaceKitStore
 
 /// `race review`: finds the run a race setup became (or takes the one given),

@@ -1,5 +1,7 @@
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 import RaceKitReports
+import RaceKitStore
 
 /// Race week: is the athlete recovered and fresh? A race within 7 days is
 /// checked against the newest readiness band and the training form

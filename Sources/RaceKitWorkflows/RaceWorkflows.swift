@@ -1,6 +1,8 @@
 import Foundation
-import RaceKitCore
-import RaceKitRace
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
+import RaceKitScriptWriter
 import RaceKitStore
 
 /// `race plan`: a setup's pace plan with its cues, and the exports (pace band,

@@ -1,4 +1,6 @@
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
 
 /// A critical power in JSON (`athlete show`, `runs show`).
 struct CriticalPowerJSON: Encodable {

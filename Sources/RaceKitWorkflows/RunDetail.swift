@@ -1,6 +1,8 @@
 import Foundation
-import RaceKitCore
-import RaceKitRace
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitReview
 import RaceKitStore
 
 /// A stored run with its analysis, for `show` and `splits`.

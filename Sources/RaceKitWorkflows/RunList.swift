@@ -1,5 +1,7 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
 import RaceKitStore
 
 /// `runs list`: the runs a filter selects, sorted and limited by the store, and

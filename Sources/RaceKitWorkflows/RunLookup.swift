@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 import RaceKitStore
 
 /// Finds a run by id or unique id prefix, or exits 66 / 64 with a message.

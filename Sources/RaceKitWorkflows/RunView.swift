@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitOutput
 import RaceKitStore
 
 /// A run as `runs list` and `runs show` print it; the JSON keys are the contract in

@@ -1,6 +1,8 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
 import RaceKitStore
 
 /// `runs bests`: an athlete's personal records, or the fastest efforts over one

@@ -1,7 +1,10 @@
 import Foundation
-import RaceKitCore
-import RaceKitRace
+import RaceKitAudio
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
 import RaceKitScript
+import RaceKitScriptWriter
 import RaceKitStore
 
 /// How `script show` and `script simulate` place and name messages.

@@ -1,5 +1,5 @@
-import RaceKitCore
 import RaceKitImport
+import RaceKitStore
 
 /// `racekit store check`: the store's own checks (integrity, every run's
 /// samples), and runs whose zones and load are of a provisional profile.

@@ -1,6 +1,7 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
 import RaceKitStore
+import RaceKitStoreOpener
 
 /// `racekit store copy SRC DST`: every athlete, run (samples byte for byte,
 /// every column), zone, best effort and race link of one store into a new or

@@ -1,5 +1,6 @@
-import RaceKitCore
 import RaceKitFormats
+import RaceKitMetrics
+import RaceKitStore
 
 /// The content digest of a store: SHA-256 over a canonical serialisation of
 /// everything it holds, computed the same way from every backend, so two

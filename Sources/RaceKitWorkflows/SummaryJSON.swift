@@ -1,6 +1,6 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
+import RaceKitOutput
 import RaceKitScript
 import RaceKitStore
 

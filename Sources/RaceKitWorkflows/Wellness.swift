@@ -1,5 +1,8 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitStore
 
 /// One day of `wellness list` (docs/contracts/json.md, "Wellness").
 public struct WellnessRow: Encodable, Sendable {

@@ -1,7 +1,9 @@
 import Foundation
-import RaceKitCore
 import RaceKitFormats
-import RaceKitRace
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
 import RaceKitScript
 
 /// One fuzz input through the whole import pipeline: read (libxml2 streaming

@@ -1,5 +1,5 @@
-import RaceKitCore
 import RaceKitFormats
+import RaceKitMetrics
 
 extension FuzzTarget {
     /// `RACEKIT_FUZZ_TARGET=health`: an Apple Health `export.xml` through the byte

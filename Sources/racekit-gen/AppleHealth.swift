@@ -1,5 +1,5 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
 
 /// Apple Health exports as real iPhones write them: the internal DTD with the
 /// iOS 16 `ATTLIST` that lacks its `>`, records grouped by type before the

@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 
 /// Writers that imitate each vendor's export dialect, quirks included (these are
 /// test inputs, so they are built as text on purpose: a clean XML writer would

@@ -1,7 +1,7 @@
 import CMalloc
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitModel
 
 // FIT inputs for `make bench` (written with RaceKitFormats' FITWriter).
 

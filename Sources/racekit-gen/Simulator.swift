@@ -1,5 +1,4 @@
 import Foundation
-import RaceKitCore
 
 /// A small deterministic generator (SplitMix64), so sample data is identical on every machine.
 struct SeededRandom: RandomNumberGenerator {

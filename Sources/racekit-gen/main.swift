@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 import RaceKitScript
 import RaceKitTestSupport
 

@@ -1,6 +1,8 @@
 import ArgumentParser
-import RaceKitCore
-import RaceKitRace
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
+import RaceKitStore
 import RaceKitWorkflows
 
 /// The documented range of every numeric command-line argument, and the checks

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {

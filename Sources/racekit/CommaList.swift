@@ -1,6 +1,6 @@
 import ArgumentParser
-import RaceKitCore
-import RaceKitRace
+import RaceKitPlan
+import RaceKitScriptWriter
 
 /// A comma-separated list of one enum's values, as one option takes it:
 /// `--export band,tcx`, `--format csv,md`. Blanks around a value are ignored

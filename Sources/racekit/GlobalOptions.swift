@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
-import RaceKitCore
-import RaceKitFormats
-import RaceKitImport
-import RaceKitRace
+import RaceKitModel
 import RaceKitStore
+import RaceKitStoreOpener
 import RaceKitWorkflows
 
 /// `--store`: every command takes it (before or after the subcommand, see

@@ -1,7 +1,8 @@
 import ArgumentParser
-import RaceKitCore
 import RaceKitFormats
 import RaceKitImport
+import RaceKitOutput
+import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import RaceKitCore
+import RaceKitMetrics
+import RaceKitModel
 import RaceKitStore
 import RaceKitWorkflows
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import RaceKitCore
-import RaceKitRace
+import RaceKitModel
+import RaceKitPlan
 import RaceKitStore
 import RaceKitWorkflows
 

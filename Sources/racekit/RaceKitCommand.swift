@@ -1,8 +1,8 @@
 import ArgumentParser
 import CMalloc
 import Foundation
-import RaceKitCore
 import RaceKitFormats
+import RaceKitModel
 import RaceKitWorkflows
 
 @main

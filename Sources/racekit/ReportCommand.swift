@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import RaceKitCore
 import RaceKitReports
 import RaceKitStore
 import RaceKitWorkflows

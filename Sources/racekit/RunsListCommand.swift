@@ -1,5 +1,5 @@
 import ArgumentParser
-import RaceKitCore
+import RaceKitModel
 import RaceKitStore
 import RaceKitWorkflows
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import RaceKitCore
+import RaceKitModel
+import RaceKitOutput
 import RaceKitWorkflows
 
 extension RaceKitCommand.RunsCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import RaceKitCore
-import RaceKitRace
+import RaceKitModel
+import RaceKitScriptWriter
 import RaceKitWorkflows
 
 extension RaceKitCommand.RaceCommand {

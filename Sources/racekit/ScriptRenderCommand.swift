@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import RaceKitCore
-import RaceKitRace
+import RaceKitAudio
 import RaceKitWorkflows
 
 extension RaceKitCommand.ScriptCommand {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import RaceKitCore
 import RaceKitWorkflows
 
 extension RaceKitCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import RaceKitCore
+import RaceKitModel
+import RaceKitStore
 import RaceKitWorkflows
 
 extension RaceKitCommand {

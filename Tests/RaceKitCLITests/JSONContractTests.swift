@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitMetrics
 import Testing
 
 @testable import racekit

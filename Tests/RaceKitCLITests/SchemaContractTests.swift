@@ -1,5 +1,4 @@
 import Foundation
-import RaceKitCore
 import RaceKitTestSupport
 import RaceKitWorkflows
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import RaceKitCore
+import RaceKitMetrics
 import RaceKitTestSupport
 import Testing
 

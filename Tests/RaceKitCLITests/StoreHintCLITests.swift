@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitStore
 import Testing
 
 @testable import racekit

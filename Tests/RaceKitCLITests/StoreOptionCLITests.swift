@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RaceKitRace
+import RaceKitAudio
 import RaceKitTestSupport
 import Testing
 

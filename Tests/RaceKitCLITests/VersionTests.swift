@@ -1,5 +1,5 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
 import Testing
 
 /// One version: what `racekit --version` prints, what a generated script names

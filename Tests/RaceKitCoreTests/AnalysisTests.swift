@@ -2,7 +2,9 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitOutput
 
 /// A run due north from 48°N at a constant speed, one point per `step` seconds.
 func straightRun(

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitModel
 
 /// A clock that jumps to another date inside one activity is repaired, never
 /// the whole file skipped (issue 38, item 5).

@@ -1,7 +1,8 @@
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// The power-duration curve, critical power fits, the critical power in force
 /// on a day, intensity, stress and power zones (docs/numbers.md).

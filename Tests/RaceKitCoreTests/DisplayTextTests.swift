@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitOutput
 
 @Suite struct DisplayTextTests {
     @Test func terminalSequencesAreShownEscaped() {

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitStore
 
 /// A stored run for the policy: only the fields it reads matter.
 private func stored(

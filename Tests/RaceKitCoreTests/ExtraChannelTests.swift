@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitModel
 
 /// Extra channels (running dynamics, developer fields) stay point for point with
 /// the fixed ones through the repairs and the store's codec.

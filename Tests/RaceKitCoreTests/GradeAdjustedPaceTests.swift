@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// A 12 km run at constant effort over a hill (80 m up over 3 km, down over
 /// 3 km, raised cosines): the speed at each point is the flat speed divided by

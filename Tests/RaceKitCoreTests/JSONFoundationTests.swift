@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitOutput
 
 /// RaceKit's own JSON writer (`JSONOutput`, `JSONTextEncoder`) and reader
 /// (`JSONValue.parse`) against Foundation's: the writer gives the document

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitOutput
 
 @Suite struct JSONOutputTests {
     struct Sample: Encodable {

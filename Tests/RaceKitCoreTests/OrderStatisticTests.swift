@@ -1,7 +1,7 @@
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
 
 /// `OrderStatistic.select` must give exactly what `sorted()[k]` gives, whatever
 /// the order of the values: random, sorted, reversed, organ-pipe, all equal, few

@@ -2,7 +2,8 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitModel
+@testable import RaceKitOutput
 
 /// Output and lock files never follow a symbolic link out of their folder, and
 /// RaceKit's own files in its folders are never read when they are not regular.

@@ -1,7 +1,8 @@
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// Plausibility by channel and sport sanity (docs/numbers.md, "Plausibility" and "Sport sanity").
 @Suite struct PlausibilityTests {

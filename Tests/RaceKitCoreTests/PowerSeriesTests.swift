@@ -1,7 +1,8 @@
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 struct PowerSeriesTests {
     /// Points at `times` with `watts` (NaN: a record without power).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
 
 @Suite struct RacePredictorTests {
     @Test func riegelIsAPowerLaw() {

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitStore
 import Testing
 
 /// The one SQL of the shared repositories in each backend's dialect.

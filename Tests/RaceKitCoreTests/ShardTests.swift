@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitStore
 import RaceKitTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitModel
+@testable import RaceKitStore
 
 @Suite struct StoreLocationTests {
     @Test(arguments: [".racekit/racekit.sqlite", "/tmp/a b.sqlite", "file.sqlite", "postgres.sqlite", "pg/data:1", ""])

@@ -1,7 +1,8 @@
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitModel
+@testable import RaceKitOutput
 
 @Suite struct TimestampParserTests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// Builds raw activities point by point.
 func rawActivity(_ points: [SamplePoint], segments: [Int] = [0], sport: String? = "running") -> RawActivity {

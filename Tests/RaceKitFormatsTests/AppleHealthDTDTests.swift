@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitModel
 
 private func read(_ text: String) throws -> AppleHealthExport {
     try AppleHealthReader.read(MemoryByteStream(name: "export.xml", bytes: Array(text.utf8)))

@@ -2,8 +2,9 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// The hand-written export beside these tests: both shapes of the file, Apple's
 /// malformed iOS 16 DTD, a stray `\x0b`, a treadmill run, a ride, two hostile workouts.

@@ -2,8 +2,9 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// The shapes of the hostile pass that made memory grow with the file or reads
 /// never end: each reader refuses past a limit that does not grow with the file,

@@ -2,7 +2,6 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 
 /// A file written while it is read is never a mix of its two versions: it is

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 
 /// `ContentDigest` is SHA-256 exactly: the published test vectors (FIPS 180-2),

@@ -2,8 +2,9 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// Reads FIT bytes from memory; the document and the result.
 func readFIT(_ bytes: [UInt8], name: String = "test.fit") throws -> (document: ParsedDocument, result: ReadResult) {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitOutput
 
 /// Grade-adjusted pace on the hilliest run of the shared corpus (a road race
 /// in Atenas, 7.9 km, two climbs): the numbers docs/numbers.md compares with

@@ -2,8 +2,9 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 @Suite struct HostileInputTests {
     func write(_ text: String, _ name: String) throws -> String {

@@ -1,5 +1,6 @@
 import Foundation
-import RaceKitCore
+import RaceKitModel
+import RaceKitPlan
 import Testing
 
 @testable import RaceKitFormats

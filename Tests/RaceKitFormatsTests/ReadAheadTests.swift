@@ -2,7 +2,6 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 
 /// Reading ahead on a second thread must change nothing but the speed: the same

@@ -2,8 +2,9 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// Path of a fixture shipped with these tests.
 func fixture(_ name: String) throws -> String {

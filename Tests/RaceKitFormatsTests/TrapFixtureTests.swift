@@ -1,7 +1,8 @@
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// Real-world traps that are not in the shared corpus, each on a small fixture
 /// (docs/numbers.md, "Real-world repairs" and "Plausibility").

@@ -1,7 +1,8 @@
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 
 /// What a vendor fixture must give.
 struct VendorCase: Sendable, CustomTestStringConvertible {

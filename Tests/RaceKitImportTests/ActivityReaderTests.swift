@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
-@testable import RaceKitStore
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 
 /// A made-up text format, known to no RaceKit code but this file: a first line
 /// `RKP1`, then one `seconds,latitude,longitude` line per point (seconds since

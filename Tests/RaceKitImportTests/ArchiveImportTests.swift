@@ -2,9 +2,11 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 /// A short run as GPX on `day` of March 2026 (1.1 km in 5 minutes).

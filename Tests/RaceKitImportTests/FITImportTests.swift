@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
-@testable import RaceKitStore
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 
 /// A 20-minute run at 3 m/s heading north from Munich, one point a second.
 private func runPoints() -> [SamplePoint] {

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
-@testable import RaceKitStore
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 
 /// A copy of the hand-written Apple Health export (RaceKitFormatsTests' fixture)
 /// as `apple_health_export/` in a fresh folder.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitImport
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 #if canImport(Glibc)

@@ -2,9 +2,11 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 /// A folder of small exports: two good GPX, one TCX, a route, a broken file, a .gz.

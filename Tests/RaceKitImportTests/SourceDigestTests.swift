@@ -2,10 +2,10 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
-@testable import RaceKitStore
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 
 /// coreutils' `sha256sum` of `bytes`: a reference sharing no code with RaceKit.
 private func sha256sum(_ bytes: [UInt8]) throws -> String {

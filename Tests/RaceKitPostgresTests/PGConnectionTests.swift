@@ -1,9 +1,10 @@
 import Foundation
-import RaceKitCore
 import RaceKitTestSupport
 import Testing
 
+@testable import RaceKitModel
 @testable import RaceKitPostgres
+@testable import RaceKitStore
 
 /// The throwaway server `make test` starts (scripts/with-postgres.sh); nil where
 /// PostgreSQL is not installed or the tests run without the script.

@@ -2,8 +2,7 @@ import Foundation
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitAudio
 
 /// The clip processing (loudness, trimming) and the packet-level join of the
 /// race as heard.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitMetrics
+@testable import RaceKitPlan
 
 @Suite struct CoursePacingTests {
     /// Flat 0-5 km, a 4% climb 5-7 km, flat 7-12, a 4% descent 12-14, flat to the end.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitModel
+@testable import RaceKitOutput
+@testable import RaceKitPlan
 
 @Suite struct CuePlanTests {
     static func marathon() throws -> PacePlan {

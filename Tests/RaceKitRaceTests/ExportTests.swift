@@ -2,9 +2,8 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
-@testable import RaceKitRace
+@testable import RaceKitPlan
 
 @Suite struct ExportTests {
     static func hillyPlan() throws -> RacePlan {

@@ -2,8 +2,11 @@ import Foundation
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 /// Heat-aware plans (docs/race-plans.md, "Weather and heat").
 @Suite struct HeatPlanTests {

@@ -1,7 +1,6 @@
-import RaceKitCore
 import Testing
 
-@testable import RaceKitRace
+@testable import RaceKitPlan
 
 @Suite struct PacePlanTests {
     let marathon = 42_195.0

@@ -2,8 +2,9 @@ import Foundation
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitModel
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 /// Issue 38 item 7: plans by power (docs/race-plans.md, "Power plans").
 @Suite struct PowerPlanTests {

@@ -3,8 +3,9 @@ import RaceKitScript
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 /// Issue 22: every line is true when it is said, the plan's time is one number
 /// everywhere, and no sentence is said twice in a race.
@@ -283,11 +284,11 @@ extension RaceDayTruthTests {
         return seen.filter { $0.value.count > 1 }
     }
 
-    /// Every personality file shipped (Sources/RaceKitRace/Personalities), by name.
+    /// Every personality file shipped (Sources/RaceKitScriptWriter/Personalities), by name.
     static let personalityFiles: [String] = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
-        let dir = url.appendingPathComponent("Sources/RaceKitRace/Personalities").path
+        let dir = url.appendingPathComponent("Sources/RaceKitScriptWriter/Personalities").path
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".yaml") }
             .map { String($0.dropLast(5)) }.sorted()
     }()

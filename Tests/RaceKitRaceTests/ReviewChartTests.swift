@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitReview
 
 /// The review chart's text boxes, estimated from font size and characters
 /// independently of the chart's own layout: no two overlap, none leaves the canvas.

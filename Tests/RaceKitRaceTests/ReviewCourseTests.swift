@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitModel
+@testable import RaceKitPlan
+@testable import RaceKitReview
 
 /// `CourseFit`: the limits that decide whether a run is on the course.
 @Suite struct ReviewCourseTests {

@@ -2,8 +2,10 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitModel
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitReview
 
 /// A flat 3:15 marathon, even pacing, aid stations every 5 km, gels from 0:30.
 func reviewPlan() throws -> RacePlan {

@@ -3,8 +3,11 @@ import RaceKitFormats
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitAudio
+@testable import RaceKitModel
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 /// Renders go through the real libespeak-ng and libopusenc, in this process:
 /// skipped, with the reason shown, only when they are not installed.

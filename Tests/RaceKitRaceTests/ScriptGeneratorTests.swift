@@ -2,8 +2,10 @@ import Foundation
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitMetrics
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 @Suite struct ScriptGeneratorTests {
     static let yaml = """

@@ -2,8 +2,10 @@ import Foundation
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitModel
+@testable import RaceKitOutput
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 @Suite struct SetupLoaderTests {
     static let good = """

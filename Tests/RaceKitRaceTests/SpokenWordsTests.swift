@@ -2,8 +2,10 @@ import Foundation
 import RaceKitScript
 import Testing
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitAudio
+@testable import RaceKitModel
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 
 /// How run-time values are said by joining clips, and how a text is cut into
 /// the parts a companion plays (issue: every message playable offline).

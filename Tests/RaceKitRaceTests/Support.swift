@@ -1,7 +1,6 @@
 import Foundation
 
-@testable import RaceKitCore
-@testable import RaceKitRace
+@testable import RaceKitModel
 
 /// A straight course heading north with elevation from `elevation(x)` and optional noise.
 func syntheticCourse(

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceKitRace
 @testable import RaceKitScript
+@testable import RaceKitScriptWriter
 
 /// Claims as guards (issue 36): a text claiming the size of the gap, the place
 /// in the race or the result is said only where the claim is true, and the

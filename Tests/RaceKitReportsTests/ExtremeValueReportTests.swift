@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitOutput
 @testable import RaceKitReports
 
 /// Every weekly renderer (CSV, Markdown, SVG) over runs whose stored figures are

@@ -2,9 +2,13 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitOutput
 @testable import RaceKitReports
+@testable import RaceKitSQLite
 @testable import RaceKitStore
+@testable import RaceKitWorkflows
 
 /// A fixed six-week history ending in a 10 km race, with a week off, a run
 /// without heart rate and one without load.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 @testable import RaceKitReports
-@testable import RaceKitStore
 
 /// A run on a local day, for the pure aggregation tests.
 func reportRun(

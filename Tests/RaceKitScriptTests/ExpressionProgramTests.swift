@@ -1,4 +1,3 @@
-import RaceKitCore
 import RaceKitTestSupport
 import Testing
 

@@ -1,4 +1,3 @@
-import RaceKitCore
 import Testing
 
 @testable import RaceKitScript

@@ -1,5 +1,4 @@
 import Foundation
-import RaceKitCore
 import Testing
 
 @testable import RaceKitScript

@@ -1,10 +1,12 @@
 import Foundation
 import GRDB
-import RaceKitCore
-import RaceKitPostgres
 import Testing
 
+@testable import RaceKitModel
+@testable import RaceKitPostgres
+@testable import RaceKitSQLite
 @testable import RaceKitStore
+@testable import RaceKitStoreOpener
 
 /// The store backends a test runs against: the embedded SQLite store always,
 /// PostgreSQL when `make test` started a throwaway server (scripts/with-postgres.sh

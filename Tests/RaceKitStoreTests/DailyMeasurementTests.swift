@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import RaceKitCore
-import RaceKitPostgres
 import Testing
 
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 /// The generic table of daily measurements on every backend: stored once

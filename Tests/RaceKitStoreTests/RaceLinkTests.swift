@@ -3,7 +3,7 @@ import GRDB
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 @Suite struct RaceLinkTests {

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 func makeRun(start: Double, distance: Double, index: Int = 0, points: Int = 3) -> NewRun {

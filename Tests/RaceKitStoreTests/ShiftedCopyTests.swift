@@ -1,7 +1,8 @@
 import Foundation
-import RaceKitCore
 import Testing
 
+@testable import RaceKitMetrics
+@testable import RaceKitModel
 @testable import RaceKitStore
 
 /// A 50-minute run at 1 s around a 2 km loop, its pace and heart rate

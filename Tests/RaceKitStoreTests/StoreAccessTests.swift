@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 /// How the store is opened: only writers create it, readers leave nothing on

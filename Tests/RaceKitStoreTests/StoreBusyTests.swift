@@ -1,7 +1,7 @@
 import GRDB
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 
 /// SQLite's busy and locked (another process held the store past GRDB's 30 s

@@ -1,7 +1,9 @@
 import Foundation
-import RaceKitCore
 import RaceKitFormats
 import RaceKitImport
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitSQLite
 import RaceKitStore
 import RaceKitTestSupport
 import Testing

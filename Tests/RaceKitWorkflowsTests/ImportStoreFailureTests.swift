@@ -1,8 +1,6 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
 import RaceKitPostgres
-import RaceKitStore
 import RaceKitTestSupport
 import Testing
 

@@ -1,10 +1,12 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
-import RaceKitPostgres
 import RaceKitTestSupport
 import Testing
 
+@testable import RaceKitMetrics
+@testable import RaceKitOutput
+@testable import RaceKitPostgres
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 @testable import RaceKitWorkflows
 

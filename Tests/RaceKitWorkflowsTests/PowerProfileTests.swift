@@ -1,8 +1,12 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
-import RaceKitRace
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
 import RaceKitReports
+import RaceKitStore
+import RaceKitStoreOpener
 import RaceKitTestSupport
 import Testing
 

@@ -1,6 +1,10 @@
 import Foundation
-import RaceKitCore
-import RaceKitRace
+import RaceKitMetrics
+import RaceKitModel
+import RaceKitOutput
+import RaceKitPlan
+import RaceKitSQLite
+import RaceKitScriptWriter
 import RaceKitStore
 import RaceKitTestSupport
 import Testing

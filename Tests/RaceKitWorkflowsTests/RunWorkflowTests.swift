@@ -1,9 +1,12 @@
 import Foundation
-import RaceKitStore
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitOutput
+@testable import RaceKitSQLite
+@testable import RaceKitStore
 @testable import RaceKitWorkflows
 
 /// Six activities on six days: two runs of the same length (a tie), one without
@@ -192,7 +195,7 @@ func sixRuns() throws -> (RunStore, [RunRecord]) {
         odd.movingSeconds = nil
         let runs = (records + [full, odd]).map { RunView($0).json }
         let direct = try JSONOutput.line(runs)
-        var reference = try RaceKitCore.JSONTextEncoder().encodeBytes(runs)
+        var reference = try RaceKitOutput.JSONTextEncoder().encodeBytes(runs)
         reference.append(UInt8(ascii: "\n"))
         #expect(String(decoding: direct, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
         #expect(try JSONOutput.line([RunJSON]()) == Array("[]\n".utf8))

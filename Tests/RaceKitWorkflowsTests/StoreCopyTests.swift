@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-import RaceKitCore
 import RaceKitImport
-import RaceKitPostgres
 import RaceKitTestSupport
 import Testing
 
+@testable import RaceKitPostgres
+@testable import RaceKitSQLite
 @testable import RaceKitStore
+@testable import RaceKitStoreOpener
 @testable import RaceKitWorkflows
 
 /// `store copy` and the content digest: every table copied unchanged, the same

@@ -1,10 +1,9 @@
 import Foundation
-import RaceKitRace
-import RaceKitStore
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
+@testable import RaceKitPlan
+@testable import RaceKitScriptWriter
 @testable import RaceKitWorkflows
 
 /// `--format json` of `athlete list`, `store check`, `script validate` and

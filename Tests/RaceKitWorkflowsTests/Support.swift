@@ -1,6 +1,7 @@
 import Foundation
-import RaceKitCore
 import RaceKitImport
+import RaceKitModel
+import RaceKitSQLite
 import RaceKitStore
 import RaceKitTestSupport
 

@@ -2,10 +2,13 @@ import Foundation
 import RaceKitTestSupport
 import Testing
 
-@testable import RaceKitCore
 @testable import RaceKitFormats
 @testable import RaceKitImport
+@testable import RaceKitMetrics
+@testable import RaceKitModel
+@testable import RaceKitOutput
 @testable import RaceKitReports
+@testable import RaceKitSQLite
 @testable import RaceKitStore
 @testable import RaceKitWorkflows
 

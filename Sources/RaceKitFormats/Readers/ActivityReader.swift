@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// One activity file format: the format its runs are stored as, the file names
 /// it claims, and how one document is read. A format is one conforming type in

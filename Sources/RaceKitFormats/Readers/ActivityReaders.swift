@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// The activity formats an import reads, in the order they are tried: the one
 /// list the folder walk, archive entries, the choice of reader for a document

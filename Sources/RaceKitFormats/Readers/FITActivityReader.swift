@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Garmin's FIT protocol (`FITReader`): told by its header, since a name may say
 /// nothing (Garmin's `_ACTIVITY` files).

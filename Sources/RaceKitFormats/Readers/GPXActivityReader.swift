@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// GPX 1.0 and 1.1 (`GPXHandler`): tracks, routes and waypoints.
 struct GPXActivityReader: XMLActivityReader {

@@ -1,4 +1,4 @@
-import RaceKitCore
+import RaceKitModel
 
 /// Garmin's Training Center XML v1 and v2 (`TCXHandler`): activities and courses.
 struct TCXActivityReader: XMLActivityReader {
