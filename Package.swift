@@ -65,7 +65,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "racekit", targets: ["racekit"]),
-        .library(name: "RaceKitMetrics", targets: ["RaceKitModel", "RaceKitOutput", "RaceKitMetrics"])
+        .library(name: "RaceKitMetrics", targets: ["RaceKitMetrics"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -121,7 +121,7 @@ let package = Package(
             swiftSettings: hotPath
         ),
         .target(name: "RaceKitImport", dependencies: core + ["RaceKitStore", "RaceKitFormats"]),
-        .target(name: "RaceKitReports", dependencies: core + ["RaceKitStore"]),
+        .target(name: "RaceKitReports", dependencies: core),
         .target(name: "RaceKitScript", dependencies: core),
         .target(
             name: "RaceKitPlan",

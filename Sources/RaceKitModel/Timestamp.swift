@@ -133,9 +133,9 @@ public enum TimestampParser {
 
     /// Formats seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (or with
     /// milliseconds when `fractional` and the instant is not a whole second).
-    /// Instants that are not finite or lie past year ±300,000 are `-` (as every unknown value is shown).
+    /// Instants that are not finite or lie past year ±300,000 are `unknownText`.
     public static func format(_ seconds: Double, fractional: Bool = true) -> String {
-        guard seconds.isFinite, abs(seconds) < 1e13 else { return "-" }
+        guard seconds.isFinite, abs(seconds) < 1e13 else { return unknownText }
         let whole = Int((seconds).rounded(.down))
         var millis = Int(((seconds - Double(whole)) * 1000).rounded())
         var w = whole

@@ -1,4 +1,5 @@
 import Foundation
+import RaceKitModel
 
 /// Locale-free formatting of numbers, durations, paces, times and plain tables:
 /// the one formatting namespace of the CLI, the reports and the race outputs
@@ -26,7 +27,7 @@ public enum TextFormat {
 
     /// What every formatter prints for a value it cannot show (unknown,
     /// non-finite, or past what the format can hold).
-    public static let unknown = "-"
+    public static let unknown = unknownText
 
     /// Fixed decimals (0 to 9), rounded half away from zero, no negative zero.
     /// Nil and non-finite values are `unknown`; magnitudes past 1e15 (no reading

@@ -1,5 +1,3 @@
-import RaceKitOutput
-
 /// The climbs and descents of a course worth a word in a race script: a run of
 /// the smoothed profile steeper than `minimumGradePercent` over every
 /// `windowMeters`, at least `minimumLengthMeters` long and `minimumGainMeters`
@@ -47,12 +45,5 @@ public enum Hills {
             }
         }
         return out.sorted { $0.startMeters < $1.startMeters }
-    }
-
-    /// "600 metres", "1.2 kilometres": a distance as said aloud.
-    package static func spoken(_ meters: Double) -> String {
-        meters < 1000
-            ? "\(TextFormat.fixed((meters / 50).rounded() * 50, 0)) metres"
-            : "\(TextFormat.fixed(meters / 1000, 1)) kilometres"
     }
 }

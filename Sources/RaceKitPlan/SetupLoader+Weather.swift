@@ -11,7 +11,7 @@ extension SetupLoader {
     static let temperatureRange = Heat.temperatureRange
     static let dewPointRange = Heat.dewPointRange
 
-    static func weather(_ n: Node, keyLine: Int?, reader r: inout Reader, setup: inout RaceSetup) throws
+    static func weather(_ n: Node, keyLine: Int?, reader r: inout YAMLReader, setup: inout RaceSetup) throws
         -> WeatherSettings
     {
         let m = try r.mapping(n, path: "weather", known: weatherKeys, keyLine: keyLine)
@@ -91,7 +91,8 @@ extension SetupLoader {
     }
 
     /// A temperature with its dew point or relative humidity.
-    private static func reading(_ m: Fields, path: String, node: Node, reader r: inout Reader, time: Double?) throws
+    private static func reading(_ m: YAMLFields, path: String, node: Node, reader r: inout YAMLReader, time: Double?)
+        throws
         -> WeatherSettings.Reading
     {
         let tNode = try m.require("temperature_c")
@@ -120,7 +121,7 @@ extension SetupLoader {
     }
 
     /// `HH:MM` from 00:00 to 47:59 (past 24:00: the next day, for a race over midnight).
-    private static func clockTime(_ n: Node, _ key: String, reader r: Reader) throws -> Double {
+    private static func clockTime(_ n: Node, _ key: String, reader r: YAMLReader) throws -> Double {
         let text = try r.scalarText(n, key)
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].count == 2, (1...2).contains(parts[0].count),

@@ -91,7 +91,7 @@ public enum SetupLoader {
         guard let root else {
             throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty")
         }
-        var r = Reader(file: file)
+        var r = YAMLReader(file: file)
         let top = try r.mapping(root, path: "", known: topKeys)
 
         let name = try r.string(top.require("name"), "name")
@@ -136,7 +136,9 @@ public enum SetupLoader {
     }
 
     /// `date`, `start_time`, `athlete`, `notes` and `course`.
-    private static func readWhenAndWho(_ top: Fields, into setup: inout RaceSetup, reader r: inout Reader) throws {
+    private static func readWhenAndWho(_ top: YAMLFields, into setup: inout RaceSetup, reader r: inout YAMLReader)
+        throws
+    {
         if let n = top["date"] {
             let d = try r.scalarText(n, "date")
             guard Self.isDate(d) else { throw r.error(n, "date", "'\(d)' is not a date (YYYY-MM-DD)") }
@@ -160,7 +162,8 @@ public enum SetupLoader {
     }
 
     /// `checkpoints`: increasing distances before the finish.
-    private static func checkpoints(_ n: Node, reader r: inout Reader, distance: Double, distanceText: String) throws
+    private static func checkpoints(_ n: Node, reader r: inout YAMLReader, distance: Double, distanceText: String)
+        throws
         -> [Double]
     {
         let items = try r.sequence(n, "checkpoints")
@@ -178,7 +181,9 @@ public enum SetupLoader {
 
     /// `pacing`, and whether the plan is possible at all (a course may change
     /// it; checked again when planned).
-    private static func readPacing(_ top: Fields, targetNode: Node, into setup: inout RaceSetup, reader r: inout Reader)
+    private static func readPacing(
+        _ top: YAMLFields, targetNode: Node, into setup: inout RaceSetup, reader r: inout YAMLReader
+    )
         throws
     {
         var strategyNode: Node = targetNode
@@ -203,7 +208,7 @@ public enum SetupLoader {
     }
 
     private static func pacing(
-        _ n: Node, keyLine: Int?, reader r: inout Reader, setup: inout RaceSetup, distance: Double
+        _ n: Node, keyLine: Int?, reader r: inout YAMLReader, setup: inout RaceSetup, distance: Double
     ) throws -> PacingStrategy {
         let m = try r.mapping(n, path: "pacing", known: pacingKeys, keyLine: keyLine)
         let strategyNode = try m.require("strategy")
@@ -325,7 +330,7 @@ public enum SetupLoader {
         }
     }
 
-    private static func fueling(_ n: Node, keyLine: Int?, reader r: inout Reader) throws -> FuelingSettings {
+    private static func fueling(_ n: Node, keyLine: Int?, reader r: inout YAMLReader) throws -> FuelingSettings {
         let m = try r.mapping(n, path: "fueling", known: fuelingKeys, keyLine: keyLine)
         let carbs = try r.number(m.require("carbs_per_hour_g"), "fueling.carbs_per_hour_g", in: 0...200)
         let gel = try r.number(m.require("gel_carbs_g"), "fueling.gel_carbs_g", in: 1...100)
@@ -342,14 +347,14 @@ public enum SetupLoader {
             let after = try cm["after"].map { try r.duration($0, "fueling.caffeine.after") } ?? 0
             var every: Double?
             if let e = cm["every"] {
-                every = try r.duration(e, "fueling.caffeine.every", in: 60...Reader.longestDuration)
+                every = try r.duration(e, "fueling.caffeine.every", in: 60...YAMLReader.longestDuration)
             }
             f.caffeine = .init(milligrams: mg, afterSeconds: after, everySeconds: every)
         }
         return f
     }
 
-    static func hydration(_ n: Node, keyLine: Int?, reader r: inout Reader, distance: Double) throws
+    static func hydration(_ n: Node, keyLine: Int?, reader r: inout YAMLReader, distance: Double) throws
         -> HydrationSettings
     {
         let m = try r.mapping(n, path: "hydration", known: hydrationKeys, keyLine: keyLine)
@@ -388,7 +393,7 @@ public enum SetupLoader {
                 h.aidStationsMeters.append(km * 1000)
             }
         case (nil, let e?):
-            let every = try r.duration(e, "hydration.every", in: 60...Reader.longestDuration)
+            let every = try r.duration(e, "hydration.every", in: 60...YAMLReader.longestDuration)
             h.everySeconds = every
         case (_?, let e?):
             throw r.error(e, "hydration.every", "give aid_stations_km or every, not both")
@@ -461,7 +466,7 @@ public enum SetupLoader {
 }
 
 /// A mapping's pairs by key.
-package struct Fields {
+package struct YAMLFields {
     package var path: String
     package var pairs: [(String, Node)]
     package let file: String
@@ -481,7 +486,7 @@ package struct Fields {
 }
 
 /// Typed access to nodes, with errors that name the file, line and key.
-package struct Reader {
+package struct YAMLReader {
     package let file: String
 
     package init(file: String) { self.file = file }
@@ -499,7 +504,7 @@ package struct Reader {
         }
     }
 
-    package func mapping(_ node: Node, path: String, known: [String], keyLine: Int? = nil) throws -> Fields {
+    package func mapping(_ node: Node, path: String, known: [String], keyLine: Int? = nil) throws -> YAMLFields {
         guard case .mapping(let m) = node else {
             throw error(node, path.isEmpty ? "" : path, "expected a mapping of keys, got \(describe(node))")
         }
@@ -518,7 +523,7 @@ package struct Reader {
             pairs.append((s.string, v))
             lines[s.string] = k.mark?.line ?? 0
         }
-        return Fields(path: path, pairs: pairs, file: file, keyLines: lines, line: keyLine ?? node.mark?.line ?? 0)
+        return YAMLFields(path: path, pairs: pairs, file: file, keyLines: lines, line: keyLine ?? node.mark?.line ?? 0)
     }
 
     package func sequence(_ node: Node, _ key: String) throws -> [Node] {
@@ -558,7 +563,7 @@ package struct Reader {
     package static let longestDuration = 100.0 * 3600
 
     /// A duration as h:mm:ss, always three parts.
-    package static func hms(_ s: Double) -> String {
+    static func hms(_ s: Double) -> String {
         let t = Int(s.rounded())
         return "\(t / 3600):\(String(format: "%02d", t / 60 % 60)):\(String(format: "%02d", t % 60))"
     }
@@ -588,5 +593,5 @@ package struct Reader {
     }
 
     /// The known key nearest to `s` by edit distance, if it is close.
-    package static func closest(_ s: String, in known: [String]) -> String? { Spelling.nearest(s, in: known) }
+    static func closest(_ s: String, in known: [String]) -> String? { Spelling.nearest(s, in: known) }
 }

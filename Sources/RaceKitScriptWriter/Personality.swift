@@ -134,7 +134,7 @@ public struct Personality: Sendable, Equatable {
         guard let root else {
             throw SetupError(kind: .invalid, file: file, line: 0, key: "", message: "the file is empty")
         }
-        let r = Reader(file: file)
+        let r = YAMLReader(file: file)
         let top = try r.mapping(root, path: "", known: ["name", "description", "templates"])
         let name = try r.string(top.require("name"), "name")
         let description = try top["description"].map { try r.string($0, "description") } ?? ""
@@ -177,7 +177,7 @@ public struct Personality: Sendable, Equatable {
     /// A text as a file gives it: a string, or a mapping of `text` and its
     /// claims (`size: small|large`, `place: [early, middle, late]`,
     /// `result: [met, near, missed]`).
-    static func text(_ item: Node, key: String, role: String, reader r: Reader) throws -> (String, TextClaims) {
+    static func text(_ item: Node, key: String, role: String, reader r: YAMLReader) throws -> (String, TextClaims) {
         guard case .mapping = item else {
             let s = try r.string(item, key)
             if let why = TextClaims.none.refusal(role: role, text: s) { throw r.error(item, key, why) }
@@ -212,7 +212,9 @@ public struct Personality: Sendable, Equatable {
         return (s, c)
     }
 
-    static func texts(of role: String, _ node: Node, reader r: Reader) throws -> [(text: String, claims: TextClaims)] {
+    static func texts(of role: String, _ node: Node, reader r: YAMLReader) throws -> [(
+        text: String, claims: TextClaims
+    )] {
         let items = try r.sequence(node, "templates.\(role)")
         let minimum = minimumTexts[role] ?? 1
         var texts: [(text: String, claims: TextClaims)] = []

@@ -883,3 +883,12 @@ extension String {
         return h
     }
 }
+
+extension Hills {
+    /// "600 metres", "1.2 kilometres": a distance as said aloud.
+    static func spoken(_ meters: Double) -> String {
+        meters < 1000
+            ? "\(TextFormat.fixed((meters / 50).rounded() * 50, 0)) metres"
+            : "\(TextFormat.fixed(meters / 1000, 1)) kilometres"
+    }
+}

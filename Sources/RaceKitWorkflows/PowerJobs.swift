@@ -133,7 +133,7 @@ public enum PowerJobs {
         let (history, runs) = try PowerRefresh.history(store, athleteID: athleteID)
         let settings = try PowerRefresh.settings(store, athleteID: athleteID)
         return PowerHistory.sports.compactMap { sport in
-            let newestRun = runs.last { $0.sport == sport && $0.metrics[Metric.NormalizedPower.self] != nil }?.startedAt
+            let newestRun = runs.last { $0.sport == sport && PowerRefresh.hasPower($0) }?.startedAt
             let newestSetting = settings.filter { $0.sport == sport }.map(\.from).max()
             guard let at = [newestRun, newestSetting].compactMap({ $0 }).max() else { return nil }
             return Current(

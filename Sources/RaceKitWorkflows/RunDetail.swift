@@ -32,7 +32,7 @@ public struct RunDetail {
             record: record, athlete: athlete, analysis: analysis,
             zones: try store.zones(runID: record.id), efforts: try store.bestEfforts(runID: record.id),
             races: try store.raceLinks(runID: record.id))
-        if record.metrics[Metric.NormalizedPower.self] != nil, PowerHistory.sports.contains(record.sport) {
+        if PowerRefresh.hasPower(record), PowerHistory.sports.contains(record.sport) {
             let history = try PowerRefresh.history(store, athleteID: record.athleteID, before: record.startedAt).history
             detail.criticalPower = history.criticalPower(record.sport, at: record.startedAt)
             if detail.criticalPower == nil {

@@ -23,6 +23,20 @@ import Testing
 
     /// Every row the repository writes goes through `TableSpec.insert`: the
     /// declared columns in order, and what a stored key does.
+    /// The frozen migrations of both backends run these two: a change would
+    /// rewrite what a store created by 0.4.0 went through.
+    @Test func theStatementsTheFrozenMigrationsRunNeverChange() {
+        #expect(
+            StoreSchema.defaultAthleteRow
+                == "INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0)")
+        #expect(
+            TableSpec.copy(into: "t_v2", columns: ["a", "b"], from: "t", values: ["'x:' || a", "b"])
+                == "INSERT INTO t_v2 (a, b) SELECT 'x:' || a, b FROM t")
+        #expect(
+            TableSpec.copy(into: "t_v2", columns: ["a", "b"], from: "t") == "INSERT INTO t_v2 (a, b) SELECT a, b FROM t"
+        )
+    }
+
     @Test func theOneInsertWritesEveryDeclaredColumnAndSaysWhatAStoredKeyDoes() {
         let t = StoreSchema.samples
         let head = "INSERT INTO run_samples (run_id, segments, data) VALUES (?, ?, ?)"

@@ -30,8 +30,8 @@ public struct DailyMeasurement: Sendable, Equatable {
     }
 
     /// A measurement as stored, its kind and unit as written (`problem` says
-    /// whether they are valid).
-    public init(
+    /// whether they are valid): the store's row decoder.
+    package init(
         athleteID: String, kind: String, value: Double, unit: String, start: Double, end: Double, source: String,
         sourceFile: String?, importedAt: Double
     ) {

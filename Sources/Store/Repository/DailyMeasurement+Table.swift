@@ -102,10 +102,12 @@ extension DailyMeasurement {
             default: throw fail(k, "missing or not a number")
             }
         }
+        let athleteID = try text(0), kind = try text(1), source = try text(2), start = try real(3)
+        let end = try real(4), value = try real(5), unit = try text(6)
         var sourceFile: String?
         if case .text(let s) = row.value(offset + 7, .text) { sourceFile = s }
         self.init(
-            athleteID: try text(0), kind: try text(1), value: try real(5), unit: try text(6), start: try real(3),
-            end: try real(4), source: try text(2), sourceFile: sourceFile, importedAt: try real(8))
+            athleteID: athleteID, kind: kind, value: value, unit: unit, start: start, end: end, source: source,
+            sourceFile: sourceFile, importedAt: try real(8))
     }
 }

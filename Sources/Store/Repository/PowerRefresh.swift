@@ -37,6 +37,10 @@ public enum PowerRefresh {
         return out
     }
 
+    /// Whether a run has power figures (its normalized power is known): the
+    /// runs the power history reads.
+    public static func hasPower(_ r: RunRecord) -> Bool { r.metrics[Metric.NormalizedPower.self] != nil }
+
     /// The athlete's power history and their runs with power (oldest first);
     /// with `before`, only the runs of the 90 days up to it (enough for the
     /// critical power in force then).

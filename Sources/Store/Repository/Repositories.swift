@@ -252,7 +252,7 @@ public protocol StampRepository: Sendable {
 }
 
 /// A whole store: what a command opens (`StoreLocation.open(access:)` in
-/// RaceKitStore). A backend is one type conforming to this; the SQLite file
+/// RaceKitStoreOpener). A backend is one type conforming to this; the SQLite file
 /// is `SQLiteStore`.
 public protocol Store: AthleteRepository, RunRepository, RaceLinkRepository, DailyRepository, StampRepository {
     /// True when opening created the store (a `.create` open of a missing one).

@@ -1,10 +1,10 @@
 import RaceKitModel
 
 /// Where a store is: what `--store` or `RACEKIT_STORE` gives. Opening one is
-/// `StoreLocation.open(access:)` in RaceKitStore, the one place that knows
+/// `StoreLocation.open(access:)` in RaceKitStoreOpener, the one place that knows
 /// every backend.
 public enum StoreLocation: Sendable, Equatable {
-    /// A SQLite file (RaceKitStore's `SQLiteStore`).
+    /// A SQLite file (RaceKitSQLite's `SQLiteStore`).
     case sqlite(path: String)
     /// A PostgreSQL database (RaceKitPostgres's `PGStore`): a libpq connection
     /// URL, `postgresql://user@host:port/db?sslmode=...`, with the `PG*`

@@ -236,7 +236,8 @@ extension TableSpec {
 
     /// A table rebuild's copy (SQLite cannot change a column's type or order in
     /// place): `source`'s rows into `table`, `values` giving each of `columns`
-    /// (default: the column of the same name).
+    /// (default: the column of the same name). The frozen SQLite migrations
+    /// run it: what it writes must never change (`SQLDialectTests` pins it).
     public static func copy(into table: String, columns: [String], from source: String, values: [String]? = nil)
         -> String
     {
@@ -247,7 +248,8 @@ extension TableSpec {
 
 extension StoreSchema {
     /// The athlete every store holds from its first migration on, in both
-    /// backends (`runs` without `--athlete` are its).
+    /// backends (`runs` without `--athlete` are its). Both backends' first,
+    /// frozen migration runs it: it must never change (`SQLDialectTests` pins it).
     public static let defaultAthleteRow =
         "INSERT INTO athlete (id, name, created_at) VALUES ('default', 'Default athlete', 0)"
 }

@@ -1,3 +1,5 @@
+import RaceKitModel
+
 /// Why an Apple Health `export.xml` was refused as a whole. Every case names the
 /// file and, where there is one, the line; nothing of a refused export is stored.
 /// (Problems of single workouts are not errors: the workout is skipped with its reason.)
