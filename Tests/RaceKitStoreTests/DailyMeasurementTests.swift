@@ -4,6 +4,7 @@ import Testing
 
 @testable import RaceKitMetrics
 @testable import RaceKitModel
+@testable import RaceKitPostgres
 @testable import RaceKitSQLite
 @testable import RaceKitStore
 
@@ -125,6 +126,46 @@ import Testing
         #expect(try store.runCount(athleteID: "anna") == 1)
         try store.writer.write { db in try db.execute(sql: "DELETE FROM athlete WHERE id = 'anna'") }
         #expect(try store.runCount(athleteID: "anna") == 0)
+    }
+}
+
+/// A PostgreSQL store as 0.4.0 left it (pg1 alone) is upgraded in place.
+@Suite(.enabled(if: Backend.serverURL != nil, "PostgreSQL not installed")) struct PGUpgradeTests {
+    @Test func aStoreAtPG1IsUpgradedWithEveryValueKept() throws {
+        let url = try Backend.freshDatabase()
+        do {
+            let c = try PGConnection(url)
+            try c.query(PGSchema.ledger)
+            let (id, sql) = try #require(PGSchema.historical.first)
+            try c.execute(script: sql)
+            try c.query(
+                SQLDialect.postgres.statement(TableSpec.insert(into: "racekit_migrations", columns: ["identifier"])),
+                [.text(id)])
+            try c.execute(
+                script: """
+                    INSERT INTO athlete (id, name, max_hr, resting_hr, threshold_hr, threshold_pace_s_per_km, sex,
+                        time_zone, zone_model, created_at)
+                    VALUES ('anna', 'Anna', 191.5, 48, 172, 245.5, 'female', 'Europe/Berlin', 'friel', 12.5);
+                    INSERT INTO race_link (setup_key, setup_slug, setup_file, race_name, race_date, target_s)
+                    VALUES ('slug:berlin', 'berlin', 'berlin.yaml', 'Berlin', '2026-09-27', 11700)
+                    """)
+            #expect(try PGSchema.state(c) == .older(applied: id))
+        }
+        let store = try PGStore(conninfo: url, access: .write)
+        let anna = try #require(try store.athlete(id: "anna"))
+        #expect(anna.name == "Anna" && anna.maxHeartRate == 191.5 && anna.restingHeartRate == 48)
+        #expect(anna.thresholdHeartRate == 172 && anna.thresholdPaceSecondsPerKm == 245.5 && anna.sex == .female)
+        #expect(anna.timeZone == "Europe/Berlin" && anna.zoneModel == .friel && anna.createdAt == 12.5)
+        #expect(try store.athlete(id: "default")?.name == "Default athlete")
+        let link = try #require(try store.allRaceLinks().first)
+        #expect(link.setupKey == "slug:berlin" && link.raceName == "Berlin" && link.raceDate == "2026-09-27")
+        #expect(link.targetSeconds == 11700 && link.runID == nil)
+        #expect(try PGSchema.state(try PGConnection(url)) == .current)
+        // The upgraded tables take new rows: a run for anna, and a measurement.
+        _ = try store.insert(
+            [makeRun(start: 1_772_348_400, distance: 1000)], athleteID: "anna", sourceFile: "a.tcx", format: .tcx,
+            sha256: "aa", allowDuplicates: false)
+        #expect(try store.runCount(athleteID: "anna") == 1)
     }
 }
 
