@@ -131,7 +131,9 @@ let package = Package(
             dependencies: core + [
                 "RaceKitFormats", "RaceKitScript", "RaceKitPlan", .product(name: "Yams", package: "Yams")
             ],
-            resources: [.copy("Personalities")]),
+            // Built into the code, not a bundle beside the binary: an installed
+            // racekit found its personalities only while its build folder was there.
+            resources: ["calm_coach", "roast_coach", "drill_sergeant"].map { .embedInCode("Personalities/\($0).yaml") }),
         .target(
             name: "RaceKitAudio",
             dependencies: core + ["RaceKitFormats", "RaceKitScript", "RaceKitPlan", "RaceKitScriptWriter", "CSpeech"]),

@@ -102,13 +102,9 @@ public struct Personality: Sendable, Equatable {
         return try parse(text, file: "\(name).yaml")
     }
 
-    /// The bundled file's text (nil when the bundle lacks it: a packaging bug,
-    /// reported as an unknown personality by `named`).
+    /// A shipped personality's text: its YAML file, built into the binary.
     static func shippedText(_ name: String) -> String? {
-        guard let url = Bundle.module.url(forResource: "Personalities/\(name)", withExtension: "yaml") else {
-            return nil
-        }
-        return try? String(contentsOf: url, encoding: .utf8)
+        ShippedPersonality(rawValue: name).map { String(decoding: $0.yaml, as: UTF8.self) }
     }
 
     public static func load(path: String) throws -> Personality {
@@ -286,4 +282,15 @@ public enum ShippedPersonality: String, CaseIterable, Sendable {
     case calmCoach = "calm_coach"
     case roastCoach = "roast_coach"
     case drillSergeant = "drill_sergeant"
+
+    /// The YAML file's bytes, embedded in the code (Package.swift's
+    /// `embedInCode`): an installed racekit reads no file for them, and runs
+    /// the same once its build folder is gone.
+    var yaml: [UInt8] {
+        switch self {
+        case .calmCoach: PackageResources.calm_coach_yaml
+        case .roastCoach: PackageResources.roast_coach_yaml
+        case .drillSergeant: PackageResources.drill_sergeant_yaml
+        }
+    }
 }

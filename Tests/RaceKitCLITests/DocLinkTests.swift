@@ -177,4 +177,19 @@ import Testing
         let missing = targets.filter { !page.contains($0) }
         #expect(missing.isEmpty, "docs/development.md does not name \(missing)")
     }
+
+    /// The binary needs no file beside it: a resource bundle (`Bundle.module`)
+    /// is found beside the executable or in the build folder, and an installed
+    /// racekit whose build folder was gone stopped on "could not load resource
+    /// bundle". What the code ships is embedded (`embedInCode`).
+    @Test func noSourceReadsAResourceBundle() throws {
+        let sources = Repository.root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+        let swift = files.filter { $0.hasSuffix(".swift") }
+        #expect(swift.count > 100)
+        let readers = try swift.filter { file in
+            try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8).contains("Bundle.module")
+        }
+        #expect(readers.isEmpty, "\(readers)")
+    }
 }
