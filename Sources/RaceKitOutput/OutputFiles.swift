@@ -210,6 +210,10 @@ public enum InputFile {
     /// forever, a device never end; `RegularFile.refusal` says why not.
     public static func read(_ path: String) -> Data? { regularFile(path, flags: 0) }
 
+    /// `read(_:)` of at most `limit + 1` bytes: more than `limit` means the file
+    /// is larger, and it was not read whole (memory stays bounded by `limit`).
+    public static func read(_ path: String, limit: Int) -> Data? { regularFile(path, flags: 0, limit: limit) }
+
     /// The bytes of `path` when it is a regular file reached without a symbolic
     /// link, nil otherwise: for files RaceKit wrote itself into a folder it owns
     /// (the audio folder's clips and manifest), where a FIFO would block the
@@ -219,7 +223,7 @@ public enum InputFile {
 
     /// The bytes of a regular file opened with `flags` as well, without blocking
     /// on what is not one (checked on the open descriptor, not the path).
-    private static func regularFile(_ path: String, flags: Int32) -> Data? {
+    private static func regularFile(_ path: String, flags: Int32, limit: Int? = nil) -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags)
         guard fd >= 0 else { return nil }
         var st = stat()
@@ -229,7 +233,10 @@ public enum InputFile {
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do { return try handle.readToEnd() ?? Data() } catch { return nil }
+        do {
+            if let limit { return try handle.read(upToCount: limit + 1) ?? Data() }
+            return try handle.readToEnd() ?? Data()
+        } catch { return nil }
     }
 }
 

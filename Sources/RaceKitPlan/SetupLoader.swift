@@ -60,28 +60,58 @@ public enum SetupLoader {
     static let scriptKeys = ["personality", "personality_file", "output"]
 
     public static func load(path: String) throws -> RaceSetup {
-        let text: String
-        if let why = RegularFile.refusal(path) {
-            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: why)
+        try parse(yaml: try yamlText(path: path), file: path)
+    }
+
+    /// The most a setup or personality file may hold: a marathon's setup with
+    /// every checkpoint, or a personality with many texts, is a few KB.
+    public static let maxFileBytes = 1 << 20
+
+    /// A setup or personality file's text: a regular file of at most
+    /// `maxFileBytes` (no more is read), UTF-8. What is refused is described,
+    /// never quoted: a secret file given by mistake stays unsaid.
+    package static func yamlText(path: String) throws -> String {
+        func refuse(_ kind: SetupError.Kind, _ message: String) -> SetupError {
+            SetupError(kind: kind, file: path, line: 0, key: "", message: message)
         }
-        do {
-            guard let data = InputFile.read(path) else { throw CocoaError(.fileReadNoSuchFile) }
-            guard let s = String(data: data, encoding: .utf8) else {
-                throw SetupError(kind: .invalid, file: path, line: 0, key: "", message: "not UTF-8 text")
+        if let why = RegularFile.refusal(path) { throw refuse(.unreadable, why) }
+        guard let data = InputFile.read(path, limit: maxFileBytes) else {
+            throw refuse(
+                .unreadable, FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        }
+        guard data.count <= maxFileBytes else {
+            throw refuse(
+                .invalid, "larger than \(maxFileBytes / 1024) KB, the most a setup or personality file may hold")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw refuse(.invalid, "not UTF-8 text") }
+        return text
+    }
+
+    /// Refuses the control characters YAML does not allow (all of C0 but tab,
+    /// LF and CR, and DEL), naming the first one's line and column, before the
+    /// YAML parser sees them: its error quoted the whole line, and a file of
+    /// NULs took it time growing with the square of its size.
+    package static func checkControls(_ text: String, file: String) throws {
+        var line = 1, column = 1
+        for u in text.unicodeScalars {
+            if u == "\n" {
+                line += 1; column = 1
+                continue
             }
-            text = s
-        } catch let e as SetupError {
-            throw e
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw SetupError(
-                kind: .unreadable, file: path, line: 0, key: "",
-                message: exists ? "cannot read the file" : "no such file")
+            if (u.value < 0x20 && u != "\t" && u != "\r") || u.value == 0x7F {
+                let code = String(u.value, radix: 16, uppercase: true)
+                throw SetupError(
+                    kind: .invalid, file: file, line: line, key: "",
+                    message:
+                        "not valid YAML: column \(column) holds a control character (U+\(code.count < 2 ? "0" : "")\(code)), which YAML does not allow"
+                )
+            }
+            column += 1
         }
-        return try parse(yaml: text, file: path)
     }
 
     public static func parse(yaml: String, file: String) throws -> RaceSetup {
+        try checkControls(yaml, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -459,8 +489,12 @@ public enum SetupLoader {
             return SetupError(
                 kind: .invalid, file: file, line: context.mark.line, key: duplicates.joined(separator: ", "),
                 message: "the key appears more than once")
+        case .reader(let problem, let offset, _, _):
+            // Not the text at the offset: what is refused is described, never quoted.
+            let line = text.utf8.prefix(max(0, offset ?? 0)).reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            return SetupError(kind: .invalid, file: file, line: line, key: "", message: "not valid YAML: \(problem)")
         default:
-            return SetupError(kind: .invalid, file: file, line: 0, key: "", message: "not valid YAML: \(e)")
+            return SetupError(kind: .invalid, file: file, line: 0, key: "", message: "not valid YAML")
         }
     }
 }
@@ -495,9 +529,11 @@ package struct YAMLReader {
         SetupError(kind: .invalid, file: file, line: node.mark?.line ?? 0, key: key, message: message)
     }
 
+    /// A value as a message shows it: a text's first 40 characters at most (a
+    /// file given by mistake, a secret one, is not echoed whole).
     package func describe(_ node: Node) -> String {
         switch node {
-        case .scalar(let s): return "'\(s.string)'"
+        case .scalar(let s): return s.string.count > 40 ? "'\(s.string.prefix(40))…'" : "'\(s.string)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"
@@ -506,7 +542,10 @@ package struct YAMLReader {
 
     package func mapping(_ node: Node, path: String, known: [String], keyLine: Int? = nil) throws -> YAMLFields {
         guard case .mapping(let m) = node else {
-            throw error(node, path.isEmpty ? "" : path, "expected a mapping of keys, got \(describe(node))")
+            // The whole file, when it is not a mapping, is described, not quoted:
+            // it may be any file given by mistake (a password file).
+            let got = path.isEmpty && node.scalar != nil ? "a single text" : describe(node)
+            throw error(node, path.isEmpty ? "" : path, "expected a mapping of keys, got \(got)")
         }
         var pairs: [(String, Node)] = []
         var lines: [String: Int] = [:]
@@ -514,10 +553,15 @@ package struct YAMLReader {
             guard case .scalar(let s) = k else { throw error(k, path, "keys must be plain words") }
             let full = path.isEmpty ? s.string : "\(path).\(s.string)"
             guard known.contains(s.string) else {
-                var message = "unknown key"
-                if let close = Self.closest(s.string, in: known) { message += " (did you mean '\(close)'?)" }
+                // A key that is not a word is described, not quoted: it may be a
+                // line of any file given by mistake (a password file).
+                let word =
+                    s.string.count <= 40
+                    && s.string.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+                var message = word ? "unknown key" : "an unknown key that is not a word (\(s.string.count) characters)"
+                if word, let close = Self.closest(s.string, in: known) { message += " (did you mean '\(close)'?)" }
                 message += "; known keys here: \(known.joined(separator: ", "))"
-                throw error(k, full, message)
+                throw error(k, word ? full : path, message)
             }
             if pairs.contains(where: { $0.0 == s.string }) { throw error(k, full, "the key appears more than once") }
             pairs.append((s.string, v))

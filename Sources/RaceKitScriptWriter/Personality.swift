@@ -108,14 +108,7 @@ public struct Personality: Sendable, Equatable {
     }
 
     public static func load(path: String) throws -> Personality {
-        if let why = RegularFile.refusal(path) {
-            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: why)
-        }
-        guard let data = InputFile.read(path), let text = String(data: data, encoding: .utf8)
-        else {
-            throw SetupError(kind: .unreadable, file: path, line: 0, key: "", message: "no such file or not UTF-8")
-        }
-        return try parse(text, file: path)
+        try parse(try SetupLoader.yamlText(path: path), file: path)
     }
 
     /// Strict: known keys, every required role present with at least one text
@@ -123,6 +116,7 @@ public struct Personality: Sendable, Equatable {
     /// naming what makes it unique (`mustContain`). Later roles a file lacks
     /// are calm_coach's.
     public static func parse(_ text: String, file: String) throws -> Personality {
+        try SetupLoader.checkControls(text, file: file)
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch let e as YamlError {
             throw SetupLoader.yamlError(e, file: file, text: text)
